@@ -1,0 +1,2 @@
+/** acl's migrations, in order. */
+export const migrations = [];

@@ -1,0 +1,2 @@
+/** assignment's migrations, in order. */
+export const migrations = [];

@@ -1,0 +1,2 @@
+/** chat-notifications's migrations, in order. */
+export const migrations = [];

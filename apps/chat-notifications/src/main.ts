@@ -1,0 +1,4 @@
+import { runApp } from '@media/platform';
+import { chatNotificationsApp } from './app.definition';
+
+void runApp(chatNotificationsApp);

@@ -1,0 +1,14 @@
+import type { AppDefinition } from '@media/platform';
+import { CommercialModule } from './app.module';
+import { CommercialConfig } from './config';
+import { migrations } from './database/migrations';
+
+const database = { entities: [], migrations };
+
+/** How commercial boots, alone or inside the embedded default. */
+export const commercialApp: AppDefinition<CommercialConfig> = {
+  name: 'commercial',
+  configClass: CommercialConfig,
+  database,
+  rootModule: (config) => CommercialModule.forRoot(config, database),
+};

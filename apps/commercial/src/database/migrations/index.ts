@@ -1,0 +1,2 @@
+/** commercial's migrations, in order. */
+export const migrations = [];

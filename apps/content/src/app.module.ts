@@ -1,0 +1,13 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { PlatformModule, type DatabaseParts } from '@media/platform';
+import type { ContentConfig } from './config';
+
+@Module({})
+export class ContentModule {
+  static forRoot(config: ContentConfig, database: DatabaseParts): DynamicModule {
+    return {
+      module: ContentModule,
+      imports: [PlatformModule.forApp({ name: 'content', config, database })],
+    };
+  }
+}

@@ -1,0 +1,2 @@
+/** content's migrations, in order. */
+export const migrations = [];

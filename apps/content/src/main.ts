@@ -1,0 +1,4 @@
+import { runApp } from '@media/platform';
+import { contentApp } from './app.definition';
+
+void runApp(contentApp);

@@ -1,0 +1,2 @@
+/** documents's migrations, in order. */
+export const migrations = [];

@@ -1,0 +1,4 @@
+import { runApp } from '@media/platform';
+import { documentsApp } from './app.definition';
+
+void runApp(documentsApp);

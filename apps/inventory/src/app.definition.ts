@@ -1,0 +1,14 @@
+import type { AppDefinition } from '@media/platform';
+import { InventoryModule } from './app.module';
+import { InventoryConfig } from './config';
+import { migrations } from './database/migrations';
+
+const database = { entities: [], migrations };
+
+/** How inventory boots, alone or inside the embedded default. */
+export const inventoryApp: AppDefinition<InventoryConfig> = {
+  name: 'inventory',
+  configClass: InventoryConfig,
+  database,
+  rootModule: (config) => InventoryModule.forRoot(config, database),
+};

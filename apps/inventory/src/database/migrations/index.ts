@@ -1,0 +1,2 @@
+/** inventory's migrations, in order. */
+export const migrations = [];

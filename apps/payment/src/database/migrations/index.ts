@@ -1,0 +1,2 @@
+/** payment's migrations, in order. */
+export const migrations = [];

@@ -1,0 +1,4 @@
+import { runApp } from '@media/platform';
+import { paymentApp } from './app.definition';
+
+void runApp(paymentApp);

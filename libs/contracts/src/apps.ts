@@ -1,0 +1,61 @@
+/** The nine apps, their public path prefix and default port (CONTRACT §0). */
+export const APPS = {
+  gateway: { prefix: '', port: 3000 },
+  content: { prefix: 'content', port: 3001 },
+  assignment: { prefix: 'assignment', port: 3002 },
+  inventory: { prefix: 'inventory', port: 3003 },
+  commercial: { prefix: 'commercial', port: 3004 },
+  payment: { prefix: 'payment', port: 3005 },
+  acl: { prefix: 'acl', port: 3006 },
+  documents: { prefix: 'documents', port: 3007 },
+  'chat-notifications': { prefix: 'api', port: 3008 },
+} as const;
+
+export type AppName = keyof typeof APPS;
+export type ServiceName = Exclude<AppName, 'gateway'>;
+export const SERVICE_NAMES = Object.keys(APPS).filter((n) => n !== 'gateway') as ServiceName[];
+
+/** `chat-notifications` -> `CHAT_NOTIFICATIONS`, for `<APP>_PORT` and `<APP>_URL` variables. */
+export function envPrefix(app: AppName): string {
+  return app.toUpperCase().replace(/-/g, '_');
+}
+
+/** Permissions of CONTRACT §1. */
+export const Permissions = {
+  lineupRead: 'lineup:read',
+  lineupWrite: 'lineup:write',
+  storyCategoriesRead: 'story-categories:read',
+  storyCategoriesWrite: 'story-categories:write',
+  tasksRead: 'tasks:read',
+  tasksClaim: 'tasks:claim',
+  tasksAssign: 'tasks:assign',
+  bookingsRead: 'bookings:read',
+  bookingsWrite: 'bookings:write',
+  analyticsSales: 'analytics:sales',
+  analyticsRevenue: 'analytics:revenue',
+  analyticsGrowth: 'analytics:growth',
+  commissionsRead: 'commissions:read',
+  commissionsReadAll: 'commissions:read-all',
+  documentsWrite: 'documents:write',
+  documentsDelete: 'documents:delete',
+  correspondentsRead: 'correspondents:read',
+  correspondentsInvite: 'correspondents:invite',
+  usersAdmin: 'users:admin',
+} as const;
+export type Permission = (typeof Permissions)[keyof typeof Permissions];
+
+/** The claims of an access token issued by acl (CONTRACT §1). */
+export interface AccessTokenClaims {
+  sub: string;
+  email: string;
+  name: string;
+  employee_number: string | null;
+  groups: string[];
+  roles: string[];
+  permissions: string[];
+  iss: string;
+  aud: string | string[];
+  iat: number;
+  exp: number;
+  jti: string;
+}

@@ -1,0 +1,22 @@
+import type { AclRpc } from './acl';
+import type { DocumentsRpc } from './documents';
+import type { AssignmentRpc } from './assignment';
+import type { NotificationsRpc } from './notifications';
+
+/** Metadata that rides along every NATS request and event, so logs correlate across hops. */
+export interface MessageMeta {
+  request_id?: string;
+  user_id?: string;
+}
+
+/** The wire shape of every request sent over NATS. */
+export interface RpcEnvelope<T> {
+  data: T;
+  meta: MessageMeta;
+}
+
+/** Every request/reply subject of the system, with its request and reply types. */
+export type RpcMap = AclRpc & DocumentsRpc & AssignmentRpc & NotificationsRpc;
+export type RpcSubject = keyof RpcMap;
+export type RpcRequest<S extends RpcSubject> = RpcMap[S]['req'];
+export type RpcReply<S extends RpcSubject> = RpcMap[S]['res'];

@@ -1,0 +1,29 @@
+import type { AccessTokenClaims } from '@media/contracts';
+
+/** The authenticated caller, read from a verified access token. */
+export interface AuthUser {
+  id: string;
+  email: string;
+  name: string;
+  employee_number: string | null;
+  groups: string[];
+  roles: string[];
+  permissions: string[];
+}
+
+export function userFromClaims(claims: AccessTokenClaims): AuthUser {
+  return {
+    id: claims.sub,
+    email: claims.email,
+    name: claims.name,
+    employee_number: claims.employee_number ?? null,
+    groups: Array.isArray(claims.groups) ? claims.groups.map(String) : [],
+    roles: Array.isArray(claims.roles) ? claims.roles.map(String) : [],
+    permissions: Array.isArray(claims.permissions) ? claims.permissions.map(String) : [],
+  };
+}
+
+/** `*` grants every permission (CONTRACT §1). */
+export function hasPermission(user: Pick<AuthUser, 'permissions'>, permission: string): boolean {
+  return user.permissions.includes('*') || user.permissions.includes(permission);
+}

@@ -1,0 +1,21 @@
+import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import type { Permission } from '@media/contracts';
+import type { AuthUser } from './auth-user';
+
+export const IS_PUBLIC = 'auth:public';
+export const REQUIRED_PERMISSIONS = 'auth:permissions';
+export const JSON_ONLY = 'http:json-only';
+
+/** No token needed (CONTRACT §1 public paths). */
+export const Public = () => SetMetadata(IS_PUBLIC, true);
+
+/** Every listed permission is needed; `*` grants all. */
+export const RequirePermissions = (...permissions: Permission[]) => SetMetadata(REQUIRED_PERMISSIONS, permissions);
+
+/** The endpoint takes `application/json` bodies only; forms answer 415. */
+export const JsonOnly = () => SetMetadata(JSON_ONLY, true);
+
+/** The authenticated caller. */
+export const CurrentUser = createParamDecorator((_: unknown, context: ExecutionContext): AuthUser => {
+  return context.switchToHttp().getRequest<{ user: AuthUser }>().user;
+});

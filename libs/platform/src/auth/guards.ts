@@ -1,0 +1,71 @@
+import { CanActivate, ExecutionContext, Inject, Injectable, type Type } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import type { Request } from 'express';
+import { Forbidden, UnsupportedMediaType } from '../errors/domain-errors';
+import { BODY_ERROR, type RequestWithBodyError } from '../http/body-parsing';
+import { hasPermission, type AuthUser } from './auth-user';
+import { IS_PUBLIC, JSON_ONLY, REQUIRED_PERMISSIONS } from './decorators';
+import { jwtStrategyName } from './jwt.strategy';
+import { authFailure } from './token-verifier';
+
+function isPublic(reflector: Reflector, context: ExecutionContext): boolean {
+  return reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]) === true;
+}
+
+/** Step 1 of CONTRACT §1's order: 401 unless the route is public. */
+export function createJwtAuthGuard(app: string): Type<CanActivate> {
+  @Injectable()
+  class JwtAuthGuard extends AuthGuard(jwtStrategyName(app)) {
+    constructor(@Inject(Reflector) private readonly reflector: Reflector) {
+      super();
+    }
+
+    override canActivate(context: ExecutionContext) {
+      if (context.getType() !== 'http' || isPublic(this.reflector, context)) return true;
+      return super.canActivate(context);
+    }
+
+    override handleRequest<T>(error: unknown, user: T, info: unknown): T {
+      if (error || !user) throw authFailure(error ?? info);
+      return user;
+    }
+  }
+  return JwtAuthGuard;
+}
+
+/** Step 2: 413/415 found while reading the body, and JSON-only endpoints refusing forms. */
+@Injectable()
+export class BodyGuard implements CanActivate {
+  constructor(@Inject(Reflector) private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    if (context.getType() !== 'http') return true;
+    const req = context.switchToHttp().getRequest<RequestWithBodyError>();
+    const error = req[BODY_ERROR];
+    if (error) throw error;
+    const jsonOnly = this.reflector.getAllAndOverride<boolean>(JSON_ONLY, [context.getHandler(), context.getClass()]);
+    const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (jsonOnly && type && type !== 'application/json' && !type.endsWith('+json')) {
+      throw new UnsupportedMediaType(type, ['application/json']);
+    }
+    return true;
+  }
+}
+
+/** Step 3: 403 when a permission named by @RequirePermissions is missing. */
+@Injectable()
+export class PermissionsGuard implements CanActivate {
+  constructor(@Inject(Reflector) private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    if (context.getType() !== 'http') return true;
+    const required = this.reflector.getAllAndOverride<string[]>(REQUIRED_PERMISSIONS, [context.getHandler(), context.getClass()]);
+    if (!required?.length) return true;
+    const user = context.switchToHttp().getRequest<Request & { user?: AuthUser }>().user;
+    if (!user || !required.every((permission) => hasPermission(user, permission))) {
+      throw new Forbidden();
+    }
+    return true;
+  }
+}

@@ -1,0 +1,44 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import type { AccessTokenClaims } from '@media/contracts';
+import type { Request } from 'express';
+import { ExtractJwt, Strategy } from 'passport-jwt';
+import { PLATFORM_CONFIG } from '../config/tokens';
+import type { PlatformConfig } from '../config/platform-config';
+import { userFromClaims, type AuthUser } from './auth-user';
+import { JwksKeyStore } from './jwks';
+import { keyForToken, TOKEN_ALGORITHMS } from './token-verifier';
+
+/** Registered under the app's own name, so nine apps in one process do not share a strategy. */
+export function jwtStrategyName(app: string): string {
+  return `jwt:${app}`;
+}
+
+export const APP_NAME = Symbol('APP_NAME');
+
+/** Builds the passport-jwt strategy class for one app (verification against acl's JWKS). */
+export function createJwtStrategy(app: string) {
+  @Injectable()
+  class JwtStrategy extends PassportStrategy(Strategy, jwtStrategyName(app)) {
+    constructor(@Inject(PLATFORM_CONFIG) config: PlatformConfig, keys: JwksKeyStore) {
+      super({
+        jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+        algorithms: TOKEN_ALGORITHMS,
+        issuer: config.JWT_ISSUER,
+        audience: config.JWT_AUDIENCE,
+        ignoreExpiration: false,
+        secretOrKeyProvider: (_req: Request, rawToken: string, done: (err: unknown, key?: string) => void) => {
+          keyForToken(keys, rawToken).then(
+            (key) => done(null, key),
+            (error: unknown) => done(error),
+          );
+        },
+      });
+    }
+
+    validate(claims: AccessTokenClaims): AuthUser {
+      return userFromClaims(claims);
+    }
+  }
+  return JwtStrategy;
+}

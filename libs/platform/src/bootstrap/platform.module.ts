@@ -1,0 +1,65 @@
+import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { TerminusModule } from '@nestjs/terminus';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { ServiceName } from '@media/contracts';
+import { LoggerModule } from 'nestjs-pino';
+import { BodyGuard, createJwtAuthGuard, PermissionsGuard } from '../auth/guards';
+import { JwksKeyStore } from '../auth/jwks';
+import { APP_NAME, createJwtStrategy } from '../auth/jwt.strategy';
+import type { PlatformConfig } from '../config/platform-config';
+import { PLATFORM_CONFIG } from '../config/tokens';
+import { databaseOptions, type DatabaseParts } from '../database/database';
+import { ContractExceptionFilter } from '../errors/exception.filter';
+import { BusHealthIndicator } from '../health/bus.health';
+import { HealthController } from '../health/health.controller';
+import { loggerOptions } from '../logging/logging';
+import { RpcClient } from '../nats/rpc-client';
+import { createBusClient, NATS_CLIENT } from '../nats/transport';
+import { Paginator } from '../pagination/paginator';
+import { ContractValidationPipe } from '../validation/validation.pipe';
+
+export interface PlatformModuleOptions {
+  name: ServiceName;
+  config: PlatformConfig;
+  database: DatabaseParts;
+}
+
+/**
+ * What every app boots with, wired once: config, logging, database, auth (in the contract's
+ * order of checks), validation, errors, pagination, NATS client and health.
+ */
+@Module({})
+export class PlatformModule {
+  static forApp({ name, config, database }: PlatformModuleOptions): DynamicModule {
+    const imports: ModuleMetadata['imports'] = [
+      LoggerModule.forRoot(loggerOptions(name, config)),
+      TypeOrmModule.forRoot(databaseOptions(name, config, database)),
+      PassportModule,
+      TerminusModule.forRoot({ logger: false }),
+    ];
+    return {
+      module: PlatformModule,
+      global: true,
+      imports,
+      controllers: [HealthController],
+      providers: [
+        { provide: APP_NAME, useValue: name },
+        { provide: PLATFORM_CONFIG, useValue: config },
+        { provide: JwksKeyStore, useFactory: () => new JwksKeyStore(config.JWT_JWKS_URL) },
+        { provide: NATS_CLIENT, useFactory: () => createBusClient(name, config) },
+        createJwtStrategy(name),
+        Paginator,
+        RpcClient,
+        BusHealthIndicator,
+        { provide: APP_GUARD, useClass: createJwtAuthGuard(name) },
+        { provide: APP_GUARD, useClass: BodyGuard },
+        { provide: APP_GUARD, useClass: PermissionsGuard },
+        { provide: APP_PIPE, useClass: ContractValidationPipe },
+        { provide: APP_FILTER, useClass: ContractExceptionFilter },
+      ],
+      exports: [APP_NAME, PLATFORM_CONFIG, JwksKeyStore, NATS_CLIENT, Paginator, RpcClient],
+    };
+  }
+}

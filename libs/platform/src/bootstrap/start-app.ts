@@ -1,0 +1,99 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { APPS, envPrefix } from '@media/contracts';
+import type { NextFunction, Request, Response } from 'express';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import { DataSource } from 'typeorm';
+import { ConfigError, processEnv, validateConfig } from '../config/env';
+import type { PlatformConfig } from '../config/platform-config';
+import { databaseOptions, runMigrations } from '../database/database';
+import { bodyParsing } from '../http/body-parsing';
+import { requestContext } from '../http/request-context';
+import { requestId } from '../http/request-id';
+import { busListenerOptions } from '../nats/transport';
+import type { AppDefinition } from './app-definition';
+
+/** Reads the app's config: `<APP>_PORT` overrides, `PORT` sets an app run alone (CONTRACT §0). */
+export function loadAppConfig<C extends PlatformConfig>(def: AppDefinition<C>, env: Record<string, string | undefined>): C {
+  const port = env[`${envPrefix(def.name)}_PORT`] || env.PORT || String(APPS[def.name].port);
+  return validateConfig(def.configClass, { ...env, PORT: port });
+}
+
+function contextMiddleware(req: Request & { id?: string }, res: Response, next: NextFunction): void {
+  req.id = requestId(req, res);
+  requestContext.run({ request_id: req.id }, next);
+}
+
+/** Applies pending migrations with a short-lived connection, before any module touches a table. */
+async function migrate<C extends PlatformConfig>(def: AppDefinition<C>, config: C): Promise<void> {
+  const dataSource = new DataSource(databaseOptions(`${def.name}-migrations`, config, def.database));
+  await dataSource.initialize();
+  try {
+    await runMigrations(def.name, dataSource);
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/** Boots one app: migrations, HTTP under its prefix, its NATS listener, OpenAPI document. */
+export async function createApp<C extends PlatformConfig>(
+  def: AppDefinition<C>,
+  env: Record<string, string | undefined>,
+  options: { host?: string } = {},
+): Promise<INestApplication> {
+  const config = loadAppConfig(def, env);
+  await migrate(def, config);
+
+  const app = await NestFactory.create(def.rootModule(config), { bodyParser: false, bufferLogs: true, abortOnError: false });
+  app.useLogger(app.get(Logger));
+  app.flushLogs();
+  const prefix = APPS[def.name].prefix;
+  app.setGlobalPrefix(prefix);
+  const http = app.getHttpAdapter().getInstance() as import('express').Express;
+  http.disable('x-powered-by');
+  http.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.use(contextMiddleware);
+  app.use(helmet({ contentSecurityPolicy: false }));
+  app.use(bodyParsing({ body: config.BODY_LIMIT, upload: config.UPLOAD_LIMIT }));
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder().setTitle(`${def.name} API`).setVersion('v1').addBearerAuth().build(),
+  );
+  http.get(`/${prefix}/openapi.json`, (_req: Request, res: Response) => res.json(document));
+
+  app.connectMicroservice(busListenerOptions(def.name, config), { inheritAppConfig: true });
+  await app.startAllMicroservices();
+  await app.listen(config.PORT, options.host ?? '0.0.0.0');
+  return app;
+}
+
+/** `main.ts` of every app: boot from the environment, stop cleanly on SIGTERM/SIGINT. */
+export async function runApp<C extends PlatformConfig>(def: AppDefinition<C>): Promise<void> {
+  let app: INestApplication;
+  try {
+    app = await createApp(def, processEnv());
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    app.get(Logger).log(`${signal} received: draining`);
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}

@@ -1,0 +1,110 @@
+import type { RpcErrorPayload, ValidationIssue } from '@media/contracts';
+
+/** An error with a stable code; the one exception filter turns it into the contract's shape. */
+export class DomainError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+  }
+
+  toPayload(): RpcErrorPayload {
+    return { status: this.status, code: this.code, detail: this.detail };
+  }
+}
+
+export class NotFound extends DomainError {
+  constructor(resource: string, id?: string) {
+    super(404, 'not_found', id === undefined ? `${resource} not found.` : `${resource} ${id} not found.`);
+  }
+}
+
+export class Conflict extends DomainError {
+  constructor(detail: string, code = 'conflict') {
+    super(409, code, detail);
+  }
+}
+
+export class Forbidden extends DomainError {
+  constructor(detail = 'You do not have permission to perform this action.', code = 'forbidden') {
+    super(403, code, detail);
+  }
+}
+
+export type AuthFailureCode = 'not_authenticated' | 'token_invalid' | 'token_expired' | 'invalid_credentials';
+
+export class Unauthenticated extends DomainError {
+  constructor(code: AuthFailureCode, detail: string) {
+    super(401, code, detail, { 'WWW-Authenticate': 'Bearer' });
+  }
+}
+
+export class Gone extends DomainError {
+  constructor(detail: string, code = 'gone') {
+    super(410, code, detail);
+  }
+}
+
+export class PreconditionFailed extends DomainError {
+  constructor(detail = 'The resource has changed since it was read.') {
+    super(412, 'precondition_failed', detail);
+  }
+}
+
+export class PayloadTooLarge extends DomainError {
+  constructor(limit: number) {
+    super(413, 'payload_too_large', `The request body exceeds the limit of ${limit} bytes.`);
+  }
+}
+
+export class UnsupportedMediaType extends DomainError {
+  constructor(contentType: string, accepted: readonly string[]) {
+    super(415, 'unsupported_media_type', `Content type '${contentType}' is not supported; use ${accepted.join(', ')}.`);
+  }
+}
+
+export class RateLimited extends DomainError {
+  constructor(retryAfterSeconds: number) {
+    super(429, 'rate_limited', 'Too many requests; slow down.', { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+export class UpstreamUnavailable extends DomainError {
+  constructor(detail = 'A service this request depends on is unavailable.') {
+    super(503, 'upstream_unavailable', detail);
+  }
+}
+
+/** A 422 whose `detail` is the list of failing fields (CONTRACT §2). */
+export class ValidationFailed extends Error {
+  readonly status = 422;
+  constructor(readonly issues: ValidationIssue[]) {
+    super(issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '));
+  }
+
+  static at(loc: string[], msg: string, type = 'value_error'): ValidationFailed {
+    return new ValidationFailed([{ loc, msg, type }]);
+  }
+
+  toPayload(): RpcErrorPayload {
+    return { status: 422, code: 'validation_error', detail: this.issues };
+  }
+}
+
+/** Rebuilds the error a NATS responder threw, so callers handle it like a local one. */
+export function errorFromPayload(payload: RpcErrorPayload): DomainError | ValidationFailed {
+  if (payload.status === 422 && Array.isArray(payload.detail)) return new ValidationFailed(payload.detail);
+  return new DomainError(payload.status, payload.code, String(payload.detail));
+}
+
+export function isRpcErrorPayload(value: unknown): value is RpcErrorPayload {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as RpcErrorPayload).status === 'number' &&
+    typeof (value as RpcErrorPayload).code === 'string'
+  );
+}

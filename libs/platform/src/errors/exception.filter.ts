@@ -1,0 +1,59 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { RpcErrorPayload } from '@media/contracts';
+import type { Response } from 'express';
+import { throwError, type Observable } from 'rxjs';
+import { DomainError, ValidationFailed } from './domain-errors';
+
+const STATUS_CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'not_authenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  410: 'gone',
+  412: 'precondition_failed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  503: 'upstream_unavailable',
+};
+
+/** Normalises anything thrown into the contract's error payload (CONTRACT §2). */
+export function toErrorPayload(exception: unknown): RpcErrorPayload & { headers?: Record<string, string> } {
+  if (exception instanceof ValidationFailed) return exception.toPayload();
+  if (exception instanceof DomainError) return { ...exception.toPayload(), headers: exception.headers };
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const response = exception.getResponse();
+    const message =
+      typeof response === 'object' && response !== null && 'message' in response
+        ? String((response as { message: unknown }).message)
+        : exception.message;
+    return { status, code: STATUS_CODES[status] ?? 'error', detail: status === 404 ? 'Not found.' : message };
+  }
+  return { status: 500, code: 'internal_error', detail: 'An unexpected error occurred.' };
+}
+
+/**
+ * The one exception filter: HTTP requests get the contract's JSON error, NATS requests get an
+ * error payload the caller rebuilds with `errorFromPayload`. Never leaks stack traces or SQL.
+ */
+@Catch()
+export class ContractExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Exceptions');
+
+  catch(exception: unknown, host: ArgumentsHost): Observable<never> | void {
+    const { headers, ...payload } = toErrorPayload(exception);
+    if (payload.status >= 500 && payload.code === 'internal_error') {
+      this.logger.error({ err: exception }, 'Unhandled error');
+    }
+    if (host.getType() === 'rpc') return throwError(() => payload);
+
+    const response = host.switchToHttp().getResponse<Response>();
+    if (response.headersSent) return;
+    for (const [name, value] of Object.entries(headers ?? {})) response.setHeader(name, value);
+    const body = payload.status === 422 ? { detail: payload.detail } : { detail: payload.detail, code: payload.code };
+    response.status(payload.status).json(body);
+  }
+}

@@ -1,0 +1,13 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** Who and which request the current code runs for; carried across NATS hops in `meta`. */
+export interface RequestContext {
+  request_id?: string;
+  user_id?: string;
+}
+
+export const requestContext = new AsyncLocalStorage<RequestContext>();
+
+export function currentContext(): RequestContext {
+  return requestContext.getStore() ?? {};
+}

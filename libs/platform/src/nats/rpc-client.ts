@@ -1,0 +1,55 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import type { ClientProxy } from '@nestjs/microservices';
+import type { MessageMeta, RpcEnvelope, RpcReply, RpcRequest, RpcSubject } from '@media/contracts';
+import { firstValueFrom, timeout } from 'rxjs';
+import type { PlatformConfig } from '../config/platform-config';
+import { PLATFORM_CONFIG } from '../config/tokens';
+import { errorFromPayload, isRpcErrorPayload, UpstreamUnavailable } from '../errors/domain-errors';
+import { currentContext } from '../http/request-context';
+import { NATS_CLIENT } from './transport';
+
+/**
+ * Typed request/reply over NATS with a deadline. An error the responder threw comes back as the
+ * same domain error; anything else (no responder, timeout, broker down) is 503
+ * `upstream_unavailable` (CONTRACT §5).
+ */
+@Injectable()
+export class RpcClient implements OnApplicationShutdown {
+  private readonly logger = new Logger('RpcClient');
+  private readonly deadlineMs: number;
+
+  constructor(
+    @Inject(NATS_CLIENT) private readonly client: ClientProxy,
+    @Inject(PLATFORM_CONFIG) config: PlatformConfig,
+  ) {
+    this.deadlineMs = config.NATS_REQUEST_TIMEOUT;
+  }
+
+  async send<S extends RpcSubject>(subject: S, data: RpcRequest<S>, deadlineMs = this.deadlineMs): Promise<RpcReply<S>> {
+    const envelope: RpcEnvelope<RpcRequest<S>> = { data, meta: this.meta() };
+    try {
+      return await firstValueFrom(this.client.send<RpcReply<S>>(subject, envelope).pipe(timeout(deadlineMs)));
+    } catch (error) {
+      if (isRpcErrorPayload(error)) throw errorFromPayload(error);
+      this.logger.warn({ subject, err: error instanceof Error ? error.message : String(error) }, 'NATS request failed');
+      throw new UpstreamUnavailable(`The service behind '${subject}' did not answer.`);
+    }
+  }
+
+  /** Fire-and-forget notice on core NATS (not durable: use the outbox for events that must arrive). */
+  publish<T>(subject: string, data: T): void {
+    const envelope: RpcEnvelope<T> = { data, meta: this.meta() };
+    this.client.emit(subject, envelope).subscribe({
+      error: (error: unknown) => this.logger.warn({ subject, err: String(error) }, 'NATS publish failed'),
+    });
+  }
+
+  private meta(): MessageMeta {
+    const { request_id, user_id } = currentContext();
+    return { request_id, user_id };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.client.close();
+  }
+}

@@ -1,0 +1,37 @@
+import { Transport, type ClientProxy, type MicroserviceOptions, ClientProxyFactory } from '@nestjs/microservices';
+import type { PlatformConfig } from '../config/platform-config';
+import { InProcessClient, InProcessServer } from './in-process';
+
+export const NATS_CLIENT = Symbol('NATS_CLIENT');
+
+export function isInProcess(config: Pick<PlatformConfig, 'NATS_URL'>): boolean {
+  return config.NATS_URL === 'inproc';
+}
+
+function servers(config: Pick<PlatformConfig, 'NATS_URL'>): string[] {
+  return config.NATS_URL.split(',').map((s) => s.trim());
+}
+
+/** Reconnect forever: after a long outage a listener must come back, not stay unsubscribed. */
+const RECONNECT = { maxReconnectAttempts: -1, reconnectTimeWait: 1_000, waitOnFirstConnect: true } as const;
+
+/** The client an app uses to call other apps. */
+export function createBusClient(app: string, config: Pick<PlatformConfig, 'NATS_URL'>): ClientProxy {
+  if (isInProcess(config)) return new InProcessClient();
+  return ClientProxyFactory.create({
+    transport: Transport.NATS,
+    options: { servers: servers(config), name: `${app}-client`, ...RECONNECT },
+  });
+}
+
+/**
+ * The app's listener: one queue group per app, so replicas share requests instead of each
+ * answering; graceful shutdown drains in-flight handlers.
+ */
+export function busListenerOptions(app: string, config: Pick<PlatformConfig, 'NATS_URL'>): MicroserviceOptions {
+  if (isInProcess(config)) return { strategy: new InProcessServer(app) };
+  return {
+    transport: Transport.NATS,
+    options: { servers: servers(config), queue: app, name: `${app}-listener`, gracefulShutdown: true, ...RECONNECT },
+  };
+}

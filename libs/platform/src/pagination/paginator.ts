@@ -1,0 +1,114 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { PlatformConfig } from '../config/platform-config';
+import { PLATFORM_CONFIG } from '../config/tokens';
+import { urlWithQuery } from '../http/public-url';
+import { CursorCodec, type KeyValue } from './cursor';
+import { DEFAULT_PAGE_SIZE, type Page, type PageQuery } from './page-query';
+
+/** One column of a keyset order. The last one must be unique (the id). */
+export interface KeysetColumn {
+  /** SQL expression, e.g. `u.date_joined` or `c.name COLLATE "C"`. */
+  expression: string;
+  direction: 'ASC' | 'DESC';
+  /** SQL cast applied to the cursor's value, e.g. `timestamptz`, `uuid`, `int`. */
+  cast?: string;
+}
+
+export interface KeysetOrder<T> {
+  columns: KeysetColumn[];
+  /** The sort key of a row, in the columns' order; timestamps as ISO strings. */
+  key: (row: T) => KeyValue[];
+}
+
+const flip = (direction: 'ASC' | 'DESC') => (direction === 'ASC' ? 'DESC' : 'ASC');
+
+/**
+ * Keyset pagination (never OFFSET): reads page_size + 1 rows after (or before) the cursor's key
+ * on a stable order ending in `id`, and builds absolute `next`/`previous` URLs keeping the
+ * request's other query parameters.
+ */
+@Injectable()
+export class Paginator {
+  private readonly codec: CursorCodec;
+
+  constructor(@Inject(PLATFORM_CONFIG) config: PlatformConfig) {
+    this.codec = new CursorCodec(config.CURSOR_SECRET);
+  }
+
+  async paginate<T extends ObjectLiteral, R>(
+    qb: SelectQueryBuilder<T>,
+    order: KeysetOrder<T>,
+    query: PageQuery,
+    req: Request,
+    serialize: (row: T) => R,
+  ): Promise<Page<R>> {
+    const scope = `${req.method} ${req.baseUrl}${req.path}`;
+    const size = query.page_size ?? DEFAULT_PAGE_SIZE;
+    const cursor = query.cursor ? this.codec.decode(scope, query.cursor, order.columns.length) : undefined;
+    const backward = cursor?.d === 'p';
+
+    const rows = await this.window(qb.clone(), order.columns, cursor?.k, backward, size + 1);
+    const hasMore = rows.length > size;
+    const page = rows.slice(0, size);
+    if (backward) page.reverse();
+
+    let hasBefore: boolean;
+    let hasAfter: boolean;
+    if (!cursor) {
+      hasBefore = false;
+      hasAfter = hasMore;
+    } else if (backward) {
+      hasBefore = hasMore;
+      hasAfter = true;
+    } else {
+      hasAfter = hasMore;
+      hasBefore = page.length > 0 ? (await this.window(qb.clone(), order.columns, order.key(page[0]), true, 1)).length > 0 : true;
+    }
+    if (backward && page.length > 0) {
+      hasAfter = (await this.window(qb.clone(), order.columns, order.key(page[page.length - 1]), false, 1)).length > 0;
+    }
+
+    const link = (d: 'n' | 'p', row: T | undefined, fallback?: KeyValue[]) => {
+      const k = row ? order.key(row) : fallback;
+      return k ? urlWithQuery(req, { cursor: this.codec.encode(scope, { d, k }) }) : null;
+    };
+    return {
+      results: page.map(serialize),
+      next: hasAfter ? link('n', page[page.length - 1], cursor?.k) : null,
+      previous: hasBefore ? link('p', page[0], cursor?.k) : null,
+    };
+  }
+
+  private window<T extends ObjectLiteral>(
+    qb: SelectQueryBuilder<T>,
+    columns: KeysetColumn[],
+    key: KeyValue[] | undefined,
+    backward: boolean,
+    limit: number,
+  ): Promise<T[]> {
+    const dir = (c: KeysetColumn) => (backward ? flip(c.direction) : c.direction);
+    if (key) {
+      const params: Record<string, KeyValue> = {};
+      const value = (i: number) => {
+        params[`__k${i}`] = key[i];
+        return columns[i].cast ? `CAST(:__k${i} AS ${columns[i].cast})` : `:__k${i}`;
+      };
+      const uniform = columns.every((c) => c.direction === columns[0].direction);
+      if (uniform) {
+        const op = dir(columns[0]) === 'ASC' ? '>' : '<';
+        qb.andWhere(`(${columns.map((c) => c.expression).join(', ')}) ${op} (${columns.map((_, i) => value(i)).join(', ')})`, params);
+      } else {
+        const branches = columns.map((c, i) => {
+          const equal = columns.slice(0, i).map((p, j) => `${p.expression} = ${value(j)}`);
+          return `(${[...equal, `${c.expression} ${dir(c) === 'ASC' ? '>' : '<'} ${value(i)}`].join(' AND ')})`;
+        });
+        qb.andWhere(`(${branches.join(' OR ')})`, params);
+      }
+    }
+    qb.orderBy();
+    for (const c of columns) qb.addOrderBy(c.expression, dir(c));
+    return qb.limit(limit).getMany();
+  }
+}

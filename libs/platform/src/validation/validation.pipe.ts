@@ -1,0 +1,114 @@
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import type { ValidationIssue } from '@media/contracts';
+import { plainToInstance } from 'class-transformer';
+import { validate, type ValidationError } from 'class-validator';
+import { ValidationFailed } from '../errors/domain-errors';
+import { coerceTextValues } from './coerce';
+import { INVALID_JSON, isFormBody } from './form-body';
+
+type Source = 'body' | 'query' | 'path';
+
+/** class-validator constraint -> the contract's stable `type` word (CONTRACT §2). */
+const TYPES: Record<string, string> = {
+  isDefined: 'missing',
+  isString: 'string_type',
+  isNotEmpty: 'string_too_short',
+  minLength: 'string_too_short',
+  maxLength: 'string_too_long',
+  isUuid: 'uuid_parsing',
+  isInt: 'int_parsing',
+  isNumber: 'float_parsing',
+  isBoolean: 'bool_parsing',
+  min: 'greater_than_equal',
+  max: 'less_than_equal',
+  isEnum: 'enum',
+  isIn: 'enum',
+  isArray: 'list_type',
+  arrayMinSize: 'too_short',
+  arrayMaxSize: 'too_long',
+  arrayUnique: 'value_error',
+  isObject: 'dict_type',
+  nestedValidation: 'model_type',
+  whitelistValidation: 'extra_forbidden',
+  isEmail: 'value_error',
+};
+
+/** Type checks speak before range checks, so one field gets the most telling single error. */
+const PRIORITY = ['whitelistValidation', 'isDefined', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isUuid', 'isArray', 'isObject', 'isEnum', 'isIn'];
+
+function pickConstraint(error: ValidationError): [string, string] {
+  const entries = Object.entries(error.constraints ?? {});
+  entries.sort(([a], [b]) => rank(a) - rank(b));
+  return entries[0];
+}
+
+function rank(name: string): number {
+  const index = PRIORITY.indexOf(name);
+  return index === -1 ? PRIORITY.length : index;
+}
+
+function issueType(error: ValidationError, constraint: string): string {
+  const context = error.contexts?.[constraint] as { type?: string } | undefined;
+  if (context?.type) return context.type;
+  if (error.value === undefined && constraint !== 'whitelistValidation') return 'missing';
+  return TYPES[constraint] ?? 'value_error';
+}
+
+function collect(errors: ValidationError[], base: string[], out: ValidationIssue[]): void {
+  for (const error of errors) {
+    const loc = [...base, String(error.property)];
+    if (error.constraints && Object.keys(error.constraints).length > 0) {
+      const [constraint, message] = pickConstraint(error);
+      const type = issueType(error, constraint);
+      const msg = type === 'missing' ? 'Field required' : constraint === 'whitelistValidation' ? 'Extra inputs are not permitted' : message;
+      out.push({ loc, msg, type });
+    }
+    if (error.children?.length) collect(error.children, loc, out);
+  }
+}
+
+/** Flattens class-validator's error tree into the contract's 422 items. */
+export function toIssues(errors: ValidationError[], base: string[]): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  collect(errors, base, out);
+  return out;
+}
+
+/**
+ * Validates a plain value against a DTO class and returns the instance, or throws a 422 with
+ * every failing field. `text` marks sources whose values are all strings (query, path, forms).
+ */
+export async function validateDto<T extends object>(
+  cls: new () => T,
+  value: unknown,
+  loc: string[],
+  text = false,
+): Promise<T> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw ValidationFailed.at(loc, 'Input should be a valid object', 'model_type');
+  }
+  const plain = text ? coerceTextValues(cls, value as Record<string, unknown>) : value;
+  const instance = plainToInstance(cls, plain, { enableImplicitConversion: false, exposeDefaultValues: true });
+  const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });
+  if (errors.length > 0) throw new ValidationFailed(toIssues(errors, loc));
+  return instance;
+}
+
+const PRIMITIVES = new Set<unknown>([String, Number, Boolean, Array, Object, undefined]);
+
+/** The global pipe: DTO-typed body, query and path parameters are validated here, once. */
+@Injectable()
+export class ContractValidationPipe implements PipeTransform {
+  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const source: Source | undefined =
+      metadata.type === 'body' ? 'body' : metadata.type === 'query' ? 'query' : metadata.type === 'param' ? 'path' : undefined;
+    if (!source) return value;
+    if (source === 'body' && value === INVALID_JSON) {
+      throw ValidationFailed.at(['body'], 'Invalid JSON', 'json_invalid');
+    }
+    const cls = metadata.metatype;
+    if (PRIMITIVES.has(cls) || metadata.data) return value;
+    const text = source !== 'body' || isFormBody(value);
+    return validateDto(cls as new () => object, value ?? {}, [source], text);
+  }
+}
