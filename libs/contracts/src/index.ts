@@ -5,3 +5,4 @@ export * from './acl';
 export * from './documents';
 export * from './assignment';
 export * from './notifications';
+export * from './events';

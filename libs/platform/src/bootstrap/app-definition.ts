@@ -9,6 +9,8 @@ import type { DatabaseParts } from '../database/database';
  */
 export interface AppDefinition<C extends PlatformConfig = PlatformConfig> {
   name: ServiceName;
+  /** First path segment; defaults to the app's CONTRACT §0 prefix (tests may mount elsewhere). */
+  prefix?: string;
   /** Its config class, extending PlatformConfig with the app's own variables. */
   configClass: new () => C;
   database: DatabaseParts;

@@ -1,6 +1,7 @@
 import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
+import { DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { ServiceName } from '@media/contracts';
@@ -19,6 +20,9 @@ import { RpcClient } from '../nats/rpc-client';
 import { createBusClient, NATS_CLIENT } from '../nats/transport';
 import { Paginator } from '../pagination/paginator';
 import { ContractValidationPipe } from '../validation/validation.pipe';
+import { EventBus } from '../outbox/event-bus';
+import { EventConsumers } from '../outbox/on-event';
+import { Outbox } from '../outbox/outbox';
 
 export interface PlatformModuleOptions {
   name: ServiceName;
@@ -37,6 +41,7 @@ export class PlatformModule {
       LoggerModule.forRoot(loggerOptions(name, config)),
       TypeOrmModule.forRoot(databaseOptions(name, config, database)),
       PassportModule,
+      DiscoveryModule,
       TerminusModule.forRoot({ logger: false }),
     ];
     return {
@@ -53,13 +58,16 @@ export class PlatformModule {
         Paginator,
         RpcClient,
         BusHealthIndicator,
+        EventBus,
+        Outbox,
+        EventConsumers,
         { provide: APP_GUARD, useClass: createJwtAuthGuard(name) },
         { provide: APP_GUARD, useClass: BodyGuard },
         { provide: APP_GUARD, useClass: PermissionsGuard },
         { provide: APP_PIPE, useClass: ContractValidationPipe },
         { provide: APP_FILTER, useClass: ContractExceptionFilter },
       ],
-      exports: [APP_NAME, PLATFORM_CONFIG, JwksKeyStore, NATS_CLIENT, Paginator, RpcClient],
+      exports: [APP_NAME, PLATFORM_CONFIG, JwksKeyStore, NATS_CLIENT, Paginator, RpcClient, EventBus, Outbox],
     };
   }
 }

@@ -46,10 +46,10 @@ export async function createApp<C extends PlatformConfig>(
   const config = loadAppConfig(def, env);
   await migrate(def, config);
 
-  const app = await NestFactory.create(def.rootModule(config), { bodyParser: false, bufferLogs: true, abortOnError: false });
+  const app = await NestFactory.create(def.rootModule(config), { bodyParser: false, bufferLogs: true, abortOnError: false, forceCloseConnections: true });
   app.useLogger(app.get(Logger));
   app.flushLogs();
-  const prefix = APPS[def.name].prefix;
+  const prefix = def.prefix ?? APPS[def.name].prefix;
   app.setGlobalPrefix(prefix);
   const http = app.getHttpAdapter().getInstance() as import('express').Express;
   http.disable('x-powered-by');

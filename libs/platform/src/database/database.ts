@@ -1,12 +1,15 @@
 import { Logger } from '@nestjs/common';
-import type { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+import type { DataSource, DataSourceOptions, EntitySchema } from 'typeorm';
 import type { PlatformConfig } from '../config/platform-config';
+import { CreateOutbox1700000000000 } from '../outbox/outbox.migration';
+import { OutboxMessage, ProcessedEvent } from '../outbox/outbox.entity';
+
+/** An entity or migration class. */
+export type ClassRef = abstract new (...args: never[]) => unknown;
 
 export interface DatabaseParts {
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  entities: MixedList<Function | string | EntitySchema>;
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  migrations: MixedList<Function | string>;
+  entities: (ClassRef | EntitySchema)[];
+  migrations: ClassRef[];
 }
 
 /** TypeORM options of one app: its own database, its own migrations, never `synchronize`. */
@@ -14,8 +17,9 @@ export function databaseOptions(app: string, config: Pick<PlatformConfig, 'DATAB
   return {
     type: 'postgres',
     url: config.DATABASE_URL,
-    entities: parts.entities,
-    migrations: parts.migrations,
+    // Every app has the outbox and processed-events tables, applied before its own migrations.
+    entities: [OutboxMessage, ProcessedEvent, ...parts.entities] as DataSourceOptions['entities'],
+    migrations: [CreateOutbox1700000000000, ...parts.migrations] as DataSourceOptions['migrations'],
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,

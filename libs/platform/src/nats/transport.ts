@@ -32,6 +32,7 @@ export function busListenerOptions(app: string, config: Pick<PlatformConfig, 'NA
   if (isInProcess(config)) return { strategy: new InProcessServer(app) };
   return {
     transport: Transport.NATS,
-    options: { servers: servers(config), queue: app, name: `${app}-listener`, gracefulShutdown: true, ...RECONNECT },
+    // After unsubscribing, in-flight handlers get as long as a caller waits for them (2 s deadline).
+    options: { servers: servers(config), queue: app, name: `${app}-listener`, gracefulShutdown: true, gracePeriod: 2_000, ...RECONNECT },
   };
 }

@@ -1,0 +1,55 @@
+/**
+ * Three projects: `unit` (*.spec.ts beside the code, no servers), `integration` (*.int-spec.ts:
+ * one app or library booted in-process against the real PostgreSQL and NATS) and `e2e`
+ * (*.e2e-spec.ts: every app booted as its own process from dist by the global setup).
+ * Nest 12 ships ESM only, so those packages are transformed to CommonJS by swc (see STACK.md).
+ */
+const swc = [
+  '@swc/jest',
+  {
+    sourceMaps: 'inline',
+    module: { type: 'commonjs' },
+    jsc: {
+      target: 'es2023',
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+      keepClassNames: true,
+      baseUrl: __dirname,
+      paths: {
+        '@media/contracts': ['libs/contracts/src/index.ts'],
+        '@media/platform': ['libs/platform/src/index.ts'],
+        '@media/testing': ['libs/testing/src/index.ts'],
+      },
+    },
+  },
+];
+
+const esmPackages = ['@nestjs', 'file-type', 'load-esm', '@nats-io', 'strtok3', 'token-types', 'uint8array-extras', '@tokenizer', 'uid', 'jose'];
+
+const common = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j|mj)s$': swc },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/.data/'],
+};
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/timeouts.ts'],
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/libs/testing/src/jest/global-setup.ts',
+      globalTeardown: '<rootDir>/libs/testing/src/jest/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/libs/testing/src/jest/timeouts.ts'],
+    },
+  ],
+};

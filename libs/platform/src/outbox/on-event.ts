@@ -1,0 +1,58 @@
+import { Inject, Injectable, SetMetadata, type OnApplicationBootstrap } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { EventEnvelope } from '@media/contracts';
+import type { DataSource, EntityManager } from 'typeorm';
+import { APP_NAME } from '../auth/jwt.strategy';
+import { requestContext } from '../http/request-context';
+import { EventBus } from './event-bus';
+
+const ON_EVENT = 'events:on-event';
+
+/**
+ * Marks a provider method as the handler of a durable event. It runs in a transaction with the
+ * record of the event's id, so a redelivered event is applied once: `(event, manager) => Promise<void>`.
+ */
+export const OnEvent = (subject: string) => SetMetadata(ON_EVENT, subject);
+
+export type EventHandlerMethod<T = unknown> = (event: EventEnvelope<T>, manager: EntityManager) => Promise<void>;
+
+/** Finds every @OnEvent method at start and subscribes it through the EventBus. */
+@Injectable()
+export class EventConsumers implements OnApplicationBootstrap {
+  constructor(
+    @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
+    @Inject(MetadataScanner) private readonly scanner: MetadataScanner,
+    @Inject(EventBus) private readonly bus: EventBus,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_NAME) private readonly app: string,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    for (const wrapper of this.discovery.getProviders()) {
+      const instance = wrapper.instance as Record<string, unknown> | undefined;
+      if (!instance || typeof instance !== 'object') continue;
+      const prototype = Object.getPrototypeOf(instance) as object;
+      for (const method of this.scanner.getAllMethodNames(prototype)) {
+        const handler = instance[method] as EventHandlerMethod;
+        const subject = Reflect.getMetadata(ON_EVENT, handler) as string | undefined;
+        if (!subject) continue;
+        const consumer = `${this.app}:${wrapper.name}.${method}`;
+        await this.bus.subscribe(subject, (event) => this.apply(consumer, event, handler.bind(instance)));
+      }
+    }
+  }
+
+  private apply(consumer: string, event: EventEnvelope, handler: EventHandlerMethod): Promise<void> {
+    return requestContext.run({ ...event.meta }, () =>
+      this.dataSource.transaction(async (manager) => {
+        const inserted: unknown[] = await manager.query(
+          `INSERT INTO processed_events (event_id, consumer) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id`,
+          [event.id, consumer],
+        );
+        if (inserted.length === 0) return;
+        await handler(event, manager);
+      }),
+    );
+  }
+}

@@ -1,0 +1,5 @@
+export * from './databases';
+export * from './http';
+export * from './ports';
+export * from './stack';
+export * from './tokens';

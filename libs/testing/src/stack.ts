@@ -1,0 +1,146 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { APPS, envPrefix, SERVICE_NAMES, type AppName, type ServiceName } from '@media/contracts';
+import { createDatabases, databaseUrl, dropDatabases, dropStaleDatabases } from './databases';
+import { freePort } from './ports';
+import { generateTestKeys, type TestKeys } from './tokens';
+
+/** What a test file needs to reach the stack booted for this run. */
+export interface StackInfo {
+  gatewayUrl: string;
+  urls: Record<AppName, string>;
+  databases: Record<ServiceName, string>;
+  env: Record<string, string>;
+  keys: TestKeys;
+  admin: { email: string; password: string };
+  logDir: string;
+}
+
+const ROOT = resolve(__dirname, '../../..');
+export const STACK_FILE = join(ROOT, 'dist', '.e2e-stack.json');
+const DB_PREFIX = 'e2e_';
+
+interface RunningStack {
+  info: StackInfo;
+  processes: Map<AppName, ChildProcess>;
+}
+
+let running: RunningStack | undefined;
+
+function entry(app: AppName): string {
+  return join(ROOT, 'dist', 'apps', app, 'src', 'main.js');
+}
+
+async function waitReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      if (response.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${url} was not ready within ${timeoutMs} ms`);
+}
+
+function startProcess(app: AppName, env: Record<string, string>, logDir: string): ChildProcess {
+  const log = createWriteStream(join(logDir, `${app}.log`));
+  const child = spawn(process.execPath, ['--enable-source-maps', entry(app)], {
+    env: { ...env, PATH: process.env.PATH ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  return child;
+}
+
+/**
+ * Boots every app as its own process from the build output, each on its own fresh database on
+ * the real PostgreSQL, all on the real NATS (CONTRACT §0 distributed mode).
+ */
+export async function startStack(apps: readonly ServiceName[] = SERVICE_NAMES, extraEnv: Record<string, string> = {}): Promise<StackInfo> {
+  const run = `${DB_PREFIX}${Date.now()}_${randomBytes(3).toString('hex')}`;
+  await dropStaleDatabases(DB_PREFIX);
+  const databases = Object.fromEntries(apps.map((app) => [app, `${run}_${app.replace(/-/g, '_')}`])) as Record<ServiceName, string>;
+  await createDatabases(Object.values(databases));
+
+  const ports = {} as Record<AppName, number>;
+  for (const app of ['gateway', ...apps] as AppName[]) ports[app] = await freePort();
+  const urls = Object.fromEntries(Object.entries(ports).map(([app, port]) => [app, `http://127.0.0.1:${port}`])) as Record<AppName, string>;
+
+  const keys = generateTestKeys();
+  const admin = { email: 'admin@example.com', password: 'admin-password-1234' };
+  const env: Record<string, string> = {
+    NATS_URL: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222',
+    CURSOR_SECRET: randomBytes(32).toString('hex'),
+    JWT_JWKS_URL: `${urls.acl}/acl/.well-known/jwks.json`,
+    JWT_PRIVATE_KEY: keys.privateKeyPem,
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    LOG_LEVEL: 'info',
+    ...extraEnv,
+  };
+  for (const app of ['gateway', ...apps] as AppName[]) {
+    env[`${envPrefix(app)}_PORT`] = String(ports[app]);
+    env[`${envPrefix(app)}_URL`] = urls[app];
+  }
+  const logDir = join(ROOT, 'dist', 'e2e-logs', run);
+  mkdirSync(logDir, { recursive: true });
+
+  const processes = new Map<AppName, ChildProcess>();
+  const dbUrls = {} as Record<ServiceName, string>;
+  try {
+    const order: ServiceName[] = apps.includes('acl') ? ['acl', ...apps.filter((a) => a !== 'acl')] : [...apps];
+    for (const app of order) {
+      dbUrls[app] = databaseUrl(databases[app]);
+      processes.set(app, startProcess(app, { ...env, DATABASE_URL: dbUrls[app] }, logDir));
+    }
+    processes.set('gateway', startProcess('gateway', env, logDir));
+    await Promise.all(
+      [...processes].map(([app, child]) => {
+        const prefix = APPS[app].prefix;
+        return waitReady(`${urls[app]}${prefix ? `/${prefix}` : ''}/health/ready`, child, 60_000);
+      }),
+    );
+  } catch (error) {
+    for (const child of processes.values()) child.kill('SIGKILL');
+    await dropDatabases(Object.values(databases));
+    throw new Error(`${(error as Error).message}; logs in ${logDir}`);
+  }
+
+  const info: StackInfo = { gatewayUrl: urls.gateway, urls, databases: dbUrls, env, keys, admin, logDir };
+  running = { info, processes };
+  writeFileSync(STACK_FILE, JSON.stringify(info));
+  return info;
+}
+
+/** Stops the apps (SIGTERM, so their graceful shutdown runs) and drops the run's databases. */
+export async function stopStack(): Promise<void> {
+  if (!running) return;
+  const { info, processes } = running;
+  running = undefined;
+  await Promise.all(
+    [...processes.values()].map(
+      (child) =>
+        new Promise<void>((done) => {
+          if (child.exitCode !== null) return done();
+          const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+          child.once('exit', () => (clearTimeout(kill), done()));
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+  const names = Object.values(info.databases).map((url) => new URL(url).pathname.slice(1));
+  await dropDatabases(names);
+}
+
+/** The stack booted by the e2e global setup. */
+export function stack(): StackInfo {
+  return JSON.parse(readFileSync(STACK_FILE, 'utf8')) as StackInfo;
+}
