@@ -4,64 +4,26 @@
  * 500), §3 (forms, pagination) and §5 (NATS failures are 503).
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { INestApplication } from '@nestjs/common';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { createApp } from '@media/platform';
-import {
-  call,
-  createDatabases,
-  databaseUrl,
-  dropDatabases,
-  freePort,
-  generateTestKeys,
-  mintToken,
-  queryDatabase,
-  type TestKeys,
-} from '@media/testing';
-import { createPublicKey } from 'node:crypto';
-import { fixtureApp } from './fixture/fixture.app';
+import { call, generateTestKeys, mintToken, queryDatabase, type TestKeys } from '@media/testing';
+import { bootFixture, type BootedFixture } from './fixture/boot';
 
-const db = `e2e_${Date.now()}_platform_fixture`;
-let app: INestApplication;
-let jwks: Server;
+let fixture: BootedFixture;
 let base: string;
 let keys: TestKeys;
 let token: string;
 let nats: NatsConnection;
 
 beforeAll(async () => {
-  keys = generateTestKeys();
-  const jwk = { ...createPublicKey(keys.publicKeyPem).export({ format: 'jwk' }), kid: keys.kid, alg: 'RS256', use: 'sig' };
-  jwks = createServer((_req, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [jwk] })));
-  const jwksPort = await freePort();
-  await new Promise<void>((resolve) => jwks.listen(jwksPort, '127.0.0.1', resolve));
-  await createDatabases([db]);
-  const port = await freePort();
-  app = await createApp(
-    fixtureApp,
-    {
-      PORT: String(port),
-      DATABASE_URL: databaseUrl(db),
-      NATS_URL: 'nats://127.0.0.1:4222',
-      CURSOR_SECRET: 'a'.repeat(48),
-      JWT_JWKS_URL: `http://127.0.0.1:${jwksPort}/jwks.json`,
-      BODY_LIMIT: '4kb',
-      UPLOAD_LIMIT: '16kb',
-      LOG_LEVEL: 'silent',
-    },
-    { host: '127.0.0.1' },
-  );
-  base = `http://127.0.0.1:${port}/fixture`;
+  fixture = await bootFixture({ BODY_LIMIT: '4kb', UPLOAD_LIMIT: '16kb' });
+  ({ base, keys } = fixture);
   token = mintToken(keys, { permissions: ['lineup:write'] });
   nats = await connect({ servers: 'nats://127.0.0.1:4222' });
 });
 
 afterAll(async () => {
   await nats?.close();
-  await app?.close();
-  jwks?.close();
-  await dropDatabases([db]);
+  await fixture?.stop();
 });
 
 describe('authentication (CONTRACT §1)', () => {
@@ -285,7 +247,7 @@ describe('cursor pagination (CONTRACT §3)', () => {
       ids.push(id);
       values.push(`('${id}', ${i % 4}, '${i % 3 === 0 ? 'a' : 'b'}')`);
     }
-    await queryDatabase(databaseUrl(db), `INSERT INTO fixture_items (id, rank, kind) VALUES ${values.join(',')}`);
+    await queryDatabase(fixture.db, `INSERT INTO fixture_items (id, rank, kind) VALUES ${values.join(',')}`);
   });
 
   const path = (url: string) => url.replace(/^https?:\/\/[^/]+\/fixture/, '');
@@ -302,7 +264,7 @@ describe('cursor pagination (CONTRACT §3)', () => {
     for (const page of pages) seen.push(...page.results.map((r: { id: string }) => r.id));
     expect(seen).toHaveLength(45);
     expect(new Set(seen).size).toBe(45);
-    const expected = await queryDatabase<{ id: string }>(databaseUrl(db), 'SELECT id FROM fixture_items ORDER BY rank DESC, id DESC');
+    const expected = await queryDatabase<{ id: string }>(fixture.db, 'SELECT id FROM fixture_items ORDER BY rank DESC, id DESC');
     expect(seen).toEqual(expected.map((r) => r.id));
     expect(pages).toHaveLength(5);
     expect(pages[4].next).toBeNull();

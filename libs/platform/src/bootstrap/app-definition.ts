@@ -8,8 +8,9 @@ import type { DatabaseParts } from '../database/database';
  * process (the embedded default).
  */
 export interface AppDefinition<C extends PlatformConfig = PlatformConfig> {
-  name: ServiceName;
-  /** First path segment; defaults to the app's CONTRACT §0 prefix (tests may mount elsewhere). */
+  /** One of the nine apps, or a test fixture's own name (which then needs `prefix`). */
+  name: ServiceName | `fixture-${string}`;
+  /** First path segment; defaults to the app's CONTRACT §0 prefix. */
   prefix?: string;
   /** Its config class, extending PlatformConfig with the app's own variables. */
   configClass: new () => C;

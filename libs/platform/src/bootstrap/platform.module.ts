@@ -4,12 +4,12 @@ import { PassportModule } from '@nestjs/passport';
 import { DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import type { ServiceName } from '@media/contracts';
 import { LoggerModule } from 'nestjs-pino';
 import { BodyGuard, createJwtAuthGuard, PermissionsGuard } from '../auth/guards';
 import { JwksKeyStore } from '../auth/jwks';
 import { APP_NAME, createJwtStrategy } from '../auth/jwt.strategy';
 import type { PlatformConfig } from '../config/platform-config';
+import type { AppDefinition } from './app-definition';
 import { PLATFORM_CONFIG } from '../config/tokens';
 import { databaseOptions, type DatabaseParts } from '../database/database';
 import { ContractExceptionFilter } from '../errors/exception.filter';
@@ -25,7 +25,7 @@ import { EventConsumers } from '../outbox/on-event';
 import { Outbox } from '../outbox/outbox';
 
 export interface PlatformModuleOptions {
-  name: ServiceName;
+  name: AppDefinition['name'];
   config: PlatformConfig;
   database: DatabaseParts;
 }

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { APPS, envPrefix } from '@media/contracts';
+import { APPS, envPrefix, type ServiceName } from '@media/contracts';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
@@ -17,7 +17,8 @@ import type { AppDefinition } from './app-definition';
 
 /** Reads the app's config: `<APP>_PORT` overrides, `PORT` sets an app run alone (CONTRACT §0). */
 export function loadAppConfig<C extends PlatformConfig>(def: AppDefinition<C>, env: Record<string, string | undefined>): C {
-  const port = env[`${envPrefix(def.name)}_PORT`] || env.PORT || String(APPS[def.name].port);
+  const known = def.name in APPS ? APPS[def.name as ServiceName] : undefined;
+  const port = env[`${envPrefix(def.name as ServiceName)}_PORT`] || env.PORT || String(known?.port ?? 0);
   return validateConfig(def.configClass, { ...env, PORT: port });
 }
 
@@ -49,7 +50,7 @@ export async function createApp<C extends PlatformConfig>(
   const app = await NestFactory.create(def.rootModule(config), { bodyParser: false, bufferLogs: true, abortOnError: false, forceCloseConnections: true });
   app.useLogger(app.get(Logger));
   app.flushLogs();
-  const prefix = def.prefix ?? APPS[def.name].prefix;
+  const prefix = def.prefix ?? APPS[def.name as ServiceName].prefix;
   app.setGlobalPrefix(prefix);
   const http = app.getHttpAdapter().getInstance() as import('express').Express;
   http.disable('x-powered-by');

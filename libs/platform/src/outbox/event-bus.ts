@@ -13,6 +13,8 @@ export type EventDelivery = (event: EventEnvelope) => Promise<void>;
 const inProcessHandlers = new Map<string, Map<string, EventDelivery>>();
 
 const ACK_WAIT_NS = 30_000_000_000;
+/** Events are kept a week: enough for an app that was down to catch up, bounded on disk. */
+const MAX_AGE_NS = 7 * 24 * 3600 * 1_000_000_000;
 
 /**
  * Durable events: JetStream when NATS is configured (stream EVENTS, publish de-duplicated on the
@@ -106,9 +108,9 @@ export class EventBus implements OnApplicationShutdown {
     const jsm = await jetstreamManager(await this.nats());
     const subjects = [...EVENT_SUBJECTS];
     try {
-      await jsm.streams.add({ name: EVENTS_STREAM, subjects });
+      await jsm.streams.add({ name: EVENTS_STREAM, subjects, max_age: MAX_AGE_NS });
     } catch {
-      await jsm.streams.update(EVENTS_STREAM, { subjects });
+      await jsm.streams.update(EVENTS_STREAM, { subjects, max_age: MAX_AGE_NS });
     }
   }
 
