@@ -8,6 +8,7 @@ import { hasPermission, type AuthUser } from './auth-user';
 import { IS_PUBLIC, JSON_ONLY, REQUIRED_PERMISSIONS } from './decorators';
 import { jwtStrategyName } from './jwt.strategy';
 import { authFailure } from './token-verifier';
+import { requestContext } from '../http/request-context';
 
 function isPublic(reflector: Reflector, context: ExecutionContext): boolean {
   return reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]) === true;
@@ -28,6 +29,9 @@ export function createJwtAuthGuard(app: string): Type<CanActivate> {
 
     override handleRequest<T>(error: unknown, user: T, info: unknown): T {
       if (error || !user) throw authFailure(error ?? info);
+      // From here on, logs and NATS requests of this request carry the caller's id.
+      const context = requestContext.getStore();
+      if (context) context.user_id = (user as unknown as AuthUser).id;
       return user;
     }
   }

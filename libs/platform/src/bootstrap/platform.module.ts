@@ -1,5 +1,5 @@
 import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
@@ -17,6 +17,7 @@ import { BusHealthIndicator } from '../health/bus.health';
 import { HealthController } from '../health/health.controller';
 import { loggerOptions } from '../logging/logging';
 import { RpcClient } from '../nats/rpc-client';
+import { RpcContextInterceptor } from '../nats/rpc-context.interceptor';
 import { createBusClient, NATS_CLIENT } from '../nats/transport';
 import { Paginator } from '../pagination/paginator';
 import { ContractValidationPipe } from '../validation/validation.pipe';
@@ -66,6 +67,7 @@ export class PlatformModule {
         { provide: APP_GUARD, useClass: PermissionsGuard },
         { provide: APP_PIPE, useClass: ContractValidationPipe },
         { provide: APP_FILTER, useClass: ContractExceptionFilter },
+        { provide: APP_INTERCEPTOR, useClass: RpcContextInterceptor },
       ],
       exports: [APP_NAME, PLATFORM_CONFIG, JwksKeyStore, NATS_CLIENT, Paginator, RpcClient, EventBus, Outbox],
     };

@@ -14,9 +14,11 @@ export class ConfigError extends Error {
   }
 }
 
+/** The most telling message: a type check (isInt, matches...) before a range check (min, max). */
 function firstProblem(error: ValidationError): string {
-  const messages = Object.values(error.constraints ?? {});
-  return messages[0] ?? 'is invalid';
+  const entries = Object.entries(error.constraints ?? {});
+  const typeCheck = entries.find(([name]) => name.startsWith('is') || name === 'matches');
+  return (typeCheck ?? entries[0])?.[1] ?? 'is invalid';
 }
 
 /**

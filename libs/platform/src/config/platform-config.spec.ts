@@ -1,0 +1,65 @@
+import { ConfigError, validateConfig } from './env';
+import { parseByteSize, parseDuration, PlatformConfig } from './platform-config';
+
+const valid = {
+  PORT: '3001',
+  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/content',
+  NATS_URL: 'nats://127.0.0.1:4222',
+  CURSOR_SECRET: 'x'.repeat(32),
+};
+
+describe('parseByteSize', () => {
+  it.each([
+    ['1048576', 1048576],
+    ['512kb', 512 * 1024],
+    ['1mb', 1024 * 1024],
+    ['50MiB', 50 * 1024 * 1024],
+    ['2gb', 2 * 1024 ** 3],
+  ])('reads %s as %d bytes', (text, bytes) => expect(parseByteSize(text)).toBe(bytes));
+
+  it('refuses text that is not a size', () => expect(parseByteSize('lots')).toBeUndefined());
+});
+
+describe('parseDuration', () => {
+  it.each([
+    ['2000', 2000],
+    ['30s', 30_000],
+    ['15m', 900_000],
+    ['24h', 86_400_000],
+    ['7d', 604_800_000],
+  ])('reads %s as %d ms', (text, ms) => expect(parseDuration(text)).toBe(ms));
+
+  it('refuses text that is not a duration', () => expect(parseDuration('soon')).toBeUndefined());
+});
+
+describe('validateConfig', () => {
+  it('builds a typed config with defaults', () => {
+    const config = validateConfig(PlatformConfig, valid);
+    expect(config.PORT).toBe(3001);
+    expect(config.BODY_LIMIT).toBe(1024 * 1024);
+    expect(config.UPLOAD_LIMIT).toBe(50 * 1024 * 1024);
+    expect(config.NATS_REQUEST_TIMEOUT).toBe(2000);
+  });
+
+  it('converts sizes and durations given as text', () => {
+    const config = validateConfig(PlatformConfig, { ...valid, BODY_LIMIT: '2mb', NATS_REQUEST_TIMEOUT: '5s' });
+    expect(config.BODY_LIMIT).toBe(2 * 1024 * 1024);
+    expect(config.NATS_REQUEST_TIMEOUT).toBe(5000);
+  });
+
+  it('names a missing variable in one line', () => {
+    const { DATABASE_URL: _omitted, ...rest } = valid;
+    expect(() => validateConfig(PlatformConfig, rest)).toThrow(new ConfigError('DATABASE_URL', 'is required'));
+    expect(() => validateConfig(PlatformConfig, rest)).toThrow('Invalid configuration: DATABASE_URL is required');
+  });
+
+  it.each([
+    ['PORT', 'http', /PORT must be an integer port/],
+    ['PORT', '70000', /PORT must be a port/],
+    ['NATS_URL', 'http://x', /NATS_URL must be nats:\/\//],
+    ['CURSOR_SECRET', 'short', /CURSOR_SECRET must be at least 32 characters/],
+    ['BODY_LIMIT', 'big', /BODY_LIMIT must be a size/],
+  ])('names an invalid %s=%s', (name, value, message) => {
+    expect(() => validateConfig(PlatformConfig, { ...valid, [name]: value })).toThrow(message);
+  });
+});

@@ -1,0 +1,122 @@
+import 'reflect-metadata';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsOptional, IsString, IsUUID, Max, MinLength, ValidateNested } from 'class-validator';
+import { ValidationFailed } from '../errors/domain-errors';
+import { coerceTextValues, ItemType } from './coerce';
+import { isDateOnly, isDateTime } from './decorators';
+import { markFormBody } from './form-body';
+import { validateDto } from './validation.pipe';
+
+class Line {
+  @IsString()
+  @MinLength(1)
+  title!: string;
+}
+
+class Payload {
+  @IsString()
+  @MinLength(1)
+  name!: string;
+
+  @IsOptional()
+  @IsInt()
+  @Max(10)
+  count?: number;
+
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(2)
+  @IsUUID('all', { each: true })
+  ids?: string[];
+
+  @IsOptional()
+  @IsArray()
+  @ItemType(Number)
+  @IsInt({ each: true })
+  sizes?: number[];
+
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => Line)
+  lines?: Line[];
+
+  @IsOptional()
+  metadata?: object;
+}
+
+async function issuesOf(value: unknown, text = false) {
+  try {
+    await validateDto(Payload, value, ['body'], text);
+  } catch (error) {
+    return (error as ValidationFailed).issues;
+  }
+  return [];
+}
+
+describe('validateDto', () => {
+  it('reports nested array items at their index, as strings', async () => {
+    const issues = await issuesOf({ name: 'x', lines: [{ title: 'ok' }, { title: '' }, {}] });
+    expect(issues).toEqual([
+      { loc: ['body', 'lines', '1', 'title'], msg: expect.any(String), type: 'string_too_short' },
+      { loc: ['body', 'lines', '2', 'title'], msg: 'Field required', type: 'missing' },
+    ]);
+  });
+
+  it('reports one item per field, the type check before the range check', async () => {
+    const issues = await issuesOf({ name: 5, count: 'many' });
+    expect(issues).toEqual([
+      { loc: ['body', 'name'], msg: expect.any(String), type: 'string_type' },
+      { loc: ['body', 'count'], msg: expect.any(String), type: 'int_parsing' },
+    ]);
+  });
+
+  it('refuses unknown fields one by one', async () => {
+    const issues = await issuesOf({ name: 'x', a: 1, b: 2 });
+    expect(issues.map((i) => [i.loc, i.type])).toEqual([
+      [['body', 'a'], 'extra_forbidden'],
+      [['body', 'b'], 'extra_forbidden'],
+    ]);
+  });
+
+  it('does not coerce JSON values: "5" is not an integer', async () => {
+    expect(await issuesOf({ name: 'x', count: '5' })).toEqual([expect.objectContaining({ loc: ['body', 'count'], type: 'int_parsing' })]);
+  });
+
+  it('coerces text values of forms and queries to the declared types', async () => {
+    const result = await validateDto(Payload, markFormBody({ name: 'x', count: '5', enabled: 'true', sizes: ['1', '2'], metadata: '{"a":1}' }), ['body'], true);
+    expect(result).toMatchObject({ count: 5, enabled: true, sizes: [1, 2], metadata: { a: 1 } });
+  });
+});
+
+describe('coerceTextValues', () => {
+  it('leaves text that does not convert for validation to refuse', () => {
+    expect(coerceTextValues(Payload, { count: '', enabled: 'yes', metadata: '{' })).toEqual({ count: '', enabled: 'yes', metadata: '{' });
+  });
+
+  it('wraps a lone value of an array field', () => {
+    expect(coerceTextValues(Payload, { ids: 'a' })).toEqual({ ids: ['a'] });
+  });
+});
+
+describe('dates', () => {
+  it.each([
+    ['2024-02-29', true],
+    ['2023-02-29', false],
+    ['2024-13-01', false],
+    ['2024-1-01', false],
+    ['2024-04-31', false],
+  ])('isDateOnly(%s) is %s', (value, ok) => expect(isDateOnly(value)).toBe(ok));
+
+  it.each([
+    ['2026-11-25T10:00:00Z', true],
+    ['2026-11-25T10:00:00.123+02:00', true],
+    ['2026-11-25T10:00:00', false],
+    ['2026-11-25', false],
+    ['2026-02-30T10:00:00Z', false],
+  ])('isDateTime(%s) is %s', (value, ok) => expect(isDateTime(value)).toBe(ok));
+});
