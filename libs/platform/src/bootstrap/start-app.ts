@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { APPS, envPrefix, type ServiceName } from '@media/contracts';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
+import { pino } from 'pino';
 import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { ConfigError, processEnv, validateConfig } from '../config/env';
@@ -30,9 +31,10 @@ function contextMiddleware(req: Request & { id?: string }, res: Response, next: 
 /** Applies pending migrations with a short-lived connection, before any module touches a table. */
 async function migrate<C extends PlatformConfig>(def: AppDefinition<C>, config: C): Promise<void> {
   const dataSource = new DataSource(databaseOptions(`${def.name}-migrations`, config, def.database));
+  const logger = pino({ level: config.LOG_LEVEL, base: { app: def.name }, messageKey: 'msg' });
   await dataSource.initialize();
   try {
-    await runMigrations(def.name, dataSource);
+    await runMigrations(def.name, dataSource, (message) => logger.info({ context: 'Database' }, message));
   } finally {
     await dataSource.destroy();
   }

@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import type { DataSource, DataSourceOptions, EntitySchema } from 'typeorm';
 import type { PlatformConfig } from '../config/platform-config';
 import { CreateOutbox1700000000000 } from '../outbox/outbox.migration';
@@ -39,13 +38,13 @@ function lockKey(app: string): number {
 /**
  * Runs pending migrations under an advisory lock, so replicas starting together do not race.
  */
-export async function runMigrations(app: string, dataSource: DataSource): Promise<void> {
+export async function runMigrations(app: string, dataSource: DataSource, log: (message: string) => void = () => undefined): Promise<void> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
     await runner.query('SELECT pg_advisory_lock($1)', [lockKey(app)]);
     const applied = await dataSource.runMigrations({ transaction: 'each' });
-    if (applied.length) new Logger('Database').log(`Applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
+    if (applied.length) log(`Applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
   } finally {
     await runner.query('SELECT pg_advisory_unlock($1)', [lockKey(app)]).catch(() => undefined);
     await runner.release();
