@@ -1,0 +1,45 @@
+import { APPS, envPrefix, SERVICE_NAMES, type AppName, type ServiceName } from '@media/contracts';
+
+export interface AppEnvInput {
+  /** Variables handed on unchanged (LOG_LEVEL, BODY_LIMIT, RATE_LIMIT_PER_MINUTE, ...). */
+  passThrough: Record<string, string>;
+  ports: Record<AppName, number>;
+  databaseUrls: Record<ServiceName, string>;
+  natsUrl: string;
+  cursorSecret: string;
+  /** Given by the user; otherwise acl's JWKS on acl's port. */
+  jwksUrl?: string;
+  admin: { email: string; password: string };
+}
+
+export interface AppEnvironments {
+  services: Record<ServiceName, Record<string, string>>;
+  gateway: Record<string, string>;
+}
+
+/**
+ * The environment object each app is booted with inside the one process: the same variables
+ * an app run alone reads (CONTRACT §6), so nothing in the apps knows about the embedded mode.
+ * `PORT` is never set: `<APP>_PORT` names every port, and a shared `PORT` would put all nine on one.
+ */
+export function appEnvironments(input: AppEnvInput): AppEnvironments {
+  const common: Record<string, string> = {
+    ...input.passThrough,
+    NATS_URL: input.natsUrl,
+    CURSOR_SECRET: input.cursorSecret,
+    JWT_JWKS_URL: input.jwksUrl ?? `http://127.0.0.1:${input.ports.acl}/acl/.well-known/jwks.json`,
+  };
+  delete common.PORT;
+  for (const app of Object.keys(APPS) as AppName[]) {
+    common[`${envPrefix(app)}_PORT`] = String(input.ports[app]);
+    common[`${envPrefix(app)}_URL`] = `http://127.0.0.1:${input.ports[app]}`;
+  }
+  const services = {} as Record<ServiceName, Record<string, string>>;
+  for (const app of SERVICE_NAMES) {
+    services[app] = { ...common, DATABASE_URL: input.databaseUrls[app] };
+    // Only acl creates the first administrator; the others have no use for the password.
+    if (app === 'acl')
+      Object.assign(services[app], { ADMIN_EMAIL: input.admin.email, ADMIN_PASSWORD: input.admin.password });
+  }
+  return { services, gateway: { ...common } };
+}
