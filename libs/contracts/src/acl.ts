@@ -15,22 +15,40 @@ export type UserStatus = 'INVITED' | 'ACTIVE' | 'DISABLED';
 /** A user as other apps see it; never carries credentials. */
 export interface UserProfile {
   id: string;
+  /** `"first last"`; the email when the user has no name yet (an invited correspondent). */
   name: string;
   email: string;
-  first_name: string;
-  last_name: string;
+  first_name: string | null;
+  last_name: string | null;
   employee_number: string | null;
   manager_id: string | null;
+  status: UserStatus;
+  /** Role codes, byte order. */
+  roles: string[];
+  /** Effective permissions (union of the roles; `*` grants all), sorted. */
+  permissions: string[];
+  /** Ids of the groups the user belongs to. */
+  groups: string[];
+}
+
+/** Effective permissions of one user. */
+export interface UserPermissions {
+  user_id: string;
   status: UserStatus;
   roles: string[];
   permissions: string[];
 }
 
 export interface AclRpc {
+  /** Profiles of the known ids, in the order asked, each once; unknown ids are absent. */
   [AclSubjects.usersGetMany]: { req: { ids: string[] }; res: UserProfile[] };
+  /** Users whose `manager_id` is the given one, by name then id. */
   [AclSubjects.usersReports]: { req: { manager_id: string }; res: UserProfile[] };
+  /** The given ids that exist (and are ACTIVE with `active_only`). */
   [AclSubjects.usersExists]: { req: { ids: string[]; active_only?: boolean }; res: { existing: string[] } };
-  [AclSubjects.usersPermissions]: { req: { user_id: string }; res: { user_id: string; permissions: string[] } | null };
+  /** `null` for an unknown user. */
+  [AclSubjects.usersPermissions]: { req: { user_id: string }; res: UserPermissions | null };
+  /** `null` for an unknown group. */
   [AclSubjects.groupsMembers]: { req: { group_id: string }; res: { group_id: string; user_ids: string[] } | null };
 }
 
@@ -39,6 +57,7 @@ export interface CorrespondentInvitedEvent {
   user_id: string;
   email: string;
   name: string;
+  /** The inviter's user id. */
   invited_by: string;
   expires_at: string;
 }
