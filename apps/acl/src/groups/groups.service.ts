@@ -1,0 +1,121 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Inject } from '@nestjs/common';
+import type { Request } from 'express';
+import { Conflict, NotFound, Paginator, ValidationFailed, type Page } from '@media/platform';
+import type { DataSource } from 'typeorm';
+import { uniqueViolation } from '../database/errors';
+import { User } from '../users/user.entity';
+import type { ListGroupsQuery } from './dto/group.dto';
+import { Group, GroupMember } from './group.entity';
+
+export interface GroupView {
+  id: string;
+  name: string;
+  member_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MembershipView {
+  group_id: string;
+  user_id: string;
+  created_at: string;
+}
+
+function toMembershipView(row: GroupMember): MembershipView {
+  return { group_id: row.groupId, user_id: row.userId, created_at: row.createdAt.toISOString() };
+}
+
+/** Groups and their members (CONTRACT §4a, `users:admin`). */
+@Injectable()
+export class GroupsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(Paginator) private readonly paginator: Paginator,
+  ) {}
+
+  async create(name: string): Promise<GroupView> {
+    const repo = this.dataSource.getRepository(Group);
+    try {
+      const group = await repo.save(repo.create({ name }));
+      return this.view(group, 0);
+    } catch (error) {
+      if (uniqueViolation(error) === 'groups_name_key') throw new Conflict(`A group named '${name}' already exists.`, 'group_name_taken');
+      throw error;
+    }
+  }
+
+  async get(id: string): Promise<GroupView> {
+    const group = await this.dataSource.getRepository(Group).findOneBy({ id: id.toLowerCase() });
+    if (!group) throw new NotFound('Group', id);
+    const counts = await this.memberCounts([group.id]);
+    return this.view(group, counts.get(group.id) ?? 0);
+  }
+
+  async list(query: ListGroupsQuery, req: Request): Promise<Page<GroupView>> {
+    const qb = this.dataSource.getRepository(Group).createQueryBuilder('g');
+    const page = await this.paginator.paginate(
+      qb,
+      {
+        columns: [
+          { expression: 'g.name COLLATE "C"', direction: 'ASC', cast: 'text' },
+          { expression: 'g.id', direction: 'ASC', cast: 'uuid' },
+        ],
+        key: (g) => [g.name, g.id],
+      },
+      query,
+      req,
+      (g) => g,
+    );
+    const counts = await this.memberCounts(page.results.map((g) => g.id));
+    return { ...page, results: page.results.map((g) => this.view(g, counts.get(g.id) ?? 0)) };
+  }
+
+  /**
+   * Adds a member; `created` is false when the user already was one (200 rather than 201).
+   * The user is checked first: a body naming nobody is a 422 before the group's 404 (CONTRACT §1 order).
+   */
+  async addMember(groupId: string, userId: string): Promise<{ created: boolean; membership: MembershipView }> {
+    const group = groupId.toLowerCase();
+    const user = userId.toLowerCase();
+    if (!(await this.dataSource.getRepository(User).existsBy({ id: user }))) {
+      throw ValidationFailed.at(['body', 'user_id'], `User ${userId} does not exist`, 'value_error');
+    }
+    if (!(await this.dataSource.getRepository(Group).existsBy({ id: group }))) throw new NotFound('Group', groupId);
+    const repo = this.dataSource.getRepository(GroupMember);
+    const inserted = await repo
+      .createQueryBuilder()
+      .insert()
+      .values({ groupId: group, userId: user })
+      .orIgnore()
+      .returning(['groupId', 'userId'])
+      .execute();
+    const membership = await repo.findOneByOrFail({ groupId: group, userId: user });
+    return { created: inserted.raw.length > 0, membership: toMembershipView(membership) };
+  }
+
+  async removeMember(groupId: string, userId: string): Promise<void> {
+    const result = await this.dataSource.getRepository(GroupMember).delete({ groupId: groupId.toLowerCase(), userId: userId.toLowerCase() });
+    if (!result.affected) throw new NotFound('Membership');
+  }
+
+  private async memberCounts(ids: string[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const rows: { group_id: string; n: number }[] = await this.dataSource.query(
+      `SELECT group_id, count(*)::int AS n FROM group_members WHERE group_id = ANY($1::uuid[]) GROUP BY group_id`,
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.group_id, r.n]));
+  }
+
+  private view(group: Group, memberCount: number): GroupView {
+    return {
+      id: group.id,
+      name: group.name,
+      member_count: memberCount,
+      created_at: group.createdAt.toISOString(),
+      updated_at: group.updatedAt.toISOString(),
+    };
+  }
+}

@@ -1,0 +1,51 @@
+import { applyDecorators } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { IsEmail, IsString, Matches, MaxLength, MinLength, registerDecorator, type ValidationOptions } from 'class-validator';
+
+function byteBound(name: string, type: string, message: string, test: (bytes: number) => boolean, options?: ValidationOptions) {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: { message, ...options, context: { type } },
+      validator: { validate: (value: unknown) => typeof value !== 'string' || test(Buffer.byteLength(value, 'utf8')) },
+    });
+}
+
+export const PASSWORD_MIN_BYTES = 12;
+export const PASSWORD_MAX_BYTES = 72;
+
+/** A password of 12..72 bytes of UTF-8 (72: what bcrypt would read; kept so hashes stay portable). */
+export const IsPassword = () =>
+  applyDecorators(
+    IsString(),
+    byteBound('passwordMinBytes', 'string_too_short', `String should have at least ${PASSWORD_MIN_BYTES} bytes`, (n) => n >= PASSWORD_MIN_BYTES),
+    byteBound('passwordMaxBytes', 'string_too_long', `String should have at most ${PASSWORD_MAX_BYTES} bytes`, (n) => n <= PASSWORD_MAX_BYTES),
+  );
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+/** An email address, trimmed and lowercased before it is checked: emails compare case-insensitively. */
+export const IsUserEmail = () =>
+  applyDecorators(
+    Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value)),
+    IsString(),
+    MaxLength(254),
+    IsEmail({}, { message: 'value is not a valid email address' }),
+  );
+
+/** A name part: trimmed (as DRF's CharField does), then 1..150 characters as Django's user model allows. */
+export const IsNamePart = () => applyDecorators(Transform(trim), IsString(), MinLength(1), MaxLength(150));
+
+/** Digits with the usual separators and an optional leading +, up to 32 characters. */
+export const IsPhoneNumber = () =>
+  applyDecorators(
+    Transform(trim),
+    IsString(),
+    MinLength(3),
+    MaxLength(32),
+    Matches(/^\+?[0-9][0-9 ().-]*$/, { message: 'value is not a valid phone number' }),
+  );
+
+export const IsEmployeeNumber = () => applyDecorators(Transform(trim), IsString(), MinLength(1), MaxLength(64));

@@ -1,0 +1,19 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { PageQuery } from '@media/platform';
+import type { UserStatus } from '@media/contracts';
+import { USER_STATUSES } from '../user.entity';
+
+/** `GET /acl/api/v1/users`: cursor list, newest first, optionally by status or role. */
+export class ListUsersQuery extends PageQuery {
+  @ApiPropertyOptional({ enum: USER_STATUSES })
+  @IsOptional()
+  @IsIn(USER_STATUSES)
+  status?: UserStatus;
+
+  @ApiPropertyOptional({ description: 'A role code' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  role?: string;
+}

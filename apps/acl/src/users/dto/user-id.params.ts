@@ -1,0 +1,6 @@
+import { IsUUID } from 'class-validator';
+
+export class UserIdParams {
+  @IsUUID('all')
+  id!: string;
+}

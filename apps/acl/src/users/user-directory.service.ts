@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
+import { effectivePermissions } from '../roles/role-permissions';
+import { User } from './user.entity';
+import type { LoadedUser } from './user-view';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
+
+/**
+ * Loads users with their roles, effective permissions and groups: three queries for any number
+ * of users, never one per user.
+ */
+@Injectable()
+export class UserDirectory {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The users among `ids` that exist, keyed by id (unknown and malformed ids are simply absent). */
+  async load(ids: readonly string[], manager: EntityManager = this.dataSource.manager): Promise<Map<string, LoadedUser>> {
+    const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+    if (wanted.length === 0) return new Map();
+    const users = await manager.getRepository(User).findBy({ id: In(wanted) });
+    return this.enrich(users, manager);
+  }
+
+  /** Adds roles, permissions and groups to rows already read (a page of a list). */
+  async enrich(users: readonly User[], manager: EntityManager = this.dataSource.manager): Promise<Map<string, LoadedUser>> {
+    const out = new Map<string, LoadedUser>();
+    if (users.length === 0) return out;
+    const ids = users.map((u) => u.id);
+    const roleRows: { user_id: string; code: string; permissions: string[] }[] = await manager.query(
+      `SELECT ur.user_id, r.code, r.permissions
+         FROM user_roles ur JOIN roles r ON r.code = ur.role_code
+        WHERE ur.user_id = ANY($1::uuid[])
+        ORDER BY r.code COLLATE "C"`,
+      [ids],
+    );
+    const groupRows: { user_id: string; group_id: string }[] = await manager.query(
+      `SELECT user_id, group_id FROM group_members WHERE user_id = ANY($1::uuid[]) ORDER BY group_id`,
+      [ids],
+    );
+    for (const user of users) out.set(user.id, { user, roles: [], permissions: [], groups: [] });
+    const rolesOf = new Map<string, { permissions: string[] }[]>();
+    for (const row of roleRows) {
+      out.get(row.user_id)?.roles.push(row.code);
+      rolesOf.set(row.user_id, [...(rolesOf.get(row.user_id) ?? []), row]);
+    }
+    for (const row of groupRows) out.get(row.user_id)?.groups.push(row.group_id);
+    for (const [id, loaded] of out) loaded.permissions = effectivePermissions(rolesOf.get(id) ?? []);
+    return out;
+  }
+}
