@@ -1,4 +1,79 @@
-import { PlatformConfig } from '@media/platform';
+import { createPrivateKey } from 'node:crypto';
+import { Transform } from 'class-transformer';
+import { IsEmail, IsInt, IsOptional, IsString, Min, registerDecorator, type ValidationOptions } from 'class-validator';
+import { PlatformConfig, toDuration } from '@media/platform';
 
-/** acl's configuration: the platform's variables (CONTRACT §6). */
-export class AclConfig extends PlatformConfig {}
+/** A PEM private key node can read (PKCS#8 or PKCS#1) holding an RSA key. */
+function IsRsaPrivateKeyPem(options?: ValidationOptions) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isRsaPrivateKeyPem',
+      target: target.constructor,
+      propertyName,
+      options: { message: 'must be an RSA private key in PEM form', ...options },
+      validator: {
+        validate(value: unknown) {
+          if (typeof value !== 'string') return false;
+          try {
+            return createPrivateKey(value.replace(/\\n/g, '\n')).asymmetricKeyType === 'rsa';
+          } catch {
+            return false;
+          }
+        },
+      },
+    });
+}
+
+/** Between `min` and `max` bytes of UTF-8, as the password rule counts (bcrypt's 72-byte ceiling). */
+function ByteLength(min: number, max: number, options?: ValidationOptions) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'byteLength',
+      target: target.constructor,
+      propertyName,
+      options: { message: `must be ${min} to ${max} bytes long`, ...options },
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && Buffer.byteLength(value) >= min && Buffer.byteLength(value) <= max,
+      },
+    });
+}
+
+const DURATION = 'must be a duration such as 900, 15m, 24h or 7d';
+
+/** acl's configuration: the platform's variables (CONTRACT §6) plus signing, lifetimes and the first admin. */
+export class AclConfig extends PlatformConfig {
+  /** PEM RSA private key to sign with; when unset acl generates one on first start and keeps it in its database. */
+  @IsOptional()
+  @IsRsaPrivateKeyPem()
+  JWT_PRIVATE_KEY?: string;
+
+  @Transform(toDuration)
+  @IsInt({ message: DURATION })
+  @Min(1000, { message: 'must be at least 1s' })
+  JWT_ACCESS_TTL: number = 15 * 60_000;
+
+  @Transform(toDuration)
+  @IsInt({ message: DURATION })
+  @Min(1000, { message: 'must be at least 1s' })
+  JWT_REFRESH_TTL: number = 7 * 24 * 3_600_000;
+
+  @Transform(toDuration)
+  @IsInt({ message: DURATION })
+  @Min(1000, { message: 'must be at least 1s' })
+  INVITATION_TTL: number = 3 * 24 * 3_600_000;
+
+  /** The first administrator, created on first start when absent (CONTRACT §4a). */
+  @IsOptional()
+  @IsEmail({}, { message: 'must be an email address' })
+  ADMIN_EMAIL?: string;
+
+  @IsOptional()
+  @IsString()
+  @ByteLength(12, 72)
+  ADMIN_PASSWORD?: string;
+
+  /** The signing key's PEM with literal `\n` sequences (as some env files carry them) turned into newlines. */
+  privateKeyPem(): string | undefined {
+    return this.JWT_PRIVATE_KEY?.replace(/\\n/g, '\n');
+  }
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { KeysModule } from '../keys/keys.module';
+import { UsersModule } from '../users/users.module';
+import { AuthController } from './auth.controller';
+import { AuthService } from './auth.service';
+import { LoginFailure, RefreshToken } from './refresh-token.entity';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([RefreshToken, LoginFailure]), KeysModule, UsersModule],
+  controllers: [AuthController],
+  providers: [AuthService],
+})
+export class AuthModule {}

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { AdminBootstrap } from './admin-bootstrap.service';
+
+@Module({ providers: [AdminBootstrap] })
+export class BootstrapModule {}

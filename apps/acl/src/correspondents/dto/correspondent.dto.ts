@@ -1,0 +1,50 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { PageQuery } from '@media/platform';
+import type { UserStatus } from '@media/contracts';
+import { USER_STATUSES } from '../../users/user.entity';
+import { IsNamePart, IsPassword, IsPhoneNumber, IsUserEmail } from '../../users/dto/fields';
+
+/** `GET /acl/api/v1/auth/correspondents/invite` (endpoint 7): newest first, optionally by status. */
+export class ListCorrespondentsQuery extends PageQuery {
+  @ApiPropertyOptional({ enum: USER_STATUSES })
+  @IsOptional()
+  @IsIn(USER_STATUSES)
+  status?: UserStatus;
+}
+
+/** `POST /acl/api/v1/auth/correspondents/invite` (CONTRACT §4a). */
+export class InviteCorrespondentDto {
+  @ApiProperty({ format: 'email' })
+  @IsUserEmail()
+  email!: string;
+
+  @ApiPropertyOptional({ nullable: true })
+  @IsOptional()
+  @IsNamePart()
+  first_name?: string | null;
+
+  @ApiPropertyOptional({ nullable: true })
+  @IsOptional()
+  @IsNamePart()
+  last_name?: string | null;
+
+  @ApiPropertyOptional({ nullable: true })
+  @IsOptional()
+  @IsPhoneNumber()
+  phone_number?: string | null;
+}
+
+/** `POST /acl/api/v1/auth/invitations/{token}/accept`. */
+export class AcceptInvitationDto {
+  @ApiProperty({ description: '12 to 72 bytes of UTF-8', format: 'password' })
+  @IsPassword()
+  password!: string;
+}
+
+export class InvitationTokenParams {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  token!: string;
+}

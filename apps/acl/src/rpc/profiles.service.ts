@@ -1,0 +1,79 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { AclRpc, AclSubjects, UserProfile } from '@media/contracts';
+import type { DataSource } from 'typeorm';
+import { isUuid, UserDirectory } from '../users/user-directory.service';
+import { User } from '../users/user.entity';
+import { toUserProfile } from '../users/user-view';
+
+type Reply<S extends keyof AclRpc> = AclRpc[S]['res'];
+
+/**
+ * What other apps ask acl over NATS (CONTRACT §5). Unknown or malformed ids are simply absent
+ * (or `null` for a single lookup); replies never carry credentials.
+ */
+@Injectable()
+export class ProfilesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(UserDirectory) private readonly directory: UserDirectory,
+  ) {}
+
+  /** Profiles in the order of the ids asked for, each once. */
+  async getMany(ids: string[]): Promise<UserProfile[]> {
+    const loaded = await this.directory.load(ids);
+    const seen = new Set<string>();
+    const out: UserProfile[] = [];
+    for (const raw of ids) {
+      const id = raw.toLowerCase();
+      const user = loaded.get(id);
+      if (!user || seen.has(id)) continue;
+      seen.add(id);
+      out.push(toUserProfile(user));
+    }
+    return out;
+  }
+
+  /** Direct reports of a manager, by name (byte order) then id. */
+  async reports(managerId: string): Promise<UserProfile[]> {
+    if (!isUuid(managerId)) return [];
+    const users = await this.dataSource
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .where('u.managerId = :managerId', { managerId: managerId.toLowerCase() })
+      .orderBy('u.firstName COLLATE "C"', 'ASC', 'NULLS LAST')
+      .addOrderBy('u.lastName COLLATE "C"', 'ASC', 'NULLS LAST')
+      .addOrderBy('u.id', 'ASC')
+      .getMany();
+    const loaded = await this.directory.enrich(users);
+    return users.map((u) => toUserProfile(loaded.get(u.id)!));
+  }
+
+  async exists(ids: string[], activeOnly: boolean): Promise<Reply<typeof AclSubjects.usersExists>> {
+    const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
+    if (wanted.length === 0) return { existing: [] };
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM users WHERE id = ANY($1::uuid[]) AND ($2::boolean IS FALSE OR status = 'ACTIVE')`,
+      [wanted, activeOnly],
+    );
+    const found = new Set(rows.map((r) => r.id));
+    return { existing: wanted.filter((id) => found.has(id)) };
+  }
+
+  async permissions(userId: string): Promise<Reply<typeof AclSubjects.usersPermissions>> {
+    const loaded = (await this.directory.load([userId])).get(userId.toLowerCase());
+    if (!loaded) return null;
+    return { user_id: loaded.user.id, status: loaded.user.status, roles: loaded.roles, permissions: loaded.permissions };
+  }
+
+  async groupMembers(groupId: string): Promise<Reply<typeof AclSubjects.groupsMembers>> {
+    if (!isUuid(groupId)) return null;
+    const id = groupId.toLowerCase();
+    const rows: { user_id: string | null }[] = await this.dataSource.query(
+      `SELECT m.user_id FROM groups g LEFT JOIN group_members m ON m.group_id = g.id WHERE g.id = $1 ORDER BY m.user_id`,
+      [id],
+    );
+    if (rows.length === 0) return null;
+    return { group_id: id, user_ids: rows.flatMap((r) => (r.user_id ? [r.user_id] : [])) };
+  }
+}
