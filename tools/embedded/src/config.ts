@@ -87,10 +87,14 @@ export function loadRunnerConfig(env: Record<string, string | undefined>, cwd: s
     ports[app] = port(env, variable, fallback);
   }
   const seen = new Map<number, AppName>();
+  const variable = (app: AppName) => `${envPrefix(app)}_PORT`;
   for (const [app, value] of Object.entries(ports) as [AppName, number][]) {
     const other = seen.get(value);
-    if (other)
-      throw new RunnerConfigError(`${envPrefix(app)}_PORT`, `must differ from ${other}'s port ${value}`);
+    if (other) {
+      // Blame the variable the user set, not the default it collides with.
+      const [blamed, kept] = text(env, variable(app)) ? [app, other] : [other, app];
+      throw new RunnerConfigError(variable(blamed), `must differ from ${kept}'s port ${value}`);
+    }
     seen.set(value, app);
   }
 

@@ -1,0 +1,62 @@
+import { SERVICE_NAMES, type AppName, type ServiceName } from '@media/contracts';
+import { appEnvironments } from './app-env';
+
+const ports: Record<AppName, number> = {
+  gateway: 4000,
+  content: 4001,
+  assignment: 4002,
+  inventory: 4003,
+  commercial: 4004,
+  payment: 4005,
+  acl: 4006,
+  documents: 4007,
+  'chat-notifications': 4008,
+};
+const databaseUrls = Object.fromEntries(SERVICE_NAMES.map((app) => [app, `postgres://db/${app}`])) as Record<
+  ServiceName,
+  string
+>;
+const input = {
+  passThrough: { LOG_LEVEL: 'debug', PORT: '1234' },
+  ports,
+  databaseUrls,
+  natsUrl: 'inproc',
+  cursorSecret: 's'.repeat(64),
+  admin: { email: 'admin@media.localhost', password: 'pw-pw-pw-pw-pw' },
+};
+
+describe('appEnvironments', () => {
+  it('gives each app its own database, the shared bus and secret, and every <APP>_PORT / <APP>_URL', () => {
+    const { services } = appEnvironments(input);
+    expect(services.content).toMatchObject({
+      DATABASE_URL: 'postgres://db/content',
+      NATS_URL: 'inproc',
+      CURSOR_SECRET: 's'.repeat(64),
+      CONTENT_PORT: '4001',
+      CHAT_NOTIFICATIONS_PORT: '4008',
+      ACL_URL: 'http://127.0.0.1:4006',
+      LOG_LEVEL: 'debug',
+    });
+    expect(services.content.PORT).toBeUndefined();
+  });
+
+  it("points JWT_JWKS_URL at acl's port unless one is given", () => {
+    expect(appEnvironments(input).services.payment.JWT_JWKS_URL).toBe(
+      'http://127.0.0.1:4006/acl/.well-known/jwks.json',
+    );
+    expect(appEnvironments({ ...input, jwksUrl: 'https://id.example/jwks' }).gateway.JWT_JWKS_URL).toBe(
+      'https://id.example/jwks',
+    );
+  });
+
+  it('gives the administrator only to acl and no database to the gateway', () => {
+    const { services, gateway } = appEnvironments(input);
+    expect(services.acl).toMatchObject({
+      ADMIN_EMAIL: 'admin@media.localhost',
+      ADMIN_PASSWORD: 'pw-pw-pw-pw-pw',
+    });
+    expect(services.documents.ADMIN_PASSWORD).toBeUndefined();
+    expect(gateway.DATABASE_URL).toBeUndefined();
+    expect(gateway).toMatchObject({ GATEWAY_PORT: '4000', CONTENT_URL: 'http://127.0.0.1:4001' });
+  });
+});
