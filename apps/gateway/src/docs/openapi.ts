@@ -1,0 +1,108 @@
+import { APPS, SERVICE_NAMES, type ServiceName } from '@media/contracts';
+import type { Pool } from 'undici';
+
+const FETCH_TIMEOUT_MS = 2_000;
+
+/** The parts of an OpenAPI 3 document the merge touches; everything else is carried as is. */
+export interface OpenApiDocument {
+  openapi?: string;
+  info?: { title?: string; version?: string; description?: string };
+  paths?: Record<string, unknown>;
+  components?: Record<string, Record<string, unknown> | undefined>;
+  tags?: { name: string; description?: string }[];
+  security?: unknown[];
+  [key: string]: unknown;
+}
+
+async function fetchDocument(pool: Pool, app: ServiceName): Promise<OpenApiDocument | undefined> {
+  try {
+    const { statusCode, body } = await pool.request({
+      path: `/${APPS[app].prefix}/openapi.json`,
+      method: 'GET',
+      headersTimeout: FETCH_TIMEOUT_MS,
+      bodyTimeout: FETCH_TIMEOUT_MS,
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    });
+    if (statusCode !== 200) {
+      await body.dump();
+      return undefined;
+    }
+    const document = (await body.json()) as OpenApiDocument;
+    return typeof document === 'object' && document !== null ? document : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Replaces `$ref` values everywhere in a JSON value, by the map's old -> new reference. */
+function rewriteRefs(value: unknown, renames: Map<string, string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => rewriteRefs(item, renames));
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    out[key] = key === '$ref' && typeof inner === 'string' ? (renames.get(inner) ?? inner) : rewriteRefs(inner, renames);
+  }
+  return out;
+}
+
+/**
+ * One document from the apps' documents. Paths never collide (each app has its own prefix);
+ * components may (two apps can both name a schema `ErrorBody`): an identical one is kept once,
+ * a different one is renamed `<app>.<name>` together with the references to it in its app.
+ */
+export function mergeDocuments(documents: { app: ServiceName; document: OpenApiDocument }[], missing: ServiceName[]): OpenApiDocument {
+  const merged: OpenApiDocument & { paths: Record<string, unknown>; components: Record<string, Record<string, unknown>> } = {
+    openapi: '3.0.0',
+    info: {
+      title: 'Media back-office API',
+      version: 'v1',
+      description:
+        missing.length === 0
+          ? 'Every app, through the gateway.'
+          : `Every app, through the gateway. Not available when this was generated: ${missing.join(', ')}.`,
+    },
+    paths: {},
+    components: {},
+    tags: [],
+  };
+  const tags = new Map<string, { name: string; description?: string }>();
+
+  for (const { app, document } of documents) {
+    const renames = new Map<string, string>();
+    for (const [section, entries] of Object.entries(document.components ?? {})) {
+      for (const [name, value] of Object.entries(entries ?? {})) {
+        const existing = merged.components[section]?.[name];
+        if (existing !== undefined && JSON.stringify(existing) !== JSON.stringify(value)) {
+          renames.set(`#/components/${section}/${name}`, `#/components/${section}/${app}.${name}`);
+        }
+      }
+    }
+    const own = (renames.size > 0 ? rewriteRefs(document, renames) : document) as OpenApiDocument;
+
+    for (const [section, entries] of Object.entries(own.components ?? {})) {
+      const target = (merged.components[section] ??= {});
+      for (const [name, value] of Object.entries(entries ?? {})) {
+        const renamed = renames.has(`#/components/${section}/${name}`) ? `${app}.${name}` : name;
+        target[renamed] ??= value;
+      }
+    }
+    for (const [path, item] of Object.entries(own.paths ?? {})) merged.paths[path] ??= item;
+    for (const tag of own.tags ?? []) if (!tags.has(tag.name)) tags.set(tag.name, tag);
+    if (own.security && !merged.security) merged.security = own.security;
+  }
+  merged.tags = [...tags.values()];
+  return merged;
+}
+
+/** Fetches every app's `/<prefix>/openapi.json` in parallel and merges them; down apps are skipped. */
+export async function mergedOpenApi(poolOf: (app: ServiceName) => Pool): Promise<OpenApiDocument> {
+  const fetched = await Promise.all(SERVICE_NAMES.map((app) => fetchDocument(poolOf(app), app)));
+  const documents: { app: ServiceName; document: OpenApiDocument }[] = [];
+  const missing: ServiceName[] = [];
+  SERVICE_NAMES.forEach((app, i) => {
+    const document = fetched[i];
+    if (document) documents.push({ app, document });
+    else missing.push(app);
+  });
+  return mergeDocuments(documents, missing);
+}

@@ -1,0 +1,329 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { performance } from 'node:perf_hooks';
+import type { ServiceName } from '@media/contracts';
+import { bearerToken, DomainError, PayloadTooLarge, RateLimited, requestId, UpstreamUnavailable } from '@media/platform';
+import { loadGatewayConfig, type ResolvedGatewayConfig } from './config';
+import { mergedOpenApi } from './docs/openapi';
+import { serveDocs } from './docs/swagger-ui';
+import { checkUpstreams } from './health/readiness';
+import { createLogger, type GatewayLogger } from './logger';
+import { queryToken, redactUrl, TokenChecker } from './proxy/auth';
+import { InternalError, InvalidPath, refuseUpload, RouteNotFound, sendError, writeSocketError } from './proxy/errors';
+import { Forwarder, type ForwardOutcome } from './proxy/forward';
+import { clientAddress } from './proxy/headers';
+import { RateLimiter } from './proxy/rate-limit';
+import { firstSegment, hasDotSegment, isPublicPath, OWN_SEGMENTS, pathOf, ROUTES } from './proxy/routes';
+import { proxyUpgrade } from './proxy/websocket';
+
+/** A running gateway, as `main.ts` and the embedded runner hold it. */
+export interface RunningGateway {
+  /** The port it listens on (the real one when 0 was asked for). */
+  port: number;
+  /** Stops accepting, lets in-flight requests finish (bounded by SHUTDOWN_TIMEOUT), closes pools. */
+  close(): Promise<void>;
+}
+
+/** What the access log line of one request carries besides method, url and status. */
+interface RequestNote {
+  requestId: string;
+  userId?: string;
+  upstream?: ServiceName;
+  /** The code of an answer the gateway made itself (route_not_found, upstream_timeout...). */
+  code?: string;
+  started: number;
+}
+
+function isPreflight(req: IncomingMessage): boolean {
+  return req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  const payload = JSON.stringify(value);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(payload) });
+  res.end(payload);
+}
+
+class Gateway {
+  private readonly server: Server;
+  private readonly forwarder: Forwarder;
+  private readonly tokens: TokenChecker;
+  private readonly limiter: RateLimiter;
+  /** Requests whose answer is not complete yet: shutdown waits for these. */
+  private readonly active = new Set<ServerResponse>();
+  /** Open websocket tunnels: shutdown cuts these, they never "finish". */
+  private readonly tunnels = new Set<Duplex>();
+  private closing?: Promise<void>;
+  private onIdle?: () => void;
+
+  constructor(
+    private readonly config: ResolvedGatewayConfig,
+    private readonly log: GatewayLogger,
+  ) {
+    this.forwarder = new Forwarder(config.upstreams, { uploadLimit: config.uploadLimit, upstreamTimeout: config.upstreamTimeout });
+    this.tokens = new TokenChecker(config.jwksUrl, { issuer: config.issuer, audience: config.audience });
+    this.limiter = new RateLimiter(config.rateLimitPerMinute);
+    this.server = createServer({ keepAliveTimeout: 65_000 }, this.onRequest);
+    this.server.on('checkContinue', this.onCheckContinue);
+    this.server.on('upgrade', this.onUpgrade);
+    this.server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
+      // Malformed HTTP: answer 400 when the socket still takes it, as Node would by default.
+      if (error.code === 'ECONNRESET' || !socket.writable) socket.destroy();
+      else socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    });
+  }
+
+  listen(): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.config.port, () => {
+        this.server.off('error', reject);
+        const address = this.server.address();
+        resolve(typeof address === 'object' && address ? address.port : this.config.port);
+      });
+    });
+  }
+
+  // ---------------------------------------------------------------- HTTP requests
+
+  private readonly onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    const note = this.begin(req, res);
+    this.route(req, res, note).catch((error: unknown) => this.fail(req, res, note, error));
+  };
+
+  /** `Expect: 100-continue`: an upload the gateway would refuse is refused before it is sent. */
+  private readonly onCheckContinue = (req: IncomingMessage, res: ServerResponse): void => {
+    if (Number(req.headers['content-length']) > this.config.uploadLimit) {
+      const note = this.begin(req, res);
+      note.code = 'payload_too_large';
+      // The client holds the body back until it hears 100, so there is nothing to drain.
+      sendError(res, new PayloadTooLarge(this.config.uploadLimit), { Connection: 'close' });
+      return;
+    }
+    res.writeContinue();
+    this.onRequest(req, res);
+  };
+
+  /** Bookkeeping of every request: its id (echoed), the in-flight set, the access log line. */
+  private begin(req: IncomingMessage, res: ServerResponse): RequestNote {
+    const note: RequestNote = { requestId: requestId(req, res), started: performance.now() };
+    this.active.add(res);
+    if (this.closing) res.setHeader('Connection', 'close');
+    res.once('close', () => this.finished(req, res, note));
+    return note;
+  }
+
+  private async route(req: IncomingMessage, res: ServerResponse, note: RequestNote): Promise<void> {
+    const url = req.url ?? '/';
+    // Only origin-form targets: absolute-form and `*` are for proxies and OPTIONS-to-server.
+    if (url.charCodeAt(0) !== 47 /* "/" */) throw new InvalidPath();
+    const path = pathOf(url);
+    if (hasDotSegment(path)) throw new InvalidPath();
+    const segment = firstSegment(path);
+    if (OWN_SEGMENTS.has(segment)) return this.own(path, req, res);
+
+    // Routing comes before authentication (CONTRACT §0): an unknown segment is 404 either way.
+    const app = ROUTES.get(segment);
+    if (!app) throw new RouteNotFound(segment);
+
+    const method = req.method ?? 'GET';
+    let client: string;
+    if (isPublicPath(method, path) || isPreflight(req)) {
+      client = `ip:${clientAddress(req)}`;
+    } else {
+      const claims = await this.tokens.verify(bearerToken(req.headers.authorization));
+      note.userId = claims.sub;
+      client = `sub:${claims.sub}`;
+    }
+    const wait = this.limiter.take(client);
+    if (wait > 0) throw new RateLimited(wait);
+
+    const length = req.headers['content-length'];
+    if (length !== undefined && Number(length) > this.config.uploadLimit) throw new PayloadTooLarge(this.config.uploadLimit);
+
+    note.upstream = app;
+    this.forwarder.forward(app, req, res, note.requestId, (outcome) => this.forwarded(req, res, note, outcome));
+  }
+
+  private forwarded(req: IncomingMessage, res: ServerResponse, note: RequestNote, outcome: ForwardOutcome): void {
+    if (!outcome.error) return;
+    if (res.headersSent) {
+      // The answer had started: the client can only learn of the failure by a cut connection.
+      note.code = outcome.error.code;
+      res.destroy();
+      return;
+    }
+    this.fail(req, res, note, outcome.error);
+  }
+
+  /** Answers with the contract's error body; an unread upload is refused without reading it all. */
+  private fail(req: IncomingMessage, res: ServerResponse, note: RequestNote, error: unknown): void {
+    const answer = error instanceof DomainError ? error : new InternalError();
+    if (!(error instanceof DomainError)) this.log.error({ request_id: note.requestId, err: error }, 'request failed');
+    note.code = answer.code;
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    // A body of known size within the limit is read and dropped by Node after the answer, and
+    // the connection kept; a chunked or oversized one must not be read to its end.
+    const length = req.headers['content-length'];
+    const unbounded = req.headers['transfer-encoding'] !== undefined || Number(length) > this.config.uploadLimit;
+    if (req.complete || !unbounded) sendError(res, answer);
+    else refuseUpload(req, res, answer, this.config.uploadLimit);
+  }
+
+  private async own(path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      sendError(res, new DomainError(405, 'method_not_allowed', `${req.method} is not allowed on ${path}.`), { Allow: 'GET, HEAD' });
+      return;
+    }
+    if (path === '/health/live') return sendJson(res, 200, { status: 'ok' });
+    if (path === '/health/ready') {
+      const readiness = await checkUpstreams((app) => this.forwarder.pool(app));
+      return sendJson(res, readiness.status === 'ok' && !this.closing ? 200 : 503, readiness);
+    }
+    if (path === '/openapi.json') return sendJson(res, 200, await mergedOpenApi((app) => this.forwarder.pool(app)));
+    if (serveDocs(path, res)) return;
+    sendError(res, new DomainError(404, 'not_found', `Nothing at ${path}.`));
+  }
+
+  /** One access log line per request (CONTRACT §6); the gateway's own probes only at debug. */
+  private finished(req: IncomingMessage, res: ServerResponse, note: RequestNote): void {
+    this.active.delete(res);
+    const line = {
+      request_id: note.requestId,
+      user_id: note.userId,
+      method: req.method,
+      url: redactUrl(req.url ?? ''),
+      status: res.statusCode,
+      upstream: note.upstream,
+      code: note.code,
+      aborted: res.writableFinished ? undefined : true,
+      latency_ms: Math.round((performance.now() - note.started) * 100) / 100,
+    };
+    if (req.url === '/health/live' || req.url === '/health/ready') this.log.debug(line, 'request completed');
+    else this.log.info(line, 'request completed');
+    if (this.active.size === 0) this.onIdle?.();
+  }
+
+  // ---------------------------------------------------------------- websocket upgrades
+
+  private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', () => socket.destroy());
+    const started = performance.now();
+    const id = upgradeRequestId(req);
+    const note: RequestNote = { requestId: id, started };
+    const logLine = (status: number) =>
+      this.log.info(
+        {
+          request_id: id,
+          user_id: note.userId,
+          method: req.method,
+          url: redactUrl(req.url ?? ''),
+          status,
+          upstream: note.upstream,
+          code: note.code,
+          upgrade: true,
+          latency_ms: Math.round((performance.now() - started) * 100) / 100,
+        },
+        'upgrade completed',
+      );
+    this.upgrade(req, socket, head, note, logLine).catch((error: unknown) => {
+      const answer = error instanceof DomainError ? error : new InternalError();
+      if (!(error instanceof DomainError)) this.log.error({ request_id: id, err: error }, 'upgrade failed');
+      note.code = answer.code;
+      logLine(answer.status);
+      writeSocketError(socket, answer, id);
+    });
+  };
+
+  private async upgrade(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    note: RequestNote,
+    logLine: (status: number) => void,
+  ): Promise<void> {
+    if (this.closing) throw new UpstreamUnavailable('The gateway is shutting down.');
+    const url = req.url ?? '/';
+    if (url.charCodeAt(0) !== 47) throw new InvalidPath();
+    const path = pathOf(url);
+    if (hasDotSegment(path)) throw new InvalidPath();
+    const segment = firstSegment(path);
+    const app = ROUTES.get(segment);
+    if (!app) throw new RouteNotFound(segment);
+    // Browsers cannot set headers on a websocket, so the token may come as `?access_token=`.
+    const claims = await this.tokens.verify(bearerToken(req.headers.authorization) ?? queryToken(url));
+    note.userId = claims.sub;
+    const wait = this.limiter.take(`sub:${claims.sub}`);
+    if (wait > 0) throw new RateLimited(wait);
+    note.upstream = app;
+    proxyUpgrade(req, socket, head, {
+      origin: this.config.upstreams[app],
+      app,
+      upstreamTimeout: this.config.upstreamTimeout,
+      requestId: note.requestId,
+      onSettled: (status) => logLine(status),
+      onTunnel: (client, upstream: Socket) => {
+        this.tunnels.add(client);
+        client.once('close', () => this.tunnels.delete(client));
+        upstream.once('close', () => this.tunnels.delete(client));
+      },
+    });
+  }
+
+  // ---------------------------------------------------------------- shutdown
+
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    const deadline = Date.now() + this.config.shutdownTimeout;
+    const stopped = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    // Keep-alive connections with nothing in flight would hold close() open until they time out.
+    this.server.closeIdleConnections();
+    for (const res of this.active) if (!res.headersSent) res.setHeader('Connection', 'close');
+    for (const tunnel of this.tunnels) tunnel.destroy();
+
+    if (this.active.size > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+        this.onIdle = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    this.server.closeAllConnections();
+    await stopped;
+    await this.forwarder.close(deadline);
+    this.limiter.close();
+    this.log.info({ in_flight_cut: this.active.size }, 'gateway stopped');
+    this.log.flush();
+  }
+}
+
+/** X-Request-Id of a handshake: the platform's rule, read without a ServerResponse to set it on. */
+function upgradeRequestId(req: IncomingMessage): string {
+  let id = '';
+  requestId(req, { setHeader: (_name: string, value: string) => (id = value) } as unknown as ServerResponse);
+  return id;
+}
+
+/**
+ * Starts the gateway (CONTRACT §0): a plain node:http server whose handler routes by first path
+ * segment to keep-alive undici pools, with the gateway's own `/health`, `/openapi.json` and
+ * `/docs` beside it. Throws ConfigError for a bad variable.
+ */
+export async function startGateway(env: Record<string, string | undefined>): Promise<RunningGateway> {
+  const config = loadGatewayConfig(env);
+  const log = createLogger(config.logLevel);
+  const gateway = new Gateway(config, log);
+  const port = await gateway.listen();
+  log.info({ port, upstreams: config.upstreams }, 'gateway listening');
+  return { port, close: () => gateway.close() };
+}

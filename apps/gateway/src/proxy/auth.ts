@@ -1,0 +1,49 @@
+import type { AccessTokenClaims } from '@media/contracts';
+import { JwksKeyStore, Unauthenticated, verifyAccessToken, type TokenRules } from '@media/platform';
+
+const MAX_CACHED = 10_000;
+
+/**
+ * The gateway's token pre-check. Verification is RS256 against acl's JWKS (platform's
+ * `verifyAccessToken`: algorithm pinned, iss/aud/exp checked). A client sends the same token for
+ * up to 15 minutes, so verified tokens are remembered until they expire: the RSA check then
+ * runs once per token instead of once per request on the hottest path. Only successes are
+ * cached; the apps verify every request again anyway.
+ */
+export class TokenChecker {
+  private readonly keys: JwksKeyStore;
+  private readonly verified = new Map<string, AccessTokenClaims>();
+
+  constructor(jwksUrl: string, private readonly rules: TokenRules) {
+    this.keys = new JwksKeyStore(jwksUrl);
+  }
+
+  /** The claims of a valid token; throws Unauthenticated (401) or UpstreamUnavailable (JWKS down). */
+  async verify(rawToken: string | undefined): Promise<AccessTokenClaims> {
+    if (!rawToken) throw new Unauthenticated('not_authenticated', 'Authentication credentials were not provided.');
+    const cached = this.verified.get(rawToken);
+    if (cached) {
+      if (cached.exp * 1000 > Date.now()) return cached;
+      this.verified.delete(rawToken);
+    }
+    const claims = await verifyAccessToken(this.keys, this.rules, rawToken);
+    // acl always sets `exp` (CONTRACT §1); a token without one would never expire.
+    if (typeof claims.exp !== 'number') throw new Unauthenticated('token_invalid', 'The access token has no expiry.');
+    // Map keeps insertion order, so dropping the first entry evicts the oldest token.
+    if (this.verified.size >= MAX_CACHED) this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(rawToken, claims);
+    return claims;
+  }
+}
+
+/** A websocket handshake may carry the token as `?access_token=` (browsers cannot set headers). */
+export function queryToken(url: string): string | undefined {
+  const query = url.indexOf('?');
+  if (query === -1) return undefined;
+  return new URLSearchParams(url.slice(query + 1)).get('access_token') ?? undefined;
+}
+
+/** Hides `access_token` query values from log lines. */
+export function redactUrl(url: string): string {
+  return url.includes('access_token=') ? url.replace(/([?&]access_token=)[^&]*/g, '$1[redacted]') : url;
+}

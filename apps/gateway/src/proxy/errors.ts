@@ -1,0 +1,97 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { DomainError } from '@media/platform';
+
+/** Errors only the gateway raises; their codes are CONTRACT §0 and §2's. */
+export class RouteNotFound extends DomainError {
+  constructor(segment: string) {
+    super(404, 'route_not_found', `No route for /${segment}`);
+  }
+}
+
+export class InvalidPath extends DomainError {
+  constructor() {
+    super(400, 'invalid_path', 'The request path must be an absolute path without "." or ".." segments.');
+  }
+}
+
+export class UpstreamTimeout extends DomainError {
+  constructor(app: string) {
+    super(504, 'upstream_timeout', `The ${app} service did not answer in time.`);
+  }
+}
+
+export class InternalError extends DomainError {
+  constructor() {
+    super(500, 'internal_error', 'The gateway failed to handle the request.');
+  }
+}
+
+function body(error: DomainError): string {
+  return JSON.stringify({ detail: error.detail, code: error.code });
+}
+
+function writeErrorHead(res: ServerResponse, error: DomainError, extraHeaders: Record<string, string>): string {
+  const payload = body(error);
+  res.writeHead(error.status, {
+    ...error.headers,
+    ...extraHeaders,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(payload),
+  });
+  return payload;
+}
+
+/**
+ * Answers with the contract's error body. X-Request-Id is already on `res` (set when the
+ * request arrived), so gateway-made errors carry it like forwarded responses do.
+ */
+export function sendError(res: ServerResponse, error: DomainError, extraHeaders: Record<string, string> = {}): void {
+  res.end(writeErrorHead(res, error, extraHeaders));
+}
+
+/** How long a refused upload is still read (and discarded) so the client sees the answer. */
+const LINGER_MS = 2_000;
+
+/**
+ * Answers a request whose body is still arriving (too large, or refused before it was read),
+ * then closes the connection. The whole answer is written at once (Content-Length tells the
+ * client it is complete), but the response is only ended, and so the socket only closed, once
+ * the rest of the upload has been read and discarded, at most `budget` bytes or LINGER_MS:
+ * closing a socket with unread input makes the kernel send a reset, and the client would see
+ * that instead of the status (CONTRACT §2: "so the client sees the status").
+ */
+export function refuseUpload(req: IncomingMessage, res: ServerResponse, error: DomainError, budget: number): void {
+  res.write(writeErrorHead(res, error, { Connection: 'close' }));
+  let seen = 0;
+  const finish = () => {
+    clearTimeout(timer);
+    req.off('data', onData);
+    if (!res.writableEnded) res.end();
+  };
+  const onData = (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > budget) finish();
+  };
+  const timer = setTimeout(finish, LINGER_MS);
+  req.unpipe();
+  req.on('data', onData);
+  req.once('end', finish);
+  req.once('close', finish);
+  req.resume();
+}
+
+/** The same answer written by hand on a socket that asked to upgrade (no ServerResponse there). */
+export function writeSocketError(socket: Duplex, error: DomainError, requestId: string): void {
+  const payload = body(error);
+  const headers = {
+    ...error.headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(payload)),
+    'X-Request-Id': requestId,
+    Connection: 'close',
+  };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n${lines.join('')}\r\n${payload}`);
+}

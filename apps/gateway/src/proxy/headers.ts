@@ -1,0 +1,119 @@
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+
+/**
+ * Headers that describe one hop, not the message (RFC 9110 §7.6.1), plus `host` (undici sets
+ * the upstream's; the public one travels as X-Forwarded-Host) and `expect` (the gateway has
+ * already answered any 100-continue itself).
+ */
+const REQUEST_DROPPED = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'http2-settings',
+  'host',
+  'expect',
+  'x-forwarded-for',
+  'x-forwarded-proto',
+  'x-forwarded-host',
+  'x-request-id',
+]);
+
+const RESPONSE_DROPPED = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'x-request-id',
+]);
+
+/** Names a `Connection` header lists are hop-by-hop too. */
+function connectionListed(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  const text = Array.isArray(value) ? value.join(',') : value;
+  return text
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '' && name !== 'close' && name !== 'keep-alive' && name !== 'upgrade');
+}
+
+const IPV4_MAPPED = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
+
+/** The peer's address, IPv4-mapped IPv6 shown as plain IPv4. */
+export function peerAddress(req: IncomingMessage): string {
+  const address = req.socket.remoteAddress ?? 'unknown';
+  return IPV4_MAPPED.exec(address)?.[1] ?? address;
+}
+
+/**
+ * Loopback, link-local and private peers are taken to be proxies in front of the gateway (an
+ * ingress), the same set the apps trust (`trust proxy` in the platform), so their
+ * X-Forwarded-* values are kept instead of overwritten.
+ */
+export function isTrustedPeer(address: string): boolean {
+  return (
+    /^(127\.|10\.|192\.168\.|169\.254\.)/.test(address) ||
+    /^172\.(1[6-9]|2\d|3[01])\./.test(address) ||
+    address === '::1' ||
+    /^f[cd][0-9a-f]{2}:/i.test(address) ||
+    /^fe[89ab][0-9a-f]:/i.test(address)
+  );
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The client a rate limit counts: the address the trusted proxy saw, else the peer. */
+export function clientAddress(req: IncomingMessage): string {
+  const peer = peerAddress(req);
+  const forwarded = single(req.headers['x-forwarded-for']);
+  if (!forwarded || !isTrustedPeer(peer)) return peer;
+  // The right-most entry is the one our own proxy appended; anything left of it the client wrote.
+  const last = forwarded.slice(forwarded.lastIndexOf(',') + 1).trim();
+  return last || peer;
+}
+
+/** Request headers for the upstream: hop-by-hop removed, X-Forwarded-* and X-Request-Id added. */
+export function upstreamRequestHeaders(req: IncomingMessage, requestId: string, keepUpgrade = false): IncomingHttpHeaders {
+  const source = req.headers;
+  const listed = connectionListed(source.connection);
+  const headers: IncomingHttpHeaders = {};
+  for (const name in source) {
+    if (REQUEST_DROPPED.has(name) && !(keepUpgrade && (name === 'connection' || name === 'upgrade'))) continue;
+    if (listed.length > 0 && listed.includes(name)) continue;
+    headers[name] = source[name];
+  }
+  const peer = peerAddress(req);
+  const trusted = isTrustedPeer(peer);
+  const forwardedFor = single(source['x-forwarded-for']);
+  headers['x-forwarded-for'] = forwardedFor ? `${forwardedFor}, ${peer}` : peer;
+  const ownProto = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
+  headers['x-forwarded-proto'] = (trusted && single(source['x-forwarded-proto'])) || ownProto;
+  const host = (trusted && single(source['x-forwarded-host'])) || source.host;
+  if (host) headers['x-forwarded-host'] = host;
+  headers['x-request-id'] = requestId;
+  return headers;
+}
+
+/** Response headers for the client: hop-by-hop removed (Node adds its own framing). */
+export function clientResponseHeaders(upstream: IncomingHttpHeaders | Record<string, string | string[] | undefined>): OutgoingHttpHeaders {
+  const listed = connectionListed(upstream.connection);
+  const headers: OutgoingHttpHeaders = {};
+  for (const name in upstream) {
+    if (RESPONSE_DROPPED.has(name) || (listed.length > 0 && listed.includes(name))) continue;
+    const value = upstream[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
+}
