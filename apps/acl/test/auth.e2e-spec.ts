@@ -1,0 +1,285 @@
+/**
+ * Tokens, refresh rotation, JWKS and the caller's profile (CONTRACT §1, §4a), through the gateway
+ * against the real stack.
+ */
+import { createPublicKey, randomUUID } from 'node:crypto';
+import { mintToken, rsaThumbprint } from '@media/testing';
+import jwt from 'jsonwebtoken';
+import { acl, admin, aclDb, createUser, login, PASSWORD, system, timed, tokenWith, uniqueEmail } from './support';
+
+function decode(token: string): { header: Record<string, unknown>; payload: Record<string, any> } {
+  const decoded = jwt.decode(token, { complete: true });
+  if (!decoded || typeof decoded.payload === 'string') throw new Error('not a JWT');
+  return { header: decoded.header as unknown as Record<string, unknown>, payload: decoded.payload as Record<string, any> };
+}
+
+describe('POST /acl/api/v1/auth/token (CONTRACT §1)', () => {
+  it('issues an RS256 access token and a refresh token for the right password', async () => {
+    const user = await createUser({ first_name: 'Ana', last_name: 'Lima', employee_number: `E-${randomUUID().slice(0, 6)}`, roles: ['EDITOR'] });
+    const res = await login(user.email, user.password);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 900, refresh_token: expect.any(String) });
+    const { header, payload } = decode(res.body.access_token);
+    expect(header).toMatchObject({ alg: 'RS256', kid: system().keys.kid });
+    expect(payload).toEqual({
+      sub: user.id,
+      email: user.email,
+      name: 'Ana Lima',
+      employee_number: user.body.employee_number,
+      groups: [],
+      roles: ['EDITOR'],
+      permissions: [
+        'correspondents:invite',
+        'correspondents:read',
+        'documents:write',
+        'lineup:read',
+        'lineup:write',
+        'story-categories:read',
+        'story-categories:write',
+        'tasks:claim',
+        'tasks:read',
+      ],
+      iss: 'media-backoffice-acl',
+      aud: 'media-backoffice',
+      iat: expect.any(Number),
+      exp: payload.iat + 900,
+      jti: expect.any(String),
+    });
+  });
+
+  it('verifies the issued token against the published JWKS', async () => {
+    const user = await createUser();
+    const res = await login(user.email, user.password);
+    const jwks = await acl('/.well-known/jwks.json');
+    const { header } = decode(res.body.access_token);
+    const jwk = jwks.body.keys.find((k: { kid: string }) => k.kid === header.kid);
+    const key = createPublicKey({ key: jwk, format: 'jwk' });
+    expect(() => jwt.verify(res.body.access_token, key, { algorithms: ['RS256'], audience: 'media-backoffice', issuer: 'media-backoffice-acl' })).not.toThrow();
+  });
+
+  it('carries the groups of the user in the token', async () => {
+    const group = await acl('/api/v1/groups', { token: await admin(), json: { name: `desk-${randomUUID()}` } });
+    const user = await createUser({ groups: [group.body.id] });
+    const res = await login(user.email, user.password);
+    expect(decode(res.body.access_token).payload.groups).toEqual([group.body.id]);
+  });
+
+  it('compares the email case-insensitively', async () => {
+    const user = await createUser();
+    const res = await login(`  ${user.email.toUpperCase()} `, user.password);
+    expect(res.status).toBe(200);
+  });
+
+  it('answers the same 401 invalid_credentials for an unknown email, a wrong password, a disabled and an invited account', async () => {
+    const wrong = await createUser();
+    const disabled = await createUser();
+    await acl(`/api/v1/users/${disabled.id}`, { method: 'PATCH', token: await admin(), json: { status: 'DISABLED' } });
+    const invited = uniqueEmail('invited');
+    await acl('/api/v1/auth/correspondents/invite', { token: tokenWith(['correspondents:invite']), json: { email: invited } });
+
+    const answers = await Promise.all([
+      login(uniqueEmail('nobody'), PASSWORD),
+      login(wrong.email, 'not the password at all'),
+      login(disabled.email, disabled.password),
+      login(invited, PASSWORD),
+    ]);
+    for (const res of answers) {
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ detail: answers[0].body.detail, code: 'invalid_credentials' });
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    }
+  });
+
+  it('takes about as long for an unknown email as for a wrong password (a real hash is verified either way)', async () => {
+    const users = await Promise.all([createUser(), createUser(), createUser()]);
+    const unknown: number[] = [];
+    const wrong: number[] = [];
+    for (const user of users) {
+      unknown.push((await timed(() => login(uniqueEmail('ghost'), PASSWORD)))[1]);
+      wrong.push((await timed(() => login(user.email, 'wrong password here')))[1]);
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1];
+    // argon2 dominates both; without the dummy hash an unknown email answers in a few ms.
+    expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.5);
+    expect(Math.abs(median(unknown) - median(wrong))).toBeLessThan(Math.max(150, median(wrong) * 0.5));
+  });
+
+  it('adds a growing delay to repeated failures of one account, at most 1 s, reset by a success, never a lockout', async () => {
+    const user = await createUser();
+    const durations: number[] = [];
+    for (let i = 0; i < 6; i++) durations.push((await timed(() => login(user.email, 'wrong password here')))[1]);
+    // 0, 50, 100, 200, 400, 800 ms of delay before each verification.
+    expect(durations[5] - durations[0]).toBeGreaterThan(600);
+    const [seventh, capped] = await timed(() => login(user.email, 'wrong password here'));
+    expect(seventh.status).toBe(401);
+    expect(capped).toBeGreaterThanOrEqual(1000);
+    expect(capped).toBeLessThan(1000 + durations[0] + 700);
+
+    const [ok, waited] = await timed(() => login(user.email, user.password));
+    expect(ok.status).toBe(200); // no lockout: the right password still works
+    expect(waited).toBeGreaterThanOrEqual(1000);
+
+    const [afterReset, fresh] = await timed(() => login(user.email, 'wrong password here'));
+    expect(afterReset.status).toBe(401);
+    expect(fresh).toBeLessThan(900);
+  });
+
+  it('refuses a missing field with 422 at its loc', async () => {
+    const res = await acl('/api/v1/auth/token', { json: { email: 'a@example.com' } });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([{ loc: ['body', 'password'], msg: 'Field required', type: 'missing' }]);
+  });
+
+  it('refuses an unknown field with 422 extra_forbidden', async () => {
+    const res = await acl('/api/v1/auth/token', { json: { email: 'a@example.com', password: 'x', remember: true } });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([{ loc: ['body', 'remember'], msg: expect.any(String), type: 'extra_forbidden' }]);
+  });
+
+  it('accepts a urlencoded form, as an OAuth-style client sends it', async () => {
+    const user = await createUser();
+    const res = await acl('/api/v1/auth/token', { form: { email: user.email, password: user.password } });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('POST /acl/api/v1/auth/refresh (CONTRACT §1)', () => {
+  it('returns a new pair and retires the old refresh token', async () => {
+    const user = await createUser();
+    const first = await login(user.email, user.password);
+    const second = await acl('/api/v1/auth/refresh', { json: { refresh_token: first.body.refresh_token } });
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 900, refresh_token: expect.any(String) });
+    expect(second.body.refresh_token).not.toBe(first.body.refresh_token);
+    expect(decode(second.body.access_token).payload.sub).toBe(user.id);
+
+    const again = await acl('/api/v1/auth/refresh', { json: { refresh_token: first.body.refresh_token } });
+    expect(again.status).toBe(401);
+    expect(again.body).toEqual({ detail: expect.any(String), code: 'token_invalid' });
+  });
+
+  it('revokes the whole family when a retired token is reused', async () => {
+    const user = await createUser();
+    const first = await login(user.email, user.password);
+    const second = await acl('/api/v1/auth/refresh', { json: { refresh_token: first.body.refresh_token } });
+    const reuse = await acl('/api/v1/auth/refresh', { json: { refresh_token: first.body.refresh_token } });
+    expect(reuse.status).toBe(401);
+    // The thief's copy and the legitimate newer token are both dead now.
+    const legit = await acl('/api/v1/auth/refresh', { json: { refresh_token: second.body.refresh_token } });
+    expect(legit.status).toBe(401);
+    expect(legit.body.code).toBe('token_invalid');
+    // Other sessions of the same user are untouched.
+    const other = await login(user.email, user.password);
+    expect((await acl('/api/v1/auth/refresh', { json: { refresh_token: other.body.refresh_token } })).status).toBe(200);
+  });
+
+  it('refuses an unknown refresh token with 401 token_invalid', async () => {
+    const res = await acl('/api/v1/auth/refresh', { json: { refresh_token: 'made-up-token' } });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ detail: expect.any(String), code: 'token_invalid' });
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it('refuses an expired refresh token with 401 token_invalid', async () => {
+    const user = await createUser();
+    const pair = await login(user.email, user.password);
+    await aclDb(`UPDATE refresh_tokens SET expires_at = now() - interval '1 minute' WHERE user_id = $1`, [user.id]);
+    const res = await acl('/api/v1/auth/refresh', { json: { refresh_token: pair.body.refresh_token } });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('token_invalid');
+  });
+
+  it("refuses a disabled user's refresh with 401 token_invalid, and their login too", async () => {
+    const user = await createUser();
+    const pair = await login(user.email, user.password);
+    const patch = await acl(`/api/v1/users/${user.id}`, { method: 'PATCH', token: await admin(), json: { status: 'DISABLED' } });
+    expect(patch.status).toBe(200);
+    const refresh = await acl('/api/v1/auth/refresh', { json: { refresh_token: pair.body.refresh_token } });
+    expect(refresh.status).toBe(401);
+    expect(refresh.body.code).toBe('token_invalid');
+    const again = await login(user.email, user.password);
+    expect(again.status).toBe(401);
+    expect(again.body.code).toBe('invalid_credentials');
+  });
+
+  it('does not bring old sessions back when a disabled user is enabled again', async () => {
+    const user = await createUser();
+    const pair = await login(user.email, user.password);
+    await acl(`/api/v1/users/${user.id}`, { method: 'PATCH', token: await admin(), json: { status: 'DISABLED' } });
+    await acl(`/api/v1/users/${user.id}`, { method: 'PATCH', token: await admin(), json: { status: 'ACTIVE' } });
+    expect((await acl('/api/v1/auth/refresh', { json: { refresh_token: pair.body.refresh_token } })).status).toBe(401);
+    expect((await login(user.email, user.password)).status).toBe(200);
+  });
+
+  it('stores refresh tokens only as hashes', async () => {
+    const user = await createUser();
+    const pair = await login(user.email, user.password);
+    const rows = await aclDb<{ token_hash: string }>(`SELECT token_hash FROM refresh_tokens WHERE user_id = $1`, [user.id]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].token_hash).not.toContain(pair.body.refresh_token);
+    expect(rows[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('refuses a body without refresh_token with 422', async () => {
+    const res = await acl('/api/v1/auth/refresh', { json: {} });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([{ loc: ['body', 'refresh_token'], msg: 'Field required', type: 'missing' }]);
+  });
+});
+
+describe('GET /acl/.well-known/jwks.json (CONTRACT §1)', () => {
+  it('publishes the signing key without a token, public members only, kid = RFC 7638 thumbprint', async () => {
+    const res = await acl('/.well-known/jwks.json');
+    expect(res.status).toBe(200);
+    const key = res.body.keys.find((k: { kid: string }) => k.kid === rsaThumbprint(system().keys.publicKeyPem));
+    expect(key).toEqual({ kty: 'RSA', n: expect.any(String), e: 'AQAB', kid: system().keys.kid, alg: 'RS256', use: 'sig' });
+    for (const k of res.body.keys) for (const member of ['d', 'p', 'q', 'dp', 'dq', 'qi']) expect(k).not.toHaveProperty(member);
+  });
+
+  it('keeps the key in acl database, private half included, for the replicas', async () => {
+    const rows = await aclDb<{ kid: string }>(`SELECT kid FROM signing_keys WHERE retired_at IS NULL`);
+    expect(rows.map((r) => r.kid)).toContain(system().keys.kid);
+  });
+});
+
+describe('GET /acl/api/v1/users/me (CONTRACT §4a)', () => {
+  it("answers the caller's profile with exactly the contract's fields", async () => {
+    const manager = await createUser();
+    const user = await createUser({ first_name: 'Rui', last_name: 'Costa', phone_number: '+351 912 345 678', manager_id: manager.id, roles: ['SALES', 'BM'] });
+    const token = (await login(user.email, user.password)).body.access_token;
+    const res = await acl('/api/v1/users/me', { token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: user.id,
+      email: user.email,
+      name: 'Rui Costa',
+      first_name: 'Rui',
+      last_name: 'Costa',
+      phone_number: '+351 912 345 678',
+      employee_number: null,
+      status: 'ACTIVE',
+      roles: ['BM', 'SALES'],
+      groups: [],
+      manager_id: manager.id,
+      date_joined: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+    });
+  });
+
+  it('answers 401 not_authenticated without a token', async () => {
+    const res = await acl('/api/v1/users/me');
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('not_authenticated');
+  });
+
+  it('answers 401 token_expired for an expired token', async () => {
+    const res = await acl('/api/v1/users/me', { token: mintToken(system().keys, { expiresIn: -60 }) });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('token_expired');
+  });
+
+  it('answers 404 for a valid token whose user does not exist', async () => {
+    const res = await acl('/api/v1/users/me', { token: tokenWith([]) });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ detail: expect.any(String), code: 'not_found' });
+  });
+});
