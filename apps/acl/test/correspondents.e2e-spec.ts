@@ -44,7 +44,7 @@ describe('POST /acl/api/v1/auth/correspondents/invite', () => {
     expect(res.body).toMatchObject({ first_name: null, last_name: null, phone_number: null, name: email });
   });
 
-  it('writes acl.correspondent.invited to the outbox in the same transaction', async () => {
+  it('writes acl.correspondent.invited to the outbox in the same transaction, then publishes it', async () => {
     const sub = randomUUID();
     const res = await invite({ email: uniqueEmail('evt'), first_name: 'Eve' }, tokenWith(['correspondents:invite'], { sub }));
     const rows = await aclDb<{ subject: string; payload: Record<string, unknown> }>(
@@ -57,6 +57,15 @@ describe('POST /acl/api/v1/auth/correspondents/invite', () => {
         payload: { user_id: res.body.id, email: res.body.email, name: 'Eve', invited_by: sub, expires_at: res.body.invitation.expires_at },
       },
     ]);
+    // The relay hands it to JetStream shortly after the commit.
+    const deadline = Date.now() + 5000;
+    let published: { published_at: unknown }[] = [];
+    while (Date.now() < deadline) {
+      published = await aclDb(`SELECT published_at FROM outbox WHERE payload->>'user_id' = $1 AND published_at IS NOT NULL`, [res.body.id]);
+      if (published.length) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(published).toHaveLength(1);
   });
 
   it('refuses an email already used by any user, in any case, with 409 email_taken', async () => {

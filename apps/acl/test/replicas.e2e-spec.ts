@@ -1,0 +1,87 @@
+/**
+ * Two acl replicas started at the same moment on one fresh database, without JWT_PRIVATE_KEY:
+ * they must generate one signing key between them, create the first administrator once, and
+ * accept each other's tokens; a restart changes none of it (CONTRACT §1, §4a).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { call, createDatabases, databaseUrl, dropDatabases, freePort, queryDatabase } from '@media/testing';
+import { system } from './support';
+
+const ENTRY = join(resolve(__dirname, '../../..'), 'dist', 'apps', 'acl', 'src', 'main.js');
+const database = `e2e_${Date.now()}_acl_replicas`;
+const admin = { email: 'first-admin@example.com', password: 'replica-admin-password' };
+const running: ChildProcess[] = [];
+
+async function startReplica(port: number): Promise<{ url: string; child: ChildProcess }> {
+  const { JWT_PRIVATE_KEY: _unused, ...env } = system().env;
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [ENTRY], {
+    env: {
+      ...env,
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      ACL_PORT: String(port),
+      DATABASE_URL: databaseUrl(database),
+      JWT_JWKS_URL: `${url}/acl/.well-known/jwks.json`,
+      ADMIN_EMAIL: admin.email,
+      ADMIN_PASSWORD: admin.password,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: 'ignore',
+  });
+  running.push(child);
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`replica on ${port} exited with ${child.exitCode}`);
+    const ready = await fetch(`${url}/acl/health/ready`).then((r) => r.ok, () => false);
+    if (ready) return { url, child };
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`replica on ${port} not ready`);
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((done) => {
+    if (child.exitCode !== null) return done();
+    child.once('exit', () => done());
+    child.kill('SIGTERM');
+  });
+}
+
+beforeAll(async () => {
+  await createDatabases([database]);
+}, 30_000);
+
+afterAll(async () => {
+  await Promise.all(running.map(stop));
+  await dropDatabases([database]);
+});
+
+const db = (sql: string) => queryDatabase(databaseUrl(database), sql);
+
+it('agrees on one generated key and one administrator when two replicas start at once, and after a restart', async () => {
+  const [a, b] = await Promise.all([freePort(), freePort()].map(async (p) => startReplica(await p)));
+
+  const [jwksA, jwksB] = await Promise.all([call(a.url, '/acl/.well-known/jwks.json'), call(b.url, '/acl/.well-known/jwks.json')]);
+  expect(jwksA.body.keys).toHaveLength(1);
+  expect(jwksB.body).toEqual(jwksA.body);
+  expect(await db(`SELECT count(*)::int AS n FROM signing_keys`)).toEqual([{ n: 1 }]);
+  expect(await db(`SELECT count(*)::int AS n FROM users`)).toEqual([{ n: 1 }]);
+
+  // A token issued by one replica is accepted by the other.
+  const login = await call(a.url, '/acl/api/v1/auth/token', { json: admin });
+  expect(login.status).toBe(200);
+  const me = await call(b.url, '/acl/api/v1/users/me', { token: login.body.access_token });
+  expect(me.status).toBe(200);
+  expect(me.body).toMatchObject({ email: admin.email, roles: ['ADMIN'], status: 'ACTIVE' });
+  // Rotation works across replicas too: the refresh token is in the shared database.
+  const refreshed = await call(b.url, '/acl/api/v1/auth/refresh', { json: { refresh_token: login.body.refresh_token } });
+  expect(refreshed.status).toBe(200);
+
+  await stop(a.child);
+  const again = await startReplica(await freePort());
+  expect((await call(again.url, '/acl/.well-known/jwks.json')).body).toEqual(jwksA.body);
+  expect(await db(`SELECT count(*)::int AS n FROM users`)).toEqual([{ n: 1 }]);
+  expect((await call(again.url, '/acl/api/v1/auth/token', { json: admin })).status).toBe(200);
+}, 60_000);
