@@ -67,11 +67,6 @@ class Gateway {
     this.server = createServer({ keepAliveTimeout: 65_000 }, this.onRequest);
     this.server.on('checkContinue', this.onCheckContinue);
     this.server.on('upgrade', this.onUpgrade);
-    this.server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
-      // Malformed HTTP: answer 400 when the socket still takes it, as Node would by default.
-      if (error.code === 'ECONNRESET' || !socket.writable) socket.destroy();
-      else socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-    });
   }
 
   listen(): Promise<number> {

@@ -133,7 +133,8 @@ function handleUpstream(req: IncomingMessage, res: ServerResponse): void {
   if (path === '/content/slow') {
     slowArrived += 1;
     const ms = Number(new URLSearchParams(url.split('?')[1]).get('ms') ?? '1000');
-    setTimeout(() => recordAndEcho(req, res), ms);
+    const timer = setTimeout(() => recordAndEcho(req, res), ms);
+    res.once('close', () => clearTimeout(timer));
     return;
   }
   if (path === '/content/big') {
@@ -463,14 +464,15 @@ describe('limits', () => {
     });
     req.on('error', () => undefined);
     let answered: IncomingMessage | undefined;
-    req.once('response', (res: IncomingMessage) => (answered = res));
+    const response = new Promise<IncomingMessage>((resolve) => req.once('response', (res: IncomingMessage) => resolve((answered = res))));
     const piece = Buffer.alloc(64 * 1024, 2);
     let written = 0;
+    // Keep sending (with backpressure) until the gateway answers; it must answer before 8x the limit.
     while (!answered && written < UPLOAD_LIMIT * 8) {
       written += piece.length;
-      if (!req.write(piece)) await Promise.race([once(req, 'drain'), once(req, 'response')]);
+      if (!req.write(piece)) await Promise.race([new Promise((resolve) => req.once('drain', resolve)), response]);
     }
-    const res = answered ?? ((await once(req, 'response')) as [IncomingMessage])[0];
+    const res = await response;
     const chunks: Buffer[] = [];
     for await (const chunk of res) chunks.push(chunk as Buffer);
     req.destroy();

@@ -163,6 +163,11 @@ export class Forwarder {
    * otherwise the client connection is cut, the only honest signal left.
    */
   forward(app: ServiceName, req: IncomingMessage, res: ServerResponse, requestId: string, done: (outcome: ForwardOutcome) => void): void {
+    // The client may have left while its token was being checked: nothing to forward then.
+    if (req.socket.destroyed) {
+      done({ clientAborted: true });
+      return;
+    }
     const method = req.method ?? 'GET';
     const headers = upstreamRequestHeaders(req, requestId);
     const chunked = req.headers['transfer-encoding'] !== undefined;

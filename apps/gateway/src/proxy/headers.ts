@@ -39,7 +39,8 @@ const RESPONSE_DROPPED = new Set([
 
 /** Names a `Connection` header lists are hop-by-hop too. */
 function connectionListed(value: string | string[] | undefined): string[] {
-  if (value === undefined) return [];
+  // The common values name no extra headers; skip the split on every request and response.
+  if (value === undefined || value === 'keep-alive' || value === 'close' || value === 'Keep-Alive') return [];
   const text = Array.isArray(value) ? value.join(',') : value;
   return text
     .split(',')

@@ -1,0 +1,241 @@
+#!/usr/bin/env node
+/**
+ * Gateway overhead: the same requests sent to an upstream directly and through the gateway,
+ * with autocannon; req/s and latency of both, and their ratio, go to bench/results/gateway.json.
+ *
+ *   node bench/gateway.mjs                      # self-contained: starts a fake upstream and the
+ *                                               # built gateway (dist/) as child processes
+ *   node bench/gateway.mjs --upstream http://127.0.0.1:3001 --gateway http://127.0.0.1:3000 \
+ *        --path /content/health/ready [--token <jwt>]   # against running servers
+ *
+ * Options: --connections 100, --duration 10 (seconds per run), --out bench/results/gateway.json.
+ * Against a real gateway, raise RATE_LIMIT_PER_MINUTE (or set 0) or every run measures 429s.
+ * Compare ratios, not absolute figures: a 2-vCPU machine shares its cores between autocannon,
+ * the gateway and the upstream (STACK.md's proxy figures were taken the same way).
+ */
+import { spawn } from 'node:child_process';
+import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { cpus } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const APP_URL_VARIABLES = ['CONTENT', 'ASSIGNMENT', 'INVENTORY', 'COMMERCIAL', 'PAYMENT', 'ACL', 'DOCUMENTS', 'CHAT_NOTIFICATIONS'];
+
+const { values: args } = parseArgs({
+  options: {
+    role: { type: 'string' },
+    upstream: { type: 'string' },
+    gateway: { type: 'string' },
+    path: { type: 'string' },
+    token: { type: 'string' },
+    connections: { type: 'string', default: '100' },
+    duration: { type: 'string', default: '10' },
+    out: { type: 'string', default: join(root, 'bench/results/gateway.json') },
+  },
+});
+
+// ---------------------------------------------------------------- the fake upstream (child)
+
+/** Answers every prefix like a small app would: a short JSON body, JWKS for acl, keep-alive. */
+function serveUpstream() {
+  const jwk = JSON.parse(process.env.BENCH_JWK ?? '{}');
+  const jwks = JSON.stringify({ keys: [jwk] });
+  const small = JSON.stringify({ id: randomUUID(), name: 'bench', status: 'ok', items: [1, 2, 3] });
+  const server = createServer((req, res) => {
+    if (req.url === '/acl/.well-known/jwks.json') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(jwks);
+      return;
+    }
+    let bytes = 0;
+    req.on('data', (chunk) => (bytes += chunk.length));
+    req.on('end', () => {
+      const body = req.method === 'POST' ? JSON.stringify({ received: bytes }) : small;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+    });
+  });
+  server.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`));
+}
+
+if (args.role === 'upstream') {
+  serveUpstream();
+} else {
+  await main();
+}
+
+// ---------------------------------------------------------------- helpers
+
+function signToken(privateKey, kid) {
+  const now = Math.floor(Date.now() / 1000);
+  const b64 = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const input = `${b64({ alg: 'RS256', typ: 'JWT', kid })}.${b64({
+    sub: randomUUID(),
+    email: 'bench@example.com',
+    name: 'Bench',
+    employee_number: null,
+    groups: [],
+    roles: [],
+    permissions: [],
+    iss: 'media-backoffice-acl',
+    aud: 'media-backoffice',
+    iat: now,
+    exp: now + 3600,
+    jti: randomUUID(),
+  })}`;
+  return `${input}.${sign('RSA-SHA256', Buffer.from(input), privateKey).toString('base64url')}`;
+}
+
+async function freePort() {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address();
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+async function waitFor(url, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
+/** Starts the fake upstream and the built gateway as child processes; returns URLs and a stop(). */
+async function startLocal() {
+  const gatewayMain = join(root, 'dist/apps/gateway/src/main.js');
+  if (!existsSync(gatewayMain)) throw new Error('Build first: npx nx run gateway:build');
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const kid = 'bench-key';
+  const jwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' };
+
+  const upstream = spawn(process.execPath, [fileURLToPath(import.meta.url), '--role', 'upstream'], {
+    env: { ...process.env, BENCH_JWK: JSON.stringify(jwk) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [line] = await once(upstream.stdout, 'data');
+  const upstreamUrl = `http://127.0.0.1:${JSON.parse(line.toString()).port}`;
+
+  const gatewayPort = await freePort();
+  const env = {
+    ...process.env,
+    GATEWAY_PORT: String(gatewayPort),
+    // Off: one bench client would otherwise be held to 1200 requests a minute.
+    RATE_LIMIT_PER_MINUTE: '0',
+    // Access logs are written (one line per request, as in production) and discarded.
+    LOG_LEVEL: 'info',
+  };
+  for (const name of APP_URL_VARIABLES) env[`${name}_URL`] = upstreamUrl;
+  const gateway = spawn(process.execPath, [gatewayMain], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  await waitFor(`${gatewayUrl}/health/live`);
+
+  const stop = async () => {
+    for (const child of [gateway, upstream]) {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await once(child, 'exit');
+    }
+  };
+  return { upstreamUrl, gatewayUrl, token: signToken(privateKey, kid), stop };
+}
+
+function run(label, options) {
+  return new Promise((done, fail) => {
+    const instance = autocannon(options, (error, result) => (error ? fail(error) : done(result)));
+    instance.on('error', fail);
+    process.stderr.write(`  ${label} ...\n`);
+  });
+}
+
+function summary(result) {
+  return {
+    requests_per_second: Math.round(result.requests.average),
+    latency_ms: {
+      average: result.latency.average,
+      p50: result.latency.p50,
+      p97_5: result.latency.p97_5,
+      p99: result.latency.p99,
+      max: result.latency.max,
+    },
+    throughput_bytes_per_second: Math.round(result.throughput.average),
+    total_requests: result.requests.total,
+    non_2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+/** One scenario: warm-up, then direct and through the gateway with identical requests. */
+async function compare(name, target, request) {
+  const base = { connections: Number(args.connections), duration: Number(args.duration), ...request };
+  await run(`${name} warm-up`, { ...base, url: `${target.gatewayUrl}${request.path}`, duration: 2 });
+  const direct = summary(await run(`${name} direct`, { ...base, url: `${target.upstreamUrl}${request.path}` }));
+  const through = summary(await run(`${name} through gateway`, { ...base, url: `${target.gatewayUrl}${request.path}` }));
+  return {
+    request: { method: request.method ?? 'GET', path: request.path, body_bytes: request.body?.length ?? 0 },
+    direct,
+    through_gateway: through,
+    ratio_rps: Math.round((through.requests_per_second / direct.requests_per_second) * 100) / 100,
+    added_latency_p50_ms: Math.round((through.latency_ms.p50 - direct.latency_ms.p50) * 100) / 100,
+  };
+}
+
+async function main() {
+  const local = !args.upstream || !args.gateway;
+  const target = local
+    ? await startLocal()
+    : { upstreamUrl: args.upstream.replace(/\/$/, ''), gatewayUrl: args.gateway.replace(/\/$/, ''), token: args.token, stop: async () => {} };
+  const headers = target.token ? { authorization: `Bearer ${target.token}` } : {};
+  const path = args.path ?? '/content/api/v1/bench';
+  process.stderr.write(`bench: direct ${target.upstreamUrl}, gateway ${target.gatewayUrl}, ${args.connections} connections, ${args.duration}s per run\n`);
+
+  const scenarios = {};
+  try {
+    scenarios.get_small_json = await compare('GET small JSON', target, { path, headers });
+    if (local) {
+      scenarios.post_16kib_body = await compare('POST 16 KiB', target, {
+        path: '/documents/api/v1/bench',
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/octet-stream' },
+        body: Buffer.alloc(16 * 1024, 1),
+      });
+    }
+  } finally {
+    await target.stop();
+  }
+
+  const report = {
+    measured_at: new Date().toISOString(),
+    setup: local
+      ? 'fake node:http upstream and dist gateway as child processes, autocannon in the parent, one machine'
+      : 'running servers given on the command line',
+    node: process.version,
+    cpus: cpus().length,
+    connections: Number(args.connections),
+    duration_seconds: Number(args.duration),
+    authenticated: Boolean(target.token),
+    scenarios,
+  };
+  mkdirSync(dirname(args.out), { recursive: true });
+  writeFileSync(args.out, `${JSON.stringify(report, null, 2)}\n`);
+  for (const [name, s] of Object.entries(scenarios)) {
+    process.stderr.write(
+      `${name}: direct ${s.direct.requests_per_second} req/s p50 ${s.direct.latency_ms.p50} ms | ` +
+        `gateway ${s.through_gateway.requests_per_second} req/s p50 ${s.through_gateway.latency_ms.p50} ms | ratio ${s.ratio_rps}\n`,
+    );
+  }
+  process.stderr.write(`written to ${args.out}\n`);
+}
