@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""Cross-checks the rendered deployment files against each other and against the code.
+
+Called by scripts/check-deploy.sh with the output of `docker-compose config` and of
+`kubectl kustomize` for each overlay. Offline: it reads files only. Checks what a schema
+validator would not: ports and path prefixes agree with libs/contracts (CONTRACT §0), every app
+is deployed, probes hit the app's own prefix, secrets are referenced and never inlined, the
+hardening the Deployments promise is there.
+
+usage: check-manifests.py --compose FILE [--kustomize NAME=FILE ...]
+"""
+import argparse
+import pathlib
+import re
+import sys
+
+import yaml
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+problems = []
+
+
+def problem(where, text):
+    problems.append(f"{where}: {text}")
+
+
+def contract_apps():
+    """{app: (prefix, port)} from libs/contracts/src/apps.ts, the single source of truth."""
+    source = (ROOT / "libs/contracts/src/apps.ts").read_text()
+    found = re.findall(r"^\s*'?([a-z-]+)'?: \{ prefix: '([a-z]*)', port: (\d+) \}", source, re.M)
+    if len(found) != 9:
+        sys.exit(f"check-manifests: expected 9 apps in libs/contracts/src/apps.ts, read {len(found)}")
+    return {name: (prefix, int(port)) for name, prefix, port in found}
+
+
+def env_name(app):
+    return app.upper().replace("-", "_")
+
+
+def health_path(prefix, kind):
+    return f"/{prefix}/health/{kind}" if prefix else f"/health/{kind}"
+
+
+def check_compose(path, apps):
+    config = yaml.safe_load(pathlib.Path(path).read_text())
+    services = config.get("services", {})
+    for server in ("postgres", "nats"):
+        if server not in services:
+            problem("docker-compose", f"no {server} service")
+    for app, (prefix, port) in apps.items():
+        where = f"docker-compose {app}"
+        service = services.get(app)
+        if service is None:
+            problem("docker-compose", f"no service for {app}")
+            continue
+        env = service.get("environment") or {}
+        if str(env.get("PORT")) != str(port):
+            problem(where, f"PORT is {env.get('PORT')!r}, CONTRACT §0 says {port}")
+        if f"dist/apps/{app}/src/main.js" not in " ".join(map(str, service.get("command") or [])):
+            problem(where, "command does not run its own dist/apps/<app>/src/main.js")
+        test = " ".join(map(str, (service.get("healthcheck") or {}).get("test") or []))
+        if health_path(prefix, "ready") not in test:
+            problem(where, f"healthcheck does not call {health_path(prefix, 'ready')}")
+        if app == "gateway":
+            for upstream, (_, upstream_port) in apps.items():
+                if upstream == "gateway":
+                    continue
+                expected = f"http://{upstream}:{upstream_port}"
+                if env.get(f"{env_name(upstream)}_URL") != expected:
+                    problem(where, f"{env_name(upstream)}_URL should be {expected}")
+            if not any(str(p.get("target") if isinstance(p, dict) else p).endswith("3000") for p in service.get("ports") or []):
+                problem(where, "port 3000 is not published")
+        else:
+            database = f"media_{app.replace('-', '_')}"
+            if not str(env.get("DATABASE_URL", "")).endswith(f"/{database}"):
+                problem(where, f"DATABASE_URL should name its own database {database}")
+            for name in ("NATS_URL", "CURSOR_SECRET"):
+                if not env.get(name):
+                    problem(where, f"{name} is not set")
+            depends = service.get("depends_on") or {}
+            for server in ("postgres", "nats"):
+                if (depends.get(server) or {}).get("condition") != "service_healthy":
+                    problem(where, f"does not wait for a healthy {server}")
+    acl = (services.get("acl") or {}).get("environment") or {}
+    for name in ("ADMIN_EMAIL", "ADMIN_PASSWORD"):
+        if not acl.get(name):
+            problem("docker-compose acl", f"{name} is not set")
+
+
+def probe_path(container, probe):
+    return (((container.get(probe) or {}).get("httpGet")) or {}).get("path")
+
+
+def check_kustomize(label, path, apps):
+    documents = [d for d in yaml.safe_load_all(pathlib.Path(path).read_text()) if d]
+    by_kind = {}
+    for document in documents:
+        by_kind.setdefault(document["kind"], {})[document["metadata"]["name"]] = document
+    deployments = by_kind.get("Deployment", {})
+    services = by_kind.get("Service", {})
+    if "Secret" in by_kind:
+        problem(label, "renders a Secret: values belong outside the repository, only references here")
+    required_keys = set()
+    for app, (prefix, port) in apps.items():
+        where = f"{label} Deployment/{app}"
+        deployment = deployments.get(app)
+        if deployment is None:
+            problem(label, f"no Deployment for {app}")
+            continue
+        spec = deployment["spec"]
+        pod = spec["template"]["spec"]
+        labels = spec["template"]["metadata"].get("labels", {})
+        if pod.get("enableServiceLinks") is not False:
+            problem(where, "enableServiceLinks must be false (Kubernetes would set <APP>_PORT=tcp://...)")
+        if not (pod.get("securityContext") or {}).get("runAsNonRoot"):
+            problem(where, "pod securityContext.runAsNonRoot is not true")
+        if not pod.get("terminationGracePeriodSeconds"):
+            problem(where, "no terminationGracePeriodSeconds")
+        containers = pod.get("containers") or []
+        if len(containers) != 1:
+            problem(where, "expected one container")
+            continue
+        container = containers[0]
+        image = container.get("image", "")
+        if label != "base" and ":" not in image.rsplit("/", 1)[-1]:
+            problem(where, f"image {image!r} has no tag")
+        if f"dist/apps/{app}/src/main.js" not in " ".join(container.get("command") or []):
+            problem(where, "command does not run its own dist/apps/<app>/src/main.js")
+        if not (ROOT / "apps" / app / "src" / "main.ts").exists():
+            problem(where, f"apps/{app}/src/main.ts does not exist")
+        ports = [p.get("containerPort") for p in container.get("ports") or []]
+        if ports != [port]:
+            problem(where, f"containerPort {ports}, CONTRACT §0 says {port}")
+        env = {e["name"]: e for e in container.get("env") or []}
+        if (env.get("PORT") or {}).get("value") != str(port):
+            problem(where, f"PORT should be {port}")
+        for entry in env.values():
+            ref = (entry.get("valueFrom") or {}).get("secretKeyRef")
+            if ref:
+                required_keys.add(f"{ref['name']}/{ref['key']}")
+        for name in ("DATABASE_URL", "CURSOR_SECRET", "ADMIN_EMAIL", "ADMIN_PASSWORD", "JWT_PRIVATE_KEY"):
+            if name in env and "value" in env[name]:
+                problem(where, f"{name} is given as a value; it must come from a Secret")
+        if app != "gateway":
+            for name in ("DATABASE_URL", "CURSOR_SECRET"):
+                if name not in env:
+                    problem(where, f"{name} is not set")
+        # The gateway's readiness is deliberately its liveness (see deploy/k8s/base/gateway.yaml).
+        ready = health_path(prefix, "live" if app == "gateway" else "ready")
+        if probe_path(container, "readinessProbe") != ready:
+            problem(where, f"readinessProbe should be {ready}")
+        if probe_path(container, "livenessProbe") != health_path(prefix, "live"):
+            problem(where, f"livenessProbe should be {health_path(prefix, 'live')}")
+        resources = container.get("resources") or {}
+        if not (resources.get("requests") or {}).get("memory") or not (resources.get("limits") or {}).get("memory"):
+            problem(where, "memory request and limit are required")
+        security = container.get("securityContext") or {}
+        if security.get("readOnlyRootFilesystem") is not True or security.get("allowPrivilegeEscalation") is not False:
+            problem(where, "container must have readOnlyRootFilesystem and no privilege escalation")
+        service = services.get(app)
+        if service is None:
+            problem(label, f"no Service for {app}")
+        else:
+            selector = service["spec"].get("selector") or {}
+            if not selector or any(labels.get(k) != v for k, v in selector.items()):
+                problem(f"{label} Service/{app}", "selector does not match the Deployment's pods")
+            if [p.get("port") for p in service["spec"].get("ports") or []] != [port]:
+                problem(f"{label} Service/{app}", f"port should be {port}")
+    for name, budget in by_kind.get("PodDisruptionBudget", {}).items():
+        selector = budget["spec"]["selector"]["matchLabels"]
+        targets = [d for d in deployments.values() if all(d["spec"]["template"]["metadata"]["labels"].get(k) == v for k, v in selector.items())]
+        if not targets:
+            problem(f"{label} PodDisruptionBudget/{name}", "selects no Deployment")
+        elif any(t["spec"].get("replicas", 1) < 2 for t in targets):
+            problem(f"{label} PodDisruptionBudget/{name}", "guards a single replica: it would block every node drain")
+    for app, deployment in deployments.items():
+        if deployment["spec"].get("replicas", 1) >= 2 and app not in by_kind.get("PodDisruptionBudget", {}):
+            problem(f"{label} Deployment/{app}", "replicated but has no PodDisruptionBudget")
+    for name, ingress in by_kind.get("Ingress", {}).items():
+        for rule in ingress["spec"].get("rules") or []:
+            for entry in (rule.get("http") or {}).get("paths") or []:
+                backend = entry["backend"]["service"]["name"]
+                if backend not in services:
+                    problem(f"{label} Ingress/{name}", f"path {entry['path']} goes to unknown Service {backend}")
+    config = by_kind.get("ConfigMap", {}).get("media-config")
+    if config is None:
+        problem(label, "no ConfigMap media-config")
+    else:
+        for upstream, (_, upstream_port) in apps.items():
+            if upstream != "gateway" and config["data"].get(f"{env_name(upstream)}_URL") != f"http://{upstream}:{upstream_port}":
+                problem(f"{label} ConfigMap/media-config", f"{env_name(upstream)}_URL should be http://{upstream}:{upstream_port}")
+    return sorted(required_keys), sum(len(v) for v in by_kind.values())
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--compose", required=True)
+    parser.add_argument("--kustomize", action="append", default=[], metavar="NAME=FILE")
+    args = parser.parse_args()
+    apps = contract_apps()
+    check_compose(args.compose, apps)
+    print(f"  docker-compose: {len(apps)} apps against CONTRACT §0 ports and prefixes")
+    for item in args.kustomize:
+        label, path = item.split("=", 1)
+        keys, count = check_kustomize(label, path, apps)
+        secrets = sorted({k.split("/")[0] for k in keys})
+        print(f"  kustomize {label}: {count} objects; Secret keys expected in {', '.join(secrets) or '-'}: {len(keys)}")
+    if problems:
+        print("deploy files: problems found:", file=sys.stderr)
+        for line in problems:
+            print(f"  - {line}", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
