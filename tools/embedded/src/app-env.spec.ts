@@ -23,6 +23,7 @@ const input = {
   natsUrl: 'inproc',
   cursorSecret: 's'.repeat(64),
   admin: { email: 'admin@media.localhost', password: 'pw-pw-pw-pw-pw' },
+  dataDir: '/srv/data',
 };
 
 describe('appEnvironments', () => {
@@ -58,5 +59,12 @@ describe('appEnvironments', () => {
     expect(services.documents.ADMIN_PASSWORD).toBeUndefined();
     expect(gateway.DATABASE_URL).toBeUndefined();
     expect(gateway).toMatchObject({ GATEWAY_PORT: '4000', CONTENT_URL: 'http://127.0.0.1:4001' });
+  });
+
+  it("keeps documents' stored files under DATA_DIR unless STORAGE_DIR is given", () => {
+    expect(appEnvironments(input).services.documents.STORAGE_DIR).toBe('/srv/data/documents');
+    expect(appEnvironments(input).services.content.STORAGE_DIR).toBeUndefined();
+    const given = { ...input, passThrough: { STORAGE_DIR: '/mnt/files' } };
+    expect(appEnvironments(given).services.documents.STORAGE_DIR).toBe('/mnt/files');
   });
 });

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { APPS, envPrefix, SERVICE_NAMES, type AppName, type ServiceName } from '@media/contracts';
 
 export interface AppEnvInput {
@@ -10,6 +11,8 @@ export interface AppEnvInput {
   /** Given by the user; otherwise acl's JWKS on acl's port. */
   jwksUrl?: string;
   admin: { email: string; password: string };
+  /** The data directory: documents keeps its stored files under it. */
+  dataDir: string;
 }
 
 export interface AppEnvironments {
@@ -40,6 +43,9 @@ export function appEnvironments(input: AppEnvInput): AppEnvironments {
     // Only acl creates the first administrator; the others have no use for the password.
     if (app === 'acl')
       Object.assign(services[app], { ADMIN_EMAIL: input.admin.email, ADMIN_PASSWORD: input.admin.password });
+    // Stored files live with the rest of the data, so DATA_DIR is the whole state to back up
+    // (the same variable docker-compose and Kubernetes point at their volume).
+    if (app === 'documents') services[app].STORAGE_DIR ??= join(input.dataDir, 'documents');
   }
   return { services, gateway: { ...common } };
 }

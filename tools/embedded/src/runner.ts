@@ -258,6 +258,7 @@ export async function startSystem(
     cursorSecret: secrets.cursorSecret,
     jwksUrl: config.jwksUrl,
     admin: { email: secrets.admin.email, password: secrets.admin.password },
+    dataDir: config.dataDir,
   });
 
   // One resource for all apps, so they close together: each waits out its NATS grace period.
