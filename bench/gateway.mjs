@@ -13,6 +13,7 @@
  * Compare ratios, not absolute figures: a 2-vCPU machine shares its cores between autocannon,
  * the gateway and the upstream (STACK.md's proxy figures were taken the same way).
  */
+import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { once } from 'node:events';
@@ -21,11 +22,21 @@ import { createServer } from 'node:http';
 import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout } from 'node:timers';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const APP_URL_VARIABLES = ['CONTENT', 'ASSIGNMENT', 'INVENTORY', 'COMMERCIAL', 'PAYMENT', 'ACL', 'DOCUMENTS', 'CHAT_NOTIFICATIONS'];
+const APP_URL_VARIABLES = [
+  'CONTENT',
+  'ASSIGNMENT',
+  'INVENTORY',
+  'COMMERCIAL',
+  'PAYMENT',
+  'ACL',
+  'DOCUMENTS',
+  'CHAT_NOTIFICATIONS',
+];
 
 const { values: args } = parseArgs({
   options: {
@@ -56,10 +67,14 @@ function serveUpstream() {
     req.on('data', (chunk) => (bytes += chunk.length));
     req.on('end', () => {
       const body = req.method === 'POST' ? JSON.stringify({ received: bytes }) : small;
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+        .end(body);
     });
   });
-  server.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`));
+  server.listen(0, '127.0.0.1', () =>
+    process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`),
+  );
 }
 
 if (args.role === 'upstream') {
@@ -103,7 +118,7 @@ async function waitFor(url, timeoutMs = 15_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      const res = await fetch(url);
+      const res = await globalThis.fetch(url);
       await res.arrayBuffer();
       if (res.status < 500) return;
     } catch {
@@ -182,8 +197,12 @@ function summary(result) {
 async function compare(name, target, request) {
   const base = { connections: Number(args.connections), duration: Number(args.duration), ...request };
   await run(`${name} warm-up`, { ...base, url: `${target.gatewayUrl}${request.path}`, duration: 2 });
-  const direct = summary(await run(`${name} direct`, { ...base, url: `${target.upstreamUrl}${request.path}` }));
-  const through = summary(await run(`${name} through gateway`, { ...base, url: `${target.gatewayUrl}${request.path}` }));
+  const direct = summary(
+    await run(`${name} direct`, { ...base, url: `${target.upstreamUrl}${request.path}` }),
+  );
+  const through = summary(
+    await run(`${name} through gateway`, { ...base, url: `${target.gatewayUrl}${request.path}` }),
+  );
   return {
     request: { method: request.method ?? 'GET', path: request.path, body_bytes: request.body?.length ?? 0 },
     direct,
@@ -197,10 +216,17 @@ async function main() {
   const local = !args.upstream || !args.gateway;
   const target = local
     ? await startLocal()
-    : { upstreamUrl: args.upstream.replace(/\/$/, ''), gatewayUrl: args.gateway.replace(/\/$/, ''), token: args.token, stop: async () => {} };
+    : {
+        upstreamUrl: args.upstream.replace(/\/$/, ''),
+        gatewayUrl: args.gateway.replace(/\/$/, ''),
+        token: args.token,
+        stop: async () => {},
+      };
   const headers = target.token ? { authorization: `Bearer ${target.token}` } : {};
   const path = args.path ?? '/content/api/v1/bench';
-  process.stderr.write(`bench: direct ${target.upstreamUrl}, gateway ${target.gatewayUrl}, ${args.connections} connections, ${args.duration}s per run\n`);
+  process.stderr.write(
+    `bench: direct ${target.upstreamUrl}, gateway ${target.gatewayUrl}, ${args.connections} connections, ${args.duration}s per run\n`,
+  );
 
   const scenarios = {};
   try {

@@ -6,7 +6,8 @@ import { parseByteSize, toDuration, validateConfig } from '@media/platform';
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
 
-const toBytes = ({ value }: { value: unknown }) => (typeof value === 'string' ? (parseByteSize(value) ?? value) : value);
+const toBytes = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? (parseByteSize(value) ?? value) : value;
 
 const PORT_MESSAGE = 'must be a port between 0 and 65535';
 const URL_MESSAGE = 'must be an http(s):// URL';

@@ -35,6 +35,8 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // e.g. the port is taken: one line, not a stack trace, like a configuration error.
-  process.stderr.write(`gateway failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `gateway failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });

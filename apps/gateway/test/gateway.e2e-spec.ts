@@ -5,7 +5,13 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { Agent, request } from 'undici';
@@ -36,7 +42,13 @@ interface TokenOptions {
 
 async function mint(options: TokenOptions = {}): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ email: 'tester@example.com', name: 'Test User', permissions: [], roles: [], groups: [] })
+  return new SignJWT({
+    email: 'tester@example.com',
+    name: 'Test User',
+    permissions: [],
+    roles: [],
+    groups: [],
+  })
     .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? KID })
     .setSubject(options.sub ?? randomUUID())
     .setIssuer(options.iss ?? ISSUER)
@@ -84,9 +96,18 @@ let releaseStepwise: (() => void) | undefined;
 let slowArrived = 0;
 const BIG_SIZE = 32 * 1024 * 1024;
 
-function json(res: ServerResponse, status: number, value: unknown, headers: Record<string, string | string[]> = {}): void {
+function json(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string | string[]> = {},
+): void {
   const text = JSON.stringify(value);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -94,9 +115,14 @@ function openApiOf(prefix: string): object {
   return {
     openapi: '3.0.0',
     info: { title: `${prefix} API`, version: 'v1' },
-    paths: { [`/${prefix}/api/v1/things`]: { get: { responses: { 200: { $ref: '#/components/schemas/Thing' } } } } },
+    paths: {
+      [`/${prefix}/api/v1/things`]: { get: { responses: { 200: { $ref: '#/components/schemas/Thing' } } } },
+    },
     components: {
-      schemas: { Thing: { type: 'object', properties: { [`${prefix}_field`]: { type: 'string' } } }, Shared: { type: 'string' } },
+      schemas: {
+        Thing: { type: 'object', properties: { [`${prefix}_field`]: { type: 'string' } } },
+        Shared: { type: 'string' },
+      },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
     },
     tags: [{ name: prefix }],
@@ -106,7 +132,14 @@ function openApiOf(prefix: string): object {
 function recordAndEcho(req: IncomingMessage, res: ServerResponse, status = 200): void {
   const hash = createHash('sha256');
   let bytes = 0;
-  const record: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, bytes: 0, sha256: '', complete: false };
+  const record: Seen = {
+    method: req.method ?? '',
+    url: req.url ?? '',
+    headers: req.headers,
+    bytes: 0,
+    sha256: '',
+    complete: false,
+  };
   seen.push(record);
   req.on('data', (chunk: Buffer) => {
     bytes += chunk.length;
@@ -116,10 +149,15 @@ function recordAndEcho(req: IncomingMessage, res: ServerResponse, status = 200):
   req.on('end', () => {
     record.complete = true;
     record.sha256 = hash.digest('hex');
-    json(res, status, { method: record.method, url: record.url, headers: record.headers, bytes, sha256: record.sha256 }, {
-      'set-cookie': ['a=1', 'b=2'],
-      'x-upstream': 'fake',
-    });
+    json(
+      res,
+      status,
+      { method: record.method, url: record.url, headers: record.headers, bytes, sha256: record.sha256 },
+      {
+        'set-cookie': ['a=1', 'b=2'],
+        'x-upstream': 'fake',
+      },
+    );
   });
 }
 
@@ -127,7 +165,8 @@ function handleUpstream(req: IncomingMessage, res: ServerResponse): void {
   const url = req.url ?? '/';
   const path = url.split('?')[0];
   const prefix = path.split('/')[1];
-  if (path === '/acl/.well-known/jwks.json') return json(res, 200, { keys: [{ ...publicJwk, kid: KID, alg: 'RS256', use: 'sig' }] });
+  if (path === '/acl/.well-known/jwks.json')
+    return json(res, 200, { keys: [{ ...publicJwk, kid: KID, alg: 'RS256', use: 'sig' }] });
   if (path === `/${prefix}/health/ready`) return json(res, 200, { status: 'ok' });
   if (path === `/${prefix}/openapi.json`) return json(res, 200, openApiOf(prefix));
   if (path === '/content/slow') {
@@ -172,7 +211,11 @@ upstreamSockets.on('connection', (socket, req) => {
 const agent = new Agent({ keepAliveTimeout: 1_000 });
 
 async function boot(extra: Record<string, string>): Promise<{ gateway: RunningGateway; url: string }> {
-  const env: Record<string, string> = { GATEWAY_PORT: '0', LOG_LEVEL: 'silent', UPLOAD_LIMIT: String(UPLOAD_LIMIT) };
+  const env: Record<string, string> = {
+    GATEWAY_PORT: '0',
+    LOG_LEVEL: 'silent',
+    UPLOAD_LIMIT: String(UPLOAD_LIMIT),
+  };
   for (const app of SERVICE_NAMES) env[`${envPrefix(app)}_URL`] = `http://127.0.0.1:${upstreamPort}`;
   const gateway = await startGateway({ ...env, ...extra });
   return { gateway, url: `http://127.0.0.1:${gateway.port}` };
@@ -194,7 +237,11 @@ interface Answer {
   json: <T = Record<string, unknown>>() => T;
 }
 
-async function call(base: string, path: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Answer> {
+async function call(
+  base: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<Answer> {
   const res = await request(`${base}${path}`, {
     method: (options.method ?? 'GET') as 'GET',
     headers: options.headers,
@@ -202,7 +249,7 @@ async function call(base: string, path: string, options: { method?: string; head
     dispatcher: agent,
   });
   const text = await res.body.text();
-  return { status: res.statusCode, headers: res.headers, text, json: <T,>() => JSON.parse(text) as T };
+  return { status: res.statusCode, headers: res.headers, text, json: <T>() => JSON.parse(text) as T };
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -220,7 +267,8 @@ beforeAll(async () => {
 
   upstream = createServer(handleUpstream);
   upstream.on('upgrade', (req, socket, head) => {
-    if (!req.url?.startsWith('/api/v1/ws')) return void socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
+    if (!req.url?.startsWith('/api/v1/ws'))
+      return void socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
     upstreamSockets.handleUpgrade(req, socket, head, (ws) => upstreamSockets.emit('connection', ws, req));
   });
   upstream.listen(0, '127.0.0.1');
@@ -258,7 +306,16 @@ describe('routing (CONTRACT §0)', () => {
   });
 
   it('routes /api to chat-notifications and every other prefix to its app', async () => {
-    const prefixes = ['content', 'assignment', 'inventory', 'commercial', 'payment', 'acl', 'documents', 'api'];
+    const prefixes = [
+      'content',
+      'assignment',
+      'inventory',
+      'commercial',
+      'payment',
+      'acl',
+      'documents',
+      'api',
+    ];
     for (const prefix of prefixes) {
       const res = await call(main.url, `/${prefix}/api/v1/x`, { headers: bearer(token) });
       expect([prefix, res.status]).toEqual([prefix, 200]);
@@ -287,7 +344,11 @@ describe('routing (CONTRACT §0)', () => {
 
   it('streams a request body to the upstream unchanged', async () => {
     const body = Buffer.alloc(512 * 1024, 3);
-    const res = await call(main.url, '/documents/api/v1/documents', { method: 'POST', headers: bearer(token), body });
+    const res = await call(main.url, '/documents/api/v1/documents', {
+      method: 'POST',
+      headers: bearer(token),
+      body,
+    });
     expect(res.status).toBe(201);
     expect(res.json<{ bytes: number; sha256: string }>()).toMatchObject({
       bytes: body.length,
@@ -331,13 +392,17 @@ describe('forwarded headers and request ids', () => {
   });
 
   it('passes a sane X-Request-Id to the upstream and echoes it', async () => {
-    const res = await call(main.url, '/content/api/v1/echo', { headers: { ...bearer(token), 'x-request-id': 'req-abc.123' } });
+    const res = await call(main.url, '/content/api/v1/echo', {
+      headers: { ...bearer(token), 'x-request-id': 'req-abc.123' },
+    });
     expect(res.headers['x-request-id']).toBe('req-abc.123');
     expect(lastSeen('req-abc.123')).toBeDefined();
   });
 
   it('replaces an unsafe X-Request-Id with a generated one, the same upstream and back', async () => {
-    const res = await call(main.url, '/content/api/v1/echo', { headers: { ...bearer(token), 'x-request-id': 'bad id <script>' } });
+    const res = await call(main.url, '/content/api/v1/echo', {
+      headers: { ...bearer(token), 'x-request-id': 'bad id <script>' },
+    });
     const id = res.headers['x-request-id'] as string;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.json<{ headers: Record<string, string> }>().headers['x-request-id']).toBe(id);
@@ -355,7 +420,9 @@ describe('forwarded headers and request ids', () => {
 describe('token pre-check (CONTRACT §1)', () => {
   async function expect401(headers: Record<string, string>, code: string): Promise<void> {
     const requestId = randomUUID();
-    const res = await call(main.url, '/content/api/v1/lineup', { headers: { ...headers, 'x-request-id': requestId } });
+    const res = await call(main.url, '/content/api/v1/lineup', {
+      headers: { ...headers, 'x-request-id': requestId },
+    });
     expect(res.status).toBe(401);
     expect(res.headers['www-authenticate']).toBe('Bearer');
     expect(res.json()).toEqual({ detail: expect.any(String), code });
@@ -439,7 +506,10 @@ describe('limits', () => {
     expect(res.statusCode).toBe(413);
     expect(res.headers.connection).toBe('close');
     expect(res.headers['x-request-id']).toBe(requestId);
-    expect(JSON.parse(Buffer.concat(chunks).toString())).toEqual({ detail: expect.any(String), code: 'payload_too_large' });
+    expect(JSON.parse(Buffer.concat(chunks).toString())).toEqual({
+      detail: expect.any(String),
+      code: 'payload_too_large',
+    });
     expect(lastSeen(requestId)).toBeUndefined();
   });
 
@@ -464,13 +534,16 @@ describe('limits', () => {
     });
     req.on('error', () => undefined);
     let answered: IncomingMessage | undefined;
-    const response = new Promise<IncomingMessage>((resolve) => req.once('response', (res: IncomingMessage) => resolve((answered = res))));
+    const response = new Promise<IncomingMessage>((resolve) =>
+      req.once('response', (res: IncomingMessage) => resolve((answered = res))),
+    );
     const piece = Buffer.alloc(64 * 1024, 2);
     let written = 0;
     // Keep sending (with backpressure) until the gateway answers; it must answer before 8x the limit.
     while (!answered && written < UPLOAD_LIMIT * 8) {
       written += piece.length;
-      if (!req.write(piece)) await Promise.race([new Promise((resolve) => req.once('drain', resolve)), response]);
+      if (!req.write(piece))
+        await Promise.race([new Promise((resolve) => req.once('drain', resolve)), response]);
     }
     const res = await response;
     const chunks: Buffer[] = [];
@@ -505,14 +578,18 @@ describe('limits', () => {
     const limited = await boot({ RATE_LIMIT_PER_MINUTE: '3' });
     try {
       const mine = await mint({ sub: 'rate-limited-user' });
-      for (let i = 0; i < 3; i += 1) expect((await call(limited.url, '/content/x', { headers: bearer(mine) })).status).toBe(200);
+      for (let i = 0; i < 3; i += 1)
+        expect((await call(limited.url, '/content/x', { headers: bearer(mine) })).status).toBe(200);
       const refused = await call(limited.url, '/content/x', { headers: bearer(mine) });
       expect(refused.status).toBe(429);
       expect(refused.json()).toEqual({ detail: expect.any(String), code: 'rate_limited' });
       expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(20);
       // The limit is per client: another user is not held back by this one.
-      expect((await call(limited.url, '/content/x', { headers: bearer(await mint({ sub: 'other-user' })) })).status).toBe(200);
+      expect(
+        (await call(limited.url, '/content/x', { headers: bearer(await mint({ sub: 'other-user' })) }))
+          .status,
+      ).toBe(200);
     } finally {
       await limited.gateway.close();
     }
@@ -542,7 +619,8 @@ describe('streaming', () => {
     expect(Buffer.from(first.value as Buffer).toString()).toBe('first-half;');
     releaseStepwise?.();
     let rest = '';
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) rest += Buffer.from(next.value as Buffer).toString();
+    for (let next = await iterator.next(); !next.done; next = await iterator.next())
+      rest += Buffer.from(next.value as Buffer).toString();
     expect(rest).toBe('second-half');
   });
 });
@@ -553,7 +631,9 @@ describe('websocket upgrades', () => {
   const wsUrl = (path: string) => `ws://127.0.0.1:${main.gateway.port}${path}`;
 
   it('proxies an upgrade with a token in the access_token query parameter', async () => {
-    const socket = new WebSocket(wsUrl(`/api/v1/ws?access_token=${token}`), { headers: { 'x-request-id': 'ws-1' } });
+    const socket = new WebSocket(wsUrl(`/api/v1/ws?access_token=${token}`), {
+      headers: { 'x-request-id': 'ws-1' },
+    });
     const [greeting] = (await once(socket, 'message')) as [Buffer];
     expect(greeting.toString()).toBe('hello ws-1');
     socket.send('ping');
@@ -570,14 +650,20 @@ describe('websocket upgrades', () => {
     const messages: string[] = [];
     socket.on('message', (data: Buffer) => messages.push(data.toString()));
     await new Promise<void>((resolve) => {
-      const poll = setInterval(() => messages.some((m) => m.startsWith('echo:')) && (clearInterval(poll), resolve()), 10);
+      const poll = setInterval(
+        () => messages.some((m) => m.startsWith('echo:')) && (clearInterval(poll), resolve()),
+        10,
+      );
     });
     expect(messages.find((m) => m.startsWith('echo:'))).toHaveLength(5 + 100_000);
     socket.close();
     await once(socket, 'close');
   });
 
-  async function refusedStatus(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  async function refusedStatus(
+    url: string,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: string }> {
     const socket = new WebSocket(url, { headers });
     socket.on('error', () => undefined);
     const [, res] = (await once(socket, 'unexpected-response')) as [unknown, IncomingMessage];
@@ -616,7 +702,10 @@ describe('health and docs (CONTRACT §6)', () => {
   it('answers /health/ready 200 when every upstream is ready', async () => {
     const res = await call(main.url, '/health/ready');
     expect(res.status).toBe(200);
-    const body = res.json<{ status: string; upstreams: Record<ServiceName, { status: string; http_status: number }> }>();
+    const body = res.json<{
+      status: string;
+      upstreams: Record<ServiceName, { status: string; http_status: number }>;
+    }>();
     expect(body.status).toBe('ok');
     expect(Object.keys(body.upstreams).sort()).toEqual([...SERVICE_NAMES].sort());
     for (const app of SERVICE_NAMES) expect(body.upstreams[app]).toEqual({ status: 'up', http_status: 200 });
@@ -625,19 +714,27 @@ describe('health and docs (CONTRACT §6)', () => {
   it('answers /health/ready 503 naming the upstream that is down', async () => {
     const res = await call(paymentDown.url, '/health/ready');
     expect(res.status).toBe(503);
-    const body = res.json<{ status: string; upstreams: Record<string, { status: string; http_status: number | null }> }>();
+    const body = res.json<{
+      status: string;
+      upstreams: Record<string, { status: string; http_status: number | null }>;
+    }>();
     expect(body.status).toBe('error');
     expect(body.upstreams.payment).toMatchObject({ status: 'down', http_status: null });
     expect(body.upstreams.content).toEqual({ status: 'up', http_status: 200 });
   });
 
-  it('merges every app\'s OpenAPI document, renaming schemas that clash', async () => {
+  it("merges every app's OpenAPI document, renaming schemas that clash", async () => {
     const res = await call(main.url, '/openapi.json');
     expect(res.status).toBe(200);
-    const doc = res.json<{ paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } }>();
+    const doc = res.json<{
+      paths: Record<string, unknown>;
+      components: { schemas: Record<string, unknown> };
+    }>();
     expect(Object.keys(doc.paths)).toHaveLength(SERVICE_NAMES.length);
     expect(doc.paths['/content/api/v1/things']).toBeDefined();
-    expect(doc.paths['/api/api/v1/things']).toEqual({ get: { responses: { 200: { $ref: '#/components/schemas/chat-notifications.Thing' } } } });
+    expect(doc.paths['/api/api/v1/things']).toEqual({
+      get: { responses: { 200: { $ref: '#/components/schemas/chat-notifications.Thing' } } },
+    });
     expect(doc.components.schemas.Shared).toEqual({ type: 'string' });
     expect(doc.components.schemas['payment.Thing']).toBeDefined();
   });
@@ -676,7 +773,9 @@ describe('graceful shutdown', () => {
   it('cuts a request that outlives SHUTDOWN_TIMEOUT so close() stays bounded', async () => {
     const stopping = await boot({ UPSTREAM_TIMEOUT: '10s', SHUTDOWN_TIMEOUT: '200ms' });
     const before = slowArrived;
-    const inFlight = call(stopping.url, '/content/slow?ms=3000', { headers: bearer(token) }).catch((error: Error) => error);
+    const inFlight = call(stopping.url, '/content/slow?ms=3000', { headers: bearer(token) }).catch(
+      (error: Error) => error,
+    );
     while (slowArrived === before) await new Promise((resolve) => setTimeout(resolve, 5));
     const started = Date.now();
     await stopping.gateway.close();

@@ -40,7 +40,10 @@ function rewriteRefs(value: unknown, renames: Map<string, string>): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
-    out[key] = key === '$ref' && typeof inner === 'string' ? (renames.get(inner) ?? inner) : rewriteRefs(inner, renames);
+    out[key] =
+      key === '$ref' && typeof inner === 'string'
+        ? (renames.get(inner) ?? inner)
+        : rewriteRefs(inner, renames);
   }
   return out;
 }
@@ -50,8 +53,14 @@ function rewriteRefs(value: unknown, renames: Map<string, string>): unknown {
  * components may (two apps can both name a schema `ErrorBody`): an identical one is kept once,
  * a different one is renamed `<app>.<name>` together with the references to it in its app.
  */
-export function mergeDocuments(documents: { app: ServiceName; document: OpenApiDocument }[], missing: ServiceName[]): OpenApiDocument {
-  const merged: OpenApiDocument & { paths: Record<string, unknown>; components: Record<string, Record<string, unknown>> } = {
+export function mergeDocuments(
+  documents: { app: ServiceName; document: OpenApiDocument }[],
+  missing: ServiceName[],
+): OpenApiDocument {
+  const merged: OpenApiDocument & {
+    paths: Record<string, unknown>;
+    components: Record<string, Record<string, unknown>>;
+  } = {
     openapi: '3.0.0',
     info: {
       title: 'Media back-office API',

@@ -48,7 +48,10 @@ function swaggerUiDir(): string {
 /** Serves `/docs` and its assets; false when `path` is not one of them. */
 export function serveDocs(path: string, res: ServerResponse): boolean {
   if (path === '/docs' || path === '/docs/') {
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(PAGE) });
+    res.writeHead(200, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Length': Buffer.byteLength(PAGE),
+    });
     res.end(PAGE);
     return true;
   }

@@ -20,7 +20,11 @@ export interface Readiness {
 function reason(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
     return 'timed out';
   }
   if ((error as { name?: unknown }).name === 'TimeoutError') return 'timed out';
@@ -47,6 +51,9 @@ async function probe(pool: Pool, app: ServiceName): Promise<UpstreamStatus> {
 /** Asks every upstream's `/<prefix>/health/ready` in parallel (CONTRACT §6). */
 export async function checkUpstreams(poolOf: (app: ServiceName) => Pool): Promise<Readiness> {
   const results = await Promise.all(SERVICE_NAMES.map((app) => probe(poolOf(app), app)));
-  const upstreams = Object.fromEntries(SERVICE_NAMES.map((app, i) => [app, results[i]])) as Record<ServiceName, UpstreamStatus>;
+  const upstreams = Object.fromEntries(SERVICE_NAMES.map((app, i) => [app, results[i]])) as Record<
+    ServiceName,
+    UpstreamStatus
+  >;
   return { status: results.every((r) => r.status === 'up') ? 'ok' : 'error', upstreams };
 }

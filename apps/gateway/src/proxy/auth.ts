@@ -14,21 +14,33 @@ export class TokenChecker {
   private readonly keys: JwksKeyStore;
   private readonly verified = new Map<string, AccessTokenClaims>();
 
-  constructor(jwksUrl: string, private readonly rules: TokenRules) {
+  constructor(
+    jwksUrl: string,
+    private readonly rules: TokenRules,
+  ) {
     this.keys = new JwksKeyStore(jwksUrl);
+  }
+
+  /** The claims of a token verified before and not yet expired, without waiting on anything. */
+  cached(rawToken: string | undefined): AccessTokenClaims | undefined {
+    if (!rawToken) return undefined;
+    const claims = this.verified.get(rawToken);
+    if (!claims) return undefined;
+    if (claims.exp * 1000 > Date.now()) return claims;
+    this.verified.delete(rawToken);
+    return undefined;
   }
 
   /** The claims of a valid token; throws Unauthenticated (401) or UpstreamUnavailable (JWKS down). */
   async verify(rawToken: string | undefined): Promise<AccessTokenClaims> {
-    if (!rawToken) throw new Unauthenticated('not_authenticated', 'Authentication credentials were not provided.');
-    const cached = this.verified.get(rawToken);
-    if (cached) {
-      if (cached.exp * 1000 > Date.now()) return cached;
-      this.verified.delete(rawToken);
-    }
+    if (!rawToken)
+      throw new Unauthenticated('not_authenticated', 'Authentication credentials were not provided.');
+    const cached = this.cached(rawToken);
+    if (cached) return cached;
     const claims = await verifyAccessToken(this.keys, this.rules, rawToken);
     // acl always sets `exp` (CONTRACT §1); a token without one would never expire.
-    if (typeof claims.exp !== 'number') throw new Unauthenticated('token_invalid', 'The access token has no expiry.');
+    if (typeof claims.exp !== 'number')
+      throw new Unauthenticated('token_invalid', 'The access token has no expiry.');
     // Map keeps insertion order, so dropping the first entry evicts the oldest token.
     if (this.verified.size >= MAX_CACHED) this.verified.delete(this.verified.keys().next().value as string);
     this.verified.set(rawToken, claims);

@@ -32,7 +32,11 @@ function body(error: DomainError): string {
   return JSON.stringify({ detail: error.detail, code: error.code });
 }
 
-function writeErrorHead(res: ServerResponse, error: DomainError, extraHeaders: Record<string, string>): string {
+function writeErrorHead(
+  res: ServerResponse,
+  error: DomainError,
+  extraHeaders: Record<string, string>,
+): string {
   const payload = body(error);
   res.writeHead(error.status, {
     ...error.headers,
@@ -47,7 +51,11 @@ function writeErrorHead(res: ServerResponse, error: DomainError, extraHeaders: R
  * Answers with the contract's error body. X-Request-Id is already on `res` (set when the
  * request arrived), so gateway-made errors carry it like forwarded responses do.
  */
-export function sendError(res: ServerResponse, error: DomainError, extraHeaders: Record<string, string> = {}): void {
+export function sendError(
+  res: ServerResponse,
+  error: DomainError,
+  extraHeaders: Record<string, string> = {},
+): void {
   res.end(writeErrorHead(res, error, extraHeaders));
 }
 
@@ -62,7 +70,12 @@ const LINGER_MS = 2_000;
  * closing a socket with unread input makes the kernel send a reset, and the client would see
  * that instead of the status (CONTRACT §2: "so the client sees the status").
  */
-export function refuseUpload(req: IncomingMessage, res: ServerResponse, error: DomainError, budget: number): void {
+export function refuseUpload(
+  req: IncomingMessage,
+  res: ServerResponse,
+  error: DomainError,
+  budget: number,
+): void {
   res.write(writeErrorHead(res, error, { Connection: 'close' }));
   let seen = 0;
   const finish = () => {
@@ -93,5 +106,7 @@ export function writeSocketError(socket: Duplex, error: DomainError, requestId: 
     Connection: 'close',
   };
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n${lines.join('')}\r\n${payload}`);
+  socket.end(
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n${lines.join('')}\r\n${payload}`,
+  );
 }

@@ -162,7 +162,13 @@ export class Forwarder {
    * errors (503, 504, 413 mid-stream) are written here when no upstream answer has started;
    * otherwise the client connection is cut, the only honest signal left.
    */
-  forward(app: ServiceName, req: IncomingMessage, res: ServerResponse, requestId: string, done: (outcome: ForwardOutcome) => void): void {
+  forward(
+    app: ServiceName,
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    done: (outcome: ForwardOutcome) => void,
+  ): void {
     // The client may have left while its token was being checked: nothing to forward then.
     if (req.socket.destroyed) {
       done({ clientAborted: true });
@@ -205,7 +211,9 @@ export class Forwarder {
     const graceful = Promise.all(pools.map((pool) => pool.close()));
     const remaining = Math.max(0, deadline - Date.now());
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), remaining)));
+    const timedOut = new Promise<'timeout'>(
+      (resolve) => (timer = setTimeout(() => resolve('timeout'), remaining)),
+    );
     const result = await Promise.race([graceful.then(() => 'closed' as const), timedOut]);
     clearTimeout(timer);
     if (result === 'timeout') await Promise.all(pools.map((pool) => pool.destroy()));

@@ -86,12 +86,17 @@ export function clientAddress(req: IncomingMessage): string {
 }
 
 /** Request headers for the upstream: hop-by-hop removed, X-Forwarded-* and X-Request-Id added. */
-export function upstreamRequestHeaders(req: IncomingMessage, requestId: string, keepUpgrade = false): IncomingHttpHeaders {
+export function upstreamRequestHeaders(
+  req: IncomingMessage,
+  requestId: string,
+  keepUpgrade = false,
+): IncomingHttpHeaders {
   const source = req.headers;
   const listed = connectionListed(source.connection);
   const headers: IncomingHttpHeaders = {};
   for (const name in source) {
-    if (REQUEST_DROPPED.has(name) && !(keepUpgrade && (name === 'connection' || name === 'upgrade'))) continue;
+    if (REQUEST_DROPPED.has(name) && !(keepUpgrade && (name === 'connection' || name === 'upgrade')))
+      continue;
     if (listed.length > 0 && listed.includes(name)) continue;
     headers[name] = source[name];
   }
@@ -108,7 +113,9 @@ export function upstreamRequestHeaders(req: IncomingMessage, requestId: string, 
 }
 
 /** Response headers for the client: hop-by-hop removed (Node adds its own framing). */
-export function clientResponseHeaders(upstream: IncomingHttpHeaders | Record<string, string | string[] | undefined>): OutgoingHttpHeaders {
+export function clientResponseHeaders(
+  upstream: IncomingHttpHeaders | Record<string, string | string[] | undefined>,
+): OutgoingHttpHeaders {
   const listed = connectionListed(upstream.connection);
   const headers: OutgoingHttpHeaders = {};
   for (const name in upstream) {

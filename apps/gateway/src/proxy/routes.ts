@@ -1,7 +1,9 @@
 import { APPS, SERVICE_NAMES, type ServiceName } from '@media/contracts';
 
 /** First path segment -> the app serving it (CONTRACT §0: `api` is chat-notifications). */
-export const ROUTES: ReadonlyMap<string, ServiceName> = new Map(SERVICE_NAMES.map((app) => [APPS[app].prefix, app]));
+export const ROUTES: ReadonlyMap<string, ServiceName> = new Map(
+  SERVICE_NAMES.map((app) => [APPS[app].prefix, app]),
+);
 
 /** What the gateway itself answers instead of forwarding. */
 export const OWN_SEGMENTS = new Set(['health', 'openapi.json', 'docs']);

@@ -19,7 +19,8 @@ function headerBlock(rawHeaders: string[], drop: Set<string>, extra: Record<stri
     seen.add(name);
     block += `${rawHeaders[i]}: ${rawHeaders[i + 1]}\r\n`;
   }
-  for (const [name, value] of Object.entries(extra)) if (!seen.has(name.toLowerCase())) block += `${name}: ${value}\r\n`;
+  for (const [name, value] of Object.entries(extra))
+    if (!seen.has(name.toLowerCase())) block += `${name}: ${value}\r\n`;
   return block;
 }
 
@@ -40,7 +41,12 @@ export interface UpgradeOptions {
  * cost and is neutral to subprotocols and extensions. A handshake the upstream refuses (401,
  * 404...) is relayed as is.
  */
-export function proxyUpgrade(req: IncomingMessage, client: Duplex, head: Buffer, options: UpgradeOptions): void {
+export function proxyUpgrade(
+  req: IncomingMessage,
+  client: Duplex,
+  head: Buffer,
+  options: UpgradeOptions,
+): void {
   const target = new URL(options.origin);
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   const upstreamReq = send({
@@ -65,7 +71,9 @@ export function proxyUpgrade(req: IncomingMessage, client: Duplex, head: Buffer,
   client.once('close', onClientGone);
   client.on('error', () => client.destroy());
 
-  upstreamReq.once('timeout', () => upstreamReq.destroy(Object.assign(new Error('upstream timeout'), { code: 'ETIMEDOUT_GATEWAY' })));
+  upstreamReq.once('timeout', () =>
+    upstreamReq.destroy(Object.assign(new Error('upstream timeout'), { code: 'ETIMEDOUT_GATEWAY' })),
+  );
 
   upstreamReq.once('error', (error: Error & { code?: string }) => {
     if (settled || client.destroyed) return;
@@ -82,7 +90,9 @@ export function proxyUpgrade(req: IncomingMessage, client: Duplex, head: Buffer,
     settle(res.statusCode ?? 502);
     const status = res.statusCode ?? 502;
     const extra = { Connection: 'close', 'X-Request-Id': options.requestId };
-    client.write(`HTTP/1.1 ${status} ${res.statusMessage || STATUS_CODES[status] || ''}\r\n${headerBlock(res.rawHeaders, REFUSAL_DROPPED, extra)}\r\n`);
+    client.write(
+      `HTTP/1.1 ${status} ${res.statusMessage || STATUS_CODES[status] || ''}\r\n${headerBlock(res.rawHeaders, REFUSAL_DROPPED, extra)}\r\n`,
+    );
     res.pipe(client);
   });
 
@@ -91,7 +101,8 @@ export function proxyUpgrade(req: IncomingMessage, client: Duplex, head: Buffer,
     settle(101);
     upstream.setTimeout(0);
     upstream.setNoDelay(true);
-    if ('setNoDelay' in client && typeof client.setNoDelay === 'function') (client as Socket).setNoDelay(true);
+    if ('setNoDelay' in client && typeof client.setNoDelay === 'function')
+      (client as Socket).setNoDelay(true);
     const extra = { 'X-Request-Id': options.requestId };
     client.write(`HTTP/1.1 101 Switching Protocols\r\n${headerBlock(res.rawHeaders, new Set(), extra)}\r\n`);
     if (upstreamHead.length > 0) client.write(upstreamHead);
