@@ -82,7 +82,7 @@ describe('POST /acl/api/v1/users', () => {
       'body.first_name': 'missing',
       'body.last_name': 'string_too_short',
       'body.roles': 'list_type',
-      'body.groups': 'uuid_parsing',
+      'body.groups.0': 'uuid_parsing',
       'body.manager_id': 'uuid_parsing',
       'body.date_joined': 'datetime_parsing',
       'body.nickname': 'extra_forbidden',

@@ -78,21 +78,22 @@ describe('validation errors (CONTRACT §2)', () => {
   it('reports every failing field at once with its loc and type', async () => {
     const res = await call(base, '/api/v1/things', {
       token,
-      json: { name: '', count: 9, member_ids: [randomUUID(), 'nope'], items: [{ label: 'a' }, {}], enabled: 'yes', day: '2023-02-29', amount: '1.234' },
+      json: { name: '', count: 9, member_ids: [randomUUID(), 'nope', randomUUID(), 'bad'], items: [{ label: 'a' }, {}], enabled: 'yes', day: '2023-02-29', amount: '1.234' },
     });
     expect(res.status).toBe(422);
     expect(res.body.detail).toEqual(
       expect.arrayContaining([
         { loc: ['body', 'name'], msg: expect.any(String), type: 'string_too_short' },
         { loc: ['body', 'count'], msg: expect.any(String), type: 'less_than_equal' },
-        { loc: ['body', 'member_ids'], msg: expect.any(String), type: 'uuid_parsing' },
+        { loc: ['body', 'member_ids', '1'], msg: expect.any(String), type: 'uuid_parsing' },
+        { loc: ['body', 'member_ids', '3'], msg: expect.any(String), type: 'uuid_parsing' },
         { loc: ['body', 'items', '1', 'label'], msg: 'Field required', type: 'missing' },
         { loc: ['body', 'enabled'], msg: expect.any(String), type: 'bool_parsing' },
         { loc: ['body', 'day'], msg: expect.any(String), type: 'date_parsing' },
         { loc: ['body', 'amount'], msg: expect.any(String), type: 'decimal_parsing' },
       ]),
     );
-    expect(res.body.detail).toHaveLength(7);
+    expect(res.body.detail).toHaveLength(8);
   });
 
   it('reports a missing required field as type missing', async () => {
@@ -175,7 +176,7 @@ describe('form and multipart bodies (CONTRACT §3)', () => {
       expect.arrayContaining([
         expect.objectContaining({ loc: ['body', 'name'], type: 'string_too_long' }),
         expect.objectContaining({ loc: ['body', 'count'], type: 'int_parsing' }),
-        expect.objectContaining({ loc: ['body', 'member_ids'], type: 'uuid_parsing' }),
+        expect.objectContaining({ loc: ['body', 'member_ids', '1'], type: 'uuid_parsing' }),
         expect.objectContaining({ loc: ['body', 'enabled'], type: 'bool_parsing' }),
         expect.objectContaining({ loc: ['body', 'metadata'], type: 'dict_type' }),
       ]),

@@ -1,7 +1,8 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import type { ValidationIssue } from '@media/contracts';
 import { plainToInstance } from 'class-transformer';
-import { validate, type ValidationError } from 'class-validator';
+import { isEmail, isUUID, validate, type ValidationError } from 'class-validator';
+import { isDateOnly, isDateTime } from './decorators';
 import { ValidationFailed } from '../errors/domain-errors';
 import { coerceTextValues } from './coerce';
 import { INVALID_JSON, isFormBody } from './form-body';
@@ -54,6 +55,21 @@ function issueType(error: ValidationError, constraint: string): string {
   return TYPES[constraint] ?? 'value_error';
 }
 
+/**
+ * Item checks of `{ each: true }` constraints, so a bad array item is reported at its own index
+ * (`["body","member_ids","3"]`) rather than at the array.
+ */
+const ITEM_CHECKS: Partial<Record<string, (value: unknown) => boolean>> = {
+  isUuid: (v) => typeof v === 'string' && isUUID(v),
+  isInt: (v) => Number.isInteger(v),
+  isNumber: (v) => typeof v === 'number' && Number.isFinite(v),
+  isString: (v) => typeof v === 'string',
+  isBoolean: (v) => typeof v === 'boolean',
+  isEmail: (v) => typeof v === 'string' && isEmail(v),
+  isDateOnly,
+  isDateTime,
+};
+
 function collect(errors: ValidationError[], base: string[], out: ValidationIssue[]): void {
   for (const error of errors) {
     const loc = [...base, String(error.property)];
@@ -61,7 +77,10 @@ function collect(errors: ValidationError[], base: string[], out: ValidationIssue
       const [constraint, message] = pickConstraint(error);
       const type = issueType(error, constraint);
       const msg = type === 'missing' ? 'Field required' : constraint === 'whitelistValidation' ? 'Extra inputs are not permitted' : message;
-      out.push({ loc, msg, type });
+      const check = ITEM_CHECKS[constraint];
+      const badItems = check && Array.isArray(error.value) ? error.value.flatMap((item: unknown, i) => (check(item) ? [] : [i])) : [];
+      if (badItems.length > 0) for (const i of badItems) out.push({ loc: [...loc, String(i)], msg, type });
+      else out.push({ loc, msg, type });
     }
     if (error.children?.length) collect(error.children, loc, out);
   }

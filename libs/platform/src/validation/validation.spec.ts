@@ -75,6 +75,17 @@ describe('validateDto', () => {
     ]);
   });
 
+  it('reports a bad item of an `each` constraint at its index', async () => {
+    const ok = '4b8f2c1e-7a3d-4e2b-9c1a-0d5e6f7a8b9c';
+    expect(await issuesOf({ name: 'x', ids: [ok, 'nope'] })).toEqual([
+      { loc: ['body', 'ids', '1'], msg: expect.any(String), type: 'uuid_parsing' },
+    ]);
+    expect(await issuesOf({ name: 'x', sizes: [1, 2.5, 'x'] })).toEqual([
+      { loc: ['body', 'sizes', '1'], msg: expect.any(String), type: 'int_parsing' },
+      { loc: ['body', 'sizes', '2'], msg: expect.any(String), type: 'int_parsing' },
+    ]);
+  });
+
   it('refuses unknown fields one by one', async () => {
     const issues = await issuesOf({ name: 'x', a: 1, b: 2 });
     expect(issues.map((i) => [i.loc, i.type])).toEqual([
