@@ -26,12 +26,8 @@ RUN npx nx run-many -t build --skip-nx-cache --outputStyle=static
 FROM ${BUILD_IMAGE} AS prod-deps
 WORKDIR /src
 COPY package.json package-lock.json ./
-# argon2's prebuilt binary was seen to segfault on load (on the machines this project is built
-# on); compiled from source against the image's own Node headers it works everywhere.
-ENV npm_config_nodedir=/usr/local
 RUN npm ci --omit=dev --no-audit --no-fund \
- && npm rebuild argon2 --build-from-source \
- && node -e "require('argon2')" \
+ && node -e "require('@node-rs/argon2')" \
  && npm cache clean --force
 
 # --- runtime ----------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (path) => join(root, 'dist', path);
 
 const { Client } = require('pg');
-const { hash } = require('argon2');
+const { hash } = require('@node-rs/argon2');
 const { DataSource } = require('typeorm');
 const { databaseOptions, runMigrations } = require(dist('libs/platform/src/database/database.js'));
 const { migrations } = require(dist('apps/acl/src/database/migrations/index.js'));
