@@ -77,8 +77,49 @@ function serveUpstream() {
   );
 }
 
+/**
+ * The floor for a Node proxy on this machine: node:http + one undici Pool, forwarding with no
+ * routing, auth, headers, limits or logs. Measured beside the gateway so its ratio can be read
+ * against what any Node proxy achieves here, not only against nginx.
+ */
+async function serveBareProxy() {
+  const { Pool } = await import('undici');
+  const pool = new Pool(process.env.BENCH_UPSTREAM, { connections: 256 });
+  const server = createServer((req, res) => {
+    pool.dispatch(
+      {
+        path: req.url,
+        method: req.method,
+        headers: req.headers,
+        body: req.headers['content-length'] ? req : null,
+      },
+      {
+        onRequestStart() {},
+        onResponseStart(_c, status, headers) {
+          res.writeHead(status, headers);
+        },
+        onResponseData(_c, chunk) {
+          res.write(chunk);
+        },
+        onResponseEnd() {
+          res.end();
+        },
+        onResponseError() {
+          if (!res.headersSent) res.writeHead(502);
+          res.end();
+        },
+      },
+    );
+  });
+  server.listen(0, '127.0.0.1', () =>
+    process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`),
+  );
+}
+
 if (args.role === 'upstream') {
   serveUpstream();
+} else if (args.role === 'bare-proxy') {
+  await serveBareProxy();
 } else {
   await main();
 }
@@ -144,6 +185,13 @@ async function startLocal() {
   const [line] = await once(upstream.stdout, 'data');
   const upstreamUrl = `http://127.0.0.1:${JSON.parse(line.toString()).port}`;
 
+  const bare = spawn(process.execPath, [fileURLToPath(import.meta.url), '--role', 'bare-proxy'], {
+    env: { ...process.env, BENCH_UPSTREAM: upstreamUrl },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [bareLine] = await once(bare.stdout, 'data');
+  const bareProxyUrl = `http://127.0.0.1:${JSON.parse(bareLine.toString()).port}`;
+
   const gatewayPort = await freePort();
   const env = {
     ...process.env,
@@ -159,12 +207,12 @@ async function startLocal() {
   await waitFor(`${gatewayUrl}/health/live`);
 
   const stop = async () => {
-    for (const child of [gateway, upstream]) {
+    for (const child of [gateway, bare, upstream]) {
       child.kill('SIGTERM');
       if (child.exitCode === null) await once(child, 'exit');
     }
   };
-  return { upstreamUrl, gatewayUrl, token: signToken(privateKey, kid), stop };
+  return { upstreamUrl, gatewayUrl, bareProxyUrl, token: signToken(privateKey, kid), stop };
 }
 
 function run(label, options) {
@@ -193,7 +241,7 @@ function summary(result) {
   };
 }
 
-/** One scenario: warm-up, then direct and through the gateway with identical requests. */
+/** One scenario: warm-up, then direct, through the gateway (and the bare proxy) with identical requests. */
 async function compare(name, target, request) {
   const base = { connections: Number(args.connections), duration: Number(args.duration), ...request };
   await run(`${name} warm-up`, { ...base, url: `${target.gatewayUrl}${request.path}`, duration: 2 });
@@ -203,13 +251,21 @@ async function compare(name, target, request) {
   const through = summary(
     await run(`${name} through gateway`, { ...base, url: `${target.gatewayUrl}${request.path}` }),
   );
-  return {
+  const ratio = (s) => Math.round((s.requests_per_second / direct.requests_per_second) * 100) / 100;
+  const result = {
     request: { method: request.method ?? 'GET', path: request.path, body_bytes: request.body?.length ?? 0 },
     direct,
     through_gateway: through,
-    ratio_rps: Math.round((through.requests_per_second / direct.requests_per_second) * 100) / 100,
+    ratio_rps: ratio(through),
     added_latency_p50_ms: Math.round((through.latency_ms.p50 - direct.latency_ms.p50) * 100) / 100,
   };
+  if (target.bareProxyUrl) {
+    const bare = summary(
+      await run(`${name} through bare proxy`, { ...base, url: `${target.bareProxyUrl}${request.path}` }),
+    );
+    result.reference_bare_undici_proxy = { ...bare, ratio_rps: ratio(bare) };
+  }
+  return result;
 }
 
 async function main() {
@@ -246,7 +302,7 @@ async function main() {
   const report = {
     measured_at: new Date().toISOString(),
     setup: local
-      ? 'fake node:http upstream and dist gateway as child processes, autocannon in the parent, one machine'
+      ? 'fake node:http upstream, dist gateway and a bare undici proxy (reference) as child processes, autocannon in the parent, one machine'
       : 'running servers given on the command line',
     node: process.version,
     cpus: cpus().length,
@@ -260,7 +316,11 @@ async function main() {
   for (const [name, s] of Object.entries(scenarios)) {
     process.stderr.write(
       `${name}: direct ${s.direct.requests_per_second} req/s p50 ${s.direct.latency_ms.p50} ms | ` +
-        `gateway ${s.through_gateway.requests_per_second} req/s p50 ${s.through_gateway.latency_ms.p50} ms | ratio ${s.ratio_rps}\n`,
+        `gateway ${s.through_gateway.requests_per_second} req/s p50 ${s.through_gateway.latency_ms.p50} ms | ratio ${s.ratio_rps}` +
+        (s.reference_bare_undici_proxy
+          ? ` | bare undici proxy ratio ${s.reference_bare_undici_proxy.ratio_rps}`
+          : '') +
+        '\n',
     );
   }
   process.stderr.write(`written to ${args.out}\n`);

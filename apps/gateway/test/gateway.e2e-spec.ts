@@ -574,6 +574,28 @@ describe('limits', () => {
     expect(Date.now() - started).toBeLessThan(2_500);
   });
 
+  it('lets a slow upload through when it keeps making progress within UPSTREAM_TIMEOUT', async () => {
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port: main.gateway.port,
+      method: 'POST',
+      path: '/documents/api/v1/documents',
+      headers: bearer(token),
+    });
+    const response = once(req, 'response') as Promise<[IncomingMessage]>;
+    // Four pieces 300 ms apart: 1.2 s in all, more than the 500 ms timeout, but never idle that long.
+    for (let i = 0; i < 4; i += 1) {
+      req.write(Buffer.alloc(1024, i));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    req.end();
+    const [res] = await response;
+    const chunks: Buffer[] = [];
+    for await (const chunk of res) chunks.push(chunk as Buffer);
+    expect(res.statusCode).toBe(201);
+    expect(JSON.parse(Buffer.concat(chunks).toString())).toMatchObject({ bytes: 4096 });
+  });
+
   it('answers 429 rate_limited with Retry-After once a client used its requests of the minute', async () => {
     const limited = await boot({ RATE_LIMIT_PER_MINUTE: '3' });
     try {
