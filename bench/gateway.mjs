@@ -8,7 +8,8 @@
  *   node bench/gateway.mjs --upstream http://127.0.0.1:3001 --gateway http://127.0.0.1:3000 \
  *        --path /content/health/ready [--token <jwt>]   # against running servers
  *
- * Options: --connections 100, --duration 10 (seconds per run), --out bench/results/gateway.json.
+ * Options: --connections 100, --duration 5 (seconds per run), --rounds 3 (interleaved; medians
+ * reported), --out bench/results/gateway.json.
  * Against a real gateway, raise RATE_LIMIT_PER_MINUTE (or set 0) or every run measures 429s.
  * Compare ratios, not absolute figures: a 2-vCPU machine shares its cores between autocannon,
  * the gateway and the upstream (STACK.md's proxy figures were taken the same way).
@@ -46,7 +47,8 @@ const { values: args } = parseArgs({
     path: { type: 'string' },
     token: { type: 'string' },
     connections: { type: 'string', default: '100' },
-    duration: { type: 'string', default: '10' },
+    duration: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
     out: { type: 'string', default: join(root, 'bench/results/gateway.json') },
   },
 });
@@ -241,29 +243,47 @@ function summary(result) {
   };
 }
 
-/** One scenario: warm-up, then direct, through the gateway (and the bare proxy) with identical requests. */
+function median(results) {
+  const sorted = [...results].sort((a, b) => a.requests_per_second - b.requests_per_second);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/**
+ * One scenario: a warm-up, then `--rounds` rounds of direct, through the gateway (and through the
+ * bare proxy) with identical requests, interleaved so a noisy neighbour hits all targets alike.
+ * Each target's median round (by req/s) is reported, with every round's req/s beside it.
+ */
 async function compare(name, target, request) {
   const base = { connections: Number(args.connections), duration: Number(args.duration), ...request };
   await run(`${name} warm-up`, { ...base, url: `${target.gatewayUrl}${request.path}`, duration: 2 });
-  const direct = summary(
-    await run(`${name} direct`, { ...base, url: `${target.upstreamUrl}${request.path}` }),
-  );
-  const through = summary(
-    await run(`${name} through gateway`, { ...base, url: `${target.gatewayUrl}${request.path}` }),
-  );
-  const ratio = (s) => Math.round((s.requests_per_second / direct.requests_per_second) * 100) / 100;
+  const targets = { direct: target.upstreamUrl, through_gateway: target.gatewayUrl };
+  if (target.bareProxyUrl) targets.reference_bare_undici_proxy = target.bareProxyUrl;
+  const rounds = Object.fromEntries(Object.keys(targets).map((key) => [key, []]));
+  for (let round = 1; round <= Number(args.rounds); round += 1) {
+    for (const [key, url] of Object.entries(targets)) {
+      rounds[key].push(
+        summary(await run(`${name} ${key} (round ${round})`, { ...base, url: `${url}${request.path}` })),
+      );
+    }
+  }
+  const medians = Object.fromEntries(Object.entries(rounds).map(([key, results]) => [key, median(results)]));
+  const ratio = (s) => Math.round((s.requests_per_second / medians.direct.requests_per_second) * 100) / 100;
   const result = {
     request: { method: request.method ?? 'GET', path: request.path, body_bytes: request.body?.length ?? 0 },
-    direct,
-    through_gateway: through,
-    ratio_rps: ratio(through),
-    added_latency_p50_ms: Math.round((through.latency_ms.p50 - direct.latency_ms.p50) * 100) / 100,
+    direct: medians.direct,
+    through_gateway: medians.through_gateway,
+    ratio_rps: ratio(medians.through_gateway),
+    added_latency_p50_ms:
+      Math.round((medians.through_gateway.latency_ms.p50 - medians.direct.latency_ms.p50) * 100) / 100,
+    rounds_rps: Object.fromEntries(
+      Object.entries(rounds).map(([key, results]) => [key, results.map((r) => r.requests_per_second)]),
+    ),
   };
-  if (target.bareProxyUrl) {
-    const bare = summary(
-      await run(`${name} through bare proxy`, { ...base, url: `${target.bareProxyUrl}${request.path}` }),
-    );
-    result.reference_bare_undici_proxy = { ...bare, ratio_rps: ratio(bare) };
+  if (medians.reference_bare_undici_proxy) {
+    result.reference_bare_undici_proxy = {
+      ...medians.reference_bare_undici_proxy,
+      ratio_rps: ratio(medians.reference_bare_undici_proxy),
+    };
   }
   return result;
 }
@@ -308,6 +328,7 @@ async function main() {
     cpus: cpus().length,
     connections: Number(args.connections),
     duration_seconds: Number(args.duration),
+    rounds: Number(args.rounds),
     authenticated: Boolean(target.token),
     scenarios,
   };

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
-import type { ServiceName } from '@media/contracts';
+import type { AccessTokenClaims, ServiceName } from '@media/contracts';
 import {
   bearerToken,
   DomainError,
@@ -25,7 +25,7 @@ import {
   sendError,
   writeSocketError,
 } from './proxy/errors';
-import { Forwarder, type ForwardOutcome } from './proxy/forward';
+import { Forwarder } from './proxy/forward';
 import { clientAddress } from './proxy/headers';
 import { RateLimiter } from './proxy/rate-limit';
 import { firstSegment, hasDotSegment, isPublicPath, OWN_SEGMENTS, pathOf, ROUTES } from './proxy/routes';
@@ -104,7 +104,11 @@ class Gateway {
 
   private readonly onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const note = this.begin(req, res);
-    this.route(req, res, note).catch((error: unknown) => this.fail(req, res, note, error));
+    try {
+      this.route(req, res, note);
+    } catch (error) {
+      this.fail(req, res, note, error);
+    }
   };
 
   /** `Expect: 100-continue`: an upload the gateway would refuse is refused before it is sent. */
@@ -112,6 +116,7 @@ class Gateway {
     if (Number(req.headers['content-length']) > this.config.uploadLimit) {
       const note = this.begin(req, res);
       note.code = 'payload_too_large';
+      res.setHeader('X-Request-Id', note.requestId);
       // The client holds the body back until it hears 100, so there is nothing to drain.
       sendError(res, new PayloadTooLarge(this.config.uploadLimit), { Connection: 'close' });
       return;
@@ -120,66 +125,77 @@ class Gateway {
     this.onRequest(req, res);
   };
 
-  /** Bookkeeping of every request: its id (echoed), the in-flight set, the access log line. */
+  /**
+   * Bookkeeping of every request: its id, the in-flight set, the access log line. The id is put
+   * on the response where the response is written (forwarded headers, or the gateway's own
+   * answers), not with setHeader here: a header set early makes Node's writeHead re-validate
+   * every upstream header one by one.
+   */
   private begin(req: IncomingMessage, res: ServerResponse): RequestNote {
-    const note: RequestNote = { requestId: requestId(req, res), started: performance.now() };
+    const note: RequestNote = { requestId: incomingRequestId(req), started: performance.now() };
     this.active.add(res);
     if (this.closing) res.setHeader('Connection', 'close');
-    res.once('close', () => this.finished(req, res, note));
+    res.on('close', () => this.finished(req, res, note));
     return note;
   }
 
-  private async route(req: IncomingMessage, res: ServerResponse, note: RequestNote): Promise<void> {
+  /** Routing, then the token (CONTRACT §0: an unknown segment is 404 with or without one). */
+  private route(req: IncomingMessage, res: ServerResponse, note: RequestNote): void {
     const url = req.url ?? '/';
     // Only origin-form targets: absolute-form and `*` are for proxies and OPTIONS-to-server.
     if (url.charCodeAt(0) !== 47 /* "/" */) throw new InvalidPath();
     const path = pathOf(url);
     if (hasDotSegment(path)) throw new InvalidPath();
     const segment = firstSegment(path);
-    if (OWN_SEGMENTS.has(segment)) return this.own(path, req, res);
-
-    // Routing comes before authentication (CONTRACT §0): an unknown segment is 404 either way.
+    if (OWN_SEGMENTS.has(segment)) {
+      this.own(path, req, res, note).catch((error: unknown) => this.fail(req, res, note, error));
+      return;
+    }
     const app = ROUTES.get(segment);
     if (!app) throw new RouteNotFound(segment);
 
-    const method = req.method ?? 'GET';
-    let client: string;
-    if (isPublicPath(method, path) || isPreflight(req)) {
-      client = `ip:${clientAddress(req)}`;
-    } else {
-      const raw = bearerToken(req.headers.authorization);
-      // Most requests carry a token already verified: skip the await (a microtask turn) for them.
-      const claims = this.tokens.cached(raw) ?? (await this.tokens.verify(raw));
-      note.userId = claims.sub;
-      client = `sub:${claims.sub}`;
+    if (isPublicPath(req.method ?? 'GET', path) || isPreflight(req)) {
+      this.admit(req, res, note, app, `ip:${clientAddress(req)}`);
+      return;
     }
-    const wait = this.limiter.take(client);
-    if (wait > 0) throw new RateLimited(wait);
-
-    const length = req.headers['content-length'];
-    if (length !== undefined && Number(length) > this.config.uploadLimit)
-      throw new PayloadTooLarge(this.config.uploadLimit);
-
-    note.upstream = app;
-    this.forwarder.forward(app, req, res, note.requestId, (outcome) =>
-      this.forwarded(req, res, note, outcome),
-    );
+    const raw = bearerToken(req.headers.authorization);
+    // Most requests carry a token verified before: those go on without waiting a turn.
+    const claims = this.tokens.cached(raw);
+    if (claims) {
+      this.admit(req, res, note, app, claims);
+      return;
+    }
+    this.tokens
+      .verify(raw)
+      .then((verified) => this.admit(req, res, note, app, verified))
+      .catch((error: unknown) => this.fail(req, res, note, error));
   }
 
-  private forwarded(
+  /** Limits, then forwarding: the rate limit counts the token's user, else the address. */
+  private admit(
     req: IncomingMessage,
     res: ServerResponse,
     note: RequestNote,
-    outcome: ForwardOutcome,
+    app: ServiceName,
+    client: AccessTokenClaims | string,
   ): void {
-    if (!outcome.error) return;
-    if (res.headersSent) {
-      // The answer had started: the client can only learn of the failure by a cut connection.
-      note.code = outcome.error.code;
-      res.destroy();
-      return;
+    let key: string;
+    if (typeof client === 'string') key = client;
+    else {
+      note.userId = client.sub;
+      key = `sub:${client.sub}`;
     }
-    this.fail(req, res, note, outcome.error);
+    const wait = this.limiter.take(key);
+    if (wait > 0) throw new RateLimited(wait);
+
+    const length = req.headers['content-length'];
+    if (length !== undefined && Number(length) > this.config.uploadLimit) {
+      throw new PayloadTooLarge(this.config.uploadLimit);
+    }
+    note.upstream = app;
+    this.forwarder.forward(app, req, res, note.requestId, (outcome) => {
+      if (outcome.error) this.fail(req, res, note, outcome.error);
+    });
   }
 
   /** Answers with the contract's error body; an unread upload is refused without reading it all. */
@@ -189,9 +205,11 @@ class Gateway {
       this.log.error({ request_id: note.requestId, err: error }, 'request failed');
     note.code = answer.code;
     if (res.headersSent) {
+      // The answer had started: the client can only learn of the failure by a cut connection.
       res.destroy();
       return;
     }
+    res.setHeader('X-Request-Id', note.requestId);
     // A body of known size within the limit is read and dropped by Node after the answer, and
     // the connection kept; a chunked or oversized one must not be read to its end.
     const length = req.headers['content-length'];
@@ -201,7 +219,13 @@ class Gateway {
     else refuseUpload(req, res, answer, this.config.uploadLimit);
   }
 
-  private async own(path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async own(
+    path: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    note: RequestNote,
+  ): Promise<void> {
+    res.setHeader('X-Request-Id', note.requestId);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       sendError(res, new DomainError(405, 'method_not_allowed', `${req.method} is not allowed on ${path}.`), {
         Allow: 'GET, HEAD',
@@ -222,19 +246,21 @@ class Gateway {
   /** One access log line per request (CONTRACT §6); the gateway's own probes only at debug. */
   private finished(req: IncomingMessage, res: ServerResponse, note: RequestNote): void {
     this.active.delete(res);
-    const line = {
-      request_id: note.requestId,
-      user_id: note.userId,
-      method: req.method,
-      url: redactUrl(req.url ?? ''),
-      status: res.statusCode,
-      upstream: note.upstream,
-      code: note.code,
-      aborted: res.writableFinished ? undefined : true,
-      latency_ms: Math.round((performance.now() - note.started) * 100) / 100,
-    };
-    if (req.url === '/health/live' || req.url === '/health/ready') this.log.debug(line, 'request completed');
-    else this.log.info(line, 'request completed');
+    const level = req.url === '/health/live' || req.url === '/health/ready' ? 'debug' : 'info';
+    if (this.log.isLevelEnabled(level)) {
+      const line = {
+        request_id: note.requestId,
+        user_id: note.userId,
+        method: req.method,
+        url: redactUrl(req.url ?? ''),
+        status: res.statusCode,
+        upstream: note.upstream,
+        code: note.code,
+        aborted: res.writableFinished ? undefined : true,
+        latency_ms: Math.round((performance.now() - note.started) * 100) / 100,
+      };
+      this.log[level](line, 'request completed');
+    }
     if (this.active.size === 0) this.onIdle?.();
   }
 
@@ -243,7 +269,7 @@ class Gateway {
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => socket.destroy());
     const started = performance.now();
-    const id = upgradeRequestId(req);
+    const id = incomingRequestId(req);
     const note: RequestNote = { requestId: id, started };
     const logLine = (status: number) =>
       this.log.info(
@@ -337,8 +363,11 @@ class Gateway {
   }
 }
 
-/** X-Request-Id of a handshake: the platform's rule, read without a ServerResponse to set it on. */
-function upgradeRequestId(req: IncomingMessage): string {
+/**
+ * X-Request-Id of a request by the platform's rule (the caller's when sane, else a new one),
+ * without the platform helper's setHeader: see `begin`, and a handshake has no response at all.
+ */
+function incomingRequestId(req: IncomingMessage): string {
   let id = '';
   requestId(req, { setHeader: (_name: string, value: string) => (id = value) } as unknown as ServerResponse);
   return id;

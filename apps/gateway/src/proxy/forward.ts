@@ -58,20 +58,34 @@ function classify(error: unknown, app: ServiceName): DomainError {
 /**
  * One request/response exchange as an undici dispatch handler: the upstream's body chunks are
  * written straight to the client's socket (no intermediate stream, no buffering), with
- * backpressure both ways, and a client that leaves aborts the upstream request.
+ * backpressure both ways, and a client that leaves aborts the upstream request. One object per
+ * request holds all of it, since this runs for every request the system serves.
  */
 class Exchange implements Dispatcher.DispatchHandler {
   private controller?: Dispatcher.DispatchController;
   private clientGone = false;
+  /**
+   * A body-less idempotent request may be replayed once when a pooled connection was closed by
+   * the upstream at the moment it was reused (the keep-alive race); nothing else is retried.
+   */
+  private retries: number;
 
   constructor(
     private readonly app: ServiceName,
+    private readonly pool: Pool,
+    private readonly request: Dispatcher.DispatchOptions,
+    private readonly requestId: string,
     private readonly res: ServerResponse,
     private readonly finish: (outcome: ForwardOutcome) => void,
-    /** Asked on a failure before any answer: true when it has sent the request again. */
-    private readonly retried: (error: unknown) => boolean,
   ) {
-    res.once('close', this.onClientClose);
+    const method = request.method;
+    this.retries = request.body === null && (method === 'GET' || method === 'HEAD') ? 1 : 0;
+    res.on('close', this.onClientClose);
+  }
+
+  start(): void {
+    this.controller = undefined;
+    this.pool.dispatch(this.request, this);
   }
 
   private readonly onClientClose = (): void => {
@@ -93,7 +107,11 @@ class Exchange implements Dispatcher.DispatchHandler {
   ): void {
     // 1xx informational answers (103 Early Hints) are the upstream's business, not relayed.
     if (statusCode < 200) return;
-    this.res.writeHead(statusCode, statusMessage || undefined, clientResponseHeaders(headers));
+    this.res.writeHead(
+      statusCode,
+      statusMessage || undefined,
+      clientResponseHeaders(headers, this.requestId),
+    );
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -113,8 +131,9 @@ class Exchange implements Dispatcher.DispatchHandler {
       this.finish({ clientAborted: true });
       return;
     }
-    if (!this.res.headersSent && this.retried(error)) {
-      this.res.off('close', this.onClientClose);
+    if (this.retries > 0 && !this.res.headersSent && RESET_CODES.has(errorCode(error) ?? '')) {
+      this.retries -= 1;
+      this.start();
       return;
     }
     this.finish({ error: classify(error, this.app) });
@@ -188,21 +207,8 @@ export class Forwarder {
         if (!req.complete) limited.destroy(new ClientGone());
       });
     }
-    // A body-less idempotent request may be replayed once when a pooled connection was closed
-    // by the upstream at the moment it was reused (the keep-alive race); nothing else retries.
-    let retries = body === null && (method === 'GET' || method === 'HEAD') ? 1 : 0;
-    const pool = this.pool(app);
-    const options: Dispatcher.DispatchOptions = { path: req.url ?? '/', method, headers, body };
-    const send = (): void => {
-      pool.dispatch(options, new Exchange(app, res, done, retry));
-    };
-    const retry = (error: unknown): boolean => {
-      if (retries === 0 || !RESET_CODES.has(errorCode(error) ?? '')) return false;
-      retries -= 1;
-      send();
-      return true;
-    };
-    send();
+    const request: Dispatcher.DispatchOptions = { path: req.url ?? '/', method, headers, body };
+    new Exchange(app, this.pool(app), request, requestId, res, done).start();
   }
 
   /** Stops taking requests; waits for running ones until `deadline`, then cuts them. */

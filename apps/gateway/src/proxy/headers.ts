@@ -112,9 +112,13 @@ export function upstreamRequestHeaders(
   return headers;
 }
 
-/** Response headers for the client: hop-by-hop removed (Node adds its own framing). */
+/**
+ * Response headers for the client: hop-by-hop removed (Node adds its own framing), the
+ * request's id added. Passed whole to writeHead, which then skips the per-header setHeader path.
+ */
 export function clientResponseHeaders(
-  upstream: IncomingHttpHeaders | Record<string, string | string[] | undefined>,
+  upstream: Record<string, string | string[] | undefined>,
+  requestId: string,
 ): OutgoingHttpHeaders {
   const listed = connectionListed(upstream.connection);
   const headers: OutgoingHttpHeaders = {};
@@ -123,5 +127,6 @@ export function clientResponseHeaders(
     const value = upstream[name];
     if (value !== undefined) headers[name] = value;
   }
+  headers['x-request-id'] = requestId;
   return headers;
 }
