@@ -177,9 +177,9 @@ export class Forwarder {
   }
 
   /**
-   * Sends `req` to `app` with the path unchanged and streams the answer into `res`. Gateway-made
-   * errors (503, 504, 413 mid-stream) are written here when no upstream answer has started;
-   * otherwise the client connection is cut, the only honest signal left.
+   * Sends `req` to `app` with the path unchanged and streams the answer into `res`. A failure
+   * (down, timed out, upload over the limit) is handed to `done` as the contract's error; the
+   * caller answers it, or cuts the connection when the upstream's answer had already started.
    */
   forward(
     app: ServiceName,
