@@ -1,16 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { AccessTokenClaims } from '@media/contracts';
+import type { AuthUser } from '@media/platform';
 
-/** What a token says about its holder. */
-export interface TokenSubject {
-  id: string;
-  email: string;
-  name: string;
-  employee_number: string | null;
-  groups: string[];
-  roles: string[];
-  permissions: string[];
-}
+/** What a token says about its holder: the same fields every app reads back from it. */
+export type TokenSubject = AuthUser;
 
 export interface TokenRules {
   issuer: string;

@@ -13,6 +13,7 @@ import { userConflict } from '../users/users.service';
 import { displayName, toUserView, type UserView } from '../users/user-view';
 import type { InviteCorrespondentDto, ListCorrespondentsQuery } from './dto/correspondent.dto';
 import { Invitation } from './invitation.entity';
+import { NEWEST_JOINED_FIRST } from '../users/user-order';
 
 export const CORRESPONDENT_ROLE = 'CORRESPONDENT';
 
@@ -65,13 +66,7 @@ export class CorrespondentsService {
     if (query.status) qb.andWhere('u.status = :status', { status: query.status });
     return this.paginator.paginate(
       qb,
-      {
-        columns: [
-          { expression: 'u.dateJoined', direction: 'DESC', cast: 'timestamptz' },
-          { expression: 'u.id', direction: 'DESC', cast: 'uuid' },
-        ],
-        key: (u) => [u.dateJoined.toISOString(), u.id],
-      },
+      NEWEST_JOINED_FIRST,
       query,
       req,
       toCorrespondentView,

@@ -12,6 +12,7 @@ import type { UpdateUserDto } from './dto/update-user.dto';
 import { UserDirectory } from './user-directory.service';
 import { User } from './user.entity';
 import { toUserView, type UserView } from './user-view';
+import { NEWEST_JOINED_FIRST } from './user-order';
 
 /** Maps a unique index hit on users to the 409 a client can act on. */
 export function userConflict(error: unknown): Conflict | undefined {
@@ -53,13 +54,7 @@ export class UsersService {
     if (query.role) qb.andWhere('EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role_code = :role)', { role: query.role });
     const page = await this.paginator.paginate(
       qb,
-      {
-        columns: [
-          { expression: 'u.dateJoined', direction: 'DESC', cast: 'timestamptz' },
-          { expression: 'u.id', direction: 'DESC', cast: 'uuid' },
-        ],
-        key: (u) => [u.dateJoined.toISOString(), u.id],
-      },
+      NEWEST_JOINED_FIRST,
       query,
       req,
       (u) => u,

@@ -18,7 +18,17 @@ export function isDateTime(value: unknown): value is string {
   );
 }
 
-function simple(name: string, type: string, message: string, test: (value: unknown) => boolean, options?: ValidationOptions) {
+/**
+ * A class-validator constraint whose failure carries the contract's `type` word (CONTRACT §2),
+ * for checks the library has no decorator for.
+ */
+export function contractConstraint(
+  name: string,
+  type: string,
+  message: string,
+  test: (value: unknown) => boolean,
+  options?: ValidationOptions,
+): PropertyDecorator {
   return (target: object, propertyName: string | symbol) =>
     registerDecorator({
       name,
@@ -30,16 +40,16 @@ function simple(name: string, type: string, message: string, test: (value: unkno
 }
 
 export const IsDateOnly = (options?: ValidationOptions) =>
-  simple('isDateOnly', 'date_parsing', 'Input should be a valid date in the format YYYY-MM-DD', isDateOnly, options);
+  contractConstraint('isDateOnly', 'date_parsing', 'Input should be a valid date in the format YYYY-MM-DD', isDateOnly, options);
 
 export const IsDateTime = (options?: ValidationOptions) =>
-  simple('isDateTime', 'datetime_parsing', 'Input should be a valid ISO 8601 date-time with a time zone', isDateTime, options);
+  contractConstraint('isDateTime', 'datetime_parsing', 'Input should be a valid ISO 8601 date-time with a time zone', isDateTime, options);
 
 const MONEY = /^-?\d{1,15}(\.\d{1,2})?$/;
 
 /** Money as a decimal string (`"1250.5"`) or a JSON number, at most two fraction digits (CONTRACT §3). */
 export function IsMoney(options?: ValidationOptions & { min?: number }) {
-  return simple(
+  return contractConstraint(
     'isMoney',
     'decimal_parsing',
     'Input should be a decimal with at most two fraction digits',
@@ -54,7 +64,7 @@ export const ToDecimalString = () =>
 
 /** Rejects anything but a plain JSON object (`metadata` fields). */
 export const IsPlainObject = (options?: ValidationOptions) =>
-  simple(
+  contractConstraint(
     'isPlainObject',
     'dict_type',
     'Input should be a valid object',

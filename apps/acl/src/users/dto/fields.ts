@@ -1,16 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsString, Matches, MaxLength, MinLength, registerDecorator, type ValidationOptions } from 'class-validator';
+import { contractConstraint } from '@media/platform';
+import { IsEmail, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 
-function byteBound(name: string, type: string, message: string, test: (bytes: number) => boolean, options?: ValidationOptions) {
-  return (target: object, propertyName: string | symbol) =>
-    registerDecorator({
-      name,
-      target: target.constructor,
-      propertyName: String(propertyName),
-      options: { message, ...options, context: { type } },
-      validator: { validate: (value: unknown) => typeof value !== 'string' || test(Buffer.byteLength(value, 'utf8')) },
-    });
+function byteBound(name: string, type: string, message: string, test: (bytes: number) => boolean) {
+  return contractConstraint(name, type, message, (value) => typeof value !== 'string' || test(Buffer.byteLength(value, 'utf8')));
 }
 
 export const PASSWORD_MIN_BYTES = 12;
