@@ -37,7 +37,13 @@ export default tseslint.config(
   },
   {
     // Tests may use loose JSON bodies and the testing library.
-    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'libs/testing/**/*.ts'],
+    files: [
+      '**/*.spec.ts',
+      '**/*.int-spec.ts',
+      '**/*.e2e-spec.ts',
+      '**/test/**/*.ts',
+      'libs/testing/**/*.ts',
+    ],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@nx/enforce-module-boundaries': [

@@ -24,7 +24,18 @@ const swc = [
   },
 ];
 
-const esmPackages = ['@nestjs', 'file-type', 'load-esm', '@nats-io', 'strtok3', 'token-types', 'uint8array-extras', '@tokenizer', 'uid', 'jose'];
+const esmPackages = [
+  '@nestjs',
+  'file-type',
+  'load-esm',
+  '@nats-io',
+  'strtok3',
+  'token-types',
+  'uint8array-extras',
+  '@tokenizer',
+  'uid',
+  'jose',
+];
 
 const common = {
   testEnvironment: 'node',

@@ -56,7 +56,12 @@ function stats(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
   const round = (x) => Number(x.toFixed(2));
-  return { runs_ms: samples.map(round), min_ms: round(sorted[0]), median_ms: round(at(0.5)), max_ms: round(sorted[sorted.length - 1]) };
+  return {
+    runs_ms: samples.map(round),
+    min_ms: round(sorted[0]),
+    median_ms: round(at(0.5)),
+    max_ms: round(sorted[sorted.length - 1]),
+  };
 }
 
 async function main() {
@@ -64,7 +69,9 @@ async function main() {
   log(`database ${dbName}`);
   try {
     // acl's own migrations (and the platform's outbox), exactly as acl applies them at boot.
-    const dataSource = new DataSource(databaseOptions('acl-bench', { DATABASE_URL: dbUrl }, { entities: [], migrations }));
+    const dataSource = new DataSource(
+      databaseOptions('acl-bench', { DATABASE_URL: dbUrl }, { entities: [], migrations }),
+    );
     await dataSource.initialize();
     await runMigrations('acl', dataSource);
     await dataSource.destroy();
@@ -87,14 +94,21 @@ async function main() {
       start = performance.now();
       await db.query('VACUUM ANALYZE users');
       const vacuumSeconds = seconds(start);
-      const size = (await db.query(`SELECT pg_size_pretty(pg_total_relation_size('users')) AS total, pg_size_pretty(pg_relation_size('users_date_joined_idx')) AS idx`)).rows[0];
+      const size = (
+        await db.query(
+          `SELECT pg_size_pretty(pg_total_relation_size('users')) AS total, pg_size_pretty(pg_relation_size('users_date_joined_idx')) AS idx`,
+        )
+      ).rows[0];
 
       const now = new Date();
       const defaults = defaultGrowthRange(now);
       const lastYear = now.getUTCFullYear() - 1;
       const year = { date_from: `${lastYear}-01-01`, date_to: `${lastYear}-12-31` };
       const cases = [];
-      for (const [label, range] of [['default range', defaults], [`year ${lastYear}`, year]]) {
+      for (const [label, range] of [
+        ['default range', defaults],
+        [`year ${lastYear}`, year],
+      ]) {
         for (const interval of ['month', 'week', 'day']) cases.push({ label, interval, ...range });
       }
 
@@ -109,7 +123,9 @@ async function main() {
           rows = (await db.query(GROWTH_SQL, params)).rows;
           samples.push(performance.now() - t);
         }
-        const explain = (await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${GROWTH_SQL}`, params)).rows.map((r) => r['QUERY PLAN']);
+        const explain = (await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${GROWTH_SQL}`, params)).rows.map(
+          (r) => r['QUERY PLAN'],
+        );
         const executionMs = Number(/Execution Time: ([\d.]+) ms/.exec(explain.join('\n'))?.[1]);
         const entry = {
           case: `${item.interval} over ${item.label}`,
@@ -123,7 +139,9 @@ async function main() {
           explain_execution_ms: executionMs,
           explain,
         };
-        log(`${entry.case.padEnd(28)} points ${String(entry.points).padStart(3)}  median ${entry.median_ms} ms  min ${entry.min_ms} ms  (EXPLAIN ANALYZE ${executionMs} ms)`);
+        log(
+          `${entry.case.padEnd(28)} points ${String(entry.points).padStart(3)}  median ${entry.median_ms} ms  min ${entry.min_ms} ms  (EXPLAIN ANALYZE ${executionMs} ms)`,
+        );
         out.push(entry);
       }
       return { version, seedSeconds, vacuumSeconds, size, cases: out };
@@ -132,7 +150,13 @@ async function main() {
     const report = {
       benchmark: 'acl growth series (endpoint 13)',
       measured_at: new Date().toISOString(),
-      machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version, postgres: result.version },
+      machine: {
+        cpus: cpus().length,
+        cpu_model: cpus()[0]?.model,
+        memory_gb: Math.round(totalmem() / 2 ** 30),
+        node: process.version,
+        postgres: result.version,
+      },
       users: USERS,
       date_joined_spread: '2020-01-01 .. now, uniform, every status',
       seed_seconds: result.seedSeconds,
@@ -146,7 +170,8 @@ async function main() {
     writeFileSync(join(root, 'bench', 'results', 'acl-growth.json'), `${JSON.stringify(report, null, 2)}\n`);
     log('wrote bench/results/acl-growth.json');
   } finally {
-    if (process.env.KEEP_DB !== '1') await withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`));
+    if (process.env.KEEP_DB !== '1')
+      await withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`));
   }
 }
 

@@ -1,6 +1,14 @@
 import { createPrivateKey } from 'node:crypto';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsInt, IsOptional, IsString, Min, registerDecorator, type ValidationOptions } from 'class-validator';
+import {
+  IsEmail,
+  IsInt,
+  IsOptional,
+  IsString,
+  Min,
+  registerDecorator,
+  type ValidationOptions,
+} from 'class-validator';
 import { PlatformConfig, toDuration } from '@media/platform';
 
 /** A PEM private key node can read (PKCS#8 or PKCS#1) holding an RSA key. */
@@ -33,7 +41,8 @@ function ByteLength(min: number, max: number, options?: ValidationOptions) {
       propertyName,
       options: { message: `must be ${min} to ${max} bytes long`, ...options },
       validator: {
-        validate: (value: unknown) => typeof value === 'string' && Buffer.byteLength(value) >= min && Buffer.byteLength(value) <= max,
+        validate: (value: unknown) =>
+          typeof value === 'string' && Buffer.byteLength(value) >= min && Buffer.byteLength(value) <= max,
       },
     });
 }

@@ -5,20 +5,44 @@
 import { createPublicKey, randomUUID } from 'node:crypto';
 import { mintToken, rsaThumbprint } from '@media/testing';
 import jwt from 'jsonwebtoken';
-import { acl, admin, aclDb, createUser, login, PASSWORD, system, timed, tokenWith, uniqueEmail } from './support';
+import {
+  acl,
+  admin,
+  aclDb,
+  createUser,
+  login,
+  PASSWORD,
+  system,
+  timed,
+  tokenWith,
+  uniqueEmail,
+} from './support';
 
 function decode(token: string): { header: Record<string, unknown>; payload: Record<string, any> } {
   const decoded = jwt.decode(token, { complete: true });
   if (!decoded || typeof decoded.payload === 'string') throw new Error('not a JWT');
-  return { header: decoded.header as unknown as Record<string, unknown>, payload: decoded.payload as Record<string, any> };
+  return {
+    header: decoded.header as unknown as Record<string, unknown>,
+    payload: decoded.payload as Record<string, any>,
+  };
 }
 
 describe('POST /acl/api/v1/auth/token (CONTRACT §1)', () => {
   it('issues an RS256 access token and a refresh token for the right password', async () => {
-    const user = await createUser({ first_name: 'Ana', last_name: 'Lima', employee_number: `E-${randomUUID().slice(0, 6)}`, roles: ['EDITOR'] });
+    const user = await createUser({
+      first_name: 'Ana',
+      last_name: 'Lima',
+      employee_number: `E-${randomUUID().slice(0, 6)}`,
+      roles: ['EDITOR'],
+    });
     const res = await login(user.email, user.password);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 900, refresh_token: expect.any(String) });
+    expect(res.body).toEqual({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 900,
+      refresh_token: expect.any(String),
+    });
     const { header, payload } = decode(res.body.access_token);
     expect(header).toMatchObject({ alg: 'RS256', kid: system().keys.kid });
     expect(payload).toEqual({
@@ -54,11 +78,20 @@ describe('POST /acl/api/v1/auth/token (CONTRACT §1)', () => {
     const { header } = decode(res.body.access_token);
     const jwk = jwks.body.keys.find((k: { kid: string }) => k.kid === header.kid);
     const key = createPublicKey({ key: jwk, format: 'jwk' });
-    expect(() => jwt.verify(res.body.access_token, key, { algorithms: ['RS256'], audience: 'media-backoffice', issuer: 'media-backoffice-acl' })).not.toThrow();
+    expect(() =>
+      jwt.verify(res.body.access_token, key, {
+        algorithms: ['RS256'],
+        audience: 'media-backoffice',
+        issuer: 'media-backoffice-acl',
+      }),
+    ).not.toThrow();
   });
 
   it('carries the groups of the user in the token', async () => {
-    const group = await acl('/api/v1/groups', { token: await admin(), json: { name: `desk-${randomUUID()}` } });
+    const group = await acl('/api/v1/groups', {
+      token: await admin(),
+      json: { name: `desk-${randomUUID()}` },
+    });
     const user = await createUser({ groups: [group.body.id] });
     const res = await login(user.email, user.password);
     expect(decode(res.body.access_token).payload.groups).toEqual([group.body.id]);
@@ -73,9 +106,16 @@ describe('POST /acl/api/v1/auth/token (CONTRACT §1)', () => {
   it('answers the same 401 invalid_credentials for an unknown email, a wrong password, a disabled and an invited account', async () => {
     const wrong = await createUser();
     const disabled = await createUser();
-    await acl(`/api/v1/users/${disabled.id}`, { method: 'PATCH', token: await admin(), json: { status: 'DISABLED' } });
+    await acl(`/api/v1/users/${disabled.id}`, {
+      method: 'PATCH',
+      token: await admin(),
+      json: { status: 'DISABLED' },
+    });
     const invited = uniqueEmail('invited');
-    await acl('/api/v1/auth/correspondents/invite', { token: tokenWith(['correspondents:invite']), json: { email: invited } });
+    await acl('/api/v1/auth/correspondents/invite', {
+      token: tokenWith(['correspondents:invite']),
+      json: { email: invited },
+    });
 
     const answers = await Promise.all([
       login(uniqueEmail('nobody'), PASSWORD),
@@ -107,7 +147,8 @@ describe('POST /acl/api/v1/auth/token (CONTRACT §1)', () => {
   it('adds a growing delay to repeated failures of one account, at most 1 s, reset by a success, never a lockout', async () => {
     const user = await createUser();
     const durations: number[] = [];
-    for (let i = 0; i < 6; i++) durations.push((await timed(() => login(user.email, 'wrong password here')))[1]);
+    for (let i = 0; i < 6; i++)
+      durations.push((await timed(() => login(user.email, 'wrong password here')))[1]);
     // 0, 50, 100, 200, 400, 800 ms of delay before each verification.
     expect(durations[5] - durations[0]).toBeGreaterThan(600);
     const [seventh, capped] = await timed(() => login(user.email, 'wrong password here'));
@@ -131,9 +172,13 @@ describe('POST /acl/api/v1/auth/token (CONTRACT §1)', () => {
   });
 
   it('refuses an unknown field with 422 extra_forbidden', async () => {
-    const res = await acl('/api/v1/auth/token', { json: { email: 'a@example.com', password: 'x', remember: true } });
+    const res = await acl('/api/v1/auth/token', {
+      json: { email: 'a@example.com', password: 'x', remember: true },
+    });
     expect(res.status).toBe(422);
-    expect(res.body.detail).toEqual([{ loc: ['body', 'remember'], msg: expect.any(String), type: 'extra_forbidden' }]);
+    expect(res.body.detail).toEqual([
+      { loc: ['body', 'remember'], msg: expect.any(String), type: 'extra_forbidden' },
+    ]);
   });
 
   it('accepts a urlencoded form, as an OAuth-style client sends it', async () => {
@@ -149,7 +194,12 @@ describe('POST /acl/api/v1/auth/refresh (CONTRACT §1)', () => {
     const first = await login(user.email, user.password);
     const second = await acl('/api/v1/auth/refresh', { json: { refresh_token: first.body.refresh_token } });
     expect(second.status).toBe(200);
-    expect(second.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 900, refresh_token: expect.any(String) });
+    expect(second.body).toEqual({
+      access_token: expect.any(String),
+      token_type: 'Bearer',
+      expires_in: 900,
+      refresh_token: expect.any(String),
+    });
     expect(second.body.refresh_token).not.toBe(first.body.refresh_token);
     expect(decode(second.body.access_token).payload.sub).toBe(user.id);
 
@@ -170,7 +220,9 @@ describe('POST /acl/api/v1/auth/refresh (CONTRACT §1)', () => {
     expect(legit.body.code).toBe('token_invalid');
     // Other sessions of the same user are untouched.
     const other = await login(user.email, user.password);
-    expect((await acl('/api/v1/auth/refresh', { json: { refresh_token: other.body.refresh_token } })).status).toBe(200);
+    expect(
+      (await acl('/api/v1/auth/refresh', { json: { refresh_token: other.body.refresh_token } })).status,
+    ).toBe(200);
   });
 
   it('refuses an unknown refresh token with 401 token_invalid', async () => {
@@ -183,7 +235,9 @@ describe('POST /acl/api/v1/auth/refresh (CONTRACT §1)', () => {
   it('refuses an expired refresh token with 401 token_invalid', async () => {
     const user = await createUser();
     const pair = await login(user.email, user.password);
-    await aclDb(`UPDATE refresh_tokens SET expires_at = now() - interval '1 minute' WHERE user_id = $1`, [user.id]);
+    await aclDb(`UPDATE refresh_tokens SET expires_at = now() - interval '1 minute' WHERE user_id = $1`, [
+      user.id,
+    ]);
     const res = await acl('/api/v1/auth/refresh', { json: { refresh_token: pair.body.refresh_token } });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('token_invalid');
@@ -192,7 +246,11 @@ describe('POST /acl/api/v1/auth/refresh (CONTRACT §1)', () => {
   it("refuses a disabled user's refresh with 401 token_invalid, and their login too", async () => {
     const user = await createUser();
     const pair = await login(user.email, user.password);
-    const patch = await acl(`/api/v1/users/${user.id}`, { method: 'PATCH', token: await admin(), json: { status: 'DISABLED' } });
+    const patch = await acl(`/api/v1/users/${user.id}`, {
+      method: 'PATCH',
+      token: await admin(),
+      json: { status: 'DISABLED' },
+    });
     expect(patch.status).toBe(200);
     const refresh = await acl('/api/v1/auth/refresh', { json: { refresh_token: pair.body.refresh_token } });
     expect(refresh.status).toBe(401);
@@ -205,16 +263,29 @@ describe('POST /acl/api/v1/auth/refresh (CONTRACT §1)', () => {
   it('does not bring old sessions back when a disabled user is enabled again', async () => {
     const user = await createUser();
     const pair = await login(user.email, user.password);
-    await acl(`/api/v1/users/${user.id}`, { method: 'PATCH', token: await admin(), json: { status: 'DISABLED' } });
-    await acl(`/api/v1/users/${user.id}`, { method: 'PATCH', token: await admin(), json: { status: 'ACTIVE' } });
-    expect((await acl('/api/v1/auth/refresh', { json: { refresh_token: pair.body.refresh_token } })).status).toBe(401);
+    await acl(`/api/v1/users/${user.id}`, {
+      method: 'PATCH',
+      token: await admin(),
+      json: { status: 'DISABLED' },
+    });
+    await acl(`/api/v1/users/${user.id}`, {
+      method: 'PATCH',
+      token: await admin(),
+      json: { status: 'ACTIVE' },
+    });
+    expect(
+      (await acl('/api/v1/auth/refresh', { json: { refresh_token: pair.body.refresh_token } })).status,
+    ).toBe(401);
     expect((await login(user.email, user.password)).status).toBe(200);
   });
 
   it('stores refresh tokens only as hashes', async () => {
     const user = await createUser();
     const pair = await login(user.email, user.password);
-    const rows = await aclDb<{ token_hash: string }>(`SELECT token_hash FROM refresh_tokens WHERE user_id = $1`, [user.id]);
+    const rows = await aclDb<{ token_hash: string }>(
+      `SELECT token_hash FROM refresh_tokens WHERE user_id = $1`,
+      [user.id],
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0].token_hash).not.toContain(pair.body.refresh_token);
     expect(rows[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -223,7 +294,9 @@ describe('POST /acl/api/v1/auth/refresh (CONTRACT §1)', () => {
   it('refuses a body without refresh_token with 422', async () => {
     const res = await acl('/api/v1/auth/refresh', { json: {} });
     expect(res.status).toBe(422);
-    expect(res.body.detail).toEqual([{ loc: ['body', 'refresh_token'], msg: 'Field required', type: 'missing' }]);
+    expect(res.body.detail).toEqual([
+      { loc: ['body', 'refresh_token'], msg: 'Field required', type: 'missing' },
+    ]);
   });
 });
 
@@ -231,9 +304,19 @@ describe('GET /acl/.well-known/jwks.json (CONTRACT §1)', () => {
   it('publishes the signing key without a token, public members only, kid = RFC 7638 thumbprint', async () => {
     const res = await acl('/.well-known/jwks.json');
     expect(res.status).toBe(200);
-    const key = res.body.keys.find((k: { kid: string }) => k.kid === rsaThumbprint(system().keys.publicKeyPem));
-    expect(key).toEqual({ kty: 'RSA', n: expect.any(String), e: 'AQAB', kid: system().keys.kid, alg: 'RS256', use: 'sig' });
-    for (const k of res.body.keys) for (const member of ['d', 'p', 'q', 'dp', 'dq', 'qi']) expect(k).not.toHaveProperty(member);
+    const key = res.body.keys.find(
+      (k: { kid: string }) => k.kid === rsaThumbprint(system().keys.publicKeyPem),
+    );
+    expect(key).toEqual({
+      kty: 'RSA',
+      n: expect.any(String),
+      e: 'AQAB',
+      kid: system().keys.kid,
+      alg: 'RS256',
+      use: 'sig',
+    });
+    for (const k of res.body.keys)
+      for (const member of ['d', 'p', 'q', 'dp', 'dq', 'qi']) expect(k).not.toHaveProperty(member);
   });
 
   it('keeps the key in acl database, private half included, for the replicas', async () => {
@@ -245,7 +328,13 @@ describe('GET /acl/.well-known/jwks.json (CONTRACT §1)', () => {
 describe('GET /acl/api/v1/users/me (CONTRACT §4a)', () => {
   it("answers the caller's profile with exactly the contract's fields", async () => {
     const manager = await createUser();
-    const user = await createUser({ first_name: 'Rui', last_name: 'Costa', phone_number: '+351 912 345 678', manager_id: manager.id, roles: ['SALES', 'BM'] });
+    const user = await createUser({
+      first_name: 'Rui',
+      last_name: 'Costa',
+      phone_number: '+351 912 345 678',
+      manager_id: manager.id,
+      roles: ['SALES', 'BM'],
+    });
     const token = (await login(user.email, user.password)).body.access_token;
     const res = await acl('/api/v1/users/me', { token });
     expect(res.status).toBe(200);

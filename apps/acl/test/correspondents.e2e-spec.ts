@@ -5,7 +5,16 @@
 import { randomUUID } from 'node:crypto';
 import { acl, admin, aclDb, createUser, follow, login, PASSWORD, tokenWith, uniqueEmail } from './support';
 
-const CORRESPONDENT_FIELDS = ['id', 'name', 'email', 'first_name', 'last_name', 'phone_number', 'status', 'date_joined'];
+const CORRESPONDENT_FIELDS = [
+  'id',
+  'name',
+  'email',
+  'first_name',
+  'last_name',
+  'phone_number',
+  'status',
+  'date_joined',
+];
 const inviter = () => tokenWith(['correspondents:invite', 'correspondents:read']);
 
 function invite(json: Record<string, unknown>, token = inviter()) {
@@ -16,7 +25,12 @@ describe('POST /acl/api/v1/auth/correspondents/invite', () => {
   it('creates an INVITED correspondent and answers 201 with the row and a single-use invitation', async () => {
     const email = uniqueEmail('Reporter');
     const before = Date.now();
-    const res = await invite({ email: email.toUpperCase(), first_name: 'Lena', last_name: 'Park', phone_number: '+82 2 123 4567' });
+    const res = await invite({
+      email: email.toUpperCase(),
+      first_name: 'Lena',
+      last_name: 'Park',
+      phone_number: '+82 2 123 4567',
+    });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual([...CORRESPONDENT_FIELDS, 'invitation'].sort());
     expect(res.body).toEqual({
@@ -33,7 +47,10 @@ describe('POST /acl/api/v1/auth/correspondents/invite', () => {
     // date_joined of an invited user is the invitation time.
     expect(Date.parse(res.body.date_joined)).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(res.body.invitation.expires_at)).toBeGreaterThan(Date.now() + 24 * 3600 * 1000);
-    const stored = await aclDb<{ token_hash: string }>(`SELECT token_hash FROM invitations WHERE user_id = $1`, [res.body.id]);
+    const stored = await aclDb<{ token_hash: string }>(
+      `SELECT token_hash FROM invitations WHERE user_id = $1`,
+      [res.body.id],
+    );
     expect(stored[0].token_hash).not.toBe(res.body.invitation.token);
   });
 
@@ -46,7 +63,10 @@ describe('POST /acl/api/v1/auth/correspondents/invite', () => {
 
   it('writes acl.correspondent.invited to the outbox in the same transaction, then publishes it', async () => {
     const sub = randomUUID();
-    const res = await invite({ email: uniqueEmail('evt'), first_name: 'Eve' }, tokenWith(['correspondents:invite'], { sub }));
+    const res = await invite(
+      { email: uniqueEmail('evt'), first_name: 'Eve' },
+      tokenWith(['correspondents:invite'], { sub }),
+    );
     const rows = await aclDb<{ subject: string; payload: Record<string, unknown> }>(
       `SELECT subject, payload FROM outbox WHERE payload->>'user_id' = $1`,
       [res.body.id],
@@ -54,14 +74,23 @@ describe('POST /acl/api/v1/auth/correspondents/invite', () => {
     expect(rows).toEqual([
       {
         subject: 'acl.correspondent.invited',
-        payload: { user_id: res.body.id, email: res.body.email, name: 'Eve', invited_by: sub, expires_at: res.body.invitation.expires_at },
+        payload: {
+          user_id: res.body.id,
+          email: res.body.email,
+          name: 'Eve',
+          invited_by: sub,
+          expires_at: res.body.invitation.expires_at,
+        },
       },
     ]);
     // The relay hands it to JetStream shortly after the commit.
     const deadline = Date.now() + 5000;
     let published: { published_at: unknown }[] = [];
     while (Date.now() < deadline) {
-      published = await aclDb(`SELECT published_at FROM outbox WHERE payload->>'user_id' = $1 AND published_at IS NOT NULL`, [res.body.id]);
+      published = await aclDb(
+        `SELECT published_at FROM outbox WHERE payload->>'user_id' = $1 AND published_at IS NOT NULL`,
+        [res.body.id],
+      );
       if (published.length) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -136,22 +165,30 @@ describe('POST /acl/api/v1/auth/invitations/{token}/accept', () => {
     const session = await login(email, PASSWORD);
     expect(session.status).toBe(200);
 
-    const reused = await acl(`/api/v1/auth/invitations/${token}/accept`, { json: { password: 'another password 1' } });
+    const reused = await acl(`/api/v1/auth/invitations/${token}/accept`, {
+      json: { password: 'another password 1' },
+    });
     expect(reused.status).toBe(404);
     expect(reused.body).toEqual({ detail: expect.any(String), code: 'not_found' });
     expect((await login(email, PASSWORD)).status).toBe(200);
   });
 
   it('answers 404 for an unknown token, without needing an access token', async () => {
-    const res = await acl('/api/v1/auth/invitations/not-a-real-token/accept', { json: { password: PASSWORD } });
+    const res = await acl('/api/v1/auth/invitations/not-a-real-token/accept', {
+      json: { password: PASSWORD },
+    });
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('not_found');
   });
 
   it('answers 410 for an expired invitation, and the user stays INVITED', async () => {
     const invited = await invite({ email: uniqueEmail('late') });
-    await aclDb(`UPDATE invitations SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [invited.body.id]);
-    const res = await acl(`/api/v1/auth/invitations/${invited.body.invitation.token}/accept`, { json: { password: PASSWORD } });
+    await aclDb(`UPDATE invitations SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [
+      invited.body.id,
+    ]);
+    const res = await acl(`/api/v1/auth/invitations/${invited.body.invitation.token}/accept`, {
+      json: { password: PASSWORD },
+    });
     expect(res.status).toBe(410);
     expect(res.body).toEqual({ detail: expect.any(String), code: 'invitation_expired' });
     const user = await acl(`/api/v1/users/${invited.body.id}`, { token: await admin() });
@@ -160,23 +197,36 @@ describe('POST /acl/api/v1/auth/invitations/{token}/accept', () => {
 
   it('answers 404 once the invited user was disabled (the invitation is withdrawn)', async () => {
     const invited = await invite({ email: uniqueEmail('withdrawn') });
-    await acl(`/api/v1/users/${invited.body.id}`, { method: 'PATCH', token: await admin(), json: { status: 'DISABLED' } });
-    const res = await acl(`/api/v1/auth/invitations/${invited.body.invitation.token}/accept`, { json: { password: PASSWORD } });
+    await acl(`/api/v1/users/${invited.body.id}`, {
+      method: 'PATCH',
+      token: await admin(),
+      json: { status: 'DISABLED' },
+    });
+    const res = await acl(`/api/v1/auth/invitations/${invited.body.invitation.token}/accept`, {
+      json: { password: PASSWORD },
+    });
     expect(res.status).toBe(404);
   });
 
   it('validates the password (12..72 bytes) before looking the token up', async () => {
     const short = await acl('/api/v1/auth/invitations/unknown/accept', { json: { password: 'short' } });
     expect(short.status).toBe(422);
-    expect(short.body.detail).toEqual([{ loc: ['body', 'password'], msg: expect.any(String), type: 'string_too_short' }]);
+    expect(short.body.detail).toEqual([
+      { loc: ['body', 'password'], msg: expect.any(String), type: 'string_too_short' },
+    ]);
     const missing = await acl('/api/v1/auth/invitations/unknown/accept', { json: {} });
-    expect(missing.body.detail).toEqual([{ loc: ['body', 'password'], msg: 'Field required', type: 'missing' }]);
+    expect(missing.body.detail).toEqual([
+      { loc: ['body', 'password'], msg: 'Field required', type: 'missing' },
+    ]);
   });
 
   it('lets only one of two concurrent accepts of one token win', async () => {
     const invited = await invite({ email: uniqueEmail('twice') });
     const url = `/api/v1/auth/invitations/${invited.body.invitation.token}/accept`;
-    const answers = await Promise.all([acl(url, { json: { password: PASSWORD } }), acl(url, { json: { password: 'other password 12' } })]);
+    const answers = await Promise.all([
+      acl(url, { json: { password: PASSWORD } }),
+      acl(url, { json: { password: 'other password 12' } }),
+    ]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 404]);
   });
 });
@@ -198,7 +248,9 @@ describe('GET /acl/api/v1/auth/correspondents/invite (endpoint 7)', () => {
     ).map((r) => r.id);
 
     const seen: string[] = [];
-    let res = await acl('/api/v1/auth/correspondents/invite?page_size=2', { token: tokenWith(['correspondents:read']) });
+    let res = await acl('/api/v1/auth/correspondents/invite?page_size=2', {
+      token: tokenWith(['correspondents:read']),
+    });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.results[0]).sort()).toEqual([...CORRESPONDENT_FIELDS].sort());
     for (;;) {
@@ -218,14 +270,19 @@ describe('GET /acl/api/v1/auth/correspondents/invite (endpoint 7)', () => {
 
   it('filters by status', async () => {
     await invite({ email: uniqueEmail('status') });
-    const res = await acl('/api/v1/auth/correspondents/invite?status=INVITED&page_size=100', { token: tokenWith(['correspondents:read']) });
+    const res = await acl('/api/v1/auth/correspondents/invite?status=INVITED&page_size=100', {
+      token: tokenWith(['correspondents:read']),
+    });
     expect(res.status).toBe(200);
     expect(res.body.results.length).toBeGreaterThan(0);
     for (const c of res.body.results) expect(c.status).toBe('INVITED');
   });
 
   it('answers 403 without correspondents:read and 401 without a token', async () => {
-    expect((await acl('/api/v1/auth/correspondents/invite', { token: tokenWith(['correspondents:invite']) })).status).toBe(403);
+    expect(
+      (await acl('/api/v1/auth/correspondents/invite', { token: tokenWith(['correspondents:invite']) }))
+        .status,
+    ).toBe(403);
     expect((await acl('/api/v1/auth/correspondents/invite')).status).toBe(401);
   });
 
@@ -238,6 +295,8 @@ describe('GET /acl/api/v1/auth/correspondents/invite (endpoint 7)', () => {
     }
     const res = await acl('/api/v1/auth/correspondents/invite?cursor=eyJkIjoibiJ9.bad', { token });
     expect(res.status).toBe(422);
-    expect(res.body.detail).toEqual([{ loc: ['query', 'cursor'], msg: expect.any(String), type: 'value_error' }]);
+    expect(res.body.detail).toEqual([
+      { loc: ['query', 'cursor'], msg: expect.any(String), type: 'value_error' },
+    ]);
   });
 });

@@ -4,11 +4,14 @@
  */
 import { acl, aclDb, admin, createUser, tokenWith } from './support';
 
-const growth = (query: string, token = tokenWith(['analytics:growth'])) => acl(`/api/v1/analytics/growth${query}`, { token });
+const growth = (query: string, token = tokenWith(['analytics:growth'])) =>
+  acl(`/api/v1/analytics/growth${query}`, { token });
 
 /** Everyone who joined before `iso`, whoever created them (the running total starts there). */
 async function joinedBefore(iso: string): Promise<number> {
-  const rows = await aclDb<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE date_joined < $1`, [iso]);
+  const rows = await aclDb<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE date_joined < $1`, [
+    iso,
+  ]);
   return rows[0].n;
 }
 
@@ -28,7 +31,11 @@ beforeAll(async () => {
   const users = [];
   for (const date_joined of SEEDS) users.push(await createUser({ date_joined }));
   // Users of every status count: one of the leap-day users is disabled.
-  await acl(`/api/v1/users/${users[4].id}`, { method: 'PATCH', token: await admin(), json: { status: 'DISABLED' } });
+  await acl(`/api/v1/users/${users[4].id}`, {
+    method: 'PATCH',
+    token: await admin(),
+    json: { status: 'DISABLED' },
+  });
 });
 
 describe('GET /acl/api/v1/analytics/growth', () => {
@@ -90,12 +97,22 @@ describe('GET /acl/api/v1/analytics/growth', () => {
   it('answers one bucket for a one-day range on the leap day', async () => {
     const res = await growth('?interval=day&date_from=2024-02-29&date_to=2024-02-29');
     expect(res.status).toBe(200);
-    expect(res.body.series).toEqual([{ period_start: '2024-02-29', new_users: 3, cumulative_users: (await joinedBefore('2024-03-01T00:00:00Z')) - 0 }]);
+    expect(res.body.series).toEqual([
+      {
+        period_start: '2024-02-29',
+        new_users: 3,
+        cumulative_users: (await joinedBefore('2024-03-01T00:00:00Z')) - 0,
+      },
+    ]);
   });
 
   it('fills an empty range with zeros, keeping the running total of earlier users', async () => {
     const base = await joinedBefore('2022-01-01T00:00:00Z');
-    for (const [interval, points] of [['day', 31], ['week', 6], ['month', 1]] as const) {
+    for (const [interval, points] of [
+      ['day', 31],
+      ['week', 6],
+      ['month', 1],
+    ] as const) {
       const res = await growth(`?interval=${interval}&date_from=2022-01-01&date_to=2022-01-31`);
       expect(res.status).toBe(200);
       expect(res.body.total_new_users).toBe(0);
@@ -108,26 +125,42 @@ describe('GET /acl/api/v1/analytics/growth', () => {
 
   it('counts the leap-day month and week in one bucket each', async () => {
     const month = await growth('?interval=month&date_from=2024-02-01&date_to=2024-02-29');
-    expect(month.body.series).toEqual([{ period_start: '2024-02-01', new_users: 4, cumulative_users: await joinedBefore('2024-03-01T00:00:00Z') }]);
+    expect(month.body.series).toEqual([
+      {
+        period_start: '2024-02-01',
+        new_users: 4,
+        cumulative_users: await joinedBefore('2024-03-01T00:00:00Z'),
+      },
+    ]);
   });
 
   it('defaults to months from the first day of the month eleven months ago to today', async () => {
     const res = await growth('');
     expect(res.status).toBe(200);
     const now = new Date();
-    const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 11, 1)).toISOString().slice(0, 10);
-    expect(res.body).toMatchObject({ interval: 'month', date_from: from, date_to: now.toISOString().slice(0, 10) });
+    const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 11, 1))
+      .toISOString()
+      .slice(0, 10);
+    expect(res.body).toMatchObject({
+      interval: 'month',
+      date_from: from,
+      date_to: now.toISOString().slice(0, 10),
+    });
     expect(res.body.series).toHaveLength(12);
     expect(res.body.series[0].period_start).toBe(from);
     const last = res.body.series[11];
-    expect(last.cumulative_users).toBe(await joinedBefore(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString()));
+    expect(last.cumulative_users).toBe(
+      await joinedBefore(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString()),
+    );
   });
 
   it('accepts 366 daily points and refuses 367 with 422', async () => {
     expect((await growth('?interval=day&date_from=2024-01-01&date_to=2024-12-31')).status).toBe(200);
     const res = await growth('?interval=day&date_from=2024-01-01&date_to=2025-01-01');
     expect(res.status).toBe(422);
-    expect(res.body.detail).toEqual([{ loc: ['query', 'interval'], msg: expect.any(String), type: 'value_error' }]);
+    expect(res.body.detail).toEqual([
+      { loc: ['query', 'interval'], msg: expect.any(String), type: 'value_error' },
+    ]);
     const months = await growth('?interval=month&date_from=1990-01-01&date_to=2024-01-01');
     expect(months.status).toBe(422);
   });
@@ -135,10 +168,14 @@ describe('GET /acl/api/v1/analytics/growth', () => {
   it('refuses date_from after date_to with 422 at the bound the client gave', async () => {
     const both = await growth('?date_from=2024-03-01&date_to=2024-02-01');
     expect(both.status).toBe(422);
-    expect(both.body.detail).toEqual([{ loc: ['query', 'date_to'], msg: expect.any(String), type: 'value_error' }]);
+    expect(both.body.detail).toEqual([
+      { loc: ['query', 'date_to'], msg: expect.any(String), type: 'value_error' },
+    ]);
     const onlyFrom = await growth('?date_from=2999-01-01');
     expect(onlyFrom.status).toBe(422);
-    expect(onlyFrom.body.detail).toEqual([{ loc: ['query', 'date_from'], msg: expect.any(String), type: 'value_error' }]);
+    expect(onlyFrom.body.detail).toEqual([
+      { loc: ['query', 'date_from'], msg: expect.any(String), type: 'value_error' },
+    ]);
   });
 
   it('refuses malformed dates, non-existent days and unknown intervals at their query loc', async () => {

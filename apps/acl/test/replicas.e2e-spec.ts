@@ -34,7 +34,10 @@ async function startReplica(port: number): Promise<{ url: string; child: ChildPr
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`replica on ${port} exited with ${child.exitCode}`);
-    const ready = await fetch(`${url}/acl/health/ready`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/acl/health/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return { url, child };
     await new Promise((r) => setTimeout(r, 150));
   }
@@ -63,7 +66,10 @@ const db = (sql: string) => queryDatabase(databaseUrl(database), sql);
 it('agrees on one generated key and one administrator when two replicas start at once, and after a restart', async () => {
   const [a, b] = await Promise.all([freePort(), freePort()].map(async (p) => startReplica(await p)));
 
-  const [jwksA, jwksB] = await Promise.all([call(a.url, '/acl/.well-known/jwks.json'), call(b.url, '/acl/.well-known/jwks.json')]);
+  const [jwksA, jwksB] = await Promise.all([
+    call(a.url, '/acl/.well-known/jwks.json'),
+    call(b.url, '/acl/.well-known/jwks.json'),
+  ]);
   expect(jwksA.body.keys).toHaveLength(1);
   expect(jwksB.body).toEqual(jwksA.body);
   expect(await db(`SELECT count(*)::int AS n FROM signing_keys`)).toEqual([{ n: 1 }]);
@@ -76,7 +82,9 @@ it('agrees on one generated key and one administrator when two replicas start at
   expect(me.status).toBe(200);
   expect(me.body).toMatchObject({ email: admin.email, roles: ['ADMIN'], status: 'ACTIVE' });
   // Rotation works across replicas too: the refresh token is in the shared database.
-  const refreshed = await call(b.url, '/acl/api/v1/auth/refresh', { json: { refresh_token: login.body.refresh_token } });
+  const refreshed = await call(b.url, '/acl/api/v1/auth/refresh', {
+    json: { refresh_token: login.body.refresh_token },
+  });
   expect(refreshed.status).toBe(200);
 
   await stop(a.child);

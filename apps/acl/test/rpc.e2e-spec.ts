@@ -36,8 +36,18 @@ async function ask<T = any>(subject: string, data: unknown): Promise<NestReply<T
 describe('acl.users.get-many', () => {
   it('answers the profiles of known ids in the order asked, unknown and malformed ids absent, no credentials', async () => {
     const manager = await createUser({ first_name: 'Boss', last_name: 'One' });
-    const group = await acl('/api/v1/groups', { token: await admin(), json: { name: `rpc-${randomUUID()}` } });
-    const a = await createUser({ first_name: 'Ana', last_name: 'A', employee_number: `R-${randomUUID().slice(0, 6)}`, roles: ['CM'], manager_id: manager.id, groups: [group.body.id] });
+    const group = await acl('/api/v1/groups', {
+      token: await admin(),
+      json: { name: `rpc-${randomUUID()}` },
+    });
+    const a = await createUser({
+      first_name: 'Ana',
+      last_name: 'A',
+      employee_number: `R-${randomUUID().slice(0, 6)}`,
+      roles: ['CM'],
+      manager_id: manager.id,
+      groups: [group.body.id],
+    });
     const b = await createUser({ first_name: 'Bea', last_name: 'B' });
     const reply = await ask('acl.users.get-many', { ids: [b.id, randomUUID(), a.id, 'not-a-uuid', b.id] });
     expect(reply.err).toBeUndefined();
@@ -80,7 +90,11 @@ describe('acl.users.get-many', () => {
   it('answers a malformed request with a 422 error payload at ["data", ...]', async () => {
     const reply = await ask('acl.users.get-many', { ids: 'everyone' });
     expect(reply.response).toBeUndefined();
-    expect(reply.err).toEqual({ status: 422, code: 'validation_error', detail: [{ loc: ['data', 'ids'], msg: expect.any(String), type: 'list_type' }] });
+    expect(reply.err).toEqual({
+      status: 422,
+      code: 'validation_error',
+      detail: [{ loc: ['data', 'ids'], msg: expect.any(String), type: 'list_type' }],
+    });
   });
 });
 
@@ -88,11 +102,20 @@ describe('acl.users.reports', () => {
   it("answers the manager's direct reports only, by name", async () => {
     const manager = await createUser();
     const zed = await createUser({ first_name: 'Zed', last_name: 'Z', manager_id: manager.id });
-    const amy = await createUser({ first_name: 'Amy', last_name: 'A', manager_id: manager.id, roles: ['BM'] });
+    const amy = await createUser({
+      first_name: 'Amy',
+      last_name: 'A',
+      manager_id: manager.id,
+      roles: ['BM'],
+    });
     await createUser({ first_name: 'Indirect', last_name: 'I', manager_id: amy.id });
     const reply = await ask('acl.users.reports', { manager_id: manager.id });
     expect(reply.response!.map((u: { id: string }) => u.id)).toEqual([amy.id, zed.id]);
-    expect(reply.response![0]).toMatchObject({ roles: ['BM'], manager_id: manager.id, permissions: ['analytics:sales', 'bookings:read'] });
+    expect(reply.response![0]).toMatchObject({
+      roles: ['BM'],
+      manager_id: manager.id,
+      permissions: ['analytics:sales', 'bookings:read'],
+    });
   });
 
   it('answers [] for an unknown manager', async () => {
@@ -104,10 +127,18 @@ describe('acl.users.exists', () => {
   it('answers the existing ids, and only the active ones with active_only', async () => {
     const active = await createUser();
     const disabled = await createUser();
-    await acl(`/api/v1/users/${disabled.id}`, { method: 'PATCH', token: await admin(), json: { status: 'DISABLED' } });
+    await acl(`/api/v1/users/${disabled.id}`, {
+      method: 'PATCH',
+      token: await admin(),
+      json: { status: 'DISABLED' },
+    });
     const unknown = randomUUID();
-    expect((await ask('acl.users.exists', { ids: [active.id, disabled.id, unknown] })).response).toEqual({ existing: [active.id, disabled.id] });
-    expect((await ask('acl.users.exists', { ids: [active.id, disabled.id, unknown], active_only: true })).response).toEqual({ existing: [active.id] });
+    expect((await ask('acl.users.exists', { ids: [active.id, disabled.id, unknown] })).response).toEqual({
+      existing: [active.id, disabled.id],
+    });
+    expect(
+      (await ask('acl.users.exists', { ids: [active.id, disabled.id, unknown], active_only: true })).response,
+    ).toEqual({ existing: [active.id] });
   });
 });
 
@@ -119,7 +150,16 @@ describe('acl.users.permissions', () => {
       user_id: user.id,
       status: 'ACTIVE',
       roles: ['CORRESPONDENT', 'SALES'],
-      permissions: ['analytics:sales', 'bookings:read', 'bookings:write', 'documents:write', 'lineup:read', 'story-categories:read', 'tasks:claim', 'tasks:read'],
+      permissions: [
+        'analytics:sales',
+        'bookings:read',
+        'bookings:write',
+        'documents:write',
+        'lineup:read',
+        'story-categories:read',
+        'tasks:claim',
+        'tasks:read',
+      ],
     });
   });
 

@@ -3,7 +3,15 @@
  * gateway as a client would, plus factories that go through acl's own API.
  */
 import { randomUUID } from 'node:crypto';
-import { call, mintToken, queryDatabase, stack, type ApiRequest, type ApiResponse, type StackInfo } from '@media/testing';
+import {
+  call,
+  mintToken,
+  queryDatabase,
+  stack,
+  type ApiRequest,
+  type ApiResponse,
+  type StackInfo,
+} from '@media/testing';
 
 let cached: StackInfo | undefined;
 
@@ -23,7 +31,10 @@ export function acl<T = any>(path: string, request: ApiRequest = {}): Promise<Ap
 }
 
 /** One query on acl's own database (to arrange what the API cannot, or to check what was stored). */
-export function aclDb<R extends Record<string, unknown> = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<R[]> {
+export function aclDb<R extends Record<string, unknown> = Record<string, unknown>>(
+  sql: string,
+  params: unknown[] = [],
+): Promise<R[]> {
   return queryDatabase<R>(system().databases.acl, sql, params);
 }
 

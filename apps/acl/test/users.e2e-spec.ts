@@ -3,13 +3,40 @@
  * checks (§1), through the gateway.
  */
 import { randomUUID } from 'node:crypto';
-import { acl, admin, aclDb, createUser, follow, gateway, login, PASSWORD, tokenWith, uniqueEmail } from './support';
+import {
+  acl,
+  admin,
+  aclDb,
+  createUser,
+  follow,
+  gateway,
+  login,
+  PASSWORD,
+  tokenWith,
+  uniqueEmail,
+} from './support';
 
-const USER_FIELDS = ['id', 'email', 'name', 'first_name', 'last_name', 'phone_number', 'employee_number', 'status', 'roles', 'groups', 'manager_id', 'date_joined'];
+const USER_FIELDS = [
+  'id',
+  'email',
+  'name',
+  'first_name',
+  'last_name',
+  'phone_number',
+  'employee_number',
+  'status',
+  'roles',
+  'groups',
+  'manager_id',
+  'date_joined',
+];
 
 describe('POST /acl/api/v1/users', () => {
   it('creates an active user with roles, groups and a manager, 201 with every field', async () => {
-    const group = await acl('/api/v1/groups', { token: await admin(), json: { name: `news-${randomUUID()}` } });
+    const group = await acl('/api/v1/groups', {
+      token: await admin(),
+      json: { name: `news-${randomUUID()}` },
+    });
     const manager = await createUser();
     const employee = `E-${randomUUID().slice(0, 8)}`;
     const email = uniqueEmail('Mixed.Case');
@@ -44,19 +71,30 @@ describe('POST /acl/api/v1/users', () => {
       manager_id: manager.id,
       date_joined: '2021-06-01T07:30:00.000Z',
     });
-    const stored = await aclDb<{ password_hash: string }>(`SELECT password_hash FROM users WHERE id = $1`, [res.body.id]);
+    const stored = await aclDb<{ password_hash: string }>(`SELECT password_hash FROM users WHERE id = $1`, [
+      res.body.id,
+    ]);
     expect(stored[0].password_hash).toMatch(/^\$argon2id\$/);
     expect(JSON.stringify(res.body)).not.toContain('argon2');
   });
 
   it('answers null for the optional fields left out', async () => {
     const { body } = await createUser({ first_name: 'Only', last_name: 'Names' });
-    expect(body).toMatchObject({ phone_number: null, employee_number: null, manager_id: null, roles: [], groups: [] });
+    expect(body).toMatchObject({
+      phone_number: null,
+      employee_number: null,
+      manager_id: null,
+      roles: [],
+      groups: [],
+    });
   });
 
   it('refuses an email that differs only in case with 409 email_taken', async () => {
     const user = await createUser();
-    const res = await acl('/api/v1/users', { token: await admin(), json: { email: user.email.toUpperCase(), password: PASSWORD, first_name: 'A', last_name: 'B' } });
+    const res = await acl('/api/v1/users', {
+      token: await admin(),
+      json: { email: user.email.toUpperCase(), password: PASSWORD, first_name: 'A', last_name: 'B' },
+    });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ detail: expect.any(String), code: 'email_taken' });
   });
@@ -64,7 +102,16 @@ describe('POST /acl/api/v1/users', () => {
   it('refuses a duplicate employee number with 409 employee_number_taken', async () => {
     const employee = `E-${randomUUID().slice(0, 8)}`;
     await createUser({ employee_number: employee });
-    const res = await acl('/api/v1/users', { token: await admin(), json: { email: uniqueEmail(), password: PASSWORD, first_name: 'A', last_name: 'B', employee_number: employee } });
+    const res = await acl('/api/v1/users', {
+      token: await admin(),
+      json: {
+        email: uniqueEmail(),
+        password: PASSWORD,
+        first_name: 'A',
+        last_name: 'B',
+        employee_number: employee,
+      },
+    });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('employee_number_taken');
   });
@@ -72,10 +119,21 @@ describe('POST /acl/api/v1/users', () => {
   it('reports every failing field at once with its loc', async () => {
     const res = await acl('/api/v1/users', {
       token: await admin(),
-      json: { email: 'not-an-email', password: 'short', last_name: '', roles: 'ADMIN', groups: ['nope'], manager_id: 42, date_joined: 'yesterday', nickname: 'x' },
+      json: {
+        email: 'not-an-email',
+        password: 'short',
+        last_name: '',
+        roles: 'ADMIN',
+        groups: ['nope'],
+        manager_id: 42,
+        date_joined: 'yesterday',
+        nickname: 'x',
+      },
     });
     expect(res.status).toBe(422);
-    const byField = Object.fromEntries(res.body.detail.map((d: { loc: string[]; type: string }) => [d.loc.join('.'), d.type]));
+    const byField = Object.fromEntries(
+      res.body.detail.map((d: { loc: string[]; type: string }) => [d.loc.join('.'), d.type]),
+    );
     expect(byField).toEqual({
       'body.email': 'value_error',
       'body.password': 'string_too_short',
@@ -92,12 +150,23 @@ describe('POST /acl/api/v1/users', () => {
   it('counts the password in bytes: 12..72', async () => {
     const token = await admin();
     const base = { first_name: 'A', last_name: 'B' };
-    const tooLong = await acl('/api/v1/users', { token, json: { ...base, email: uniqueEmail(), password: 'é'.repeat(37) } }); // 74 bytes
+    const tooLong = await acl('/api/v1/users', {
+      token,
+      json: { ...base, email: uniqueEmail(), password: 'é'.repeat(37) },
+    }); // 74 bytes
     expect(tooLong.status).toBe(422);
-    expect(tooLong.body.detail).toEqual([{ loc: ['body', 'password'], msg: expect.any(String), type: 'string_too_long' }]);
-    const multiByteOk = await acl('/api/v1/users', { token, json: { ...base, email: uniqueEmail(), password: 'é'.repeat(6) } }); // 12 bytes
+    expect(tooLong.body.detail).toEqual([
+      { loc: ['body', 'password'], msg: expect.any(String), type: 'string_too_long' },
+    ]);
+    const multiByteOk = await acl('/api/v1/users', {
+      token,
+      json: { ...base, email: uniqueEmail(), password: 'é'.repeat(6) },
+    }); // 12 bytes
     expect(multiByteOk.status).toBe(201);
-    const max = await acl('/api/v1/users', { token, json: { ...base, email: uniqueEmail(), password: 'x'.repeat(72) } });
+    const max = await acl('/api/v1/users', {
+      token,
+      json: { ...base, email: uniqueEmail(), password: 'x'.repeat(72) },
+    });
     expect(max.status).toBe(201);
   });
 
@@ -105,7 +174,15 @@ describe('POST /acl/api/v1/users', () => {
     const group = await acl('/api/v1/groups', { token: await admin(), json: { name: `g-${randomUUID()}` } });
     const res = await acl('/api/v1/users', {
       token: await admin(),
-      json: { email: uniqueEmail(), password: PASSWORD, first_name: 'A', last_name: 'B', roles: ['EDITOR', 'WIZARD'], groups: [group.body.id, randomUUID()], manager_id: randomUUID() },
+      json: {
+        email: uniqueEmail(),
+        password: PASSWORD,
+        first_name: 'A',
+        last_name: 'B',
+        roles: ['EDITOR', 'WIZARD'],
+        groups: [group.body.id, randomUUID()],
+        manager_id: randomUUID(),
+      },
     });
     expect(res.status).toBe(422);
     expect(res.body.detail).toEqual([
@@ -182,7 +259,11 @@ describe('GET /acl/api/v1/users (cursor list)', () => {
 
   it('filters by status and role', async () => {
     const disabled = await createUser({ roles: ['BM'] });
-    await acl(`/api/v1/users/${disabled.id}`, { method: 'PATCH', token: await admin(), json: { status: 'DISABLED' } });
+    await acl(`/api/v1/users/${disabled.id}`, {
+      method: 'PATCH',
+      token: await admin(),
+      json: { status: 'DISABLED' },
+    });
     const res = await acl('/api/v1/users?status=DISABLED&role=BM&page_size=100', { token: await admin() });
     expect(res.status).toBe(200);
     expect(res.body.results.map((u: { id: string }) => u.id)).toContain(disabled.id);
@@ -214,7 +295,9 @@ describe('GET /acl/api/v1/users (cursor list)', () => {
     for (const bad of [forged, 'garbage', `${body}.AAAA`]) {
       const res = await acl(`/api/v1/users?cursor=${encodeURIComponent(bad)}`, { token });
       expect(res.status).toBe(422);
-      expect(res.body.detail).toEqual([{ loc: ['query', 'cursor'], msg: expect.any(String), type: 'value_error' }]);
+      expect(res.body.detail).toEqual([
+        { loc: ['query', 'cursor'], msg: expect.any(String), type: 'value_error' },
+      ]);
     }
   });
 
@@ -224,7 +307,9 @@ describe('GET /acl/api/v1/users (cursor list)', () => {
     const users = await acl('/api/v1/users?page_size=1', { token });
     const cursor = new URL(users.body.next).searchParams.get('cursor')!;
     expect(correspondents.status).toBe(200);
-    const res = await acl(`/api/v1/auth/correspondents/invite?cursor=${encodeURIComponent(cursor)}`, { token });
+    const res = await acl(`/api/v1/auth/correspondents/invite?cursor=${encodeURIComponent(cursor)}`, {
+      token,
+    });
     expect(res.status).toBe(422);
     expect(res.body.detail[0].loc).toEqual(['query', 'cursor']);
   });
@@ -261,7 +346,9 @@ describe('GET and PATCH /acl/api/v1/users/{id}', () => {
     expect(missing.body.code).toBe('not_found');
     const malformed = await acl('/api/v1/users/not-a-uuid', { token: await admin() });
     expect(malformed.status).toBe(422);
-    expect(malformed.body.detail).toEqual([{ loc: ['path', 'id'], msg: expect.any(String), type: 'uuid_parsing' }]);
+    expect(malformed.body.detail).toEqual([
+      { loc: ['path', 'id'], msg: expect.any(String), type: 'uuid_parsing' },
+    ]);
   });
 
   it('changes only the fields sent; roles and groups replace the whole set; null clears', async () => {
@@ -269,14 +356,34 @@ describe('GET and PATCH /acl/api/v1/users/{id}', () => {
     const g1 = await acl('/api/v1/groups', { token, json: { name: `a-${randomUUID()}` } });
     const g2 = await acl('/api/v1/groups', { token, json: { name: `b-${randomUUID()}` } });
     const manager = await createUser();
-    const user = await createUser({ roles: ['EDITOR', 'SALES'], groups: [g1.body.id], phone_number: '+1 555 0100', manager_id: manager.id });
+    const user = await createUser({
+      roles: ['EDITOR', 'SALES'],
+      groups: [g1.body.id],
+      phone_number: '+1 555 0100',
+      manager_id: manager.id,
+    });
     const res = await acl(`/api/v1/users/${user.id}`, {
       method: 'PATCH',
       token,
-      json: { last_name: 'Changed', roles: ['FINANCE'], groups: [g2.body.id], phone_number: null, manager_id: null, employee_number: 'EMP-9' + randomUUID().slice(0, 4) },
+      json: {
+        last_name: 'Changed',
+        roles: ['FINANCE'],
+        groups: [g2.body.id],
+        phone_number: null,
+        manager_id: null,
+        employee_number: 'EMP-9' + randomUUID().slice(0, 4),
+      },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ first_name: 'Test', last_name: 'Changed', name: 'Test Changed', roles: ['FINANCE'], groups: [g2.body.id], phone_number: null, manager_id: null });
+    expect(res.body).toMatchObject({
+      first_name: 'Test',
+      last_name: 'Changed',
+      name: 'Test Changed',
+      roles: ['FINANCE'],
+      groups: [g2.body.id],
+      phone_number: null,
+      manager_id: null,
+    });
     const token2 = (await login(user.email, user.password)).body.access_token;
     const me = await acl('/api/v1/users/me', { token: token2 });
     expect(me.body.roles).toEqual(['FINANCE']);
@@ -291,7 +398,11 @@ describe('GET and PATCH /acl/api/v1/users/{id}', () => {
 
   it('refuses fields that cannot be patched, null names and an INVITED status with 422', async () => {
     const user = await createUser();
-    const res = await acl(`/api/v1/users/${user.id}`, { method: 'PATCH', token: await admin(), json: { email: 'x@example.com', first_name: null, status: 'INVITED', password: 'new password 123' } });
+    const res = await acl(`/api/v1/users/${user.id}`, {
+      method: 'PATCH',
+      token: await admin(),
+      json: { email: 'x@example.com', first_name: null, status: 'INVITED', password: 'new password 123' },
+    });
     expect(res.status).toBe(422);
     const locs = res.body.detail.map((d: { loc: string[]; type: string }) => [d.loc.join('.'), d.type]);
     expect(locs).toEqual(
@@ -312,21 +423,38 @@ describe('GET and PATCH /acl/api/v1/users/{id}', () => {
     const token = await admin();
     const loop = await acl(`/api/v1/users/${a.id}`, { method: 'PATCH', token, json: { manager_id: c.id } });
     expect(loop.status).toBe(422);
-    expect(loop.body.detail).toEqual([{ loc: ['body', 'manager_id'], msg: expect.any(String), type: 'value_error' }]);
+    expect(loop.body.detail).toEqual([
+      { loc: ['body', 'manager_id'], msg: expect.any(String), type: 'value_error' },
+    ]);
     const self = await acl(`/api/v1/users/${a.id}`, { method: 'PATCH', token, json: { manager_id: a.id } });
     expect(self.status).toBe(422);
   });
 
   it('validates the body before looking the user up (422 before 404)', async () => {
-    const res = await acl(`/api/v1/users/${randomUUID()}`, { method: 'PATCH', token: await admin(), json: { status: 'GONE' } });
+    const res = await acl(`/api/v1/users/${randomUUID()}`, {
+      method: 'PATCH',
+      token: await admin(),
+      json: { status: 'GONE' },
+    });
     expect(res.status).toBe(422);
-    const missing = await acl(`/api/v1/users/${randomUUID()}`, { method: 'PATCH', token: await admin(), json: { status: 'ACTIVE' } });
+    const missing = await acl(`/api/v1/users/${randomUUID()}`, {
+      method: 'PATCH',
+      token: await admin(),
+      json: { status: 'ACTIVE' },
+    });
     expect(missing.status).toBe(404);
   });
 
   it('refuses to activate an invited user who has not accepted yet with 409 invitation_pending', async () => {
-    const invited = await acl('/api/v1/auth/correspondents/invite', { token: tokenWith(['correspondents:invite']), json: { email: uniqueEmail('pending') } });
-    const res = await acl(`/api/v1/users/${invited.body.id}`, { method: 'PATCH', token: await admin(), json: { status: 'ACTIVE' } });
+    const invited = await acl('/api/v1/auth/correspondents/invite', {
+      token: tokenWith(['correspondents:invite']),
+      json: { email: uniqueEmail('pending') },
+    });
+    const res = await acl(`/api/v1/users/${invited.body.id}`, {
+      method: 'PATCH',
+      token: await admin(),
+      json: { status: 'ACTIVE' },
+    });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('invitation_pending');
   });
@@ -335,7 +463,11 @@ describe('GET and PATCH /acl/api/v1/users/{id}', () => {
     const employee = `E-${randomUUID().slice(0, 8)}`;
     await createUser({ employee_number: employee });
     const other = await createUser();
-    const res = await acl(`/api/v1/users/${other.id}`, { method: 'PATCH', token: await admin(), json: { employee_number: employee } });
+    const res = await acl(`/api/v1/users/${other.id}`, {
+      method: 'PATCH',
+      token: await admin(),
+      json: { employee_number: employee },
+    });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('employee_number_taken');
   });
@@ -343,7 +475,15 @@ describe('GET and PATCH /acl/api/v1/users/{id}', () => {
   it('answers 403 without users:admin', async () => {
     const user = await createUser();
     expect((await acl(`/api/v1/users/${user.id}`, { token: tokenWith([]) })).status).toBe(403);
-    expect((await acl(`/api/v1/users/${user.id}`, { method: 'PATCH', token: tokenWith(['correspondents:invite']), json: {} })).status).toBe(403);
+    expect(
+      (
+        await acl(`/api/v1/users/${user.id}`, {
+          method: 'PATCH',
+          token: tokenWith(['correspondents:invite']),
+          json: {},
+        })
+      ).status,
+    ).toBe(403);
   });
 });
 
@@ -354,15 +494,41 @@ describe('roles', () => {
     expect(res.body).toEqual([
       { code: 'ADMIN', name: 'Administrator', permissions: ['*'] },
       { code: 'BM', name: 'Business manager', permissions: ['bookings:read', 'analytics:sales'] },
-      { code: 'CM', name: 'Commercial manager', permissions: ['bookings:read', 'analytics:sales', 'commissions:read'] },
-      { code: 'CORRESPONDENT', name: 'Correspondent', permissions: ['story-categories:read', 'tasks:read', 'tasks:claim', 'documents:write'] },
+      {
+        code: 'CM',
+        name: 'Commercial manager',
+        permissions: ['bookings:read', 'analytics:sales', 'commissions:read'],
+      },
+      {
+        code: 'CORRESPONDENT',
+        name: 'Correspondent',
+        permissions: ['story-categories:read', 'tasks:read', 'tasks:claim', 'documents:write'],
+      },
       {
         code: 'EDITOR',
         name: 'Editor',
-        permissions: ['lineup:read', 'lineup:write', 'story-categories:read', 'story-categories:write', 'tasks:read', 'tasks:claim', 'documents:write', 'correspondents:read', 'correspondents:invite'],
+        permissions: [
+          'lineup:read',
+          'lineup:write',
+          'story-categories:read',
+          'story-categories:write',
+          'tasks:read',
+          'tasks:claim',
+          'documents:write',
+          'correspondents:read',
+          'correspondents:invite',
+        ],
       },
-      { code: 'FINANCE', name: 'Finance', permissions: ['bookings:read', 'analytics:sales', 'analytics:revenue', 'commissions:read-all'] },
-      { code: 'SALES', name: 'Sales', permissions: ['bookings:read', 'bookings:write', 'analytics:sales', 'lineup:read', 'documents:write'] },
+      {
+        code: 'FINANCE',
+        name: 'Finance',
+        permissions: ['bookings:read', 'analytics:sales', 'analytics:revenue', 'commissions:read-all'],
+      },
+      {
+        code: 'SALES',
+        name: 'Sales',
+        permissions: ['bookings:read', 'bookings:write', 'analytics:sales', 'lineup:read', 'documents:write'],
+      },
     ]);
   });
 
@@ -377,7 +543,13 @@ describe('groups', () => {
     const name = `Desk ${randomUUID()}`;
     const res = await acl('/api/v1/groups', { token: await admin(), json: { name } });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(String), name, member_count: 0, created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      name,
+      member_count: 0,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
   });
 
   it('refuses a name taken in another case with 409 group_name_taken', async () => {
@@ -391,7 +563,9 @@ describe('groups', () => {
   it('refuses a missing or empty name with 422', async () => {
     const res = await acl('/api/v1/groups', { token: await admin(), json: { name: '   ' } });
     expect(res.status).toBe(422);
-    expect(res.body.detail).toEqual([{ loc: ['body', 'name'], msg: expect.any(String), type: 'string_too_short' }]);
+    expect(res.body.detail).toEqual([
+      { loc: ['body', 'name'], msg: expect.any(String), type: 'string_too_short' },
+    ]);
   });
 
   it('adds a member with 201, and answers 200 with the same membership when already a member', async () => {
@@ -401,37 +575,60 @@ describe('groups', () => {
     const first = await acl(`/api/v1/groups/${group.body.id}/members`, { token, json: { user_id: user.id } });
     expect(first.status).toBe(201);
     expect(first.body).toEqual({ group_id: group.body.id, user_id: user.id, created_at: expect.any(String) });
-    const second = await acl(`/api/v1/groups/${group.body.id}/members`, { token, json: { user_id: user.id } });
+    const second = await acl(`/api/v1/groups/${group.body.id}/members`, {
+      token,
+      json: { user_id: user.id },
+    });
     expect(second.status).toBe(200);
     expect(second.body).toEqual(first.body);
     const read = await acl(`/api/v1/groups/${group.body.id}`, { token });
     expect(read.body.member_count).toBe(1);
-    const me = await acl('/api/v1/users/me', { token: (await login(user.email, user.password)).body.access_token });
+    const me = await acl('/api/v1/users/me', {
+      token: (await login(user.email, user.password)).body.access_token,
+    });
     expect(me.body.groups).toEqual([group.body.id]);
   });
 
   it('answers 404 for an unknown group and 422 for an unknown user', async () => {
     const token = await admin();
     const user = await createUser();
-    const noGroup = await acl(`/api/v1/groups/${randomUUID()}/members`, { token, json: { user_id: user.id } });
+    const noGroup = await acl(`/api/v1/groups/${randomUUID()}/members`, {
+      token,
+      json: { user_id: user.id },
+    });
     expect(noGroup.status).toBe(404);
     const group = await acl('/api/v1/groups', { token, json: { name: `x-${randomUUID()}` } });
-    const noUser = await acl(`/api/v1/groups/${group.body.id}/members`, { token, json: { user_id: randomUUID() } });
+    const noUser = await acl(`/api/v1/groups/${group.body.id}/members`, {
+      token,
+      json: { user_id: randomUUID() },
+    });
     expect(noUser.status).toBe(422);
-    expect(noUser.body.detail).toEqual([{ loc: ['body', 'user_id'], msg: expect.any(String), type: 'value_error' }]);
+    expect(noUser.body.detail).toEqual([
+      { loc: ['body', 'user_id'], msg: expect.any(String), type: 'value_error' },
+    ]);
     const badUser = await acl(`/api/v1/groups/${group.body.id}/members`, { token, json: { user_id: 'me' } });
-    expect(badUser.body.detail).toEqual([{ loc: ['body', 'user_id'], msg: expect.any(String), type: 'uuid_parsing' }]);
+    expect(badUser.body.detail).toEqual([
+      { loc: ['body', 'user_id'], msg: expect.any(String), type: 'uuid_parsing' },
+    ]);
     const badGroup = await acl('/api/v1/groups/nope/members', { token, json: { user_id: user.id } });
-    expect(badGroup.body.detail).toEqual([{ loc: ['path', 'id'], msg: expect.any(String), type: 'uuid_parsing' }]);
+    expect(badGroup.body.detail).toEqual([
+      { loc: ['path', 'id'], msg: expect.any(String), type: 'uuid_parsing' },
+    ]);
   });
 
   it('removes a member with 204, then 404', async () => {
     const token = await admin();
     const group = await acl('/api/v1/groups', { token, json: { name: `r-${randomUUID()}` } });
     const user = await createUser({ groups: [group.body.id] });
-    const removed = await acl(`/api/v1/groups/${group.body.id}/members/${user.id}`, { method: 'DELETE', token });
+    const removed = await acl(`/api/v1/groups/${group.body.id}/members/${user.id}`, {
+      method: 'DELETE',
+      token,
+    });
     expect(removed.status).toBe(204);
-    const again = await acl(`/api/v1/groups/${group.body.id}/members/${user.id}`, { method: 'DELETE', token });
+    const again = await acl(`/api/v1/groups/${group.body.id}/members/${user.id}`, {
+      method: 'DELETE',
+      token,
+    });
     expect(again.status).toBe(404);
   });
 
@@ -440,10 +637,15 @@ describe('groups', () => {
     const res = await acl('/api/v1/groups?page_size=100', { token });
     expect(res.status).toBe(200);
     const names = res.body.results.map((g: { name: string }) => g.name);
-    expect(names).toEqual([...names].sort((a: string, b: string) => (Buffer.compare(Buffer.from(a), Buffer.from(b)))));
+    expect(names).toEqual(
+      [...names].sort((a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b))),
+    );
   });
 
   it('answers 403 without users:admin', async () => {
-    expect((await acl('/api/v1/groups', { token: tokenWith(['correspondents:invite']), json: { name: 'x' } })).status).toBe(403);
+    expect(
+      (await acl('/api/v1/groups', { token: tokenWith(['correspondents:invite']), json: { name: 'x' } }))
+        .status,
+    ).toBe(403);
   });
 });

@@ -24,7 +24,11 @@ describe('the running system', () => {
   it('lets the administrator get a token and read its own profile', async () => {
     const login = await call(gw, '/acl/api/v1/auth/token', { json: system.admin });
     expect(login.status).toBe(200);
-    expect(login.body).toMatchObject({ token_type: 'Bearer', access_token: expect.any(String), refresh_token: expect.any(String) });
+    expect(login.body).toMatchObject({
+      token_type: 'Bearer',
+      access_token: expect.any(String),
+      refresh_token: expect.any(String),
+    });
     const me = await call(gw, '/acl/api/v1/users/me', { token: login.body.access_token });
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ email: system.admin.email, roles: ['ADMIN'] });
@@ -40,7 +44,10 @@ describe('the running system', () => {
   });
 
   it('keeps the X-Request-Id from the client to the app and back', async () => {
-    const res = await call(gw, '/acl/api/v1/users/me', { token: mintToken(system.keys), headers: { 'x-request-id': 'trace-me-42' } });
+    const res = await call(gw, '/acl/api/v1/users/me', {
+      token: mintToken(system.keys),
+      headers: { 'x-request-id': 'trace-me-42' },
+    });
     expect(res.headers.get('x-request-id')).toBe('trace-me-42');
   });
 
@@ -48,7 +55,10 @@ describe('the running system', () => {
     for (const token of [undefined, mintToken(system.keys)]) {
       const res = await call(gw, '/nowhere/api/v1/x', { token });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ detail: expect.stringMatching(/^No route for \/nowhere/), code: 'route_not_found' });
+      expect(res.body).toEqual({
+        detail: expect.stringMatching(/^No route for \/nowhere/),
+        code: 'route_not_found',
+      });
     }
   });
 
@@ -59,7 +69,9 @@ describe('the running system', () => {
   });
 
   it('refuses an expired token at the gateway with 401 token_expired', async () => {
-    const res = await call(gw, '/content/api/v1/lineup', { token: mintToken(system.keys, { expiresIn: -10 }) });
+    const res = await call(gw, '/content/api/v1/lineup', {
+      token: mintToken(system.keys, { expiresIn: -10 }),
+    });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('token_expired');
     expect(res.headers.get('www-authenticate')).toBe('Bearer');

@@ -49,7 +49,10 @@ export interface AclRpc {
   /** `null` for an unknown user. */
   [AclSubjects.usersPermissions]: { req: { user_id: string }; res: UserPermissions | null };
   /** `null` for an unknown group. */
-  [AclSubjects.groupsMembers]: { req: { group_id: string }; res: { group_id: string; user_ids: string[] } | null };
+  [AclSubjects.groupsMembers]: {
+    req: { group_id: string };
+    res: { group_id: string; user_ids: string[] } | null;
+  };
 }
 
 /** Payload of `acl.correspondent.invited`. */

@@ -10,7 +10,10 @@ import { call, createDatabases, databaseUrl, dropDatabases, freePort } from '@me
 const MAIN = join(__dirname, '../../../dist/apps/content/src/main.js');
 
 function run(env: Record<string, string>) {
-  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -35,7 +38,9 @@ describe('booting an app from dist', () => {
   it('stops with one line naming an invalid variable', async () => {
     const app = run({ ...base, NATS_URL: 'amqp://elsewhere' });
     expect(await app.exited).toBe(1);
-    expect(app.stderr().trim()).toBe('Invalid configuration: NATS_URL must be nats://host:port (comma-separated) or inproc');
+    expect(app.stderr().trim()).toBe(
+      'Invalid configuration: NATS_URL must be nats://host:port (comma-separated) or inproc',
+    );
   });
 
   it('serves its prefix on PORT, then drains and exits 0 on SIGTERM', async () => {
@@ -46,7 +51,10 @@ describe('booting an app from dist', () => {
     try {
       let ready = 0;
       for (let i = 0; i < 100 && ready !== 200; i++) {
-        ready = await call(`http://127.0.0.1:${port}`, '/content/health/ready').then((r) => r.status, () => 0);
+        ready = await call(`http://127.0.0.1:${port}`, '/content/health/ready').then(
+          (r) => r.status,
+          () => 0,
+        );
         if (ready !== 200) await new Promise((r) => setTimeout(r, 100));
       }
       expect(ready).toBe(200);

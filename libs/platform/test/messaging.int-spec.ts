@@ -9,7 +9,11 @@ import { ChatEvents, type EventEnvelope } from '@media/contracts';
 import { call, mintToken, queryDatabase } from '@media/testing';
 import { bootFixture, type BootedFixture } from './fixture/boot';
 
-async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+async function eventually<T>(
+  probe: () => Promise<T>,
+  ok: (value: T) => boolean,
+  timeoutMs = 5_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let value = await probe();
   while (!ok(value) && Date.now() < deadline) {
@@ -36,7 +40,10 @@ describe.each([
   });
 
   it('answers a request and carries the X-Request-Id across the hop', async () => {
-    const res = await call(fixture.base, '/api/v1/echo/hello', { token, headers: { 'x-request-id': 'hop-123' } });
+    const res = await call(fixture.base, '/api/v1/echo/hello', {
+      token,
+      headers: { 'x-request-id': 'hop-123' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ echoed: 'hello', request_id: 'hop-123' });
   });
@@ -58,12 +65,22 @@ describe.each([
     const res = await call(fixture.base, '/api/v1/events', { token, json: { marker } });
     expect(res.status).toBe(201);
     const receipts = await eventually(
-      () => queryDatabase<{ event_id: string }>(fixture.db, `SELECT event_id FROM fixture_receipts WHERE data->>'fixture' = $1`, [marker]),
+      () =>
+        queryDatabase<{ event_id: string }>(
+          fixture.db,
+          `SELECT event_id FROM fixture_receipts WHERE data->>'fixture' = $1`,
+          [marker],
+        ),
       (rows) => rows.length > 0,
     );
     expect(receipts).toHaveLength(1);
     const outbox = await eventually(
-      () => queryDatabase<{ published_at: Date | null }>(fixture.db, `SELECT published_at FROM outbox WHERE id = $1`, [receipts[0].event_id]),
+      () =>
+        queryDatabase<{ published_at: Date | null }>(
+          fixture.db,
+          `SELECT published_at FROM outbox WHERE id = $1`,
+          [receipts[0].event_id],
+        ),
       (rows) => rows[0]?.published_at !== null,
     );
     expect(outbox[0].published_at).not.toBeNull();
@@ -97,12 +114,21 @@ describe('durable events over JetStream', () => {
     await js.publish(event.subject, JSON.stringify(event), { msgID: `${event.id}-2` });
     await nc.close();
     const rows = await eventually(
-      () => queryDatabase<{ n: number }>(fixture.db, `SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1`, [event.id]),
+      () =>
+        queryDatabase<{ n: number }>(
+          fixture.db,
+          `SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1`,
+          [event.id],
+        ),
       (r) => r[0].n > 0,
     );
     expect(rows[0].n).toBe(1);
     await new Promise((r) => setTimeout(r, 500));
-    const receipts = await queryDatabase<{ n: number }>(fixture.db, `SELECT count(*)::int AS n FROM fixture_receipts WHERE event_id = $1`, [event.id]);
+    const receipts = await queryDatabase<{ n: number }>(
+      fixture.db,
+      `SELECT count(*)::int AS n FROM fixture_receipts WHERE event_id = $1`,
+      [event.id],
+    );
     expect(receipts[0].n).toBe(1);
   });
 });

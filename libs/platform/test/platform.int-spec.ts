@@ -32,9 +32,17 @@ describe('authentication (CONTRACT §1)', () => {
     ['a token for another audience', () => mintToken(keys, { aud: 'someone-else' }), 'token_invalid'],
     ['a token from another issuer', () => mintToken(keys, { iss: 'evil' }), 'token_invalid'],
     ["an 'alg: none' token", () => mintToken(keys, { alg: 'none' }), 'token_invalid'],
-    ['an HS256 token keyed with the public key', () => mintToken(keys, { alg: 'HS256-public' }), 'token_invalid'],
+    [
+      'an HS256 token keyed with the public key',
+      () => mintToken(keys, { alg: 'HS256-public' }),
+      'token_invalid',
+    ],
     ['a token signed with an unknown kid', () => mintToken(generateTestKeys(), {}), 'token_invalid'],
-    ['a token with a known kid but another key', () => mintToken({ ...generateTestKeys(), kid: keys.kid }, {}), 'token_invalid'],
+    [
+      'a token with a known kid but another key',
+      () => mintToken({ ...generateTestKeys(), kid: keys.kid }, {}),
+      'token_invalid',
+    ],
     ['a malformed token', () => 'not-a-jwt', 'token_invalid'],
   ];
 
@@ -53,18 +61,27 @@ describe('authentication (CONTRACT §1)', () => {
   });
 
   it('answers 403 forbidden when the permission is missing', async () => {
-    const res = await call(base, '/api/v1/things', { json: { name: 'ok' }, token: mintToken(keys, { permissions: ['lineup:read'] }) });
+    const res = await call(base, '/api/v1/things', {
+      json: { name: 'ok' },
+      token: mintToken(keys, { permissions: ['lineup:read'] }),
+    });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ detail: expect.any(String), code: 'forbidden' });
   });
 
   it('lets the * permission grant everything', async () => {
-    const res = await call(base, '/api/v1/things', { json: { name: 'ok' }, token: mintToken(keys, { permissions: ['*'] }) });
+    const res = await call(base, '/api/v1/things', {
+      json: { name: 'ok' },
+      token: mintToken(keys, { permissions: ['*'] }),
+    });
     expect(res.status).toBe(201);
   });
 
   it('checks 401 before the body: a malformed body without a token is 401', async () => {
-    const res = await call(base, '/api/v1/things', { raw: '{nope', headers: { 'content-type': 'application/json' } });
+    const res = await call(base, '/api/v1/things', {
+      raw: '{nope',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(401);
   });
 
@@ -78,7 +95,15 @@ describe('validation errors (CONTRACT §2)', () => {
   it('reports every failing field at once with its loc and type', async () => {
     const res = await call(base, '/api/v1/things', {
       token,
-      json: { name: '', count: 9, member_ids: [randomUUID(), 'nope', randomUUID(), 'bad'], items: [{ label: 'a' }, {}], enabled: 'yes', day: '2023-02-29', amount: '1.234' },
+      json: {
+        name: '',
+        count: 9,
+        member_ids: [randomUUID(), 'nope', randomUUID(), 'bad'],
+        items: [{ label: 'a' }, {}],
+        enabled: 'yes',
+        day: '2023-02-29',
+        amount: '1.234',
+      },
     });
     expect(res.status).toBe(422);
     expect(res.body.detail).toEqual(
@@ -105,18 +130,26 @@ describe('validation errors (CONTRACT §2)', () => {
   it('refuses an unknown field at its own loc with extra_forbidden', async () => {
     const res = await call(base, '/api/v1/things', { token, json: { name: 'ok', colour: 'red' } });
     expect(res.status).toBe(422);
-    expect(res.body.detail).toEqual([{ loc: ['body', 'colour'], msg: expect.any(String), type: 'extra_forbidden' }]);
+    expect(res.body.detail).toEqual([
+      { loc: ['body', 'colour'], msg: expect.any(String), type: 'extra_forbidden' },
+    ]);
   });
 
   it('refuses an array over its limit with too_long', async () => {
     const ids = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     const res = await call(base, '/api/v1/things', { token, json: { name: 'ok', member_ids: ids } });
     expect(res.status).toBe(422);
-    expect(res.body.detail).toEqual([{ loc: ['body', 'member_ids'], msg: expect.any(String), type: 'too_long' }]);
+    expect(res.body.detail).toEqual([
+      { loc: ['body', 'member_ids'], msg: expect.any(String), type: 'too_long' },
+    ]);
   });
 
   it('answers malformed JSON with 422 json_invalid at ["body"]', async () => {
-    const res = await call(base, '/api/v1/things', { token, raw: '{"name": ', headers: { 'content-type': 'application/json' } });
+    const res = await call(base, '/api/v1/things', {
+      token,
+      raw: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(422);
     expect(res.body).toEqual({ detail: [{ loc: ['body'], msg: expect.any(String), type: 'json_invalid' }] });
   });
@@ -153,10 +186,24 @@ describe('form and multipart bodies (CONTRACT §3)', () => {
     const b = randomUUID();
     const res = await call(base, '/api/v1/things', {
       token,
-      form: { name: 'form', count: '3', member_ids: [a, b], metadata: '{"k":1}', enabled: 'false', numbers: ['1', '2'] },
+      form: {
+        name: 'form',
+        count: '3',
+        member_ids: [a, b],
+        metadata: '{"k":1}',
+        enabled: 'false',
+        numbers: ['1', '2'],
+      },
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ name: 'form', count: 3, member_ids: [a, b], metadata: { k: 1 }, enabled: false, numbers: [1, 2] });
+    expect(res.body).toMatchObject({
+      name: 'form',
+      count: 3,
+      member_ids: [a, b],
+      metadata: { k: 1 },
+      enabled: false,
+      numbers: [1, 2],
+    });
   });
 
   it('wraps a single repeated-key value in an array', async () => {
@@ -169,7 +216,13 @@ describe('form and multipart bodies (CONTRACT §3)', () => {
   it('validates form fields like JSON ones, with the same locs', async () => {
     const res = await call(base, '/api/v1/things', {
       token,
-      form: { name: 'much-too-long-name', count: 'abc', member_ids: [randomUUID(), 'bad'], enabled: 'maybe', metadata: '[1' },
+      form: {
+        name: 'much-too-long-name',
+        count: 'abc',
+        member_ids: [randomUUID(), 'bad'],
+        enabled: 'maybe',
+        metadata: '[1',
+      },
     });
     expect(res.status).toBe(422);
     expect(res.body.detail).toEqual(
@@ -207,7 +260,11 @@ describe('form and multipart bodies (CONTRACT §3)', () => {
   });
 
   it('answers 415 for an unsupported content type', async () => {
-    const res = await call(base, '/api/v1/things', { token, raw: '<x/>', headers: { 'content-type': 'application/xml' } });
+    const res = await call(base, '/api/v1/things', {
+      token,
+      raw: '<x/>',
+      headers: { 'content-type': 'application/xml' },
+    });
     expect(res.status).toBe(415);
     expect(res.body).toEqual({ detail: expect.any(String), code: 'unsupported_media_type' });
   });
@@ -223,7 +280,10 @@ describe('form and multipart bodies (CONTRACT §3)', () => {
   });
 
   it('answers 413 for a JSON body over BODY_LIMIT', async () => {
-    const res = await call(base, '/api/v1/things', { token, json: { name: 'x', metadata: { pad: 'x'.repeat(8 * 1024) } } });
+    const res = await call(base, '/api/v1/things', {
+      token,
+      json: { name: 'x', metadata: { pad: 'x'.repeat(8 * 1024) } },
+    });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ detail: expect.any(String), code: 'payload_too_large' });
   });
@@ -265,7 +325,10 @@ describe('cursor pagination (CONTRACT §3)', () => {
     for (const page of pages) seen.push(...page.results.map((r: { id: string }) => r.id));
     expect(seen).toHaveLength(45);
     expect(new Set(seen).size).toBe(45);
-    const expected = await queryDatabase<{ id: string }>(fixture.db, 'SELECT id FROM fixture_items ORDER BY rank DESC, id DESC');
+    const expected = await queryDatabase<{ id: string }>(
+      fixture.db,
+      'SELECT id FROM fixture_items ORDER BY rank DESC, id DESC',
+    );
     expect(seen).toEqual(expected.map((r) => r.id));
     expect(pages).toHaveLength(5);
     expect(pages[4].next).toBeNull();
@@ -300,24 +363,33 @@ describe('cursor pagination (CONTRACT §3)', () => {
     expect(res.body.results).toHaveLength(20);
   });
 
-  it.each([['0', 'greater_than_equal'], ['101', 'less_than_equal'], ['abc', 'int_parsing'], ['2.5', 'int_parsing']])(
-    'refuses page_size=%s with 422 at ["query","page_size"]',
-    async (value, type) => {
-      const res = await call(base, `/api/v1/items?page_size=${value}`, { token });
-      expect(res.status).toBe(422);
-      expect(res.body.detail).toEqual([{ loc: ['query', 'page_size'], msg: expect.any(String), type }]);
-    },
-  );
+  it.each([
+    ['0', 'greater_than_equal'],
+    ['101', 'less_than_equal'],
+    ['abc', 'int_parsing'],
+    ['2.5', 'int_parsing'],
+  ])('refuses page_size=%s with 422 at ["query","page_size"]', async (value, type) => {
+    const res = await call(base, `/api/v1/items?page_size=${value}`, { token });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([{ loc: ['query', 'page_size'], msg: expect.any(String), type }]);
+  });
 
   it('refuses a tampered cursor with 422 at ["query","cursor"]', async () => {
     const first = await call(base, '/api/v1/items?page_size=5', { token });
     const cursor = new URL(first.body.next).searchParams.get('cursor') as string;
     const [body, signature] = cursor.split('.');
     const forged = Buffer.from(JSON.stringify({ d: 'n', k: [99, randomUUID()] })).toString('base64url');
-    for (const bad of [`${forged}.${signature}`, `${body}.${signature.slice(0, -2)}xx`, 'garbage', `${body}`]) {
+    for (const bad of [
+      `${forged}.${signature}`,
+      `${body}.${signature.slice(0, -2)}xx`,
+      'garbage',
+      `${body}`,
+    ]) {
       const res = await call(base, `/api/v1/items?cursor=${encodeURIComponent(bad)}`, { token });
       expect(res.status).toBe(422);
-      expect(res.body.detail).toEqual([{ loc: ['query', 'cursor'], msg: expect.any(String), type: 'value_error' }]);
+      expect(res.body.detail).toEqual([
+        { loc: ['query', 'cursor'], msg: expect.any(String), type: 'value_error' },
+      ]);
     }
   });
 });
@@ -340,7 +412,10 @@ describe('NATS requests (CONTRACT §5)', () => {
   });
 
   it('maps a responder that has gone away to 503', async () => {
-    const gone = nats.subscribe('fixture.gone', { max: 1, callback: (_err, msg) => void msg.respond(JSON.stringify({ response: { ok: true }, isDisposed: true })) });
+    const gone = nats.subscribe('fixture.gone', {
+      max: 1,
+      callback: (_err, msg) => void msg.respond(JSON.stringify({ response: { ok: true }, isDisposed: true })),
+    });
     await nats.flush();
     gone.unsubscribe();
     await nats.flush();

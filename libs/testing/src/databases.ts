@@ -50,13 +50,18 @@ export async function dropStaleDatabases(prefix: string): Promise<void> {
     const dayAgo = Date.now() - 24 * 3600 * 1000;
     for (const { datname } of rows) {
       const stamp = Number(/_(\d{13})_/.exec(datname)?.[1]);
-      if (stamp && stamp < dayAgo) await client.query(`DROP DATABASE IF EXISTS ${quote(datname)} WITH (FORCE)`);
+      if (stamp && stamp < dayAgo)
+        await client.query(`DROP DATABASE IF EXISTS ${quote(datname)} WITH (FORCE)`);
     }
   });
 }
 
 /** Runs one query against a database of the run (to assert what was stored). */
-export async function queryDatabase<R extends Record<string, unknown>>(url: string, sql: string, params: unknown[] = []): Promise<R[]> {
+export async function queryDatabase<R extends Record<string, unknown>>(
+  url: string,
+  sql: string,
+  params: unknown[] = [],
+): Promise<R[]> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {

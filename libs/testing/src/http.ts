@@ -20,7 +20,11 @@ export interface ApiRequest {
 }
 
 /** One HTTP call as a client makes it; the body is parsed as JSON when it is JSON. */
-export async function call<T = any>(baseUrl: string, path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> {
+export async function call<T = any>(
+  baseUrl: string,
+  path: string,
+  request: ApiRequest = {},
+): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...(request.headers ?? {}) };
   if (request.token) headers.authorization = `Bearer ${request.token}`;
   let body: RequestInit['body'];
@@ -39,7 +43,11 @@ export async function call<T = any>(baseUrl: string, path: string, request: ApiR
   } else if (request.raw !== undefined) {
     body = typeof request.raw === 'string' ? request.raw : new Uint8Array(request.raw);
   }
-  const response = await fetch(`${baseUrl}${path}`, { method: request.method ?? (body ? 'POST' : 'GET'), headers, body });
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: request.method ?? (body ? 'POST' : 'GET'),
+    headers,
+    body,
+  });
   const text = await response.text();
   let parsed: unknown = text;
   if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);

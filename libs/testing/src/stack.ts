@@ -63,15 +63,22 @@ function startProcess(app: AppName, env: Record<string, string>, logDir: string)
  * Boots every app as its own process from the build output, each on its own fresh database on
  * the real PostgreSQL, all on the real NATS (CONTRACT §0 distributed mode).
  */
-export async function startStack(apps: readonly ServiceName[] = SERVICE_NAMES, extraEnv: Record<string, string> = {}): Promise<StackInfo> {
+export async function startStack(
+  apps: readonly ServiceName[] = SERVICE_NAMES,
+  extraEnv: Record<string, string> = {},
+): Promise<StackInfo> {
   const run = `${DB_PREFIX}${Date.now()}_${randomBytes(3).toString('hex')}`;
   await dropStaleDatabases(DB_PREFIX);
-  const databases = Object.fromEntries(apps.map((app) => [app, `${run}_${app.replace(/-/g, '_')}`])) as Record<ServiceName, string>;
+  const databases = Object.fromEntries(
+    apps.map((app) => [app, `${run}_${app.replace(/-/g, '_')}`]),
+  ) as Record<ServiceName, string>;
   await createDatabases(Object.values(databases));
 
   const ports = {} as Record<AppName, number>;
   for (const app of ['gateway', ...apps] as AppName[]) ports[app] = await freePort();
-  const urls = Object.fromEntries(Object.entries(ports).map(([app, port]) => [app, `http://127.0.0.1:${port}`])) as Record<AppName, string>;
+  const urls = Object.fromEntries(
+    Object.entries(ports).map(([app, port]) => [app, `http://127.0.0.1:${port}`]),
+  ) as Record<AppName, string>;
 
   const keys = generateTestKeys();
   const admin = { email: 'admin@example.com', password: 'admin-password-1234' };
@@ -96,7 +103,9 @@ export async function startStack(apps: readonly ServiceName[] = SERVICE_NAMES, e
   const processes = new Map<AppName, ChildProcess>();
   const dbUrls = {} as Record<ServiceName, string>;
   try {
-    const order: ServiceName[] = apps.includes('acl') ? ['acl', ...apps.filter((a) => a !== 'acl')] : [...apps];
+    const order: ServiceName[] = apps.includes('acl')
+      ? ['acl', ...apps.filter((a) => a !== 'acl')]
+      : [...apps];
     for (const app of order) {
       dbUrls[app] = databaseUrl(databases[app]);
       processes.set(app, startProcess(app, { ...env, DATABASE_URL: dbUrls[app] }, logDir));

@@ -1,4 +1,12 @@
-import { createHash, createHmac, createPrivateKey, createPublicKey, createSign, generateKeyPairSync, randomUUID } from 'node:crypto';
+import {
+  createHash,
+  createHmac,
+  createPrivateKey,
+  createPublicKey,
+  createSign,
+  generateKeyPairSync,
+  randomUUID,
+} from 'node:crypto';
 
 export interface TestKeys {
   privateKeyPem: string;
@@ -9,7 +17,9 @@ export interface TestKeys {
 /** RFC 7638 thumbprint of an RSA public key: the `kid` acl publishes for it. */
 export function rsaThumbprint(publicKeyPem: string): string {
   const jwk = createPublicKey(publicKeyPem).export({ format: 'jwk' }) as { e: string; n: string };
-  return createHash('sha256').update(JSON.stringify({ e: jwk.e, kty: 'RSA', n: jwk.n })).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify({ e: jwk.e, kty: 'RSA', n: jwk.n }))
+    .digest('base64url');
 }
 
 export function generateTestKeys(): TestKeys {
@@ -60,11 +70,18 @@ export function mintToken(keys: TestKeys, options: MintOptions = {}): string {
   };
   const alg = options.alg ?? 'RS256';
   if (alg === 'none') return `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`;
-  const header = { alg: alg === 'HS256-public' ? 'HS256' : 'RS256', typ: 'JWT', kid: options.kid ?? keys.kid };
+  const header = {
+    alg: alg === 'HS256-public' ? 'HS256' : 'RS256',
+    typ: 'JWT',
+    kid: options.kid ?? keys.kid,
+  };
   const input = `${b64(header)}.${b64(claims)}`;
   if (alg === 'HS256-public') {
     return `${input}.${createHmac('sha256', keys.publicKeyPem).update(input).digest('base64url')}`;
   }
-  const signature = createSign('RSA-SHA256').update(input).sign(createPrivateKey(keys.privateKeyPem)).toString('base64url');
+  const signature = createSign('RSA-SHA256')
+    .update(input)
+    .sign(createPrivateKey(keys.privateKeyPem))
+    .toString('base64url');
   return `${input}.${signature}`;
 }

@@ -47,8 +47,14 @@ describe('bucketCount', () => {
 
 describe('defaultGrowthRange', () => {
   it('runs from the first of the month eleven months ago to today', () => {
-    expect(defaultGrowthRange(new Date('2025-03-15T23:59:00Z'))).toEqual({ date_from: '2024-04-01', date_to: '2025-03-15' });
-    expect(defaultGrowthRange(new Date('2025-12-01T00:00:00Z'))).toEqual({ date_from: '2025-01-01', date_to: '2025-12-01' });
+    expect(defaultGrowthRange(new Date('2025-03-15T23:59:00Z'))).toEqual({
+      date_from: '2024-04-01',
+      date_to: '2025-03-15',
+    });
+    expect(defaultGrowthRange(new Date('2025-12-01T00:00:00Z'))).toEqual({
+      date_from: '2025-01-01',
+      date_to: '2025-12-01',
+    });
   });
 });
 

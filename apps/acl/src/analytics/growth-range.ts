@@ -35,7 +35,9 @@ export function bucketCount(from: string, to: string, interval: GrowthInterval):
   const first = parse(bucketStart(from, interval));
   const last = parse(bucketStart(to, interval));
   if (interval === 'month') {
-    return (last.getUTCFullYear() - first.getUTCFullYear()) * 12 + (last.getUTCMonth() - first.getUTCMonth()) + 1;
+    return (
+      (last.getUTCFullYear() - first.getUTCFullYear()) * 12 + (last.getUTCMonth() - first.getUTCMonth()) + 1
+    );
   }
   const days = Math.round((last.getTime() - first.getTime()) / DAY_MS);
   return (interval === 'week' ? days / 7 : days) + 1;

@@ -24,10 +24,17 @@ export class GrowthService {
     const defaults = defaultGrowthRange(now);
     const dateFrom = query.date_from ?? defaults.date_from;
     const dateTo = query.date_to ?? defaults.date_to;
-    for (const [field, value] of [['date_from', dateFrom], ['date_to', dateTo]] as const) {
+    for (const [field, value] of [
+      ['date_from', dateFrom],
+      ['date_to', dateTo],
+    ] as const) {
       // PostgreSQL has no year 0, and a bucket past 9999 could not be written as YYYY-MM-DD.
       if (value < '0001-01-01' || value > '9998-12-31') {
-        throw ValidationFailed.at(['query', field], 'Date should be between 0001-01-01 and 9998-12-31', 'value_error');
+        throw ValidationFailed.at(
+          ['query', field],
+          'Date should be between 0001-01-01 and 9998-12-31',
+          'value_error',
+        );
       }
     }
     if (dateFrom > dateTo) {
@@ -43,7 +50,10 @@ export class GrowthService {
         'value_error',
       );
     }
-    const series: GrowthRow[] = await this.dataSource.query(GROWTH_SQL, growthParams(dateFrom, dateTo, interval));
+    const series: GrowthRow[] = await this.dataSource.query(
+      GROWTH_SQL,
+      growthParams(dateFrom, dateTo, interval),
+    );
     return {
       interval,
       date_from: dateFrom,

@@ -24,8 +24,10 @@ export interface TokenPair {
   refresh_token: string;
 }
 
-const invalidCredentials = () => new Unauthenticated('invalid_credentials', 'Unable to log in with the provided credentials.');
-const invalidRefresh = () => new Unauthenticated('token_invalid', 'The refresh token is invalid, expired or already used.');
+const invalidCredentials = () =>
+  new Unauthenticated('invalid_credentials', 'Unable to log in with the provided credentials.');
+const invalidRefresh = () =>
+  new Unauthenticated('token_invalid', 'The refresh token is invalid, expired or already used.');
 
 /** Login, refresh-token rotation and access-token signing. */
 @Injectable()
@@ -73,11 +75,17 @@ export class AuthService implements OnApplicationBootstrap {
   async refresh(token: string): Promise<TokenPair> {
     const outcome = await this.dataSource.transaction(async (manager) => {
       const repo = manager.getRepository(RefreshToken);
-      const row = await repo.findOne({ where: { tokenHash: sha256(token) }, lock: { mode: 'pessimistic_write' } });
+      const row = await repo.findOne({
+        where: { tokenHash: sha256(token) },
+        lock: { mode: 'pessimistic_write' },
+      });
       if (!row) return undefined;
       if (row.retiredAt || row.revokedAt) {
         await this.revokeFamily(manager, row.familyId);
-        this.logger.warn({ user_id: row.userId, family_id: row.familyId }, 'Refresh token reused; family revoked');
+        this.logger.warn(
+          { user_id: row.userId, family_id: row.familyId },
+          'Refresh token reused; family revoked',
+        );
         return undefined;
       }
       if (row.expiresAt.getTime() <= Date.now()) return undefined;
@@ -98,8 +106,20 @@ export class AuthService implements OnApplicationBootstrap {
     if (!loaded) throw invalidRefresh();
     const { user, roles, permissions, groups } = loaded;
     const claims = buildAccessClaims(
-      { id: user.id, email: user.email, name: displayName(user), employee_number: user.employeeNumber, groups, roles, permissions },
-      { issuer: this.config.JWT_ISSUER, audience: this.config.JWT_AUDIENCE, ttlMs: this.config.JWT_ACCESS_TTL },
+      {
+        id: user.id,
+        email: user.email,
+        name: displayName(user),
+        employee_number: user.employeeNumber,
+        groups,
+        roles,
+        permissions,
+      },
+      {
+        issuer: this.config.JWT_ISSUER,
+        audience: this.config.JWT_AUDIENCE,
+        ttlMs: this.config.JWT_ACCESS_TTL,
+      },
       new Date(),
     );
     const { kid, key } = this.keys.signingKey();
@@ -113,11 +133,19 @@ export class AuthService implements OnApplicationBootstrap {
       tokenHash: sha256(refreshToken),
       expiresAt: new Date(Date.now() + this.config.JWT_REFRESH_TTL),
     });
-    return { access_token: accessToken, token_type: 'Bearer', expires_in: Math.floor(this.config.JWT_ACCESS_TTL / 1000), refresh_token: refreshToken };
+    return {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: Math.floor(this.config.JWT_ACCESS_TTL / 1000),
+      refresh_token: refreshToken,
+    };
   }
 
   private async revokeFamily(manager: EntityManager, familyId: string): Promise<void> {
-    await manager.query(`UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL`, [familyId]);
+    await manager.query(
+      `UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL`,
+      [familyId],
+    );
   }
 
   /** Counts a failure for this email (known or not); a quiet spell starts the count again. */
@@ -132,7 +160,9 @@ export class AuthService implements OnApplicationBootstrap {
     );
     // Old counters are useless; pruning on a few failures keeps the table small without a scheduler.
     if (Math.random() < 0.02) {
-      await this.dataSource.query(`DELETE FROM login_failures WHERE last_failed_at < now() - interval '1 day'`);
+      await this.dataSource.query(
+        `DELETE FROM login_failures WHERE last_failed_at < now() - interval '1 day'`,
+      );
     }
   }
 }

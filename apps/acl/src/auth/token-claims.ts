@@ -15,7 +15,12 @@ export interface TokenRules {
  * The claims of an access token (CONTRACT §1). Groups, roles and permissions are copied in, so
  * every app can authorise without asking acl; a change shows at the next token.
  */
-export function buildAccessClaims(subject: TokenSubject, rules: TokenRules, now: Date, jti: string = randomUUID()): AccessTokenClaims {
+export function buildAccessClaims(
+  subject: TokenSubject,
+  rules: TokenRules,
+  now: Date,
+  jti: string = randomUUID(),
+): AccessTokenClaims {
   const iat = Math.floor(now.getTime() / 1000);
   return {
     sub: subject.id,

@@ -39,7 +39,10 @@ export class AdminBootstrap implements OnApplicationBootstrap {
         [email, passwordHash],
       );
       if (created.length === 0) return;
-      await manager.query(`INSERT INTO user_roles (user_id, role_code) VALUES ($1, 'ADMIN') ON CONFLICT DO NOTHING`, [created[0].id]);
+      await manager.query(
+        `INSERT INTO user_roles (user_id, role_code) VALUES ($1, 'ADMIN') ON CONFLICT DO NOTHING`,
+        [created[0].id],
+      );
       this.logger.log(`Created the administrator ${email}`);
     });
   }

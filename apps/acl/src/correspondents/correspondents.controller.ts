@@ -4,7 +4,12 @@ import { Permissions } from '@media/contracts';
 import { CurrentUser, Public, RequirePermissions, type AuthUser } from '@media/platform';
 import type { Request } from 'express';
 import { CorrespondentsService } from './correspondents.service';
-import { AcceptInvitationDto, InvitationTokenParams, InviteCorrespondentDto, ListCorrespondentsQuery } from './dto/correspondent.dto';
+import {
+  AcceptInvitationDto,
+  InvitationTokenParams,
+  InviteCorrespondentDto,
+  ListCorrespondentsQuery,
+} from './dto/correspondent.dto';
 
 @ApiTags('correspondents')
 @Controller('api/v1/auth')

@@ -2,7 +2,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { AclEvents, type CorrespondentInvitedEvent } from '@media/contracts';
-import { Gone, NotFound, Outbox, Paginator, PLATFORM_CONFIG, type AuthUser, type Page } from '@media/platform';
+import {
+  Gone,
+  NotFound,
+  Outbox,
+  Paginator,
+  PLATFORM_CONFIG,
+  type AuthUser,
+  type Page,
+} from '@media/platform';
 import type { DataSource } from 'typeorm';
 import { newSecretToken, sha256 } from '../auth/secret-tokens';
 import { hashPassword } from '../auth/passwords';
@@ -62,15 +70,11 @@ export class CorrespondentsService {
     const qb = this.dataSource
       .getRepository(User)
       .createQueryBuilder('u')
-      .where('EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role_code = :role)', { role: CORRESPONDENT_ROLE });
+      .where('EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role_code = :role)', {
+        role: CORRESPONDENT_ROLE,
+      });
     if (query.status) qb.andWhere('u.status = :status', { status: query.status });
-    return this.paginator.paginate(
-      qb,
-      NEWEST_JOINED_FIRST,
-      query,
-      req,
-      toCorrespondentView,
-    );
+    return this.paginator.paginate(qb, NEWEST_JOINED_FIRST, query, req, toCorrespondentView);
   }
 
   /**
@@ -96,8 +100,18 @@ export class CorrespondentsService {
             dateJoined: now,
           }),
         );
-        await manager.query(`INSERT INTO user_roles (user_id, role_code) VALUES ($1, $2)`, [created.id, CORRESPONDENT_ROLE]);
-        await manager.getRepository(Invitation).insert({ userId: created.id, tokenHash: sha256(token), invitedBy: isUuid(inviter.id) ? inviter.id : null, expiresAt });
+        await manager.query(`INSERT INTO user_roles (user_id, role_code) VALUES ($1, $2)`, [
+          created.id,
+          CORRESPONDENT_ROLE,
+        ]);
+        await manager
+          .getRepository(Invitation)
+          .insert({
+            userId: created.id,
+            tokenHash: sha256(token),
+            invitedBy: isUuid(inviter.id) ? inviter.id : null,
+            expiresAt,
+          });
         const event: CorrespondentInvitedEvent = {
           user_id: created.id,
           email: created.email,
@@ -125,9 +139,12 @@ export class CorrespondentsService {
         .getRepository(Invitation)
         .findOne({ where: { tokenHash: sha256(token) }, lock: { mode: 'pessimistic_write' } });
       if (!invitation || invitation.acceptedAt) throw new NotFound('Invitation');
-      const user = await manager.getRepository(User).findOne({ where: { id: invitation.userId }, lock: { mode: 'pessimistic_write' } });
+      const user = await manager
+        .getRepository(User)
+        .findOne({ where: { id: invitation.userId }, lock: { mode: 'pessimistic_write' } });
       if (!user || user.status !== 'INVITED') throw new NotFound('Invitation');
-      if (invitation.expiresAt.getTime() <= Date.now()) throw new Gone('This invitation has expired; ask for a new one.', 'invitation_expired');
+      if (invitation.expiresAt.getTime() <= Date.now())
+        throw new Gone('This invitation has expired; ask for a new one.', 'invitation_expired');
       const passwordHash = await hashPassword(password);
       await manager.getRepository(User).update({ id: user.id }, { passwordHash, status: 'ACTIVE' });
       await manager.getRepository(Invitation).update({ id: invitation.id }, { acceptedAt: new Date() });

@@ -1,9 +1,27 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Permissions } from '@media/contracts';
 import { RequirePermissions } from '@media/platform';
 import type { Request, Response } from 'express';
-import { AddMemberDto, CreateGroupDto, GroupIdParams, GroupMemberParams, ListGroupsQuery } from './dto/group.dto';
+import {
+  AddMemberDto,
+  CreateGroupDto,
+  GroupIdParams,
+  GroupMemberParams,
+  ListGroupsQuery,
+} from './dto/group.dto';
 import { GroupsService } from './groups.service';
 
 @ApiTags('groups')
@@ -30,7 +48,11 @@ export class GroupsController {
 
   /** 201 when the user joins, 200 when it already was a member (CONTRACT §4a). */
   @Post(':id/members')
-  async addMember(@Param() params: GroupIdParams, @Body() dto: AddMemberDto, @Res({ passthrough: true }) res: Response) {
+  async addMember(
+    @Param() params: GroupIdParams,
+    @Body() dto: AddMemberDto,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const { created, membership } = await this.groups.addMember(params.id, dto.user_id);
     res.status(created ? 201 : 200);
     return membership;

@@ -41,7 +41,8 @@ export class GroupsService {
       const group = await repo.save(repo.create({ name }));
       return this.view(group, 0);
     } catch (error) {
-      if (uniqueViolation(error) === 'groups_name_key') throw new Conflict(`A group named '${name}' already exists.`, 'group_name_taken');
+      if (uniqueViolation(error) === 'groups_name_key')
+        throw new Conflict(`A group named '${name}' already exists.`, 'group_name_taken');
       throw error;
     }
   }
@@ -76,13 +77,17 @@ export class GroupsService {
    * Adds a member; `created` is false when the user already was one (200 rather than 201).
    * The user is checked first: a body naming nobody is a 422 before the group's 404 (CONTRACT §1 order).
    */
-  async addMember(groupId: string, userId: string): Promise<{ created: boolean; membership: MembershipView }> {
+  async addMember(
+    groupId: string,
+    userId: string,
+  ): Promise<{ created: boolean; membership: MembershipView }> {
     const group = groupId.toLowerCase();
     const user = userId.toLowerCase();
     if (!(await this.dataSource.getRepository(User).existsBy({ id: user }))) {
       throw ValidationFailed.at(['body', 'user_id'], `User ${userId} does not exist`, 'value_error');
     }
-    if (!(await this.dataSource.getRepository(Group).existsBy({ id: group }))) throw new NotFound('Group', groupId);
+    if (!(await this.dataSource.getRepository(Group).existsBy({ id: group })))
+      throw new NotFound('Group', groupId);
     const repo = this.dataSource.getRepository(GroupMember);
     const inserted = await repo
       .createQueryBuilder()
@@ -96,7 +101,9 @@ export class GroupsService {
   }
 
   async removeMember(groupId: string, userId: string): Promise<void> {
-    const result = await this.dataSource.getRepository(GroupMember).delete({ groupId: groupId.toLowerCase(), userId: userId.toLowerCase() });
+    const result = await this.dataSource
+      .getRepository(GroupMember)
+      .delete({ groupId: groupId.toLowerCase(), userId: userId.toLowerCase() });
     if (!result.affected) throw new NotFound('Membership');
   }
 

@@ -38,7 +38,9 @@ export class SigningKeys implements OnModuleInit {
 
   /** Every key not retired, public members only: tokens signed by an older key stay verifiable. */
   async publicKeys(): Promise<PublicJwk[]> {
-    const rows = await this.dataSource.getRepository(SigningKey).find({ where: { retiredAt: IsNull() }, order: { createdAt: 'DESC', kid: 'ASC' } });
+    const rows = await this.dataSource
+      .getRepository(SigningKey)
+      .find({ where: { retiredAt: IsNull() }, order: { createdAt: 'DESC', kid: 'ASC' } });
     return rows.map((row) => ({ ...row.publicJwk, kid: row.kid }));
   }
 

@@ -4,7 +4,17 @@ import { effectivePermissions } from './role-permissions';
 describe('seeded roles (CONTRACT §1)', () => {
   const table: Record<string, string[]> = {
     ADMIN: ['*'],
-    EDITOR: ['lineup:read', 'lineup:write', 'story-categories:read', 'story-categories:write', 'tasks:read', 'tasks:claim', 'documents:write', 'correspondents:read', 'correspondents:invite'],
+    EDITOR: [
+      'lineup:read',
+      'lineup:write',
+      'story-categories:read',
+      'story-categories:write',
+      'tasks:read',
+      'tasks:claim',
+      'documents:write',
+      'correspondents:read',
+      'correspondents:invite',
+    ],
     SALES: ['bookings:read', 'bookings:write', 'analytics:sales', 'lineup:read', 'documents:write'],
     FINANCE: ['bookings:read', 'analytics:sales', 'analytics:revenue', 'commissions:read-all'],
     CM: ['bookings:read', 'analytics:sales', 'commissions:read'],
@@ -21,7 +31,11 @@ describe('seeded roles (CONTRACT §1)', () => {
 
 describe('effectivePermissions', () => {
   it('is the sorted union of the roles, each permission once', () => {
-    expect(effectivePermissions([{ permissions: ['b', 'a'] }, { permissions: ['a', 'c'] }])).toEqual(['a', 'b', 'c']);
+    expect(effectivePermissions([{ permissions: ['b', 'a'] }, { permissions: ['a', 'c'] }])).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
   });
 
   it('is empty for a user without roles', () => {
@@ -29,6 +43,9 @@ describe('effectivePermissions', () => {
   });
 
   it('keeps the wildcard of ADMIN', () => {
-    expect(effectivePermissions([{ permissions: ['*'] }, { permissions: ['tasks:read'] }])).toEqual(['*', 'tasks:read']);
+    expect(effectivePermissions([{ permissions: ['*'] }, { permissions: ['tasks:read'] }])).toEqual([
+      '*',
+      'tasks:read',
+    ]);
   });
 });

@@ -15,7 +15,11 @@ export class RolesService {
 
   /** Every role, by code in byte order. */
   async list(): Promise<RoleView[]> {
-    const roles = await this.dataSource.getRepository(Role).createQueryBuilder('r').orderBy('r.code COLLATE "C"', 'ASC').getMany();
+    const roles = await this.dataSource
+      .getRepository(Role)
+      .createQueryBuilder('r')
+      .orderBy('r.code COLLATE "C"', 'ASC')
+      .getMany();
     return roles.map((r) => ({ code: r.code, name: r.name, permissions: r.permissions }));
   }
 }

@@ -2,7 +2,13 @@ import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { AclSubjects, type AclRpc, type RpcEnvelope } from '@media/contracts';
 import { validateDto } from '@media/platform';
-import { GroupMembersRequest, PermissionsRequest, ReportsRequest, UserIdsRequest, UsersExistRequest } from './dto/rpc.dto';
+import {
+  GroupMembersRequest,
+  PermissionsRequest,
+  ReportsRequest,
+  UserIdsRequest,
+  UsersExistRequest,
+} from './dto/rpc.dto';
 import { ProfilesService } from './profiles.service';
 
 type Req<S extends keyof AclRpc> = RpcEnvelope<AclRpc[S]['req']>;

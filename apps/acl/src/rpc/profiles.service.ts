@@ -63,7 +63,12 @@ export class ProfilesService {
   async permissions(userId: string): Promise<Reply<typeof AclSubjects.usersPermissions>> {
     const loaded = (await this.directory.load([userId])).get(userId.toLowerCase());
     if (!loaded) return null;
-    return { user_id: loaded.user.id, status: loaded.user.status, roles: loaded.roles, permissions: loaded.permissions };
+    return {
+      user_id: loaded.user.id,
+      status: loaded.user.status,
+      roles: loaded.roles,
+      permissions: loaded.permissions,
+    };
   }
 
   async groupMembers(groupId: string): Promise<Reply<typeof AclSubjects.groupsMembers>> {

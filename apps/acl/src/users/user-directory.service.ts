@@ -20,7 +20,10 @@ export class UserDirectory {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** The users among `ids` that exist, keyed by id (unknown and malformed ids are simply absent). */
-  async load(ids: readonly string[], manager: EntityManager = this.dataSource.manager): Promise<Map<string, LoadedUser>> {
+  async load(
+    ids: readonly string[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, LoadedUser>> {
     const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
     if (wanted.length === 0) return new Map();
     const users = await manager.getRepository(User).findBy({ id: In(wanted) });
@@ -28,7 +31,10 @@ export class UserDirectory {
   }
 
   /** Adds roles, permissions and groups to rows already read (a page of a list). */
-  async enrich(users: readonly User[], manager: EntityManager = this.dataSource.manager): Promise<Map<string, LoadedUser>> {
+  async enrich(
+    users: readonly User[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, LoadedUser>> {
     const out = new Map<string, LoadedUser>();
     if (users.length === 0) return out;
     const ids = users.map((u) => u.id);

@@ -17,8 +17,10 @@ import { NEWEST_JOINED_FIRST } from './user-order';
 /** Maps a unique index hit on users to the 409 a client can act on. */
 export function userConflict(error: unknown): Conflict | undefined {
   const index = uniqueViolation(error);
-  if (index === 'users_email_key') return new Conflict('A user with this email already exists.', 'email_taken');
-  if (index === 'users_employee_number_key') return new Conflict('A user with this employee number already exists.', 'employee_number_taken');
+  if (index === 'users_email_key')
+    return new Conflict('A user with this email already exists.', 'email_taken');
+  if (index === 'users_employee_number_key')
+    return new Conflict('A user with this employee number already exists.', 'employee_number_taken');
   return undefined;
 }
 
@@ -51,14 +53,11 @@ export class UsersService {
   async list(query: ListUsersQuery, req: Request): Promise<Page<UserView>> {
     const qb = this.dataSource.getRepository(User).createQueryBuilder('u');
     if (query.status) qb.andWhere('u.status = :status', { status: query.status });
-    if (query.role) qb.andWhere('EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role_code = :role)', { role: query.role });
-    const page = await this.paginator.paginate(
-      qb,
-      NEWEST_JOINED_FIRST,
-      query,
-      req,
-      (u) => u,
-    );
+    if (query.role)
+      qb.andWhere('EXISTS (SELECT 1 FROM user_roles ur WHERE ur.user_id = u.id AND ur.role_code = :role)', {
+        role: query.role,
+      });
+    const page = await this.paginator.paginate(qb, NEWEST_JOINED_FIRST, query, req, (u) => u);
     const loaded = await this.directory.enrich(page.results);
     return { ...page, results: page.results.map((u) => toUserView(loaded.get(u.id)!)) };
   }
@@ -97,7 +96,10 @@ export class UsersService {
       const user = await repo.findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
       if (!user) throw new NotFound('User', id);
       if (dto.status === 'ACTIVE' && user.status !== 'ACTIVE' && !user.passwordHash) {
-        throw new Conflict('This user has not accepted the invitation yet; it becomes active by accepting it.', 'invitation_pending');
+        throw new Conflict(
+          'This user has not accepted the invitation yet; it becomes active by accepting it.',
+          'invitation_pending',
+        );
       }
       if (dto.first_name !== undefined) user.firstName = dto.first_name;
       if (dto.last_name !== undefined) user.lastName = dto.last_name;
@@ -109,7 +111,10 @@ export class UsersService {
       await repo.save(user);
       // A disabled user's sessions end now, and do not come back if the account is re-enabled.
       if (disabling) {
-        await manager.query(`UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`, [id]);
+        await manager.query(
+          `UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`,
+          [id],
+        );
       }
       if (dto.roles !== undefined) await this.replaceRoles(manager, id, unique(dto.roles));
       if (dto.groups !== undefined) await this.replaceGroups(manager, id, uniqueIds(dto.groups));
@@ -126,7 +131,10 @@ export class UsersService {
   }
 
   private async replaceRoles(manager: EntityManager, userId: string, roles: string[]): Promise<void> {
-    await manager.query(`DELETE FROM user_roles WHERE user_id = $1 AND NOT (role_code = ANY($2::text[]))`, [userId, roles]);
+    await manager.query(`DELETE FROM user_roles WHERE user_id = $1 AND NOT (role_code = ANY($2::text[]))`, [
+      userId,
+      roles,
+    ]);
     await manager.query(
       `INSERT INTO user_roles (user_id, role_code) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
       [userId, roles],
@@ -134,7 +142,10 @@ export class UsersService {
   }
 
   private async replaceGroups(manager: EntityManager, userId: string, groups: string[]): Promise<void> {
-    await manager.query(`DELETE FROM group_members WHERE user_id = $1 AND NOT (group_id = ANY($2::uuid[]))`, [userId, groups]);
+    await manager.query(`DELETE FROM group_members WHERE user_id = $1 AND NOT (group_id = ANY($2::uuid[]))`, [
+      userId,
+      groups,
+    ]);
     await manager.query(
       `INSERT INTO group_members (group_id, user_id) SELECT unnest($2::uuid[]), $1 ON CONFLICT DO NOTHING`,
       [userId, groups],
@@ -148,17 +159,32 @@ export class UsersService {
   private async checkReferences(refs: References, self?: string): Promise<void> {
     const issues: ValidationIssue[] = [];
     if (refs.roles?.length) {
-      const rows: { code: string }[] = await this.dataSource.query(`SELECT code FROM roles ORDER BY code COLLATE "C"`);
+      const rows: { code: string }[] = await this.dataSource.query(
+        `SELECT code FROM roles ORDER BY code COLLATE "C"`,
+      );
       const known = rows.map((r) => r.code);
       refs.roles.forEach((code, i) => {
-        if (!known.includes(code)) issues.push({ loc: ['body', 'roles', String(i)], msg: `Input should be one of ${known.join(', ')}`, type: 'enum' });
+        if (!known.includes(code))
+          issues.push({
+            loc: ['body', 'roles', String(i)],
+            msg: `Input should be one of ${known.join(', ')}`,
+            type: 'enum',
+          });
       });
     }
     if (refs.groups?.length) {
-      const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM groups WHERE id = ANY($1::uuid[])`, [uniqueIds(refs.groups)]);
+      const rows: { id: string }[] = await this.dataSource.query(
+        `SELECT id FROM groups WHERE id = ANY($1::uuid[])`,
+        [uniqueIds(refs.groups)],
+      );
       const known = new Set(rows.map((r) => r.id));
       refs.groups.forEach((id, i) => {
-        if (!known.has(id.toLowerCase())) issues.push({ loc: ['body', 'groups', String(i)], msg: `Group ${id} does not exist`, type: 'value_error' });
+        if (!known.has(id.toLowerCase()))
+          issues.push({
+            loc: ['body', 'groups', String(i)],
+            msg: `Group ${id} does not exist`,
+            type: 'value_error',
+          });
       });
     }
     if (refs.manager_id) {
@@ -181,7 +207,8 @@ export class UsersService {
       [managerId],
     );
     if (chain.length === 0) return `User ${managerId} does not exist`;
-    if (self && chain.some((row) => row.id === self)) return 'This manager reports to the user; the change would make a loop';
+    if (self && chain.some((row) => row.id === self))
+      return 'This manager reports to the user; the change would make a loop';
     return undefined;
   }
 }

@@ -10,7 +10,8 @@ export const JSON_ONLY = 'http:json-only';
 export const Public = () => SetMetadata(IS_PUBLIC, true);
 
 /** Every listed permission is needed; `*` grants all. */
-export const RequirePermissions = (...permissions: Permission[]) => SetMetadata(REQUIRED_PERMISSIONS, permissions);
+export const RequirePermissions = (...permissions: Permission[]) =>
+  SetMetadata(REQUIRED_PERMISSIONS, permissions);
 
 /** The endpoint takes `application/json` bodies only; forms answer 415. */
 export const JsonOnly = () => SetMetadata(JSON_ONLY, true);

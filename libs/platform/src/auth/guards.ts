@@ -48,7 +48,10 @@ export class BodyGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<RequestWithBodyError>();
     const error = req[BODY_ERROR];
     if (error) throw error;
-    const jsonOnly = this.reflector.getAllAndOverride<boolean>(JSON_ONLY, [context.getHandler(), context.getClass()]);
+    const jsonOnly = this.reflector.getAllAndOverride<boolean>(JSON_ONLY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (jsonOnly && type && type !== 'application/json' && !type.endsWith('+json')) {
       throw new UnsupportedMediaType(type, ['application/json']);
@@ -64,7 +67,10 @@ export class PermissionsGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     if (context.getType() !== 'http') return true;
-    const required = this.reflector.getAllAndOverride<string[]>(REQUIRED_PERMISSIONS, [context.getHandler(), context.getClass()]);
+    const required = this.reflector.getAllAndOverride<string[]>(REQUIRED_PERMISSIONS, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     if (!required?.length) return true;
     const user = context.switchToHttp().getRequest<Request & { user?: AuthUser }>().user;
     if (!user || !required.every((permission) => hasPermission(user, permission))) {

@@ -45,7 +45,8 @@ export class JwksKeyStore {
       if (!response.ok) throw new Error(`JWKS answered ${response.status}`);
       body = (await response.json()) as { keys?: Jwk[] };
     } catch {
-      if (this.keys.size === 0) throw new UpstreamUnavailable('The signing keys could not be fetched from acl.');
+      if (this.keys.size === 0)
+        throw new UpstreamUnavailable('The signing keys could not be fetched from acl.');
       return;
     }
     this.lastFetch = Date.now();

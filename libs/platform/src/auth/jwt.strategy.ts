@@ -27,7 +27,11 @@ export function createJwtStrategy(app: string) {
         issuer: config.JWT_ISSUER,
         audience: config.JWT_AUDIENCE,
         ignoreExpiration: false,
-        secretOrKeyProvider: (_req: Request, rawToken: string, done: (err: unknown, key?: string) => void) => {
+        secretOrKeyProvider: (
+          _req: Request,
+          rawToken: string,
+          done: (err: unknown, key?: string) => void,
+        ) => {
           keyForToken(keys, rawToken).then(
             (key) => done(null, key),
             (error: unknown) => done(error),

@@ -14,7 +14,8 @@ export const TOKEN_ALGORITHMS: jwt.Algorithm[] = ['RS256'];
 /** Maps jsonwebtoken's failures to the contract's 401 codes. */
 export function authFailure(error: unknown): Unauthenticated {
   if (error instanceof Unauthenticated) return error;
-  if (error instanceof jwt.TokenExpiredError) return new Unauthenticated('token_expired', 'The access token has expired.');
+  if (error instanceof jwt.TokenExpiredError)
+    return new Unauthenticated('token_expired', 'The access token has expired.');
   if (error instanceof Error && error.message === 'No auth token') {
     return new Unauthenticated('not_authenticated', 'Authentication credentials were not provided.');
   }
@@ -40,7 +41,11 @@ export async function keyForToken(keys: JwksKeyStore, rawToken: string): Promise
 }
 
 /** Verifies a token outside passport (the gateway's pre-check, websocket handshakes). */
-export async function verifyAccessToken(keys: JwksKeyStore, rules: TokenRules, rawToken: string): Promise<AccessTokenClaims> {
+export async function verifyAccessToken(
+  keys: JwksKeyStore,
+  rules: TokenRules,
+  rawToken: string,
+): Promise<AccessTokenClaims> {
   const key = await keyForToken(keys, rawToken);
   try {
     return jwt.verify(rawToken, key, {

@@ -17,7 +17,10 @@ import { busListenerOptions } from '../nats/transport';
 import type { AppDefinition } from './app-definition';
 
 /** Reads the app's config: `<APP>_PORT` overrides, `PORT` sets an app run alone (CONTRACT §0). */
-export function loadAppConfig<C extends PlatformConfig>(def: AppDefinition<C>, env: Record<string, string | undefined>): C {
+export function loadAppConfig<C extends PlatformConfig>(
+  def: AppDefinition<C>,
+  env: Record<string, string | undefined>,
+): C {
   const known = def.name in APPS ? APPS[def.name as ServiceName] : undefined;
   const port = env[`${envPrefix(def.name as ServiceName)}_PORT`] || env.PORT || String(known?.port ?? 0);
   return validateConfig(def.configClass, { ...env, PORT: port });
@@ -49,7 +52,12 @@ export async function createApp<C extends PlatformConfig>(
   const config = loadAppConfig(def, env);
   await migrate(def, config);
 
-  const app = await NestFactory.create(def.rootModule(config), { bodyParser: false, bufferLogs: true, abortOnError: false, forceCloseConnections: true });
+  const app = await NestFactory.create(def.rootModule(config), {
+    bodyParser: false,
+    bufferLogs: true,
+    abortOnError: false,
+    forceCloseConnections: true,
+  });
   app.useLogger(app.get(Logger));
   app.flushLogs();
   const prefix = def.prefix ?? APPS[def.name as ServiceName].prefix;

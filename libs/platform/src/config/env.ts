@@ -9,7 +9,10 @@ export function processEnv(): Record<string, string | undefined> {
 
 /** A configuration problem, reported at boot as one line naming the variable. */
 export class ConfigError extends Error {
-  constructor(readonly variable: string, problem: string) {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
     super(`Invalid configuration: ${variable} ${problem}`);
   }
 }
@@ -30,12 +33,18 @@ export function validateConfig<T extends object>(
   env: Record<string, string | undefined>,
 ): T {
   const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const config = plainToInstance(cls, defined, { enableImplicitConversion: false, exposeDefaultValues: true });
+  const config = plainToInstance(cls, defined, {
+    enableImplicitConversion: false,
+    exposeDefaultValues: true,
+  });
   const errors = validateSync(config, { whitelist: true, forbidUnknownValues: false });
   if (errors.length > 0) {
     const error = errors[0];
     const value = env[error.property];
-    throw new ConfigError(error.property, value === undefined || value === '' ? 'is required' : firstProblem(error));
+    throw new ConfigError(
+      error.property,
+      value === undefined || value === '' ? 'is required' : firstProblem(error),
+    );
   }
   return config;
 }

@@ -42,15 +42,23 @@ describe('validateConfig', () => {
   });
 
   it('converts sizes and durations given as text', () => {
-    const config = validateConfig(PlatformConfig, { ...valid, BODY_LIMIT: '2mb', NATS_REQUEST_TIMEOUT: '5s' });
+    const config = validateConfig(PlatformConfig, {
+      ...valid,
+      BODY_LIMIT: '2mb',
+      NATS_REQUEST_TIMEOUT: '5s',
+    });
     expect(config.BODY_LIMIT).toBe(2 * 1024 * 1024);
     expect(config.NATS_REQUEST_TIMEOUT).toBe(5000);
   });
 
   it('names a missing variable in one line', () => {
     const { DATABASE_URL: _omitted, ...rest } = valid;
-    expect(() => validateConfig(PlatformConfig, rest)).toThrow(new ConfigError('DATABASE_URL', 'is required'));
-    expect(() => validateConfig(PlatformConfig, rest)).toThrow('Invalid configuration: DATABASE_URL is required');
+    expect(() => validateConfig(PlatformConfig, rest)).toThrow(
+      new ConfigError('DATABASE_URL', 'is required'),
+    );
+    expect(() => validateConfig(PlatformConfig, rest)).toThrow(
+      'Invalid configuration: DATABASE_URL is required',
+    );
   });
 
   it.each([

@@ -9,7 +9,13 @@ export function parseByteSize(value: string): number | undefined {
   const match = /^(\d+)\s*(b|kb|kib|mb|mib|gb|gib)?$/i.exec(value.trim());
   if (!match) return undefined;
   const unit = (match[2] ?? 'b').toLowerCase();
-  const factor = unit.startsWith('k') ? 1024 : unit.startsWith('m') ? 1024 ** 2 : unit.startsWith('g') ? 1024 ** 3 : 1;
+  const factor = unit.startsWith('k')
+    ? 1024
+    : unit.startsWith('m')
+      ? 1024 ** 2
+      : unit.startsWith('g')
+        ? 1024 ** 3
+        : 1;
   return Number(match[1]) * factor;
 }
 

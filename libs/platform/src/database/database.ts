@@ -12,7 +12,11 @@ export interface DatabaseParts {
 }
 
 /** TypeORM options of one app: its own database, its own migrations, never `synchronize`. */
-export function databaseOptions(app: string, config: Pick<PlatformConfig, 'DATABASE_URL'>, parts: DatabaseParts): DataSourceOptions {
+export function databaseOptions(
+  app: string,
+  config: Pick<PlatformConfig, 'DATABASE_URL'>,
+  parts: DatabaseParts,
+): DataSourceOptions {
   return {
     type: 'postgres',
     url: config.DATABASE_URL,
@@ -38,13 +42,18 @@ function lockKey(app: string): number {
 /**
  * Runs pending migrations under an advisory lock, so replicas starting together do not race.
  */
-export async function runMigrations(app: string, dataSource: DataSource, log: (message: string) => void = () => undefined): Promise<void> {
+export async function runMigrations(
+  app: string,
+  dataSource: DataSource,
+  log: (message: string) => void = () => undefined,
+): Promise<void> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
     await runner.query('SELECT pg_advisory_lock($1)', [lockKey(app)]);
     const applied = await dataSource.runMigrations({ transaction: 'each' });
-    if (applied.length) log(`Applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
+    if (applied.length)
+      log(`Applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
   } finally {
     await runner.query('SELECT pg_advisory_unlock($1)', [lockKey(app)]).catch(() => undefined);
     await runner.release();

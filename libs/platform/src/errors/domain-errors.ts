@@ -62,7 +62,11 @@ export class PayloadTooLarge extends DomainError {
 
 export class UnsupportedMediaType extends DomainError {
   constructor(contentType: string, accepted: readonly string[]) {
-    super(415, 'unsupported_media_type', `Content type '${contentType}' is not supported; use ${accepted.join(', ')}.`);
+    super(
+      415,
+      'unsupported_media_type',
+      `Content type '${contentType}' is not supported; use ${accepted.join(', ')}.`,
+    );
   }
 }
 

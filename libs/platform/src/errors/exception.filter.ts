@@ -53,7 +53,8 @@ export class ContractExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     if (response.headersSent) return;
     for (const [name, value] of Object.entries(headers ?? {})) response.setHeader(name, value);
-    const body = payload.status === 422 ? { detail: payload.detail } : { detail: payload.detail, code: payload.code };
+    const body =
+      payload.status === 422 ? { detail: payload.detail } : { detail: payload.detail, code: payload.code };
     response.status(payload.status).json(body);
   }
 }

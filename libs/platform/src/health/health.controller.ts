@@ -23,6 +23,9 @@ export class HealthController {
   @Get('ready')
   @HealthCheck()
   ready() {
-    return this.health.check([() => this.database.pingCheck('database', { timeout: 1500 }), () => this.bus.check('nats')]);
+    return this.health.check([
+      () => this.database.pingCheck('database', { timeout: 1500 }),
+      () => this.bus.check('nats'),
+    ]);
   }
 }

@@ -4,7 +4,11 @@ import multer from 'multer';
 import { PayloadTooLarge, UnsupportedMediaType, type DomainError } from '../errors/domain-errors';
 import { INVALID_JSON, markFormBody } from '../validation/form-body';
 
-export const ACCEPTED_BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'] as const;
+export const ACCEPTED_BODY_TYPES = [
+  'application/json',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+] as const;
 
 /** An error met while reading the body, raised after authentication (CONTRACT §1 order of checks). */
 export const BODY_ERROR = Symbol('body-error');
@@ -32,7 +36,12 @@ export interface BodyLimits {
  */
 export function bodyParsing(limits: BodyLimits): RequestHandler {
   const parseJson = json({ limit: limits.body, strict: false, type: () => true });
-  const parseForm = urlencoded({ limit: limits.body, extended: false, parameterLimit: 10_000, type: () => true });
+  const parseForm = urlencoded({
+    limit: limits.body,
+    extended: false,
+    parameterLimit: 10_000,
+    type: () => true,
+  });
   const parseMultipart = multer({
     storage: multer.memoryStorage(),
     limits: { fileSize: limits.upload, fieldSize: limits.body, fields: 1000, files: 10 },
@@ -54,7 +63,11 @@ export function bodyParsing(limits: BodyLimits): RequestHandler {
       return parseJson(req, res, (err?: { type?: string }) => {
         if (err?.type === 'entity.too.large') tooLarge(req, res, limits.body);
         else if (err?.type === 'entity.parse.failed') req.body = INVALID_JSON;
-        else if (err) req[BODY_ERROR] = new UnsupportedMediaType(String(req.headers['content-type']), ACCEPTED_BODY_TYPES);
+        else if (err)
+          req[BODY_ERROR] = new UnsupportedMediaType(
+            String(req.headers['content-type']),
+            ACCEPTED_BODY_TYPES,
+          );
         next();
       });
     }
@@ -62,7 +75,11 @@ export function bodyParsing(limits: BodyLimits): RequestHandler {
       if (declared > limits.body) return (tooLarge(req, res, limits.body), next());
       return parseForm(req, res, (err?: { type?: string }) => {
         if (err?.type === 'entity.too.large') tooLarge(req, res, limits.body);
-        else if (err) req[BODY_ERROR] = new UnsupportedMediaType(String(req.headers['content-type']), ACCEPTED_BODY_TYPES);
+        else if (err)
+          req[BODY_ERROR] = new UnsupportedMediaType(
+            String(req.headers['content-type']),
+            ACCEPTED_BODY_TYPES,
+          );
         else req.body = markFormBody(req.body ?? {});
         next();
       });

@@ -13,7 +13,10 @@ export function loggerOptions(app: string, config: Pick<PlatformConfig, 'LOG_LEV
       messageKey: 'msg',
       genReqId: (req: IncomingMessage) => req.id ?? 'unknown',
       customAttributeKeys: { responseTime: 'latency_ms' },
-      customProps: (req: IncomingMessage) => ({ request_id: req.id, user_id: (req as LoggedRequest).user?.id }),
+      customProps: (req: IncomingMessage) => ({
+        request_id: req.id,
+        user_id: (req as LoggedRequest).user?.id,
+      }),
       autoLogging: { ignore: (req: IncomingMessage) => /\/health\/(live|ready)$/.test(req.url ?? '') },
       serializers: {
         req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),

@@ -41,7 +41,9 @@ export const inProcessBus = new InProcessBus();
 
 async function settle(result: unknown): Promise<unknown> {
   const value = await result;
-  return isObservable(value) ? lastValueFrom(value as Observable<unknown>, { defaultValue: undefined }) : value;
+  return isObservable(value)
+    ? lastValueFrom(value as Observable<unknown>, { defaultValue: undefined })
+    : value;
 }
 
 export class InProcessServer extends Server implements CustomTransportStrategy {

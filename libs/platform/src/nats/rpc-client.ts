@@ -25,13 +25,20 @@ export class RpcClient implements OnApplicationShutdown {
     this.deadlineMs = config.NATS_REQUEST_TIMEOUT;
   }
 
-  async send<S extends RpcSubject>(subject: S, data: RpcRequest<S>, deadlineMs = this.deadlineMs): Promise<RpcReply<S>> {
+  async send<S extends RpcSubject>(
+    subject: S,
+    data: RpcRequest<S>,
+    deadlineMs = this.deadlineMs,
+  ): Promise<RpcReply<S>> {
     const envelope: RpcEnvelope<RpcRequest<S>> = { data, meta: this.meta() };
     try {
       return await firstValueFrom(this.client.send<RpcReply<S>>(subject, envelope).pipe(timeout(deadlineMs)));
     } catch (error) {
       if (isRpcErrorPayload(error)) throw errorFromPayload(error);
-      this.logger.warn({ subject, err: error instanceof Error ? error.message : String(error) }, 'NATS request failed');
+      this.logger.warn(
+        { subject, err: error instanceof Error ? error.message : String(error) },
+        'NATS request failed',
+      );
       throw new UpstreamUnavailable(`The service behind '${subject}' did not answer.`);
     }
   }

@@ -1,4 +1,10 @@
-import { Injectable, Logger, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import {
+  Injectable,
+  Logger,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
 import type { RpcEnvelope } from '@media/contracts';
 import { Observable } from 'rxjs';
 import { requestContext } from '../http/request-context';
@@ -15,18 +21,27 @@ export class RpcContextInterceptor implements NestInterceptor {
     if (context.getType() !== 'rpc') return next.handle();
     const envelope = context.switchToRpc().getData<Partial<RpcEnvelope<unknown>>>();
     const meta = { ...(envelope?.meta ?? {}) };
-    const subject = String(context.switchToRpc().getContext<{ getSubject?: () => string }>()?.getSubject?.() ?? context.getHandler().name);
+    const subject = String(
+      context.switchToRpc().getContext<{ getSubject?: () => string }>()?.getSubject?.() ??
+        context.getHandler().name,
+    );
     const started = performance.now();
     return new Observable((subscriber) =>
       requestContext.run(meta, () =>
         next.handle().subscribe({
           next: (value) => subscriber.next(value),
           error: (error: unknown) => {
-            this.logger.log({ ...meta, subject, latency_ms: Math.round(performance.now() - started), outcome: 'error' }, 'rpc handled');
+            this.logger.log(
+              { ...meta, subject, latency_ms: Math.round(performance.now() - started), outcome: 'error' },
+              'rpc handled',
+            );
             subscriber.error(error);
           },
           complete: () => {
-            this.logger.log({ ...meta, subject, latency_ms: Math.round(performance.now() - started), outcome: 'ok' }, 'rpc handled');
+            this.logger.log(
+              { ...meta, subject, latency_ms: Math.round(performance.now() - started), outcome: 'ok' },
+              'rpc handled',
+            );
             subscriber.complete();
           },
         }),

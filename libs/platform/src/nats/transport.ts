@@ -1,4 +1,9 @@
-import { Transport, type ClientProxy, type MicroserviceOptions, ClientProxyFactory } from '@nestjs/microservices';
+import {
+  Transport,
+  type ClientProxy,
+  type MicroserviceOptions,
+  ClientProxyFactory,
+} from '@nestjs/microservices';
 import type { PlatformConfig } from '../config/platform-config';
 import { InProcessClient, InProcessServer } from './in-process';
 
@@ -28,11 +33,21 @@ export function createBusClient(app: string, config: Pick<PlatformConfig, 'NATS_
  * The app's listener: one queue group per app, so replicas share requests instead of each
  * answering; graceful shutdown drains in-flight handlers.
  */
-export function busListenerOptions(app: string, config: Pick<PlatformConfig, 'NATS_URL'>): MicroserviceOptions {
+export function busListenerOptions(
+  app: string,
+  config: Pick<PlatformConfig, 'NATS_URL'>,
+): MicroserviceOptions {
   if (isInProcess(config)) return { strategy: new InProcessServer(app) };
   return {
     transport: Transport.NATS,
     // After unsubscribing, in-flight handlers get as long as a caller waits for them (2 s deadline).
-    options: { servers: servers(config), queue: app, name: `${app}-listener`, gracefulShutdown: true, gracePeriod: 2_000, ...RECONNECT },
+    options: {
+      servers: servers(config),
+      queue: app,
+      name: `${app}-listener`,
+      gracefulShutdown: true,
+      gracePeriod: 2_000,
+      ...RECONNECT,
+    },
   };
 }

@@ -1,5 +1,11 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  type JetStreamClient,
+} from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { EVENT_SUBJECTS, EVENTS_STREAM, type EventEnvelope } from '@media/contracts';
 import type { PlatformConfig } from '../config/platform-config';
@@ -77,7 +83,10 @@ export class EventBus implements OnApplicationShutdown {
           await deliver(message.json<EventEnvelope>());
           message.ack();
         } catch (error) {
-          this.logger.warn({ subject, err: error instanceof Error ? error.message : String(error) }, 'Event handler failed; redelivering');
+          this.logger.warn(
+            { subject, err: error instanceof Error ? error.message : String(error) },
+            'Event handler failed; redelivering',
+          );
           message.nak(2_000);
         }
       }

@@ -15,7 +15,10 @@ const ON_EVENT = 'events:on-event';
  */
 export const OnEvent = (subject: string) => SetMetadata(ON_EVENT, subject);
 
-export type EventHandlerMethod<T = unknown> = (event: EventEnvelope<T>, manager: EntityManager) => Promise<void>;
+export type EventHandlerMethod<T = unknown> = (
+  event: EventEnvelope<T>,
+  manager: EntityManager,
+) => Promise<void>;
 
 /** Finds every @OnEvent method at start and subscribes it through the EventBus. */
 @Injectable()

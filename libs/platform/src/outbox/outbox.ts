@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { EventEnvelope } from '@media/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -67,7 +73,10 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
           await this.bus.publish(event);
         } catch (error) {
           await manager.increment(OutboxMessage, { id: row.id }, 'attempts', 1);
-          this.logger.warn({ subject: row.subject, err: error instanceof Error ? error.message : String(error) }, 'Outbox publish failed; will retry');
+          this.logger.warn(
+            { subject: row.subject, err: error instanceof Error ? error.message : String(error) },
+            'Outbox publish failed; will retry',
+          );
           break;
         }
         await manager.update(OutboxMessage, { id: row.id }, { publishedAt: new Date() });
@@ -84,7 +93,10 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
       this.running = this.relay()
         .then((count) => this.schedule(count === BATCH ? 0 : POLL_MS))
         .catch((error: unknown) => {
-          this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'Outbox relay failed');
+          this.logger.warn(
+            { err: error instanceof Error ? error.message : String(error) },
+            'Outbox relay failed',
+          );
           this.schedule(POLL_MS * 4);
         });
     }, delay);

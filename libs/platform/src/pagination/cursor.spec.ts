@@ -38,7 +38,9 @@ describe('CursorCodec', () => {
       codec.decode(scope, 'junk', 2);
       throw new Error('accepted junk');
     } catch (error) {
-      expect((error as ValidationFailed).issues).toEqual([{ loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' }]);
+      expect((error as ValidationFailed).issues).toEqual([
+        { loc: ['query', 'cursor'], msg: 'Invalid cursor', type: 'value_error' },
+      ]);
     }
   });
 });

@@ -46,6 +46,11 @@ export class CursorCodec {
   }
 
   private sign(scope: string, body: string): string {
-    return createHmac('sha256', this.secret).update(scope).update('\0').update(body).digest('base64url').slice(0, 22);
+    return createHmac('sha256', this.secret)
+      .update(scope)
+      .update('\0')
+      .update(body)
+      .digest('base64url')
+      .slice(0, 22);
   }
 }

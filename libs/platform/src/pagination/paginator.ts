@@ -64,10 +64,14 @@ export class Paginator {
       hasAfter = true;
     } else {
       hasAfter = hasMore;
-      hasBefore = page.length > 0 ? (await this.window(qb.clone(), order.columns, order.key(page[0]), true, 1)).length > 0 : true;
+      hasBefore =
+        page.length > 0
+          ? (await this.window(qb.clone(), order.columns, order.key(page[0]), true, 1)).length > 0
+          : true;
     }
     if (backward && page.length > 0) {
-      hasAfter = (await this.window(qb.clone(), order.columns, order.key(page[page.length - 1]), false, 1)).length > 0;
+      hasAfter =
+        (await this.window(qb.clone(), order.columns, order.key(page[page.length - 1]), false, 1)).length > 0;
     }
 
     const link = (d: 'n' | 'p', row: T | undefined, fallback?: KeyValue[]) => {
@@ -98,7 +102,10 @@ export class Paginator {
       const uniform = columns.every((c) => c.direction === columns[0].direction);
       if (uniform) {
         const op = dir(columns[0]) === 'ASC' ? '>' : '<';
-        qb.andWhere(`(${columns.map((c) => c.expression).join(', ')}) ${op} (${columns.map((_, i) => value(i)).join(', ')})`, params);
+        qb.andWhere(
+          `(${columns.map((c) => c.expression).join(', ')}) ${op} (${columns.map((_, i) => value(i)).join(', ')})`,
+          params,
+        );
       } else {
         const branches = columns.map((c, i) => {
           const equal = columns.slice(0, i).map((p, j) => `${p.expression} = ${value(j)}`);

@@ -41,6 +41,8 @@ export function coerceTextValues(
 }
 
 /** Declares the item type of an array field that may arrive as form text (`ids=1&ids=2`). */
-export function ItemType(type: NumberConstructor | BooleanConstructor | StringConstructor): PropertyDecorator {
+export function ItemType(
+  type: NumberConstructor | BooleanConstructor | StringConstructor,
+): PropertyDecorator {
   return (target, key) => Reflect.defineMetadata('form:item-type', type, target, key);
 }

@@ -40,10 +40,22 @@ export function contractConstraint(
 }
 
 export const IsDateOnly = (options?: ValidationOptions) =>
-  contractConstraint('isDateOnly', 'date_parsing', 'Input should be a valid date in the format YYYY-MM-DD', isDateOnly, options);
+  contractConstraint(
+    'isDateOnly',
+    'date_parsing',
+    'Input should be a valid date in the format YYYY-MM-DD',
+    isDateOnly,
+    options,
+  );
 
 export const IsDateTime = (options?: ValidationOptions) =>
-  contractConstraint('isDateTime', 'datetime_parsing', 'Input should be a valid ISO 8601 date-time with a time zone', isDateTime, options);
+  contractConstraint(
+    'isDateTime',
+    'datetime_parsing',
+    'Input should be a valid ISO 8601 date-time with a time zone',
+    isDateTime,
+    options,
+  );
 
 const MONEY = /^-?\d{1,15}(\.\d{1,2})?$/;
 
@@ -53,14 +65,19 @@ export function IsMoney(options?: ValidationOptions & { min?: number }) {
     'isMoney',
     'decimal_parsing',
     'Input should be a decimal with at most two fraction digits',
-    (value) => typeof value === 'string' && MONEY.test(value) && (options?.min === undefined || Number(value) >= options.min),
+    (value) =>
+      typeof value === 'string' &&
+      MONEY.test(value) &&
+      (options?.min === undefined || Number(value) >= options.min),
     options,
   );
 }
 
 /** Normalises a JSON number to its decimal text so money never travels as a float. */
 export const ToDecimalString = () =>
-  Transform(({ value }: { value: unknown }) => (typeof value === 'number' && Number.isFinite(value) ? String(value) : value));
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'number' && Number.isFinite(value) ? String(value) : value,
+  );
 
 /** Rejects anything but a plain JSON object (`metadata` fields). */
 export const IsPlainObject = (options?: ValidationOptions) =>
@@ -73,4 +90,5 @@ export const IsPlainObject = (options?: ValidationOptions) =>
   );
 
 /** Turns `""` into undefined, for optional text fields sent empty from forms. */
-export const EmptyToUndefined = () => Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value));
+export const EmptyToUndefined = () =>
+  Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value));

@@ -35,7 +35,19 @@ const TYPES: Record<string, string> = {
 };
 
 /** Type checks speak before range checks, so one field gets the most telling single error. */
-const PRIORITY = ['whitelistValidation', 'isDefined', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isUuid', 'isArray', 'isObject', 'isEnum', 'isIn'];
+const PRIORITY = [
+  'whitelistValidation',
+  'isDefined',
+  'isString',
+  'isInt',
+  'isNumber',
+  'isBoolean',
+  'isUuid',
+  'isArray',
+  'isObject',
+  'isEnum',
+  'isIn',
+];
 
 function pickConstraint(error: ValidationError): [string, string] {
   const entries = Object.entries(error.constraints ?? {});
@@ -76,9 +88,17 @@ function collect(errors: ValidationError[], base: string[], out: ValidationIssue
     if (error.constraints && Object.keys(error.constraints).length > 0) {
       const [constraint, message] = pickConstraint(error);
       const type = issueType(error, constraint);
-      const msg = type === 'missing' ? 'Field required' : constraint === 'whitelistValidation' ? 'Extra inputs are not permitted' : message;
+      const msg =
+        type === 'missing'
+          ? 'Field required'
+          : constraint === 'whitelistValidation'
+            ? 'Extra inputs are not permitted'
+            : message;
       const check = ITEM_CHECKS[constraint];
-      const badItems = check && Array.isArray(error.value) ? error.value.flatMap((item: unknown, i) => (check(item) ? [] : [i])) : [];
+      const badItems =
+        check && Array.isArray(error.value)
+          ? error.value.flatMap((item: unknown, i) => (check(item) ? [] : [i]))
+          : [];
       if (badItems.length > 0) for (const i of badItems) out.push({ loc: [...loc, String(i)], msg, type });
       else out.push({ loc, msg, type });
     }
@@ -107,8 +127,15 @@ export async function validateDto<T extends object>(
     throw ValidationFailed.at(loc, 'Input should be a valid object', 'model_type');
   }
   const plain = text ? coerceTextValues(cls, value as Record<string, unknown>) : value;
-  const instance = plainToInstance(cls, plain, { enableImplicitConversion: false, exposeDefaultValues: true });
-  const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });
+  const instance = plainToInstance(cls, plain, {
+    enableImplicitConversion: false,
+    exposeDefaultValues: true,
+  });
+  const errors = await validate(instance, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: false,
+  });
   if (errors.length > 0) throw new ValidationFailed(toIssues(errors, loc));
   return instance;
 }
@@ -120,7 +147,13 @@ const PRIMITIVES = new Set<unknown>([String, Number, Boolean, Array, Object, und
 export class ContractValidationPipe implements PipeTransform {
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const source: Source | undefined =
-      metadata.type === 'body' ? 'body' : metadata.type === 'query' ? 'query' : metadata.type === 'param' ? 'path' : undefined;
+      metadata.type === 'body'
+        ? 'body'
+        : metadata.type === 'query'
+          ? 'query'
+          : metadata.type === 'param'
+            ? 'path'
+            : undefined;
     if (!source) return value;
     if (source === 'body' && value === INVALID_JSON) {
       throw ValidationFailed.at(['body'], 'Invalid JSON', 'json_invalid');

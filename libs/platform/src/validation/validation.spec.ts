@@ -1,6 +1,17 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsOptional, IsString, IsUUID, Max, MinLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import { ValidationFailed } from '../errors/domain-errors';
 import { coerceTextValues, ItemType } from './coerce';
 import { isDateOnly, isDateTime } from './decorators';
@@ -95,18 +106,29 @@ describe('validateDto', () => {
   });
 
   it('does not coerce JSON values: "5" is not an integer', async () => {
-    expect(await issuesOf({ name: 'x', count: '5' })).toEqual([expect.objectContaining({ loc: ['body', 'count'], type: 'int_parsing' })]);
+    expect(await issuesOf({ name: 'x', count: '5' })).toEqual([
+      expect.objectContaining({ loc: ['body', 'count'], type: 'int_parsing' }),
+    ]);
   });
 
   it('coerces text values of forms and queries to the declared types', async () => {
-    const result = await validateDto(Payload, markFormBody({ name: 'x', count: '5', enabled: 'true', sizes: ['1', '2'], metadata: '{"a":1}' }), ['body'], true);
+    const result = await validateDto(
+      Payload,
+      markFormBody({ name: 'x', count: '5', enabled: 'true', sizes: ['1', '2'], metadata: '{"a":1}' }),
+      ['body'],
+      true,
+    );
     expect(result).toMatchObject({ count: 5, enabled: true, sizes: [1, 2], metadata: { a: 1 } });
   });
 });
 
 describe('coerceTextValues', () => {
   it('leaves text that does not convert for validation to refuse', () => {
-    expect(coerceTextValues(Payload, { count: '', enabled: 'yes', metadata: '{' })).toEqual({ count: '', enabled: 'yes', metadata: '{' });
+    expect(coerceTextValues(Payload, { count: '', enabled: 'yes', metadata: '{' })).toEqual({
+      count: '',
+      enabled: 'yes',
+      metadata: '{',
+    });
   });
 
   it('wraps a lone value of an array field', () => {

@@ -5,7 +5,10 @@ import { GROWTH_INTERVALS, type GrowthInterval } from '../growth-range';
 
 /** `GET /acl/api/v1/analytics/growth` (endpoint 13). */
 export class GrowthQuery {
-  @ApiPropertyOptional({ format: 'date', description: 'Default: the first day of the month eleven months ago' })
+  @ApiPropertyOptional({
+    format: 'date',
+    description: 'Default: the first day of the month eleven months ago',
+  })
   @IsOptional()
   @IsDateOnly()
   date_from?: string;

@@ -27,7 +27,9 @@ export class CreateIdentity1764000000000 implements MigrationInterface {
       )`);
     // The unique index is what makes two concurrent invitations of one email end in one 409.
     await q.query(`CREATE UNIQUE INDEX users_email_key ON users (email)`);
-    await q.query(`CREATE UNIQUE INDEX users_employee_number_key ON users (employee_number) WHERE employee_number IS NOT NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX users_employee_number_key ON users (employee_number) WHERE employee_number IS NOT NULL`,
+    );
     // Serves the growth series (range scans, index-only counts) and the keyset lists (date_joined, id).
     await q.query(`CREATE INDEX users_date_joined_idx ON users (date_joined, id)`);
     await q.query(`CREATE INDEX users_manager_idx ON users (manager_id) WHERE manager_id IS NOT NULL`);

@@ -21,11 +21,27 @@ export const SEEDED_ROLES: readonly { code: string; name: string; permissions: r
       'correspondents:invite',
     ],
   },
-  { code: 'SALES', name: 'Sales', permissions: ['bookings:read', 'bookings:write', 'analytics:sales', 'lineup:read', 'documents:write'] },
-  { code: 'FINANCE', name: 'Finance', permissions: ['bookings:read', 'analytics:sales', 'analytics:revenue', 'commissions:read-all'] },
-  { code: 'CM', name: 'Commercial manager', permissions: ['bookings:read', 'analytics:sales', 'commissions:read'] },
+  {
+    code: 'SALES',
+    name: 'Sales',
+    permissions: ['bookings:read', 'bookings:write', 'analytics:sales', 'lineup:read', 'documents:write'],
+  },
+  {
+    code: 'FINANCE',
+    name: 'Finance',
+    permissions: ['bookings:read', 'analytics:sales', 'analytics:revenue', 'commissions:read-all'],
+  },
+  {
+    code: 'CM',
+    name: 'Commercial manager',
+    permissions: ['bookings:read', 'analytics:sales', 'commissions:read'],
+  },
   { code: 'BM', name: 'Business manager', permissions: ['bookings:read', 'analytics:sales'] },
-  { code: 'CORRESPONDENT', name: 'Correspondent', permissions: ['story-categories:read', 'tasks:read', 'tasks:claim', 'documents:write'] },
+  {
+    code: 'CORRESPONDENT',
+    name: 'Correspondent',
+    permissions: ['story-categories:read', 'tasks:read', 'tasks:claim', 'documents:write'],
+  },
 ];
 
 export class SeedRoles1764000000001 implements MigrationInterface {
@@ -33,11 +49,10 @@ export class SeedRoles1764000000001 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     for (const role of SEEDED_ROLES) {
-      await q.query(`INSERT INTO roles (code, name, permissions) VALUES ($1, $2, $3) ON CONFLICT (code) DO NOTHING`, [
-        role.code,
-        role.name,
-        role.permissions,
-      ]);
+      await q.query(
+        `INSERT INTO roles (code, name, permissions) VALUES ($1, $2, $3) ON CONFLICT (code) DO NOTHING`,
+        [role.code, role.name, role.permissions],
+      );
     }
   }
 

@@ -4,7 +4,12 @@ import { contractConstraint } from '@media/platform';
 import { IsEmail, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 
 function byteBound(name: string, type: string, message: string, test: (bytes: number) => boolean) {
-  return contractConstraint(name, type, message, (value) => typeof value !== 'string' || test(Buffer.byteLength(value, 'utf8')));
+  return contractConstraint(
+    name,
+    type,
+    message,
+    (value) => typeof value !== 'string' || test(Buffer.byteLength(value, 'utf8')),
+  );
 }
 
 export const PASSWORD_MIN_BYTES = 12;
@@ -14,8 +19,18 @@ export const PASSWORD_MAX_BYTES = 72;
 export const IsPassword = () =>
   applyDecorators(
     IsString(),
-    byteBound('passwordMinBytes', 'string_too_short', `String should have at least ${PASSWORD_MIN_BYTES} bytes`, (n) => n >= PASSWORD_MIN_BYTES),
-    byteBound('passwordMaxBytes', 'string_too_long', `String should have at most ${PASSWORD_MAX_BYTES} bytes`, (n) => n <= PASSWORD_MAX_BYTES),
+    byteBound(
+      'passwordMinBytes',
+      'string_too_short',
+      `String should have at least ${PASSWORD_MIN_BYTES} bytes`,
+      (n) => n >= PASSWORD_MIN_BYTES,
+    ),
+    byteBound(
+      'passwordMaxBytes',
+      'string_too_long',
+      `String should have at most ${PASSWORD_MAX_BYTES} bytes`,
+      (n) => n <= PASSWORD_MAX_BYTES,
+    ),
   );
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -23,7 +38,9 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 /** An email address, trimmed and lowercased before it is checked: emails compare case-insensitively. */
 export const IsUserEmail = () =>
   applyDecorators(
-    Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value)),
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' ? value.trim().toLowerCase() : value,
+    ),
     IsString(),
     MaxLength(254),
     IsEmail({}, { message: 'value is not a valid email address' }),
@@ -42,4 +59,5 @@ export const IsPhoneNumber = () =>
     Matches(/^\+?[0-9][0-9 ().-]*$/, { message: 'value is not a valid phone number' }),
   );
 
-export const IsEmployeeNumber = () => applyDecorators(Transform(trim), IsString(), MinLength(1), MaxLength(64));
+export const IsEmployeeNumber = () =>
+  applyDecorators(Transform(trim), IsString(), MinLength(1), MaxLength(64));

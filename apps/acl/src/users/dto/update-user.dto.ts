@@ -30,7 +30,10 @@ export class UpdateUserDto {
   @IsEmployeeNumber()
   employee_number?: string | null;
 
-  @ApiPropertyOptional({ enum: ['ACTIVE', 'DISABLED'], description: 'INVITED is reached only by an invitation' })
+  @ApiPropertyOptional({
+    enum: ['ACTIVE', 'DISABLED'],
+    description: 'INVITED is reached only by an invitation',
+  })
   @given('status')
   @IsIn(['ACTIVE', 'DISABLED'])
   status?: 'ACTIVE' | 'DISABLED';
