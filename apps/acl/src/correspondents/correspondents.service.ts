@@ -104,14 +104,12 @@ export class CorrespondentsService {
           created.id,
           CORRESPONDENT_ROLE,
         ]);
-        await manager
-          .getRepository(Invitation)
-          .insert({
-            userId: created.id,
-            tokenHash: sha256(token),
-            invitedBy: isUuid(inviter.id) ? inviter.id : null,
-            expiresAt,
-          });
+        await manager.getRepository(Invitation).insert({
+          userId: created.id,
+          tokenHash: sha256(token),
+          invitedBy: isUuid(inviter.id) ? inviter.id : null,
+          expiresAt,
+        });
         const event: CorrespondentInvitedEvent = {
           user_id: created.id,
           email: created.email,
