@@ -1,4 +1,5 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get, Inject, Res, ServiceUnavailableException } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from '../auth/decorators';
@@ -20,12 +21,19 @@ export class HealthController {
     return { status: 'ok' };
   }
 
+  /** 200 or 503 with terminus's report of each dependency (not the error shape: probes read it). */
   @Get('ready')
   @HealthCheck()
-  ready() {
-    return this.health.check([
-      () => this.database.pingCheck('database', { timeout: 1500 }),
-      () => this.bus.check('nats'),
-    ]);
+  async ready(@Res({ passthrough: true }) res: Response) {
+    try {
+      return await this.health.check([
+        () => this.database.pingCheck('database', { timeout: 1500 }),
+        () => this.bus.check('nats'),
+      ]);
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      res.status(503);
+      return error.getResponse();
+    }
   }
 }

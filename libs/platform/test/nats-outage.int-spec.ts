@@ -1,0 +1,86 @@
+/**
+ * NATS going away and coming back (STACK.md pitfalls): readiness turns 503 while the broker is
+ * down, requests fail fast with 503, and the app reconnects by itself — however long it took.
+ * Uses a private nats-server on its own port, so the shared one is left alone.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { call, freePort, mintToken } from '@media/testing';
+import { bootFixture, type BootedFixture } from './fixture/boot';
+
+// CI's machine has nats-server (it serves the shared NATS): its absence is a failure, not a skip.
+const natsBinary = execFileSync('sh', ['-c', 'command -v nats-server || echo nats-server']).toString().trim();
+
+async function waitFor(probe: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await probe()) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+}
+
+describe('when NATS goes down and comes back', () => {
+  let port: number;
+  let store: string;
+  let server: ChildProcess | undefined;
+  let fixture: BootedFixture;
+
+  const startNats = async () => {
+    server = spawn(natsBinary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], {
+      stdio: 'ignore',
+    });
+    await waitFor(async () => {
+      const { connect } = await import('@nats-io/transport-node');
+      return connect({ servers: `nats://127.0.0.1:${port}`, timeout: 300 }).then(
+        (nc) => nc.close().then(() => true),
+        () => false,
+      );
+    }, 10_000);
+  };
+  const stopNats = () =>
+    new Promise<void>((resolve) => {
+      if (!server || server.exitCode !== null || server.signalCode !== null) return resolve();
+      server.once('exit', () => resolve());
+      server.kill('SIGKILL');
+    });
+
+  beforeAll(async () => {
+    port = await freePort();
+    store = mkdtempSync(join(tmpdir(), 'nats-outage-'));
+    await startNats();
+    fixture = await bootFixture({ NATS_URL: `nats://127.0.0.1:${port}` });
+  });
+
+  afterAll(async () => {
+    await fixture?.stop();
+    await stopNats();
+    rmSync(store, { recursive: true, force: true });
+  });
+
+  it('is not ready while NATS is down, answers 503 fast, and recovers after the outage', async () => {
+    const token = mintToken(fixture.keys, { permissions: ['*'] });
+    const ready = () => call(fixture.base, '/health/ready').then((r) => r.status);
+    expect(await ready()).toBe(200);
+
+    await stopNats();
+    expect(await waitFor(async () => (await ready()) === 503, 5_000)).toBe(true);
+    const down = await call(fixture.base, '/health/ready');
+    expect(down.body.details.nats.status).toBe('down');
+    const started = Date.now();
+    const res = await call(fixture.base, '/api/v1/echo/hello', { token });
+    expect(res.status).toBe(503);
+    expect(res.body.code).toBe('upstream_unavailable');
+    expect(Date.now() - started).toBeLessThan(2_500);
+
+    // Longer than nats.js's default reconnect budget (10 attempts, 2 s apart) would allow.
+    await new Promise((r) => setTimeout(r, 22_000));
+    await startNats();
+    expect(await waitFor(async () => (await ready()) === 200, 10_000)).toBe(true);
+    const echoed = await call(fixture.base, '/api/v1/echo/again', { token });
+    expect(echoed.status).toBe(200);
+    expect(echoed.body.echoed).toBe('again');
+  }, 60_000);
+});
