@@ -1,10 +1,22 @@
 import { bucketStart, dayAfter, nextBucket, type GrowthInterval } from './growth-range';
 
 /**
- * Endpoint 13 in one statement: generate_series lays out every bucket (so gaps are zeros), one
- * range scan of the date_joined index counts the joins per bucket, and one index-only count
- * gives everyone who joined before the first bucket for the running total. Buckets are UTC
- * calendar days, Monday weeks and months (date_trunc).
+ * Endpoint 13 in one statement over `user_join_days`, a per-UTC-day count of users.date_joined
+ * (migration 1764000000003) rather than over `users`: generate_series lays out every bucket (so gaps
+ * are zeros), the day rows of the buckets are summed per bucket, and the day rows before the first
+ * bucket give the start of the running total. That is a few thousand small rows however many users
+ * there are; counting `users` itself meant scanning the whole date_joined index (about 170 ms at a
+ * million users, see bench/acl-growth.mjs).
+ *
+ * The rollup is exact, not an estimate: a row-level trigger on users (AFTER INSERT, DELETE and
+ * UPDATE OF date_joined) adds or subtracts one on the user's day in the writer's own transaction,
+ * with INSERT ... ON CONFLICT DO UPDATE, so a rolled-back insert leaves no trace and a committed
+ * one is visible exactly when the user is. Users of every status count: status changes do not
+ * touch it. The price is on writes: concurrent joins on the same day serialise briefly on that
+ * day's row (each waits for the previous writer's transaction to end), which is a short wait at
+ * the rate users are created.
+ *
+ * Buckets are UTC calendar days, Monday weeks and months (date_trunc).
  *
  * $1 first bucket start, $2 last bucket start, $3 date_from, $4 day after date_to,
  * $5 'day' | 'week' | 'month', $6 end of the last bucket.
@@ -14,17 +26,15 @@ WITH buckets AS (
   SELECT generate_series($1::timestamp, $2::timestamp, ('1 ' || $5)::interval) AS period_start
 ),
 joined AS (
-  SELECT date_trunc($5, u.date_joined AT TIME ZONE 'UTC') AS period_start,
-         count(*) AS all_users,
-         count(*) FILTER (
-           WHERE u.date_joined >= ($3::timestamp AT TIME ZONE 'UTC') AND u.date_joined < ($4::timestamp AT TIME ZONE 'UTC')
-         ) AS new_users
-    FROM users u
-   WHERE u.date_joined >= ($1::timestamp AT TIME ZONE 'UTC') AND u.date_joined < ($6::timestamp AT TIME ZONE 'UTC')
+  SELECT date_trunc($5, d.day::timestamp) AS period_start,
+         sum(d.users) AS all_users,
+         coalesce(sum(d.users) FILTER (WHERE d.day >= $3::date AND d.day < $4::date), 0) AS new_users
+    FROM user_join_days d
+   WHERE d.day >= $1::date AND d.day < $6::date
    GROUP BY 1
 ),
 earlier AS (
-  SELECT count(*) AS n FROM users u WHERE u.date_joined < ($1::timestamp AT TIME ZONE 'UTC')
+  SELECT coalesce(sum(d.users), 0) AS n FROM user_join_days d WHERE d.day < $1::date
 )
 SELECT to_char(b.period_start, 'YYYY-MM-DD') AS period_start,
        coalesce(j.new_users, 0)::int AS new_users,
