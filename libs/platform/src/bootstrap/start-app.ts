@@ -56,7 +56,6 @@ export async function createApp<C extends PlatformConfig>(
     bodyParser: false,
     bufferLogs: true,
     abortOnError: false,
-    forceCloseConnections: true,
   });
   app.useLogger(app.get(Logger));
   app.flushLogs();
