@@ -2,7 +2,8 @@
  * Endpoint 13 (CONTRACT §4): new-user growth per day, week and month, zero-filled, with leap
  * days, partial buckets and the running total since the beginning.
  */
-import { acl, aclDb, admin, createUser, tokenWith } from './support';
+import { randomUUID } from 'node:crypto';
+import { acl, aclDb, admin, createUser, PASSWORD, tokenWith, uniqueEmail } from './support';
 
 const growth = (query: string, token = tokenWith(['analytics:growth'])) =>
   acl(`/api/v1/analytics/growth${query}`, { token });
@@ -195,5 +196,117 @@ describe('GET /acl/api/v1/analytics/growth', () => {
 
   it('lets an ADMIN (permission *) read it', async () => {
     expect((await growth('?interval=week', await admin())).status).toBe(200);
+  });
+});
+
+/**
+ * The series reads user_join_days, a per-day rollup a trigger on users keeps in step. These tests
+ * write users behind the API's back (straight SQL, as an import or a repair would) and check that
+ * every change shows up, then race 20 creations through the API on one day. They use days in 1985,
+ * which no other test touches.
+ */
+describe('growth series over the per-day rollup', () => {
+  const days = (query: string) =>
+    growth(query).then((res) => {
+      expect(res.status).toBe(200);
+      return res.body.series as { period_start: string; new_users: number; cumulative_users: number }[];
+    });
+
+  /** The rollup row by row against a count of users, over every day: no difference either way. */
+  async function rollupDrift(): Promise<unknown[]> {
+    return aclDb(`
+      (SELECT day, users FROM user_join_days WHERE users <> 0
+       EXCEPT SELECT (date_joined AT TIME ZONE 'UTC')::date, count(*)::int FROM users GROUP BY 1)
+      UNION ALL
+      (SELECT (date_joined AT TIME ZONE 'UTC')::date, count(*)::int FROM users GROUP BY 1
+       EXCEPT SELECT day, users FROM user_join_days)`);
+  }
+
+  it('reflects users inserted, moved and deleted with SQL, and forgets a rolled-back insert', async () => {
+    const range = '?interval=day&date_from=1985-06-01&date_to=1985-06-06';
+    const inserted = await aclDb<{ id: string }>(
+      `INSERT INTO users (email, first_name, last_name, status, date_joined)
+       VALUES ($1, 'Sql', 'Early', 'INVITED', '1984-12-31T23:59:59.999Z'),
+              ($2, 'Sql', 'Late', 'DISABLED', '1985-06-02T23:59:59.999Z'),
+              ($3, 'Sql', 'Offset', 'INVITED', '1985-06-03T01:30:00+02:00'),
+              ($4, 'Sql', 'Other', 'INVITED', '1985-06-04T12:00:00Z')
+       RETURNING id`,
+      [uniqueEmail('sql'), uniqueEmail('sql'), uniqueEmail('sql'), uniqueEmail('sql')],
+    );
+    const [early, late, offset, other] = inserted.map((row) => row.id);
+    const base = await joinedBefore('1985-06-01T00:00:00Z');
+    const news = async () => (await days(range)).map((p) => p.new_users);
+
+    // 01:30 at +02:00 is 23:30 UTC the day before: both land on June 2nd.
+    let series = await days(range);
+    expect(series.map((p) => p.new_users)).toEqual([0, 2, 0, 1, 0, 0]);
+    expect(series.map((p) => p.cumulative_users)).toEqual([
+      base,
+      base + 2,
+      base + 2,
+      base + 3,
+      base + 3,
+      base + 3,
+    ]);
+
+    // A move from one day to another takes one off the old day and adds it to the new one.
+    await aclDb(`UPDATE users SET date_joined = '1985-06-05T08:00:00Z' WHERE id = $1`, [late]);
+    expect(await news()).toEqual([0, 1, 0, 1, 1, 0]);
+    // A move into the range from before it leaves the running total where it ends up.
+    await aclDb(`UPDATE users SET date_joined = '1985-06-06T00:00:00Z' WHERE id = $1`, [early]);
+    series = await days(range);
+    expect(series.map((p) => p.new_users)).toEqual([0, 1, 0, 1, 1, 1]);
+    expect(series[0].cumulative_users).toBe(base - 1);
+    expect(series[5].cumulative_users).toBe(base + 3);
+    // A change within the same UTC day, or of anything but date_joined, changes nothing.
+    await aclDb(`UPDATE users SET date_joined = date_joined - interval '20 hours' WHERE id = $1`, [offset]);
+    await aclDb(`UPDATE users SET status = 'DISABLED', first_name = 'Renamed' WHERE id = ANY($1::uuid[])`, [
+      [offset, other],
+    ]);
+    expect(await news()).toEqual([0, 1, 0, 1, 1, 1]);
+
+    // A hard delete takes the user off its day.
+    await aclDb(`DELETE FROM users WHERE id = $1`, [other]);
+    expect(await news()).toEqual([0, 1, 0, 0, 1, 1]);
+
+    // An insert whose transaction rolls back leaves no count behind.
+    await expect(
+      aclDb(`DO $$ BEGIN
+               INSERT INTO users (email, status, date_joined)
+               VALUES ('rolled-back-${randomUUID().slice(0, 8)}@example.com', 'INVITED', '1985-06-01T12:00:00Z');
+               RAISE EXCEPTION 'roll back';
+             END $$`),
+    ).rejects.toThrow('roll back');
+    expect(await news()).toEqual([0, 1, 0, 0, 1, 1]);
+
+    expect(await rollupDrift()).toEqual([]);
+  });
+
+  it('counts 20 users created in parallel through the API on one day exactly 20 times', async () => {
+    const token = await admin();
+    const created = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        acl('/api/v1/users', {
+          token,
+          json: {
+            email: uniqueEmail('parallel'),
+            password: PASSWORD,
+            first_name: 'Parallel',
+            last_name: `User ${i}`,
+            date_joined: `1985-07-10T${String(i).padStart(2, '0')}:15:00Z`,
+          },
+        }),
+      ),
+    );
+    expect(created.map((res) => res.status)).toEqual(Array(20).fill(201));
+    const series = await days('?interval=day&date_from=1985-07-09&date_to=1985-07-11');
+    const base = await joinedBefore('1985-07-09T00:00:00Z');
+    expect(series).toEqual([
+      { period_start: '1985-07-09', new_users: 0, cumulative_users: base },
+      { period_start: '1985-07-10', new_users: 20, cumulative_users: base + 20 },
+      { period_start: '1985-07-11', new_users: 0, cumulative_users: base + 20 },
+    ]);
+    expect(await aclDb(`SELECT users FROM user_join_days WHERE day = '1985-07-10'`)).toEqual([{ users: 20 }]);
+    expect(await rollupDrift()).toEqual([]);
   });
 });
