@@ -1,9 +1,8 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, closeSync, constants, mkdirSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { ChildLog } from './logfile';
-import { commandLine, isAlive, signal, stopLeftover, within } from './processes';
+import { commandLine, isAlive, ServerChild, stopLeftover } from './processes';
 
 function isExecutableFile(path: string): boolean {
   try {
@@ -68,19 +67,18 @@ export interface NatsServerOptions {
 
 /** A nats-server child with JetStream, on loopback, in its own process group (see postgres.ts). */
 export class NatsServerProcess {
-  private child?: ChildProcess;
-  private exited?: Promise<string>;
-  private stopping = false;
-  private readonly log: ChildLog;
+  private readonly server: ServerChild;
   port = 0;
   onUnexpectedExit?: (message: string) => void;
 
   constructor(private readonly options: NatsServerOptions) {
-    this.log = new ChildLog(options.logFile);
+    this.server = new ServerChild('nats-server', options.logFile, (message) =>
+      this.onUnexpectedExit?.(message),
+    );
   }
 
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.server.pid;
   }
 
   /** Stops a nats-server an earlier, killed runner left serving this store directory. */
@@ -98,39 +96,11 @@ export class NatsServerProcess {
   async start(port: number): Promise<void> {
     mkdirSync(this.options.storeDirectory, { recursive: true });
     this.port = port;
-    const fd = this.log.open();
-    const child = spawn(
-      this.options.binary,
-      ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', this.options.storeDirectory],
-      {
-        detached: true,
-        stdio: ['ignore', fd, fd],
-      },
-    );
-    closeSync(fd);
-    this.child = child;
-    const exited = (this.exited = new Promise<string>((done) => {
-      child.once('error', (error) => done(`could not start ${this.options.binary}: ${error.message}`));
-      child.once('exit', (code, sig) => done(`nats-server exited (${sig ?? `code ${code}`})`));
-    }));
-    let exitReason: string | undefined;
-    void exited.then((reason) => {
-      exitReason = reason;
-      this.child = undefined;
-      if (!this.stopping && this.onUnexpectedExit)
-        this.onUnexpectedExit(`${reason}\n  log: ${this.log.path}\n${this.log.tail()}`);
-    });
-    const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline) {
-      if (exitReason)
-        throw new Error(
-          `${exitReason} while starting on port ${port}\n  log: ${this.log.path}\n${this.log.tail()}`,
-        );
-      if (await probe(port)) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const store = this.options.storeDirectory;
+    this.server.spawn(this.options.binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store]);
+    if (await this.server.waitReady(port, () => probe(port), 15_000, 50)) return;
     throw new Error(
-      `nats-server did not accept connections on port ${port} within 15 s\n  log: ${this.log.path}\n${this.log.tail()}`,
+      this.server.withLog(`nats-server did not accept connections on port ${port} within 15 s`),
     );
   }
 
@@ -140,18 +110,10 @@ export class NatsServerProcess {
 
   /** SIGTERM lets nats-server flush JetStream and close client connections. */
   async stop(): Promise<void> {
-    this.stopping = true;
-    const pid = this.child?.pid;
-    const exited = this.exited;
-    if (pid === undefined || !exited) return;
-    signal(pid, 'SIGTERM');
-    if (await within(exited, 10_000)) return;
-    signal(pid, 'SIGKILL');
-    await within(exited, 2_000);
+    await this.server.stop('SIGTERM', 10_000, 'SIGKILL', 2_000);
   }
 
   forceStop(): void {
-    this.stopping = true;
-    if (this.child?.pid !== undefined) signal(this.child.pid, 'SIGKILL');
+    this.server.forceStop('SIGKILL');
   }
 }

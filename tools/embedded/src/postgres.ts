@@ -1,11 +1,10 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, closeSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
-import { ChildLog } from './logfile';
 import { describeMode, firstBlockedDirectory, allows, type Identity } from './permissions';
-import { commandLine, isAlive, signal, stopLeftover, within } from './processes';
+import { commandLine, isAlive, ServerChild, stopLeftover } from './processes';
 
 export const POSTGRES_USER = 'postgres';
 
@@ -91,16 +90,15 @@ export interface EmbeddedPostgresOptions {
  * last, after the apps have closed their pools.
  */
 export class EmbeddedPostgresServer {
-  private child?: ChildProcess;
-  private exited?: Promise<string>;
-  private stopping = false;
-  private readonly log: ChildLog;
+  private readonly server: ServerChild;
   port = 0;
   /** Called when the server exits while the system is running. */
   onUnexpectedExit?: (message: string) => void;
 
   constructor(private readonly options: EmbeddedPostgresOptions) {
-    this.log = new ChildLog(options.logFile);
+    this.server = new ServerChild('PostgreSQL', options.logFile, (message) =>
+      this.onUnexpectedExit?.(message),
+    );
   }
 
   isInitialised(): boolean {
@@ -165,7 +163,7 @@ export class EmbeddedPostgresServer {
   async initialise(): Promise<void> {
     const EmbeddedPostgres = await loadEmbeddedPostgres();
     const record = (message: unknown) =>
-      appendFileSync(this.log.path, `${message instanceof Error ? message.stack : String(message)}\n`);
+      appendFileSync(this.server.log.path, `${message instanceof Error ? message.stack : String(message)}\n`);
     const cluster = new EmbeddedPostgres({
       databaseDir: this.options.directory,
       user: POSTGRES_USER,
@@ -181,9 +179,7 @@ export class EmbeddedPostgresServer {
     try {
       await cluster.initialise();
     } catch (error) {
-      throw new Error(
-        `PostgreSQL initdb failed: ${(error as Error).message}\n  log: ${this.log.path}\n${this.log.tail()}`,
-      );
+      throw new Error(this.server.withLog(`PostgreSQL initdb failed: ${(error as Error).message}`));
     }
   }
 
@@ -195,8 +191,7 @@ export class EmbeddedPostgresServer {
         `the user ${POSTGRES_USER} does not exist; delete ${this.options.directory} to initialise again`,
       );
     this.port = port;
-    const fd = this.log.open();
-    const child = spawn(
+    this.server.spawn(
       postgres,
       [
         '-D',
@@ -212,51 +207,26 @@ export class EmbeddedPostgresServer {
         '-c',
         'max_connections=200',
       ],
-      {
-        cwd: this.options.directory,
-        detached: true,
-        stdio: ['ignore', fd, fd],
-        ...(who ? { uid: who.uid, gid: who.gids[0] } : {}),
-      },
+      { cwd: this.options.directory, ...(who ? { uid: who.uid, gid: who.gids[0] } : {}) },
     );
-    closeSync(fd);
-    this.child = child;
-    const exited = (this.exited = new Promise<string>((done) => {
-      child.once('error', (error) => done(`could not start ${postgres}: ${error.message}`));
-      child.once('exit', (code, sig) => done(`PostgreSQL exited (${sig ?? `code ${code}`})`));
-    }));
-    void exited.then((reason) => {
-      this.child = undefined;
-      if (!this.stopping) this.onUnexpectedExit?.(`${reason}\n  log: ${this.log.path}\n${this.log.tail()}`);
-    });
-    await this.waitReady(exited);
-  }
-
-  private async waitReady(exited: Promise<string>): Promise<void> {
-    let exitReason: string | undefined;
-    void exited.then((reason) => (exitReason = reason));
-    // A cluster recovering from a crash replays its WAL before it accepts connections.
-    const deadline = Date.now() + 60_000;
     let lastError = '';
-    while (Date.now() < deadline) {
-      if (exitReason)
-        throw new Error(
-          `${exitReason} while starting on port ${this.port}\n  log: ${this.log.path}\n${this.log.tail()}`,
-        );
+    const probe = async (): Promise<boolean> => {
       const client = new Client({ connectionString: this.url('postgres'), connectionTimeoutMillis: 1_000 });
       try {
         await client.connect();
         await client.query('SELECT 1');
-        return;
+        return true;
       } catch (error) {
         lastError = (error as Error).message;
+        return false;
       } finally {
         await client.end().catch(() => undefined);
       }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    };
+    // A cluster recovering from a crash replays its WAL before it accepts connections.
+    if (await this.server.waitReady(port, probe, 60_000, 100)) return;
     throw new Error(
-      `PostgreSQL did not accept connections on port ${this.port} within 60 s (${lastError})\n  log: ${this.log.path}`,
+      `PostgreSQL did not accept connections on port ${port} within 60 s (${lastError})\n  log: ${this.server.log.path}`,
     );
   }
 
@@ -266,19 +236,11 @@ export class EmbeddedPostgresServer {
 
   /** Fast shutdown (SIGINT), then immediate (SIGQUIT) if it takes longer than 30 s. */
   async stop(): Promise<void> {
-    this.stopping = true;
-    const pid = this.child?.pid;
-    const exited = this.exited;
-    if (pid === undefined || !exited) return;
-    signal(pid, 'SIGINT');
-    if (await within(exited, 30_000)) return;
-    signal(pid, 'SIGQUIT');
-    await within(exited, 5_000);
+    await this.server.stop('SIGINT', 30_000, 'SIGQUIT', 5_000);
   }
 
   /** For a forced exit: immediate shutdown, recovered from the WAL at the next start. */
   forceStop(): void {
-    this.stopping = true;
-    if (this.child?.pid !== undefined) signal(this.child.pid, 'SIGQUIT');
+    this.server.forceStop('SIGQUIT');
   }
 }
