@@ -1,6 +1,16 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
+ * Fills an empty user_join_days from users. Exported for bench/acl-growth.mjs, which seeds its
+ * million users with the trigger off and then runs this, as the migration does.
+ */
+export const USER_JOIN_DAYS_BACKFILL = `
+  INSERT INTO user_join_days (day, users)
+  SELECT (date_joined AT TIME ZONE 'UTC')::date, count(*)
+    FROM users
+   GROUP BY 1`;
+
+/**
  * A per-day rollup of users.date_joined (UTC calendar days), kept exact by a trigger on users, so
  * that the growth series (endpoint 13) reads a few thousand day rows instead of counting users.
  */
@@ -57,15 +67,12 @@ export class CreateUserJoinDays1764000000003 implements MigrationInterface {
       CREATE TRIGGER users_join_days
       AFTER INSERT OR DELETE OR UPDATE OF date_joined ON users
       FOR EACH ROW EXECUTE FUNCTION user_join_days_count()`);
+    // TRUNCATE fires no row trigger: this one empties the rollup along with users.
     await q.query(`
       CREATE TRIGGER users_join_days_truncate
       AFTER TRUNCATE ON users
       FOR EACH STATEMENT EXECUTE FUNCTION user_join_days_count()`);
-    await q.query(`
-      INSERT INTO user_join_days (day, users)
-      SELECT (date_joined AT TIME ZONE 'UTC')::date, count(*)
-        FROM users
-       GROUP BY 1`);
+    await q.query(USER_JOIN_DAYS_BACKFILL);
   }
 
   async down(q: QueryRunner): Promise<void> {
