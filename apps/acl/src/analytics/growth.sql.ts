@@ -2,19 +2,21 @@ import { bucketStart, dayAfter, nextBucket, type GrowthInterval } from './growth
 
 /**
  * Endpoint 13 in one statement over `user_join_days`, a per-UTC-day count of users.date_joined
- * (migration 1764000000003) rather than over `users`: generate_series lays out every bucket (so gaps
- * are zeros), the day rows of the buckets are summed per bucket, and the day rows before the first
- * bucket give the start of the running total. That is a few thousand small rows however many users
- * there are; counting `users` itself meant scanning the whole date_joined index (about 170 ms at a
- * million users, see bench/acl-growth.mjs).
+ * (migration 1764000000003), rather than over `users`: generate_series lays out every bucket (so
+ * gaps are zeros), the day rows of the buckets are summed per bucket, and the day rows before the
+ * first bucket give the start of the running total. That reads one small row per day since the
+ * first join (about 2,500 for seven years) however many users there are: 1.5-5 ms at a million
+ * users, where counting `users` took 140-190 ms, most of it an index-only scan of everyone before
+ * the first bucket (bench/results/acl-growth.json).
  *
  * The rollup is exact, not an estimate: a row-level trigger on users (AFTER INSERT, DELETE and
- * UPDATE OF date_joined) adds or subtracts one on the user's day in the writer's own transaction,
- * with INSERT ... ON CONFLICT DO UPDATE, so a rolled-back insert leaves no trace and a committed
- * one is visible exactly when the user is. Users of every status count: status changes do not
- * touch it. The price is on writes: concurrent joins on the same day serialise briefly on that
- * day's row (each waits for the previous writer's transaction to end), which is a short wait at
- * the rate users are created.
+ * UPDATE OF date_joined) adds or subtracts one on the user's day in the writer's own transaction
+ * with INSERT ... ON CONFLICT DO UPDATE (a move between days does both), so a rolled-back write
+ * leaves no trace and a committed one shows exactly when the user does. Users of every status
+ * count: status changes do not touch it. The price is on writes: concurrent joins on the same day
+ * serialise briefly on that day's row (each waits for the previous writer's transaction to end,
+ * a few ms when users are created through the API), and a bulk import of many users in one
+ * transaction is much slower than a plain insert (see bench/acl-growth.mjs).
  *
  * Buckets are UTC calendar days, Monday weeks and months (date_trunc).
  *
