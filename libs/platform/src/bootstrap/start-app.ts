@@ -14,6 +14,7 @@ import { bodyParsing } from '../http/body-parsing';
 import { requestContext } from '../http/request-context';
 import { requestId } from '../http/request-id';
 import { busListenerOptions } from '../nats/transport';
+import { BusHealthIndicator } from '../health/bus.health';
 import type { AppDefinition } from './app-definition';
 
 /** Reads the app's config: `<APP>_PORT` overrides, `PORT` sets an app run alone (CONTRACT §0). */
@@ -74,7 +75,8 @@ export async function createApp<C extends PlatformConfig>(
   );
   http.get(`/${prefix}/openapi.json`, (_req: Request, res: Response) => res.json(document));
 
-  app.connectMicroservice(busListenerOptions(def.name, config), { inheritAppConfig: true });
+  const listener = app.connectMicroservice(busListenerOptions(def.name, config), { inheritAppConfig: true });
+  app.get(BusHealthIndicator).watchListener(listener.status);
   await app.startAllMicroservices();
   await app.listen(config.PORT, options.host ?? '0.0.0.0');
   return app;

@@ -2,20 +2,32 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ClientProxy } from '@nestjs/microservices';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import type { NatsConnection } from '@nats-io/transport-node';
+import type { Observable } from 'rxjs';
 import { NATS_CLIENT } from '../nats/transport';
 import { InProcessClient } from '../nats/in-process';
 
-/** Ready only while the NATS connection is open and answers a round trip. */
+/**
+ * Ready only while both NATS connections are up: the listener's (else requests to this app find
+ * no responder) and the client's, which must also answer a round trip.
+ */
 @Injectable()
 export class BusHealthIndicator {
+  /** The listener's last status; `createApp` feeds it from the microservice. */
+  private listener = 'connecting';
+
   constructor(
     @Inject(NATS_CLIENT) private readonly client: ClientProxy,
     @Inject(HealthIndicatorService) private readonly indicator: HealthIndicatorService,
   ) {}
 
+  watchListener(status: Observable<string>): void {
+    status.subscribe((value) => (this.listener = value));
+  }
+
   async check(key: string) {
     const check = this.indicator.check(key);
     if (this.client instanceof InProcessClient) return check.up({ transport: 'in-process' });
+    if (this.listener !== 'connected') return check.down({ listener: this.listener });
     try {
       await this.client.connect();
       const connection = this.client.unwrap<NatsConnection>();
