@@ -54,24 +54,18 @@ export class Paginator {
     const page = rows.slice(0, size);
     if (backward) page.reverse();
 
-    let hasBefore: boolean;
-    let hasAfter: boolean;
-    if (!cursor) {
-      hasBefore = false;
-      hasAfter = hasMore;
-    } else if (backward) {
+    // Whether any row lies beyond `row` in a direction: one indexed LIMIT 1 probe.
+    const beyond = async (row: T, towardsStart: boolean) =>
+      (await this.window(qb.clone(), order.columns, order.key(row), towardsStart, 1)).length > 0;
+    const first = page.at(0);
+    const last = page.at(-1);
+    let hasBefore = false;
+    let hasAfter = hasMore;
+    if (cursor && backward) {
       hasBefore = hasMore;
-      hasAfter = true;
-    } else {
-      hasAfter = hasMore;
-      hasBefore =
-        page.length > 0
-          ? (await this.window(qb.clone(), order.columns, order.key(page[0]), true, 1)).length > 0
-          : true;
-    }
-    if (backward && page.length > 0) {
-      hasAfter =
-        (await this.window(qb.clone(), order.columns, order.key(page[page.length - 1]), false, 1)).length > 0;
+      hasAfter = last ? await beyond(last, false) : true;
+    } else if (cursor) {
+      hasBefore = first ? await beyond(first, true) : true;
     }
 
     const link = (d: 'n' | 'p', row: T | undefined, fallback?: KeyValue[]) => {
@@ -80,8 +74,8 @@ export class Paginator {
     };
     return {
       results: page.map(serialize),
-      next: hasAfter ? link('n', page[page.length - 1], cursor?.k) : null,
-      previous: hasBefore ? link('p', page[0], cursor?.k) : null,
+      next: hasAfter ? link('n', last, cursor?.k) : null,
+      previous: hasBefore ? link('p', first, cursor?.k) : null,
     };
   }
 
