@@ -429,6 +429,25 @@ describe('token pre-check (CONTRACT §1)', () => {
     expect(lastSeen(requestId)).toBeUndefined();
   }
 
+  it('lets a CORS preflight through without a token (browsers send none on OPTIONS)', async () => {
+    const requestId = randomUUID();
+    const res = await call(main.url, '/content/api/v1/lineup', {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'PUT',
+        'x-request-id': requestId,
+      },
+    });
+    expect(res.status).not.toBe(401);
+    expect(lastSeen(requestId)?.method).toBe('OPTIONS');
+  });
+
+  it('still wants a token for an OPTIONS request that is not a preflight', async () => {
+    const res = await call(main.url, '/content/api/v1/lineup', { method: 'OPTIONS' });
+    expect(res.status).toBe(401);
+  });
+
   it('refuses a request without a token with 401 not_authenticated before forwarding', async () => {
     await expect401({}, 'not_authenticated');
   });
