@@ -11,7 +11,7 @@
  * bloated with a million dead row versions until vacuumed (queries of 28-32 ms instead of 1-5 ms).
  * Real joins come one per transaction and see neither. So the seed runs with the trigger disabled,
  * then fills the rollup with the migration's own backfill statement, and checks that it matches a
- * count of users.
+ * count of users (bench/lib/seed-users.mjs, shared with bench/acl-users-list.mjs).
  *
  *   npx nx run-many -t build && node bench/acl-growth.mjs
  *
@@ -20,23 +20,21 @@
  * Writes bench/results/acl-growth.json.
  */
 import { createRequire } from 'node:module';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import {
+  applyAclSchema,
+  benchDatabase,
+  benchPasswordHash,
+  checkRollup,
+  dist,
+  log,
+  machine,
+  seedUsers,
+  vacuumAnalyze,
+  withClient,
+  writeResult,
+} from './lib/seed-users.mjs';
 
 const require = createRequire(import.meta.url);
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dist = (path) => join(root, 'dist', path);
-
-const { Client } = require('pg');
-const { hash } = require('@node-rs/argon2');
-const { DataSource } = require('typeorm');
-const { databaseOptions, runMigrations } = require(dist('libs/platform/src/database/database.js'));
-const { migrations } = require(dist('apps/acl/src/database/migrations/index.js'));
-const { USER_JOIN_DAYS_BACKFILL } = require(
-  dist('apps/acl/src/database/migrations/1764000000003-create-user-join-days.js'),
-);
 const { GROWTH_SQL, growthParams } = require(dist('apps/acl/src/analytics/growth.sql.js'));
 const { defaultGrowthRange, bucketCount } = require(dist('apps/acl/src/analytics/growth-range.js'));
 
@@ -60,26 +58,7 @@ const BEFORE = {
 
 const USERS = Number(process.env.USERS ?? 1_000_000);
 const RUNS = Number(process.env.RUNS ?? 9);
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = `bench_acl_growth_${Date.now()}`;
-const dbUrl = (() => {
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  return url.toString();
-})();
-
-const log = (...args) => process.stderr.write(`${args.join(' ')}\n`);
-const seconds = (start) => Number(((performance.now() - start) / 1000).toFixed(2));
-
-async function withClient(url, work) {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
+const database = benchDatabase('bench_acl_growth');
 
 function stats(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -94,57 +73,19 @@ function stats(samples) {
 }
 
 async function main() {
-  await withClient(adminUrl, (c) => c.query(`CREATE DATABASE "${dbName}"`));
-  log(`database ${dbName}`);
+  await database.create();
+  log(`database ${database.name}`);
   try {
-    // acl's own migrations (and the platform's outbox), exactly as acl applies them at boot.
-    const dataSource = new DataSource(
-      databaseOptions('acl-bench', { DATABASE_URL: dbUrl }, { entities: [], migrations }),
-    );
-    await dataSource.initialize();
-    await runMigrations('acl', dataSource);
-    await dataSource.destroy();
-
-    const passwordHash = await hash('bench-password-1234');
-    const result = await withClient(dbUrl, async (db) => {
-      const version = (await db.query('SHOW server_version')).rows[0].server_version;
+    await applyAclSchema(database.url);
+    const passwordHash = await benchPasswordHash();
+    const result = await withClient(database.url, async (db) => {
+      const host = await machine(db);
       // Joins spread uniformly from 2020-01-01 to now (every status, as the endpoint counts them all).
       // The rollup's trigger is off for the bulk insert and the rollup is backfilled after (see above).
-      let start = performance.now();
-      await db.query('BEGIN');
-      await db.query('ALTER TABLE users DISABLE TRIGGER users_join_days');
-      await db.query(
-        `INSERT INTO users (email, password_hash, first_name, last_name, status, date_joined)
-         SELECT 'bench-' || g || '@example.com', $1, 'First' || g, 'Last' || g,
-                (ARRAY['ACTIVE','ACTIVE','ACTIVE','INVITED','DISABLED'])[1 + g % 5],
-                timestamptz '2020-01-01 00:00:00+00' + random() * (now() - timestamptz '2020-01-01 00:00:00+00')
-           FROM generate_series(1, $2::int) AS g`,
-        [passwordHash, USERS],
-      );
-      await db.query('ALTER TABLE users ENABLE TRIGGER users_join_days');
-      const seedSeconds = seconds(start);
-      start = performance.now();
-      await db.query('DELETE FROM user_join_days');
-      await db.query(USER_JOIN_DAYS_BACKFILL);
-      await db.query('COMMIT');
-      const backfillSeconds = seconds(start);
+      const { seedSeconds, backfillSeconds } = await seedUsers(db, { users: USERS, passwordHash });
       log(`seeded ${USERS} users in ${seedSeconds} s, backfilled user_join_days in ${backfillSeconds} s`);
-      start = performance.now();
-      await db.query('VACUUM ANALYZE users');
-      await db.query('VACUUM ANALYZE user_join_days');
-      const vacuumSeconds = seconds(start);
-      const rollup = (
-        await db.query(
-          `SELECT (SELECT count(*) FROM user_join_days)::int AS days,
-                  (SELECT coalesce(sum(users), 0) FROM user_join_days)::int AS users,
-                  NOT EXISTS (
-                    SELECT day, users FROM user_join_days
-                    EXCEPT SELECT (date_joined AT TIME ZONE 'UTC')::date, count(*)::int FROM users GROUP BY 1
-                  ) AS exact`,
-        )
-      ).rows[0];
-      if (!rollup.exact || rollup.users !== USERS)
-        throw new Error(`user_join_days is off: ${JSON.stringify(rollup)}`);
+      const vacuumSeconds = await vacuumAnalyze(db, ['users', 'user_join_days']);
+      const rollup = await checkRollup(db, USERS);
       const size = (
         await db.query(
           `SELECT pg_size_pretty(pg_total_relation_size('users')) AS total, pg_size_pretty(pg_relation_size('users_date_joined_idx')) AS idx,
@@ -197,19 +138,13 @@ async function main() {
         );
         out.push(entry);
       }
-      return { version, seedSeconds, backfillSeconds, vacuumSeconds, size, rollup, cases: out };
+      return { host, seedSeconds, backfillSeconds, vacuumSeconds, size, rollup, cases: out };
     });
 
     const report = {
       benchmark: 'acl growth series (endpoint 13)',
       measured_at: new Date().toISOString(),
-      machine: {
-        cpus: cpus().length,
-        cpu_model: cpus()[0]?.model,
-        memory_gb: Math.round(totalmem() / 2 ** 30),
-        node: process.version,
-        postgres: result.version,
-      },
+      machine: result.host,
       users: USERS,
       date_joined_spread: '2020-01-01 .. now, uniform, every status',
       seed_seconds: result.seedSeconds,
@@ -224,16 +159,9 @@ async function main() {
       before: BEFORE,
       cases: result.cases,
     };
-    mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-    // Written as Prettier would, so that `npm run lint` passes on a fresh result.
-    const file = join(root, 'bench', 'results', 'acl-growth.json');
-    const prettier = require('prettier');
-    const options = { ...(await prettier.resolveConfig(file)), filepath: file };
-    writeFileSync(file, await prettier.format(JSON.stringify(report), options));
-    log('wrote bench/results/acl-growth.json');
+    await writeResult('acl-growth.json', report);
   } finally {
-    if (process.env.KEEP_DB !== '1')
-      await withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`));
+    await database.drop();
   }
 }
 
