@@ -1,8 +1,9 @@
 import { Client } from 'pg';
+import { testEnv } from './env';
 
 /** The server tests create their databases on (this machine's PostgreSQL by default). */
 export function adminDatabaseUrl(): string {
-  return process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  return testEnv.databaseUrl;
 }
 
 export function databaseUrl(name: string, base = adminDatabaseUrl()): string {

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { APPS, envPrefix, SERVICE_NAMES, type AppName, type ServiceName } from '@media/contracts';
+import { testEnv } from './env';
 import { createDatabases, databaseUrl, dropDatabases, dropStaleDatabases } from './databases';
 import { freePort } from './ports';
 import { generateTestKeys, type TestKeys } from './tokens';
@@ -51,7 +52,7 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number): P
 function startProcess(app: AppName, env: Record<string, string>, logDir: string): ChildProcess {
   const log = createWriteStream(join(logDir, `${app}.log`));
   const child = spawn(process.execPath, ['--enable-source-maps', entry(app)], {
-    env: { ...env, PATH: process.env.PATH ?? '' },
+    env: { ...env, PATH: testEnv.path },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.pipe(log);
@@ -83,7 +84,7 @@ export async function startStack(
   const keys = generateTestKeys();
   const admin = { email: 'admin@example.com', password: 'admin-password-1234' };
   const env: Record<string, string> = {
-    NATS_URL: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222',
+    NATS_URL: testEnv.natsUrl,
     CURSOR_SECRET: randomBytes(32).toString('hex'),
     JWT_JWKS_URL: `${urls.acl}/acl/.well-known/jwks.json`,
     JWT_PRIVATE_KEY: keys.privateKeyPem,
