@@ -43,14 +43,6 @@ export class RpcClient implements OnApplicationShutdown {
     }
   }
 
-  /** Fire-and-forget notice on core NATS (not durable: use the outbox for events that must arrive). */
-  publish<T>(subject: string, data: T): void {
-    const envelope: RpcEnvelope<T> = { data, meta: this.meta() };
-    this.client.emit(subject, envelope).subscribe({
-      error: (error: unknown) => this.logger.warn({ subject, err: String(error) }, 'NATS publish failed'),
-    });
-  }
-
   private meta(): MessageMeta {
     const { request_id, user_id } = currentContext();
     return { request_id, user_id };

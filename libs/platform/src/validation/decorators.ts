@@ -88,7 +88,3 @@ export const IsPlainObject = (options?: ValidationOptions) =>
     (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
     options,
   );
-
-/** Turns `""` into undefined, for optional text fields sent empty from forms. */
-export const EmptyToUndefined = () =>
-  Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value));
