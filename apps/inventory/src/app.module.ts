@@ -9,7 +9,11 @@ export class InventoryModule {
   static forRoot(config: InventoryConfig, database: DatabaseParts): DynamicModule {
     return {
       module: InventoryModule,
-      imports: [PlatformModule.forApp({ name: 'inventory', config, database }), BookingsModule, RevenueModule],
+      imports: [
+        PlatformModule.forApp({ name: 'inventory', config, database }),
+        BookingsModule,
+        RevenueModule,
+      ],
     };
   }
 }

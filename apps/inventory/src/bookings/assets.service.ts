@@ -47,7 +47,12 @@ export class AssetsService {
    * 404, whichever id is foreign). Checks run in CONTRACT §1 order: the body (at least one
    * field, the document exists) before the 404.
    */
-  async update(orderId: string, lineId: string, assetId: string, dto: UpdateAssetDto): Promise<LineAssetView> {
+  async update(
+    orderId: string,
+    lineId: string,
+    assetId: string,
+    dto: UpdateAssetDto,
+  ): Promise<LineAssetView> {
     const fields = (['name', 'document_id', 'notes'] as const).filter((f) => dto[f] !== undefined);
     if (fields.length === 0) {
       throw ValidationFailed.at(['body'], 'At least one of name, document_id, notes is required');
@@ -75,10 +80,9 @@ export class AssetsService {
   async detachDocument(manager: EntityManager, documentId: string): Promise<void> {
     const id = documentId.toLowerCase();
     await lockDocument(manager, id);
-    await manager.query(
-      `INSERT INTO deleted_documents (document_id) VALUES ($1) ON CONFLICT DO NOTHING`,
-      [id],
-    );
+    await manager.query(`INSERT INTO deleted_documents (document_id) VALUES ($1) ON CONFLICT DO NOTHING`, [
+      id,
+    ]);
     await manager.query(
       `UPDATE line_assets SET document_id = NULL, updated_at = now() WHERE document_id = $1`,
       [id],

@@ -1,11 +1,5 @@
 import type { BookingPlatform, BookingStatus } from '@media/contracts';
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 /** A booking (order) of a client; its totals are derived from its lines, never stored. */
 @Entity({ name: 'bookings' })

@@ -2,14 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import type { BookingLineView, BookingStatus, BookingSummaryView, BookingView } from '@media/contracts';
-import {
-  Conflict,
-  NotFound,
-  Paginator,
-  ValidationFailed,
-  type AuthUser,
-  type Page,
-} from '@media/platform';
+import { Conflict, NotFound, Paginator, ValidationFailed, type AuthUser, type Page } from '@media/platform';
 import { QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
 import { assertTransition } from './booking-status';
 import {
@@ -101,7 +94,10 @@ export class BookingsService {
       });
     } catch (error) {
       if (uniqueViolation(error) === 'bookings_reference_key')
-        throw new Conflict(`A booking with reference '${dto.reference}' already exists.`, 'booking_reference_taken');
+        throw new Conflict(
+          `A booking with reference '${dto.reference}' already exists.`,
+          'booking_reference_taken',
+        );
       throw error;
     }
     return this.get(id);
@@ -140,10 +136,14 @@ export class BookingsService {
     if (query.status) qb.andWhere('b.status = :status', { status: query.status });
     if (query.client_name) qb.andWhere('b.client_name = :client', { client: query.client_name });
     if (query.created_from) {
-      qb.andWhere(`b.created_at >= CAST(:from AS timestamp) AT TIME ZONE 'UTC'`, { from: query.created_from });
+      qb.andWhere(`b.created_at >= CAST(:from AS timestamp) AT TIME ZONE 'UTC'`, {
+        from: query.created_from,
+      });
     }
     if (query.created_to) {
-      qb.andWhere(`b.created_at < CAST(:to AS timestamp) AT TIME ZONE 'UTC'`, { to: dayAfter(query.created_to) });
+      qb.andWhere(`b.created_at < CAST(:to AS timestamp) AT TIME ZONE 'UTC'`, {
+        to: dayAfter(query.created_to),
+      });
     }
     const page = await this.paginator.paginate(
       qb,
@@ -160,7 +160,9 @@ export class BookingsService {
     );
     const ids = page.results.map((b) => b.id);
     const rows = ids.length
-      ? ((await this.dataSource.query(`${BOOKING_SELECT} WHERE b.id = ANY($1::uuid[])`, [ids])) as BookingRow[])
+      ? ((await this.dataSource.query(`${BOOKING_SELECT} WHERE b.id = ANY($1::uuid[])`, [
+          ids,
+        ])) as BookingRow[])
       : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
     return {
@@ -298,7 +300,11 @@ export class BookingsService {
   }
 
   /** Inserts lines in the given order (their `seq`), returning their ids in that order. */
-  private async insertLines(manager: EntityManager, orderId: string, lines: CreateLineDto[]): Promise<string[]> {
+  private async insertLines(
+    manager: EntityManager,
+    orderId: string,
+    lines: CreateLineDto[],
+  ): Promise<string[]> {
     if (lines.length === 0) return [];
     const rows = (await manager.query(
       `INSERT INTO booking_lines
@@ -325,7 +331,9 @@ export class BookingsService {
 
   /** Locks the booking row (status changes and line writes take turns); 404 when unknown. */
   private async lockBooking(manager: EntityManager, orderId: string, given: string): Promise<BookingStatus> {
-    const [row] = (await manager.query(`SELECT status FROM bookings WHERE id = $1 FOR UPDATE`, [orderId])) as {
+    const [row] = (await manager.query(`SELECT status FROM bookings WHERE id = $1 FOR UPDATE`, [
+      orderId,
+    ])) as {
       status: BookingStatus;
     }[];
     if (!row) throw new NotFound('Booking', given);
@@ -336,7 +344,10 @@ export class BookingsService {
   private async lockOpenBooking(manager: EntityManager, orderId: string, given: string): Promise<void> {
     const status = await this.lockBooking(manager, orderId, given);
     if (status === 'CANCELLED') {
-      throw new Conflict(`Booking ${given} is CANCELLED; its lines can no longer change.`, 'booking_cancelled');
+      throw new Conflict(
+        `Booking ${given} is CANCELLED; its lines can no longer change.`,
+        'booking_cancelled',
+      );
     }
   }
 }

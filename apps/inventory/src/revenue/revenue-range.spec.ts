@@ -37,7 +37,10 @@ describe('revenueRange (CONTRACT §4.10)', () => {
     expect(issue(() => revenueRange({ date_from: '2024-03-02', date_to: '2024-03-01' }, now))).toEqual([
       { loc: ['query', 'date_to'], msg: expect.any(String), type: 'value_error' },
     ]);
-    expect(issue(() => revenueRange({ date_from: '2024-03-01' }, now))[0].loc).toEqual(['query', 'date_from']);
+    expect(issue(() => revenueRange({ date_from: '2024-03-01' }, now))[0].loc).toEqual([
+      'query',
+      'date_from',
+    ]);
     expect(issue(() => revenueRange({ date_to: '2024-01-31' }, now))[0].loc).toEqual(['query', 'date_to']);
   });
 
@@ -46,9 +49,8 @@ describe('revenueRange (CONTRACT §4.10)', () => {
     expect(monthsBetween('2024-01-01', '2024-12-31')).toBe(12);
     expect(revenueRange({ date_from: '1900-01-01', date_to: '1999-12-31' }, now).dateFrom).toBe('1900-01-01');
     expect(monthsBetween('1900-01-01', '1999-12-31')).toBe(MAX_TREND_MONTHS);
-    expect(issue(() => revenueRange({ date_from: '1900-01-01', date_to: '2000-01-01' }, now))[0].loc).toEqual([
-      'query',
-      'date_to',
-    ]);
+    expect(issue(() => revenueRange({ date_from: '1900-01-01', date_to: '2000-01-01' }, now))[0].loc).toEqual(
+      ['query', 'date_to'],
+    );
   });
 });

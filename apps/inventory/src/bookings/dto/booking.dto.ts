@@ -189,12 +189,23 @@ export class OrderParams {
   order_id!: string;
 }
 
-export class LineParams extends OrderParams {
+// Not subclasses: class-validator reports a subclass's own fields first, and path errors
+// should read in path order.
+export class LineParams {
+  @IsUUID('all')
+  order_id!: string;
+
   @IsUUID('all')
   line_id!: string;
 }
 
-export class AssetParams extends LineParams {
+export class AssetParams {
+  @IsUUID('all')
+  order_id!: string;
+
+  @IsUUID('all')
+  line_id!: string;
+
   @IsUUID('all')
   asset_id!: string;
 }

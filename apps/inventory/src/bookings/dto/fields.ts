@@ -6,7 +6,8 @@ import { IsMoney, ToDecimalString } from '@media/platform';
 export const Given = (field: string) => ValidateIf((o: Record<string, unknown>) => o[field] !== undefined);
 
 /** Text of `min..max` characters. */
-export const IsText = (min: number, max: number) => applyDecorators(IsString(), MinLength(min), MaxLength(max));
+export const IsText = (min: number, max: number) =>
+  applyDecorators(IsString(), MinLength(min), MaxLength(max));
 
 /** A non-negative money amount: a decimal string or JSON number, at most two fraction digits. */
 export const IsAmount = () => applyDecorators(ToDecimalString(), IsMoney({ min: 0 }));
