@@ -30,7 +30,7 @@ const fig = (rate_card: string, booked: string, erosion: string, erosion_pct: st
 
 const cents = (s: string) => BigInt(s.replace('.', ''));
 
-/** Rows of revenue_days that differ from a recount over the lines (none when the rollup is exact). */
+/** Rows of revenue_days or revenue_months that differ from a recount over the lines (none when exact). */
 async function rollupDrift() {
   return inventoryDb(`
     WITH recount AS (
@@ -39,8 +39,17 @@ async function rollupDrift() {
         FROM booking_lines l JOIN bookings b ON b.id = l.order_id
        WHERE b.status = 'CONFIRMED'
        GROUP BY 1, 2, 3
-    ), kept AS (SELECT * FROM revenue_days WHERE lines <> 0 OR rate_card <> 0 OR booked <> 0)
-    SELECT * FROM kept k FULL JOIN recount r USING (day, platform, category)
+    ), months AS (
+      SELECT date_trunc('month', day::timestamp)::date AS month, platform, category,
+             sum(rate_card) AS rate_card, sum(booked) AS booked, sum(lines)::int AS lines
+        FROM recount GROUP BY 1, 2, 3
+    ), kept_days AS (SELECT * FROM revenue_days WHERE lines <> 0 OR rate_card <> 0 OR booked <> 0),
+    kept_months AS (SELECT * FROM revenue_months WHERE lines <> 0 OR rate_card <> 0 OR booked <> 0)
+    SELECT 'day' AS rollup, day AS at, platform, category FROM kept_days k FULL JOIN recount r USING (day, platform, category)
+     WHERE k.rate_card IS DISTINCT FROM r.rate_card OR k.booked IS DISTINCT FROM r.booked
+        OR k.lines IS DISTINCT FROM r.lines
+    UNION ALL
+    SELECT 'month', month, platform, category FROM kept_months k FULL JOIN months r USING (month, platform, category)
      WHERE k.rate_card IS DISTINCT FROM r.rate_card OR k.booked IS DISTINCT FROM r.booked
         OR k.lines IS DISTINCT FROM r.lines`);
 }
@@ -115,6 +124,24 @@ describe('GET /inventory/api/v1/analytics/revenue-summary', () => {
     }
     expect(body.trend).toHaveLength(12);
     expect(body.trend[0]).toEqual({ month: '2015-01', ...fig('0.00', '0.00', '0.00', null) });
+  });
+
+  it('adds partial months at both ends to whole months in between', async () => {
+    // 06-10 .. 07-31: June is partial (from the days), July whole (from the months).
+    expect((await summary('?date_from=2015-06-10&date_to=2015-07-31')).body.totals).toEqual(
+      fig('143.45', '103.38', '40.07', '27.93'),
+    );
+    // 06-01 .. 07-30: June whole, July partial (the last day excluded).
+    expect((await summary('?date_from=2015-06-01&date_to=2015-07-30')).body.totals).toEqual(
+      fig('143.35', '103.33', '40.02', '27.92'),
+    );
+    // Inside one month, neither end on a month boundary.
+    expect((await summary('?date_from=2015-06-09&date_to=2015-06-11')).body.totals.rate_card).toBe('143.35');
+    expect((await summary('?date_from=2015-06-11&date_to=2015-06-30')).body.totals.rate_card).toBe('0.00');
+    // Whole months on both sides of a partial one, across a year boundary.
+    const long = await summary('?date_from=2014-05-31&date_to=2016-01-01&platform=RADIO');
+    expect(long.body.totals).toEqual(fig('10.00', '3.33', '6.67', '66.70'));
+    expect(long.body.trend).toHaveLength(21);
   });
 
   it('treats both dates as whole UTC days on created_at', async () => {
