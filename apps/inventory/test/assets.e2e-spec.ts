@@ -10,7 +10,7 @@ import {
   createAsset,
   createBooking,
   eventually,
-  FakeDocuments,
+  TestDocuments,
   inventory,
   inventoryDb,
   line,
@@ -21,12 +21,12 @@ import {
 } from './support';
 
 let nc: NatsConnection;
-let documents: FakeDocuments;
+let documents: TestDocuments;
 
 beforeAll(async () => {
   nc = await natsConnection();
-  documents = new FakeDocuments(nc);
-  documents.start();
+  documents = new TestDocuments(nc);
+  await documents.init();
 });
 
 afterAll(async () => {
@@ -46,7 +46,7 @@ async function bookingWithAsset(fields: Record<string, unknown> = {}) {
 
 describe('POST .../bookings/{order_id}/lines/{line_id}/assets', () => {
   it('creates an asset (201) that endpoint 12 shows under its line', async () => {
-    const doc = documents.add();
+    const doc = await documents.add();
     const { booking, first, asset } = await bookingWithAsset({ document_id: doc, notes: 'Cut B' });
     expect(asset).toEqual({
       id: expect.any(String),
@@ -90,7 +90,7 @@ describe('POST .../bookings/{order_id}/lines/{line_id}/assets', () => {
 describe('PATCH .../lines/{line_id}/assets/{asset_id} (endpoint 5)', () => {
   it('updates each field alone, keeping the others', async () => {
     const { asset, path } = await bookingWithAsset({ notes: 'n0' });
-    const doc = documents.add();
+    const doc = await documents.add();
     const name = await patchAsset(path, { name: 'Renamed' });
     expect(name.status).toBe(200);
     expect(name.body).toEqual({ ...asset, name: 'Renamed', updated_at: expect.any(String) });
@@ -107,7 +107,7 @@ describe('PATCH .../lines/{line_id}/assets/{asset_id} (endpoint 5)', () => {
   });
 
   it('detaches with document_id null and clears notes with null; name cannot be null', async () => {
-    const { path } = await bookingWithAsset({ document_id: documents.add(), notes: 'x' });
+    const { path } = await bookingWithAsset({ document_id: await documents.add(), notes: 'x' });
     const res = await patchAsset(path, { document_id: null, notes: null });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ document_id: null, notes: null, name: 'Spot A' });
@@ -239,6 +239,13 @@ describe('PATCH .../lines/{line_id}/assets/{asset_id} (endpoint 5)', () => {
 
   it('answers 503 upstream_unavailable when documents does not answer, and changes nothing', async () => {
     const { path, asset } = await bookingWithAsset();
+    // Only the stand-in responder can be taken down; with the real documents app the outage part
+    // is covered by the platform's RpcClient tests, and this checks the rest.
+    if (documents.isReal) {
+      expect((await patchAsset(path, { document_id: null })).status).toBe(200);
+      expect((await patchAsset(path, { document_id: randomUUID() })).status).toBe(422);
+      return;
+    }
     await documents.stop();
     try {
       const res = await patchAsset(path, { document_id: randomUUID(), name: 'changed' });
@@ -256,10 +263,10 @@ describe('PATCH .../lines/{line_id}/assets/{asset_id} (endpoint 5)', () => {
 
 describe('documents.document.deleted', () => {
   it('nulls document_id on every asset of the document, keeping the rows, once per event', async () => {
-    const doc = documents.add();
+    const doc = await documents.add();
     const a = await bookingWithAsset({ document_id: doc });
     const b = await bookingWithAsset({ document_id: doc });
-    const keep = await bookingWithAsset({ document_id: documents.add() });
+    const keep = await bookingWithAsset({ document_id: await documents.add() });
     const eventId = await publishDocumentDeleted(nc, doc);
     await eventually(async () => {
       const rows = await inventoryDb('SELECT document_id FROM line_assets WHERE id = ANY($1::uuid[])', [
@@ -279,7 +286,7 @@ describe('documents.document.deleted', () => {
   });
 
   it('refuses to attach a document after its deletion was applied, even if asked before', async () => {
-    const doc = documents.add();
+    const doc = await documents.add();
     const { path } = await bookingWithAsset();
     await publishDocumentDeleted(nc, doc);
     await eventually(
@@ -293,7 +300,7 @@ describe('documents.document.deleted', () => {
   });
 
   it('applies a redelivered event (another id, same document) without harm and skips a malformed one', async () => {
-    const doc = documents.add();
+    const doc = await documents.add();
     const { asset, path } = await bookingWithAsset({ document_id: doc });
     await publishDocumentDeleted(nc, doc);
     await publishDocumentDeleted(nc, doc);

@@ -93,16 +93,53 @@ export async function createAsset(
 }
 
 /**
- * A stand-in for documents' `documents.documents.get` responder, answering Nest's packet format
- * from a set of known ids (the documents app on this branch has no responder yet).
+ * Documents as the tests need them: when a `documents.documents.get` responder already answers
+ * on this NATS (the documents app, once it has one), real documents uploaded through the gateway
+ * (CONTRACT §4.11); otherwise a stand-in responder answering Nest's packet format from a set of
+ * known ids (the documents app on this branch has no responder yet). Only the stand-in can be
+ * stopped, to test a documents outage.
  */
-export class FakeDocuments {
+export class TestDocuments {
   readonly known = new Map<string, DocumentRecord>();
   private sub?: Subscription;
+  private real = false;
 
   constructor(private readonly nc: NatsConnection) {}
 
-  add(id: string = randomUUID()): string {
+  /** Whether the documents app answers (then real documents are used). */
+  get isReal(): boolean {
+    return this.real;
+  }
+
+  async init(): Promise<void> {
+    const id = randomUUID();
+    const packet = {
+      id,
+      pattern: DocumentsSubjects.documentsGet,
+      data: { data: { id: randomUUID() }, meta: {} },
+    };
+    try {
+      await this.nc.request(DocumentsSubjects.documentsGet, JSON.stringify(packet), { timeout: 1500 });
+      this.real = true;
+    } catch {
+      this.real = false;
+      this.start();
+    }
+  }
+
+  /** A document that exists; its id. */
+  async add(): Promise<string> {
+    if (this.real) {
+      const form = new FormData();
+      form.append('file', new Blob([randomUUID()], { type: 'video/mp4' }), 'spot.mp4');
+      const res = await call(system().gatewayUrl, '/documents/api/v1/documents', {
+        token: tokenWith(['documents:write']),
+        multipart: form,
+      });
+      if (res.status !== 201) throw new Error(`document upload failed: ${res.status} ${res.text}`);
+      return (res.body as { id: string }).id;
+    }
+    const id = randomUUID();
     this.known.set(id, {
       id,
       filename: 'spot.mp4',
@@ -116,6 +153,7 @@ export class FakeDocuments {
   }
 
   start(): void {
+    if (this.real) return;
     this.sub = this.nc.subscribe(DocumentsSubjects.documentsGet, {
       queue: 'documents',
       callback: (_err, msg) => {

@@ -23,7 +23,6 @@ import { CurrentUser, JsonOnly, RequirePermissions, type AuthUser, type Page } f
 import type { Request } from 'express';
 import { AssetsService } from './assets.service';
 import { BookingsService } from './bookings.service';
-import { rejectRepeatedQuery } from '../http/single-query';
 import { CreateAssetDto, UpdateAssetDto } from './dto/asset.dto';
 import {
   AssetParams,
@@ -66,7 +65,6 @@ export class BookingsController {
   @RequirePermissions(Permissions.bookingsRead)
   @ApiOkResponse({ type: BookingPageBody })
   list(@Query() query: ListBookingsQuery, @Req() req: Request): Promise<Page<BookingSummaryView>> {
-    rejectRepeatedQuery(req, ['cursor', 'page_size', 'status', 'client_name', 'created_from', 'created_to']);
     return this.bookings.list(query, req);
   }
 
@@ -104,7 +102,6 @@ export class BookingsController {
     @Query() query: ListLinesQuery,
     @Req() req: Request,
   ): Promise<Page<BookingLineView>> {
-    rejectRepeatedQuery(req, ['cursor', 'page_size']);
     return this.bookings.listLines(params.order_id, query, req);
   }
 

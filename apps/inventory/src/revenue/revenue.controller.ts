@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Query, Req } from '@nestjs/common';
+import { Controller, Get, Inject, Query } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiForbiddenResponse,
@@ -9,8 +9,6 @@ import {
 } from '@nestjs/swagger';
 import { Permissions, type RevenueSummary } from '@media/contracts';
 import { RequirePermissions } from '@media/platform';
-import type { Request } from 'express';
-import { rejectRepeatedQuery } from '../http/single-query';
 import { RevenueQuery } from './dto/revenue.query';
 import { RevenueSummaryBody } from './dto/revenue.views';
 import { RevenueService } from './revenue.service';
@@ -28,8 +26,7 @@ export class RevenueController {
   @ApiUnauthorizedResponse({ description: 'Missing or invalid token' })
   @ApiForbiddenResponse({ description: 'analytics:revenue missing' })
   @ApiUnprocessableEntityResponse({ description: 'Bad dates, an inverted range or an unknown platform' })
-  summary(@Query() query: RevenueQuery, @Req() req: Request): Promise<RevenueSummary> {
-    rejectRepeatedQuery(req, ['date_from', 'date_to', 'platform']);
+  summary(@Query() query: RevenueQuery): Promise<RevenueSummary> {
     return this.revenue.summary(query);
   }
 }
