@@ -89,14 +89,24 @@ async function statementsOfGet(n: number): Promise<{ sql: string[]; body: any }>
     json: { reference: randomUUID(), client_name: 'Q', lines: Array.from({ length: n }, (_, i) => line(i)) },
   });
   expect(created.status).toBe(201);
-  for (const l of created.body.lines as { id: string }[]) {
-    for (const name of ['a', 'b']) {
-      const asset = await call(base, `/api/v1/bookings/${created.body.id}/lines/${l.id}/assets`, {
+  // One asset through the API, the rest written directly (hundreds of requests would only be slow).
+  if (n > 0) {
+    const asset = await call(
+      base,
+      `/api/v1/bookings/${created.body.id}/lines/${created.body.lines[0].id}/assets`,
+      {
         token: token(),
-        json: { name },
-      });
-      expect(asset.status).toBe(201);
-    }
+        json: { name: 'a' },
+      },
+    );
+    expect(asset.status).toBe(201);
+    await app.get(DataSource).query(
+      `INSERT INTO line_assets (line_id, name)
+       SELECT l.id, 'b' FROM booking_lines l WHERE l.order_id = $1
+       UNION ALL
+       SELECT l.id, 'a' FROM booking_lines l WHERE l.order_id = $1 AND l.id <> $2`,
+      [created.body.id, created.body.lines[0].id],
+    );
   }
   statements.length = 0;
   const res = await call(base, `/api/v1/bookings/${created.body.id}`, { token: token() });
