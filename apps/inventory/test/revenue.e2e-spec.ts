@@ -144,6 +144,27 @@ describe('GET /inventory/api/v1/analytics/revenue-summary', () => {
     expect(long.body.trend).toHaveLength(21);
   });
 
+  it('rounds percentages half away from zero, negative erosion (booked over rate card) included', async () => {
+    await bookingAt('2017-05-05T05:00:00.000Z', 'CONFIRMED', [
+      l('TV', 'Over', '200.00', '200.01'),
+      l('RADIO', 'Under', '200.00', '199.99'),
+    ]);
+    const res = await summary('?date_from=2017-05-01&date_to=2017-05-31');
+    expect(res.body.breakdown).toEqual([
+      {
+        platform: 'RADIO',
+        ...fig('200.00', '199.99', '0.01', '0.01'),
+        categories: [{ category: 'Under', ...fig('200.00', '199.99', '0.01', '0.01') }],
+      },
+      {
+        platform: 'TV',
+        ...fig('200.00', '200.01', '-0.01', '-0.01'),
+        categories: [{ category: 'Over', ...fig('200.00', '200.01', '-0.01', '-0.01') }],
+      },
+    ]);
+    expect(res.body.totals).toEqual(fig('400.00', '400.00', '0.00', '0.00'));
+  });
+
   it('treats both dates as whole UTC days on created_at', async () => {
     const withLast = await summary('?date_from=2015-07-31&date_to=2015-07-31');
     expect(withLast.body.totals).toEqual(fig('0.10', '0.05', '0.05', '50.00'));
