@@ -299,6 +299,24 @@ describe('documents.document.deleted', () => {
     expect(res.body.detail[0].loc).toEqual(['body', 'document_id']);
   });
 
+  it('never leaves a reference behind when attaches race the deletion event', async () => {
+    const doc = await documents.add();
+    const targets = await Promise.all(Array.from({ length: 10 }, () => bookingWithAsset()));
+    const [results] = await Promise.all([
+      Promise.all(targets.map((t) => patchAsset(t.path, { document_id: doc }))),
+      publishDocumentDeleted(nc, doc),
+    ]);
+    // Each attach either landed before the deletion was applied (and was cleared by it) or came
+    // after it and was refused.
+    for (const r of results) expect([200, 422]).toContain(r.status);
+    await eventually(
+      async () =>
+        (await inventoryDb('SELECT 1 FROM deleted_documents WHERE document_id = $1', [doc])).length === 1,
+    );
+    const left = await inventoryDb('SELECT id FROM line_assets WHERE document_id = $1', [doc]);
+    expect(left).toEqual([]);
+  });
+
   it('applies a redelivered event (another id, same document) without harm and skips a malformed one', async () => {
     const doc = await documents.add();
     const { asset, path } = await bookingWithAsset({ document_id: doc });
