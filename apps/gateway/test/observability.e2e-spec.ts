@@ -11,6 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from '@nats-io/transport-node';
 import { AclSubjects } from '@media/contracts';
+import { startGateway } from '../src/gateway';
 import { call, stack, startPrivateStack, testEnv, type PrivateStack, type StackInfo } from '@media/testing';
 
 let system: StackInfo;
@@ -106,6 +107,25 @@ describe('GET /<prefix>/metrics (issue 9)', () => {
     expect(
       sample(own.text, 'http_requests_total', { app: 'gateway', route: '/acl/*' }),
     ).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('METRICS_TOKEN (issue 9)', () => {
+  it("guards the gateway's own /metrics with a bearer when set", async () => {
+    const token = 'scrape-token-0123456789abcdef';
+    const gateway = await startGateway({ GATEWAY_PORT: '0', METRICS_TOKEN: token, LOG_LEVEL: 'silent' });
+    const base = `http://127.0.0.1:${gateway.port}`;
+    try {
+      const anonymous = await call(base, '/metrics');
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.body).toEqual({ detail: expect.any(String), code: 'not_authenticated' });
+      expect((await call(base, '/metrics', { token: 'wrong-token-0123456789abcdef' })).status).toBe(401);
+      const scraped = await call(base, '/metrics', { token });
+      expect(scraped.status).toBe(200);
+      expect(scraped.text).toContain('process_resident_memory_bytes');
+    } finally {
+      await gateway.close();
+    }
   });
 });
 
