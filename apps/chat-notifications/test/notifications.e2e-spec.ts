@@ -333,12 +333,28 @@ describe('the inbox fed by events', () => {
     }
     const mine = await api('/api/v1/notifications', { token: sender.token });
     expect(mine.body.data.results).toEqual([]);
-    // A redelivered event adds nothing.
+    // The same event delivered twice adds one entry.
+    const event = {
+      message_id: randomUUID(),
+      room_id: room.id,
+      room_name: 'x',
+      sender: sender.id,
+      body: 'twice',
+      created_at: new Date().toISOString(),
+      recipient_ids: [a.id],
+    };
+    const eventId = await publishEvent('chat.message.created', event);
+    await publishEvent('chat.message.created', event, eventId);
+    await eventually(async () => {
+      const res = await api('/api/v1/notifications', { token: a.token });
+      return res.body.data.results.some((n: any) => n.body === 'twice') ? true : undefined;
+    });
+    await new Promise((r) => setTimeout(r, 500));
     const [count] = await chatDb<{ n: number }>(
       `SELECT count(*)::int AS n FROM notifications WHERE recipient_id = $1`,
       [a.id],
     );
-    expect(count.n).toBe(1);
+    expect(count.n).toBe(2);
   });
 });
 

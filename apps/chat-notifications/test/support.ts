@@ -4,13 +4,16 @@
  * them over NATS); events published to JetStream as their owners would; a documents responder
  * standing in for the documents app when it does not answer on this branch.
  */
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
+import { join, resolve } from 'node:path';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import {
   call,
+  freePort,
   mintToken,
   queryDatabase,
   stack,
@@ -20,6 +23,8 @@ import {
   type StackInfo,
 } from '@media/testing';
 import WebSocket from 'ws';
+
+const ROOT = resolve(__dirname, '../../..');
 
 let cached: StackInfo | undefined;
 
@@ -130,11 +135,42 @@ export async function closeNats(): Promise<void> {
 }
 
 /** Publishes a durable event as its owning app's outbox relay would. */
-export async function publishEvent(subject: string, data: unknown): Promise<string> {
-  const id = randomUUID();
+export async function publishEvent(subject: string, data: unknown, id: string = randomUUID()): Promise<string> {
   const envelope = { id, subject, occurred_at: new Date().toISOString(), data, meta: { request_id: `test-${id}` } };
-  await jetstream(await nats()).publish(subject, JSON.stringify(envelope), { msgID: id });
+  // A fresh msgID, so publishing one event id twice gets past JetStream's de-duplication and
+  // reaches the consumer twice, as a redelivery would.
+  await jetstream(await nats()).publish(subject, JSON.stringify(envelope), { msgID: randomUUID() });
   return id;
+}
+
+/** Starts another chat-notifications replica on the stack's database and NATS. */
+export async function startReplica(extraEnv: Record<string, string> = {}): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const env = {
+    ...system().env,
+    PATH: process.env.PATH ?? '',
+    DATABASE_URL: system().databases['chat-notifications'],
+    CHAT_NOTIFICATIONS_PORT: String(port),
+    ...extraEnv,
+  };
+  const child = spawn(process.execPath, [join(ROOT, 'dist/apps/chat-notifications/src/main.js')], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await eventually(async () => {
+    if (child.exitCode !== null) throw new Error(`replica exited with ${child.exitCode}`);
+    const res = await fetch(`${url}/api/health/ready`).catch(() => undefined);
+    return res?.ok ? true : undefined;
+  }, 60_000);
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
 }
 
 /** A NATS request as another app's Nest client sends it; returns Nest's reply packet. */

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { AccessTokenClaims } from '@media/contracts';
 import type { DataSource } from 'typeorm';
+import { changedRows } from '../common/sql';
 
 /** How long a websocket ticket may wait before its upgrade (the issue: at most 30 s). */
 export const TICKET_TTL_MS = 30_000;
@@ -33,11 +34,11 @@ export class TicketsService {
 
   /** The claims of a valid, unused ticket (it is used up by this call), else null. */
   async redeem(ticket: string): Promise<AccessTokenClaims | null> {
-    const rows: { claims: AccessTokenClaims }[] = await this.dataSource.query(
+    const result: unknown = await this.dataSource.query(
       `DELETE FROM ws_tickets WHERE ticket_hash = $1 RETURNING claims, expires_at > clock_timestamp() AS valid`,
       [hash(ticket)],
     );
-    const row = rows[0] as { claims: AccessTokenClaims; valid: boolean } | undefined;
+    const [row] = changedRows<{ claims: AccessTokenClaims; valid: boolean }>(result);
     return row?.valid ? row.claims : null;
   }
 }
