@@ -53,9 +53,13 @@ beforeAll(async () => {
   await once(smtp.server, 'listening');
 
   const natsPort = await freePort();
-  natsServer = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', `/tmp/${dbName}-nats`], {
-    stdio: 'ignore',
-  });
+  natsServer = spawn(
+    'nats-server',
+    ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', `/tmp/${dbName}-nats`],
+    {
+      stdio: 'ignore',
+    },
+  );
   const natsUrl = `nats://127.0.0.1:${natsPort}`;
   nc = await eventually(() => connect({ servers: natsUrl }).catch(() => undefined), 15_000);
   // acl's profile lookup, answered here: the recipients this test knows.
@@ -102,7 +106,11 @@ afterAll(async () => {
 
 async function send(recipients: string[], type: string, title: string, body: string): Promise<unknown> {
   const id = randomUUID();
-  const packet = { id, pattern: 'notifications.send', data: { data: { recipient_ids: recipients, notification_type: type, title, body }, meta: {} } };
+  const packet = {
+    id,
+    pattern: 'notifications.send',
+    data: { data: { recipient_ids: recipients, notification_type: type, title, body }, meta: {} },
+  };
   const reply = await nc.request('notifications.send', JSON.stringify(packet), { timeout: 5000 });
   return reply.json<{ response: unknown }>().response;
 }
@@ -117,7 +125,7 @@ const status = async (recipient: string, type: string) =>
   )[0]?.email_status;
 
 describe('email channel over SMTP', () => {
-  it('sends the notification to the recipient\'s address, From MAIL_FROM, and records it sent', async () => {
+  it("sends the notification to the recipient's address, From MAIL_FROM, and records it sent", async () => {
     const recipient = randomUUID();
     people.set(recipient, 'reader@example.com');
     expect(await send([recipient], 'report.ready', 'Your report is ready', 'Open the back office.')).toEqual({
@@ -128,9 +136,11 @@ describe('email channel over SMTP', () => {
     expect(mail.raw).toMatch(/^Subject: Your report is ready\r?$/m);
     expect(mail.raw).toMatch(/^From: Back Office <office@example\.com>\r?$/m);
     expect(mail.raw).toContain('Open the back office.');
-    expect(await eventually(async () => ((await status(recipient, 'report.ready')) === 'sent' ? 'sent' : undefined))).toBe(
-      'sent',
-    );
+    expect(
+      await eventually(async () =>
+        (await status(recipient, 'report.ready')) === 'sent' ? 'sent' : undefined,
+      ),
+    ).toBe('sent');
   });
 
   it('sends nothing when the recipient turned email off for that type', async () => {
@@ -152,8 +162,10 @@ describe('email channel over SMTP', () => {
   it('marks an email failed for a recipient acl does not know', async () => {
     const stranger = randomUUID();
     await send([stranger], 'report.ready', 'Nobody', 'x');
-    expect(await eventually(async () => ((await status(stranger, 'report.ready')) === 'failed' ? 'failed' : undefined))).toBe(
-      'failed',
-    );
+    expect(
+      await eventually(async () =>
+        (await status(stranger, 'report.ready')) === 'failed' ? 'failed' : undefined,
+      ),
+    ).toBe('failed');
   });
 });

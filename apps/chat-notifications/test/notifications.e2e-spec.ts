@@ -50,7 +50,10 @@ describe('PUT /api/v1/notifications/preferences (endpoint 14)', () => {
       json: { notification_type: 'chat.message.created', enabled: true },
     });
     expect(again.body.data.preferences).toHaveLength(1);
-    expect(again.body.data.preferences[0]).toMatchObject({ id: res.body.data.preferences[0].id, enabled: true });
+    expect(again.body.data.preferences[0]).toMatchObject({
+      id: res.body.data.preferences[0].id,
+      enabled: true,
+    });
   });
 
   it('takes a list, orders the result by type then channel in byte order (* first)', async () => {
@@ -82,16 +85,29 @@ describe('PUT /api/v1/notifications/preferences (endpoint 14)', () => {
 
   it('takes 1 and 100 items, refuses 0 and 101', async () => {
     const me = await user();
-    const items = (n: number) => Array.from({ length: n }, (_, i) => ({ notification_type: `t${i}`, enabled: true }));
-    const hundred = await api('/api/v1/notifications/preferences', { token: me.token, method: 'PUT', json: items(100) });
+    const items = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ notification_type: `t${i}`, enabled: true }));
+    const hundred = await api('/api/v1/notifications/preferences', {
+      token: me.token,
+      method: 'PUT',
+      json: items(100),
+    });
     expect(hundred.status).toBe(200);
     expect(hundred.body.data.preferences).toHaveLength(100);
-    const one = await api('/api/v1/notifications/preferences', { token: me.token, method: 'PUT', json: items(1) });
+    const one = await api('/api/v1/notifications/preferences', {
+      token: me.token,
+      method: 'PUT',
+      json: items(1),
+    });
     expect(one.status).toBe(200);
     const none = await api('/api/v1/notifications/preferences', { token: me.token, method: 'PUT', json: [] });
     expect(none.status).toBe(422);
     expect(none.body.detail).toEqual([expect.objectContaining({ loc: ['body'], type: 'too_short' })]);
-    const tooMany = await api('/api/v1/notifications/preferences', { token: me.token, method: 'PUT', json: items(101) });
+    const tooMany = await api('/api/v1/notifications/preferences', {
+      token: me.token,
+      method: 'PUT',
+      json: items(101),
+    });
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.detail).toEqual([expect.objectContaining({ loc: ['body'], type: 'too_long' })]);
   });
@@ -149,7 +165,11 @@ describe('PUT /api/v1/notifications/preferences (endpoint 14)', () => {
       [['body', 'notification_type'], 'string_too_long'],
       [['body', 'enabled'], 'missing'],
     ]);
-    const nul = await api('/api/v1/notifications/preferences', { token: me.token, method: 'PUT', json: null });
+    const nul = await api('/api/v1/notifications/preferences', {
+      token: me.token,
+      method: 'PUT',
+      json: null,
+    });
     expect(nul.status).toBe(422);
     expect(nul.body.detail[0]).toMatchObject({ loc: ['body'], type: 'model_type' });
   });
@@ -162,7 +182,11 @@ describe('PUT /api/v1/notifications/preferences (endpoint 14)', () => {
       form: { notification_type: '*', channel: 'email', enabled: 'false' },
     });
     expect(form.status).toBe(200);
-    expect(form.body.data.preferences[0]).toMatchObject({ notification_type: '*', channel: 'email', enabled: false });
+    expect(form.body.data.preferences[0]).toMatchObject({
+      notification_type: '*',
+      channel: 'email',
+      enabled: false,
+    });
     const multipart = new FormData();
     multipart.append('notification_type', 'chat.message.created');
     multipart.append('enabled', 'true');
@@ -179,14 +203,21 @@ describe('PUT /api/v1/notifications/preferences (endpoint 14)', () => {
   });
 
   it('answers 401 without a token', async () => {
-    const res = await api('/api/v1/notifications/preferences', { method: 'PUT', json: { notification_type: 'x', enabled: true } });
+    const res = await api('/api/v1/notifications/preferences', {
+      method: 'PUT',
+      json: { notification_type: 'x', enabled: true },
+    });
     expect(res.status).toBe(401);
   });
 });
 
 /** Sends one notification of `type` to `recipient` and returns its inbox row's delivery columns. */
 async function deliveries(recipient: TestUser, type: string) {
-  const reply = await ask('notifications.send', { recipient_ids: [recipient.id], notification_type: type, title: 't' });
+  const reply = await ask('notifications.send', {
+    recipient_ids: [recipient.id],
+    notification_type: type,
+    title: 't',
+  });
   expect(reply.response).toEqual({ delivered: 1 });
   const rows = await chatDb<{ websocket_status: string; email_status: string }>(
     `SELECT websocket_status, email_status FROM notifications WHERE recipient_id = $1 AND notification_type = $2`,
@@ -195,7 +226,10 @@ async function deliveries(recipient: TestUser, type: string) {
   return rows[0];
 }
 
-async function prefer(me: TestUser, items: { notification_type: string; channel: string; enabled: boolean }[]) {
+async function prefer(
+  me: TestUser,
+  items: { notification_type: string; channel: string; enabled: boolean }[],
+) {
   const res = await api('/api/v1/notifications/preferences', { token: me.token, method: 'PUT', json: items });
   expect(res.status).toBe(200);
 }
@@ -220,8 +254,16 @@ describe('preference resolution: (T, C), else (*, C), else enabled (CONTRACT §4
       ],
       'disabled',
     ],
-    ['another type off changes nothing', [{ notification_type: 'U', channel: 'websocket', enabled: false }], 'pending|sent'],
-    ['the email channel does not decide websocket', [{ notification_type: 'T', channel: 'email', enabled: false }], 'pending|sent'],
+    [
+      'another type off changes nothing',
+      [{ notification_type: 'U', channel: 'websocket', enabled: false }],
+      'pending|sent',
+    ],
+    [
+      'the email channel does not decide websocket',
+      [{ notification_type: 'T', channel: 'email', enabled: false }],
+      'pending|sent',
+    ],
   ])('%s', async (_name, items, expected) => {
     const me = await user();
     if (items.length) await prefer(me, items);
@@ -297,10 +339,20 @@ describe('the inbox fed by events', () => {
   it('notifies the assignee of assignment.task.claimed and .escalated', async () => {
     const assignee = await user();
     const taskId = randomUUID();
-    await publishEvent('assignment.task.claimed', { task_id: taskId, assigned_to: assignee.id, claimed_by: randomUUID() });
-    await publishEvent('assignment.task.escalated', { task_id: taskId, assigned_to: assignee.id, escalation_level: 2 });
+    await publishEvent('assignment.task.claimed', {
+      task_id: taskId,
+      assigned_to: assignee.id,
+      claimed_by: randomUUID(),
+    });
+    await publishEvent('assignment.task.escalated', {
+      task_id: taskId,
+      assigned_to: assignee.id,
+      escalation_level: 2,
+    });
     expect((await inboxOf(assignee, 'assignment.task.claimed')).data.task_id).toBe(taskId);
-    expect((await inboxOf(assignee, 'assignment.task.escalated')).data).toMatchObject({ escalation_level: 2 });
+    expect((await inboxOf(assignee, 'assignment.task.escalated')).data).toMatchObject({
+      escalation_level: 2,
+    });
   });
 
   it('notifies the inviter of acl.correspondent.invited', async () => {
@@ -414,11 +466,17 @@ describe('inbox endpoints', () => {
     const other = await user();
     const [entry] = (await api('/api/v1/notifications', { token: owner.token })).body.data.results;
     for (const action of ['read', 'archive']) {
-      const res = await api(`/api/v1/notifications/${entry.id}/${action}`, { token: other.token, method: 'POST' });
+      const res = await api(`/api/v1/notifications/${entry.id}/${action}`, {
+        token: other.token,
+        method: 'POST',
+      });
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('not_found');
     }
-    const unknown = await api(`/api/v1/notifications/${randomUUID()}/read`, { token: owner.token, method: 'POST' });
+    const unknown = await api(`/api/v1/notifications/${randomUUID()}/read`, {
+      token: owner.token,
+      method: 'POST',
+    });
     expect(unknown.status).toBe(404);
     const still = await api('/api/v1/notifications', { token: owner.token });
     expect(still.body.data.results[0].is_read).toBe(false);

@@ -38,7 +38,10 @@ afterAll(async () => {
 async function ticketFor(token: string): Promise<string> {
   const res = await api('/api/v1/ws/tickets', { token, method: 'POST' });
   expect(res.status).toBe(201);
-  expect(res.body).toMatchObject({ success: true, data: { ticket: expect.any(String), expires_at: expect.any(String) } });
+  expect(res.body).toMatchObject({
+    success: true,
+    data: { ticket: expect.any(String), expires_at: expect.any(String) },
+  });
   const ttl = new Date(res.body.data.expires_at).getTime() - Date.now();
   expect(ttl).toBeLessThanOrEqual(30_000);
   return res.body.data.ticket as string;
@@ -64,7 +67,9 @@ describe('upgrade authentication', () => {
   it('refuses an expired ticket and an unknown one with 401', async () => {
     const me = await user();
     const ticket = await ticketFor(me.token);
-    await chatDb(`UPDATE ws_tickets SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [me.id]);
+    await chatDb(`UPDATE ws_tickets SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [
+      me.id,
+    ]);
     expect((await refusedUpgrade({ ticket })).status).toBe(401);
     expect((await refusedUpgrade({ ticket: 'made-up' })).status).toBe(401);
   });
@@ -112,7 +117,11 @@ describe('pushes', () => {
     const g = groupId();
     const [alice, bob, eve] = await users(3, { groups: [g] });
     const room = await createRoom(alice, g, [bob.id]);
-    const [a, b, e] = await Promise.all([ws({ token: alice.token }), ws({ token: bob.token }), ws({ token: eve.token })]);
+    const [a, b, e] = await Promise.all([
+      ws({ token: alice.token }),
+      ws({ token: bob.token }),
+      ws({ token: eve.token }),
+    ]);
     const message = await post(room.id, alice, 'live');
     for (const client of [a, b]) {
       const frame = await client.next((f) => f.event === 'chat.message' && f.data.id === message.id);

@@ -93,7 +93,10 @@ describe('POST /api/v1/chat/rooms (endpoint 1)', () => {
     expect(form.status).toBe(201);
     expect(form.body.data.members).toHaveLength(3);
 
-    const single = await api('/api/v1/chat/rooms', { token, form: { name: 'One', group_id: group, member_ids: a.id } });
+    const single = await api('/api/v1/chat/rooms', {
+      token,
+      form: { name: 'One', group_id: group, member_ids: a.id },
+    });
     expect(single.status).toBe(201);
     expect(single.body.data.members).toHaveLength(2);
 
@@ -107,7 +110,10 @@ describe('POST /api/v1/chat/rooms (endpoint 1)', () => {
     expect(mp.body.data.name).toBe('Multipart room');
     expect(mp.body.data.members).toHaveLength(3);
 
-    const badForm = await api('/api/v1/chat/rooms', { token, form: { name: '', group_id: group, member_ids: 'x' } });
+    const badForm = await api('/api/v1/chat/rooms', {
+      token,
+      form: { name: '', group_id: group, member_ids: 'x' },
+    });
     expect(badForm.status).toBe(422);
     expect(badForm.body.detail.map((d: any) => d.loc)).toEqual(
       expect.arrayContaining([
@@ -179,7 +185,9 @@ describe('POST /api/v1/chat/rooms (endpoint 1)', () => {
   it('refuses NUL in a name with 422 value_error', async () => {
     const res = await api('/api/v1/chat/rooms', { token, json: { name: 'a\u0000b', group_id: group } });
     expect(res.status).toBe(422);
-    expect(res.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'name'], type: 'value_error' })]);
+    expect(res.body.detail).toEqual([
+      expect.objectContaining({ loc: ['body', 'name'], type: 'value_error' }),
+    ]);
   });
 
   it('takes 500 member_ids (checked with acl in one request) and refuses 501', async () => {
@@ -196,7 +204,9 @@ describe('POST /api/v1/chat/rooms (endpoint 1)', () => {
       json: { name: 'Too big', group_id: group, member_ids: [...many.map((u) => u.id), randomUUID()] },
     });
     expect(tooMany.status).toBe(422);
-    expect(tooMany.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'member_ids'], type: 'too_long' })]);
+    expect(tooMany.body.detail).toEqual([
+      expect.objectContaining({ loc: ['body', 'member_ids'], type: 'too_long' }),
+    ]);
   });
 
   it('locates malformed and unknown member ids by index, every one of them', async () => {
@@ -227,7 +237,10 @@ describe('POST /api/v1/chat/rooms (endpoint 1)', () => {
 
   it('checks document_id with documents: an existing one is kept, an unknown one is 422', async () => {
     const doc = await documents.create(owner);
-    const ok = await api('/api/v1/chat/rooms', { token, json: { name: 'Doc', group_id: group, document_id: doc } });
+    const ok = await api('/api/v1/chat/rooms', {
+      token,
+      json: { name: 'Doc', group_id: group, document_id: doc },
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.data.document_id).toBe(doc);
     const unknown = await api('/api/v1/chat/rooms', {
@@ -236,7 +249,10 @@ describe('POST /api/v1/chat/rooms (endpoint 1)', () => {
     });
     expect(unknown.status).toBe(422);
     expect(unknown.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'document_id'] })]);
-    const nulled = await api('/api/v1/chat/rooms', { token, json: { name: 'Doc', group_id: group, document_id: null } });
+    const nulled = await api('/api/v1/chat/rooms', {
+      token,
+      json: { name: 'Doc', group_id: group, document_id: null },
+    });
     expect(nulled.status).toBe(201);
     expect(nulled.body.data.document_id).toBeNull();
   });
@@ -244,7 +260,10 @@ describe('POST /api/v1/chat/rooms (endpoint 1)', () => {
   it('sets document_id to null when documents.document.deleted arrives', async () => {
     const doc = await documents.create(owner);
     const room = await createRoom(owner, group);
-    const withDoc = await api('/api/v1/chat/rooms', { token, json: { name: 'D', group_id: group, document_id: doc } });
+    const withDoc = await api('/api/v1/chat/rooms', {
+      token,
+      json: { name: 'D', group_id: group, document_id: doc },
+    });
     await publishEvent('documents.document.deleted', { document_id: doc, uploaded_by: owner.id });
     const after = await eventually(async () => {
       const res = await api(`/api/v1/chat/rooms/${withDoc.body.data.id}`, { token });
@@ -270,7 +289,10 @@ describe('rooms, messages and unread counts (CONTRACT §4.1)', () => {
   });
 
   it('posts a message: 201 with {id, room_id, sender, body, created_at}', async () => {
-    const res = await api(`/api/v1/chat/rooms/${room.id}/messages`, { token: bob.token, json: { body: 'hi all' } });
+    const res = await api(`/api/v1/chat/rooms/${room.id}/messages`, {
+      token: bob.token,
+      json: { body: 'hi all' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ success: true, message: 'Message sent' });
     expect(Object.keys(res.body.data).sort()).toEqual(['body', 'created_at', 'id', 'room_id', 'sender']);
@@ -278,14 +300,30 @@ describe('rooms, messages and unread counts (CONTRACT §4.1)', () => {
   });
 
   it('limits a message body to 1..4000 characters', async () => {
-    const ok = await api(`/api/v1/chat/rooms/${room.id}/messages`, { token: bob.token, json: { body: 'x'.repeat(4000) } });
+    const ok = await api(`/api/v1/chat/rooms/${room.id}/messages`, {
+      token: bob.token,
+      json: { body: 'x'.repeat(4000) },
+    });
     expect(ok.status).toBe(201);
-    const one = await api(`/api/v1/chat/rooms/${room.id}/messages`, { token: bob.token, json: { body: 'x' } });
+    const one = await api(`/api/v1/chat/rooms/${room.id}/messages`, {
+      token: bob.token,
+      json: { body: 'x' },
+    });
     expect(one.status).toBe(201);
-    const long = await api(`/api/v1/chat/rooms/${room.id}/messages`, { token: bob.token, json: { body: 'x'.repeat(4001) } });
+    const long = await api(`/api/v1/chat/rooms/${room.id}/messages`, {
+      token: bob.token,
+      json: { body: 'x'.repeat(4001) },
+    });
     expect(long.status).toBe(422);
     expect(long.body.detail[0]).toMatchObject({ loc: ['body', 'body'], type: 'string_too_long' });
-    const empty = await api(`/api/v1/chat/rooms/${room.id}/messages`, { token: bob.token, json: { body: '' } });
+    const multipart = new FormData();
+    multipart.append('body', 'x');
+    const form = await api(`/api/v1/chat/rooms/${room.id}/messages`, { token: bob.token, multipart });
+    expect(form.status).toBe(415);
+    const empty = await api(`/api/v1/chat/rooms/${room.id}/messages`, {
+      token: bob.token,
+      json: { body: '' },
+    });
     expect(empty.status).toBe(422);
     expect(empty.body.detail[0]).toMatchObject({ loc: ['body', 'body'], type: 'string_too_short' });
   });
@@ -312,7 +350,9 @@ describe('rooms, messages and unread counts (CONTRACT §4.1)', () => {
 
     // Concurrent reads: the marker never goes back.
     await Promise.all(
-      Array.from({ length: 5 }, () => api(`/api/v1/chat/rooms/${fresh.id}/read`, { token: alice.token, method: 'POST' })),
+      Array.from({ length: 5 }, () =>
+        api(`/api/v1/chat/rooms/${fresh.id}/read`, { token: alice.token, method: 'POST' }),
+      ),
     );
     const [row] = await chatDb<{ last_read_at: Date }>(
       `SELECT last_read_at FROM chat_room_members WHERE room_id = $1 AND user_id = $2`,
@@ -320,10 +360,10 @@ describe('rooms, messages and unread counts (CONTRACT §4.1)', () => {
     );
     expect(row.last_read_at.getTime()).toBeGreaterThanOrEqual(new Date(marker).getTime());
     // Forcing the marker into the future, a new read leaves it there.
-    await chatDb(`UPDATE chat_room_members SET last_read_at = now() + interval '1 hour' WHERE room_id = $1 AND user_id = $2`, [
-      fresh.id,
-      alice.id,
-    ]);
+    await chatDb(
+      `UPDATE chat_room_members SET last_read_at = now() + interval '1 hour' WHERE room_id = $1 AND user_id = $2`,
+      [fresh.id, alice.id],
+    );
     const [future] = await chatDb<{ last_read_at: Date }>(
       `SELECT last_read_at FROM chat_room_members WHERE room_id = $1 AND user_id = $2`,
       [fresh.id, alice.id],
@@ -336,10 +376,10 @@ describe('rooms, messages and unread counts (CONTRACT §4.1)', () => {
     expect(kept.last_read_at.getTime()).toBe(future.last_read_at.getTime());
   });
 
-  it('lists the caller\'s rooms with unread counts per room, cursor pages, enveloped', async () => {
+  it("lists the caller's rooms with unread counts per room, cursor pages, enveloped", async () => {
     const g = groupId();
     const [me, other] = await users(2, { groups: [g] });
-    const rooms = [];
+    const rooms: Record<string, any>[] = [];
     for (let i = 0; i < 3; i++) rooms.push(await createRoom(me, g, [other.id], `room-${i}`));
     await post(rooms[0].id, other);
     await post(rooms[0].id, other);
@@ -404,7 +444,10 @@ describe('rooms, messages and unread counts (CONTRACT §4.1)', () => {
 
   it('lets ADMINs add and remove members; a MEMBER gets 403 and may only leave', async () => {
     const fresh = await createRoom(alice, group, [bob.id]);
-    const denied = await api(`/api/v1/chat/rooms/${fresh.id}/members`, { token: bob.token, json: { member_ids: [carol.id] } });
+    const denied = await api(`/api/v1/chat/rooms/${fresh.id}/members`, {
+      token: bob.token,
+      json: { member_ids: [carol.id] },
+    });
     expect(denied.status).toBe(403);
     const added = await api(`/api/v1/chat/rooms/${fresh.id}/members`, {
       token: alice.token,
@@ -412,14 +455,19 @@ describe('rooms, messages and unread counts (CONTRACT §4.1)', () => {
     });
     expect(added.status).toBe(200);
     expect(added.body.message).toBe('Members added');
-    expect(added.body.data.members.map((m: any) => m.user).sort()).toEqual([alice.id, bob.id, carol.id].sort());
+    expect(added.body.data.members.map((m: any) => m.user).sort()).toEqual(
+      [alice.id, bob.id, carol.id].sort(),
+    );
     const unknown = await api(`/api/v1/chat/rooms/${fresh.id}/members`, {
       token: alice.token,
       json: { member_ids: [randomUUID()] },
     });
     expect(unknown.status).toBe(422);
     expect(unknown.body.detail[0].loc).toEqual(['body', 'member_ids', '0']);
-    const empty = await api(`/api/v1/chat/rooms/${fresh.id}/members`, { token: alice.token, json: { member_ids: [] } });
+    const empty = await api(`/api/v1/chat/rooms/${fresh.id}/members`, {
+      token: alice.token,
+      json: { member_ids: [] },
+    });
     expect(empty.status).toBe(422);
     expect(empty.body.detail[0]).toMatchObject({ loc: ['body', 'member_ids'], type: 'too_short' });
 
@@ -441,18 +489,30 @@ describe('rooms, messages and unread counts (CONTRACT §4.1)', () => {
     expect(again.status).toBe(404);
     const carolView = await api(`/api/v1/chat/rooms/${fresh.id}`, { token: carol.token });
     expect(carolView.status).toBe(404);
-    const bobLeaves = await api(`/api/v1/chat/rooms/${fresh.id}/members/${bob.id}`, { token: bob.token, method: 'DELETE' });
+    const bobLeaves = await api(`/api/v1/chat/rooms/${fresh.id}/members/${bob.id}`, {
+      token: bob.token,
+      method: 'DELETE',
+    });
     expect(bobLeaves.status).toBe(200);
   });
 
   it('deactivates (ADMINs only); then new messages are 409 room_inactive', async () => {
     const fresh = await createRoom(alice, group, [bob.id]);
-    const denied = await api(`/api/v1/chat/rooms/${fresh.id}/deactivate`, { token: bob.token, method: 'POST' });
+    const denied = await api(`/api/v1/chat/rooms/${fresh.id}/deactivate`, {
+      token: bob.token,
+      method: 'POST',
+    });
     expect(denied.status).toBe(403);
-    const res = await api(`/api/v1/chat/rooms/${fresh.id}/deactivate`, { token: alice.token, method: 'POST' });
+    const res = await api(`/api/v1/chat/rooms/${fresh.id}/deactivate`, {
+      token: alice.token,
+      method: 'POST',
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.is_active).toBe(false);
-    const msg = await api(`/api/v1/chat/rooms/${fresh.id}/messages`, { token: bob.token, json: { body: 'late' } });
+    const msg = await api(`/api/v1/chat/rooms/${fresh.id}/messages`, {
+      token: bob.token,
+      json: { body: 'late' },
+    });
     expect(msg.status).toBe(409);
     expect(msg.body).toEqual({ detail: expect.any(String), code: 'room_inactive' });
     const history = await api(`/api/v1/chat/rooms/${fresh.id}/messages`, { token: bob.token });
@@ -476,7 +536,10 @@ describe('POST /api/v1/chat/rooms/direct', () => {
     const [a, b] = await users(2);
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        api('/api/v1/chat/rooms/direct', { token: i % 2 ? a.token : b.token, json: { user_id: i % 2 ? b.id : a.id } }),
+        api('/api/v1/chat/rooms/direct', {
+          token: i % 2 ? a.token : b.token,
+          json: { user_id: i % 2 ? b.id : a.id },
+        }),
       ),
     );
     expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);

@@ -61,8 +61,14 @@ export interface TestUser {
  * Users inserted straight into acl's database (fast enough for rooms of 500), each with a
  * token minted by the stack's key; `groups` go in the token, as acl would put them.
  */
-export async function users(n: number, options: { status?: string; groups?: string[] } = {}): Promise<TestUser[]> {
-  const rows = Array.from({ length: n }, () => ({ id: randomUUID(), email: `chat-${randomUUID()}@example.com` }));
+export async function users(
+  n: number,
+  options: { status?: string; groups?: string[] } = {},
+): Promise<TestUser[]> {
+  const rows = Array.from({ length: n }, () => ({
+    id: randomUUID(),
+    email: `chat-${randomUUID()}@example.com`,
+  }));
   await queryDatabase(
     system().databases.acl,
     `INSERT INTO users (id, email, first_name, last_name, status)
@@ -135,8 +141,18 @@ export async function closeNats(): Promise<void> {
 }
 
 /** Publishes a durable event as its owning app's outbox relay would. */
-export async function publishEvent(subject: string, data: unknown, id: string = randomUUID()): Promise<string> {
-  const envelope = { id, subject, occurred_at: new Date().toISOString(), data, meta: { request_id: `test-${id}` } };
+export async function publishEvent(
+  subject: string,
+  data: unknown,
+  id: string = randomUUID(),
+): Promise<string> {
+  const envelope = {
+    id,
+    subject,
+    occurred_at: new Date().toISOString(),
+    data,
+    meta: { request_id: `test-${id}` },
+  };
   // A fresh msgID, so publishing one event id twice gets past JetStream's de-duplication and
   // reaches the consumer twice, as a redelivery would.
   await jetstream(await nats()).publish(subject, JSON.stringify(envelope), { msgID: randomUUID() });
@@ -144,7 +160,9 @@ export async function publishEvent(subject: string, data: unknown, id: string = 
 }
 
 /** Starts another chat-notifications replica on the stack's database and NATS. */
-export async function startReplica(extraEnv: Record<string, string> = {}): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startReplica(
+  extraEnv: Record<string, string> = {},
+): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
   const env = {
     ...system().env,
@@ -247,7 +265,10 @@ export interface Client {
   socket: WebSocket;
   frames: { event: string; data: any }[];
   /** Resolves with the first frame (already received or to come) matching `match`. */
-  next(match: (frame: { event: string; data: any }) => boolean, timeoutMs?: number): Promise<{ event: string; data: any }>;
+  next(
+    match: (frame: { event: string; data: any }) => boolean,
+    timeoutMs?: number,
+  ): Promise<{ event: string; data: any }>;
   close(): Promise<void>;
 }
 

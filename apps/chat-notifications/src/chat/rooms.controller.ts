@@ -1,6 +1,18 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiConsumes, ApiTags } from '@nestjs/swagger';
-import { CurrentUser, type AuthUser, type Page } from '@media/platform';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { CurrentUser, Multipart, type AuthUser, type Page } from '@media/platform';
 import type { Request, Response } from 'express';
 import { ApiEnvelope, envelope, type Envelope } from '../common/envelope';
 import {
@@ -16,8 +28,6 @@ import {
 import { MessageView, RoomView } from './dto/room.views';
 import { RoomsService } from './rooms.service';
 
-const FORMS = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'];
-
 /** Chat rooms, members and messages (CONTRACT §4.1); every success is enveloped. */
 @ApiTags('chat')
 @ApiBearerAuth()
@@ -28,7 +38,7 @@ export class RoomsController {
   /** Seed endpoint 1. */
   @Post()
   @HttpCode(201)
-  @ApiConsumes(...FORMS)
+  @Multipart()
   @ApiEnvelope(201, RoomView, { errors: [403, 413, 415, 503], description: 'Room created' })
   async create(@Body() dto: CreateRoomDto, @CurrentUser() user: AuthUser): Promise<Envelope<RoomView>> {
     return envelope('Room created', await this.rooms.create(dto, user));
@@ -46,7 +56,11 @@ export class RoomsController {
 
   /** 201 with a new DIRECT room, 200 with the pair's existing one. */
   @Post('direct')
-  @ApiEnvelope(201, RoomView, { errors: [200, 503], description: 'Direct room created (200: existing)' })
+  @ApiEnvelope(201, RoomView, {
+    alsoOk: [200],
+    errors: [503],
+    description: 'Direct room created (200: existing)',
+  })
   async direct(
     @Body() dto: DirectRoomDto,
     @CurrentUser() user: AuthUser,
@@ -115,7 +129,10 @@ export class RoomsController {
   @Post(':id/deactivate')
   @HttpCode(200)
   @ApiEnvelope(200, RoomView, { errors: [403, 404] })
-  async deactivate(@Param() params: RoomIdParams, @CurrentUser() user: AuthUser): Promise<Envelope<RoomView>> {
+  async deactivate(
+    @Param() params: RoomIdParams,
+    @CurrentUser() user: AuthUser,
+  ): Promise<Envelope<RoomView>> {
     return envelope('Room deactivated', await this.rooms.deactivate(params.id, user));
   }
 }

@@ -23,7 +23,13 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { changedRows } from '../common/sql';
 import { PushService } from '../realtime/push.service';
 import { ChatMessage, ChatRoom, type MemberRole } from './chat.entities';
-import type { AddMembersDto, CreateMessageDto, CreateRoomDto, ListMessagesQuery, ListRoomsQuery } from './dto/room.dto';
+import type {
+  AddMembersDto,
+  CreateMessageDto,
+  CreateRoomDto,
+  ListMessagesQuery,
+  ListRoomsQuery,
+} from './dto/room.dto';
 import type { MemberView, MessageView, RoomView } from './dto/room.views';
 
 /** Name and group of a DIRECT room, which belongs to no group. */
@@ -53,7 +59,13 @@ interface MemberRow {
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function messageView(m: ChatMessage): MessageView {
-  return { id: m.id, room_id: m.roomId, sender: m.sender, body: m.body, created_at: m.createdAt.toISOString() };
+  return {
+    id: m.id,
+    room_id: m.roomId,
+    sender: m.sender,
+    body: m.body,
+    created_at: m.createdAt.toISOString(),
+  };
 }
 
 /** Rooms, members and messages (CONTRACT §4.1). */
@@ -170,8 +182,9 @@ export class RoomsService {
     const issues = await this.memberIssues(dto.member_ids, user.id, ['body', 'member_ids']);
     if (issues.length > 0) throw new ValidationFailed(issues);
     const { room, role } = await this.membership(roomId, user.id);
-    if (role !== 'ADMIN') throw new Forbidden('Only the room\'s admins can add members.');
-    if (room.room_type === 'DIRECT') throw new Conflict('A direct room has exactly its two users.', 'room_is_direct');
+    if (role !== 'ADMIN') throw new Forbidden("Only the room's admins can add members.");
+    if (room.room_type === 'DIRECT')
+      throw new Conflict('A direct room has exactly its two users.', 'room_is_direct');
     if (!room.is_active) throw new Conflict('The room is inactive.', 'room_inactive');
     const ids = [...new Set(dto.member_ids.map((id) => id.toLowerCase()))];
     await this.dataSource.transaction(async (manager) => {
@@ -185,8 +198,10 @@ export class RoomsService {
   async removeMember(roomId: string, memberId: string, user: AuthUser): Promise<RoomView> {
     const { room, role } = await this.membership(roomId, user.id);
     const target = memberId.toLowerCase();
-    if (target !== user.id && role !== 'ADMIN') throw new Forbidden('Only the room\'s admins can remove members.');
-    if (room.room_type === 'DIRECT') throw new Conflict('A direct room has exactly its two users.', 'room_is_direct');
+    if (target !== user.id && role !== 'ADMIN')
+      throw new Forbidden("Only the room's admins can remove members.");
+    if (room.room_type === 'DIRECT')
+      throw new Conflict('A direct room has exactly its two users.', 'room_is_direct');
     const removed = await this.dataSource.transaction(async (manager) => {
       const result: unknown = await manager.query(
         `DELETE FROM chat_room_members WHERE room_id = $1 AND user_id = $2 RETURNING id`,
@@ -202,7 +217,7 @@ export class RoomsService {
 
   async deactivate(roomId: string, user: AuthUser): Promise<RoomView> {
     const { room, role } = await this.membership(roomId, user.id);
-    if (role !== 'ADMIN') throw new Forbidden('Only the room\'s admins can deactivate it.');
+    if (role !== 'ADMIN') throw new Forbidden("Only the room's admins can deactivate it.");
     await this.dataSource.query(
       `UPDATE chat_rooms SET is_active = false, updated_at = clock_timestamp() WHERE id = $1 AND is_active`,
       [room.id],
@@ -223,7 +238,8 @@ export class RoomsService {
       );
       const room = rooms[0];
       if (!room?.member) throw new NotFound('Room', roomId);
-      if (!room.is_active) throw new Conflict('The room is inactive; it takes no new messages.', 'room_inactive');
+      if (!room.is_active)
+        throw new Conflict('The room is inactive; it takes no new messages.', 'room_inactive');
       const repo = manager.getRepository(ChatMessage);
       const [row]: { id: string }[] = await manager.query(
         `INSERT INTO chat_messages (room_id, sender, body) VALUES ($1, $2, $3) RETURNING id`,
@@ -341,9 +357,10 @@ export class RoomsService {
   }
 
   private async directRoomId(key: string): Promise<string | undefined> {
-    const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM chat_rooms WHERE direct_key = $1`, [
-      key,
-    ]);
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM chat_rooms WHERE direct_key = $1`,
+      [key],
+    );
     return rows[0]?.id;
   }
 
@@ -373,13 +390,17 @@ export class RoomsService {
   private async views(roomIds: string[], userId: string): Promise<Map<string, RoomView>> {
     if (roomIds.length === 0) return new Map();
     const [rooms, members, unread] = await Promise.all([
-      this.dataSource.query(`SELECT * FROM chat_rooms WHERE id = ANY($1::uuid[])`, [roomIds]) as Promise<RoomRow[]>,
+      this.dataSource.query(`SELECT * FROM chat_rooms WHERE id = ANY($1::uuid[])`, [roomIds]) as Promise<
+        RoomRow[]
+      >,
       this.dataSource.query(
         `SELECT id, room_id, user_id, role, joined_at, last_read_at FROM chat_room_members
           WHERE room_id = ANY($1::uuid[]) ORDER BY room_id, joined_at, id`,
         [roomIds],
       ) as Promise<MemberRow[]>,
-      this.dataSource.query(UNREAD_COUNTS_SQL, [userId, roomIds]) as Promise<{ room_id: string; unread: string }[]>,
+      this.dataSource.query(UNREAD_COUNTS_SQL, [userId, roomIds]) as Promise<
+        { room_id: string; unread: string }[]
+      >,
     ]);
     const membersByRoom = new Map<string, MemberView[]>();
     for (const m of members) {

@@ -43,7 +43,7 @@ export class ValidationErrorDto {
 export function ApiEnvelope(
   status: number,
   model: Type<unknown>,
-  options: { list?: boolean; errors?: number[]; description?: string } = {},
+  options: { list?: boolean; errors?: number[]; description?: string; alsoOk?: number[] } = {},
 ) {
   const data = options.list
     ? {
@@ -58,17 +58,15 @@ export function ApiEnvelope(
   const errors = (options.errors ?? []).map((code) =>
     ApiResponse({ status: code, type: ErrorBodyDto, description: `Error ${code}` }),
   );
+  const schema = {
+    type: 'object' as const,
+    required: ['success', 'message', 'data'],
+    properties: { success: { type: 'boolean' as const }, message: { type: 'string' as const }, data },
+  };
   return applyDecorators(
     ApiExtraModels(model, ErrorBodyDto, ValidationErrorDto),
-    ApiResponse({
-      status,
-      description: options.description ?? 'Success',
-      schema: {
-        type: 'object',
-        required: ['success', 'message', 'data'],
-        properties: { success: { type: 'boolean' }, message: { type: 'string' }, data },
-      },
-    }),
+    ApiResponse({ status, description: options.description ?? 'Success', schema }),
+    ...(options.alsoOk ?? []).map((code) => ApiResponse({ status: code, description: 'Success', schema })),
     ApiUnauthorizedResponse({ type: ErrorBodyDto, description: 'Missing, invalid or expired token' }),
     ApiUnprocessableEntityResponse({ type: ValidationErrorDto, description: 'Validation failure' }),
     ...errors,

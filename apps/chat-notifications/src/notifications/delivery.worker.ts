@@ -67,7 +67,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
         .then(() => this.deliverBatch())
         .then((count) => this.schedule(count === BATCH ? 0 : POLL_MS))
         .catch((error: unknown) => {
-          this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'Delivery failed');
+          this.logger.warn(
+            { err: error instanceof Error ? error.message : String(error) },
+            'Delivery failed',
+          );
           this.schedule(POLL_MS * 2);
         });
     }, delay);

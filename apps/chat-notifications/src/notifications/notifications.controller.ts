@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { CurrentUser, type AuthUser } from '@media/platform';
+import { ApiBearerAuth, ApiBody, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { CurrentUser, Multipart, type AuthUser } from '@media/platform';
 import type { Request } from 'express';
 import { ApiEnvelope, envelope, type Envelope } from '../common/envelope';
 import { ListNotificationsQuery, NotificationIdParams, PreferenceItemDto } from './dto/notification.dto';
@@ -21,7 +21,7 @@ export class NotificationsController {
   /** Seed endpoint 14: one object or a list of 1..100; the caller's whole list comes back. */
   @Put('preferences')
   @HttpCode(200)
-  @ApiConsumes('application/json', 'application/x-www-form-urlencoded', 'multipart/form-data')
+  @Multipart()
   @ApiBody({
     schema: {
       oneOf: [

@@ -1,10 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationShutdown,
-  type OnModuleInit,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { CHAT_PUSH_SUBJECT, type PushEnvelope, type PushEventName } from '@media/contracts';
 import { isInProcess, PLATFORM_CONFIG, type PlatformConfig } from '@media/platform';

@@ -26,7 +26,8 @@ export class TicketsController {
     // The guard verified this token; its claims (exp in particular) travel with the ticket.
     const raw = bearerToken(req.headers.authorization);
     const claims = raw ? (jwt.decode(raw) as AccessTokenClaims | null) : null;
-    if (!claims) throw new Unauthenticated('not_authenticated', 'Authentication credentials were not provided.');
+    if (!claims)
+      throw new Unauthenticated('not_authenticated', 'Authentication credentials were not provided.');
     return envelope('Ticket issued', await this.tickets.issue(claims));
   }
 }

@@ -28,7 +28,9 @@ export class TicketsService {
       [hash(ticket), claims.sub, JSON.stringify(claims), expiresAt],
     );
     // Expired tickets are swept here rather than by a timer: issuing is the only growth.
-    await this.dataSource.query(`DELETE FROM ws_tickets WHERE expires_at < clock_timestamp() - interval '1 minute'`);
+    await this.dataSource.query(
+      `DELETE FROM ws_tickets WHERE expires_at < clock_timestamp() - interval '1 minute'`,
+    );
     return { ticket, expires_at: expiresAt.toISOString() };
   }
 

@@ -16,7 +16,12 @@ import { TicketsService } from './tickets.service';
 export const WS_CLAIMS = Symbol('ws-claims');
 export type AuthenticatedUpgrade = IncomingMessage & { [WS_CLAIMS]?: AccessTokenClaims };
 
-type VerifyCallback = (ok: boolean, code?: number, message?: string, headers?: Record<string, string>) => void;
+type VerifyCallback = (
+  ok: boolean,
+  code?: number,
+  message?: string,
+  headers?: Record<string, string>,
+) => void;
 
 /**
  * Authenticates a websocket upgrade before the protocol switch: an `Authorization: Bearer`
@@ -36,8 +41,10 @@ export class WsAuthenticator {
     const ticket = url.searchParams.get('ticket');
     if (ticket !== null) {
       const claims = await this.tickets.redeem(ticket);
-      if (!claims) throw new Unauthenticated('token_invalid', 'The websocket ticket is unknown, used or expired.');
-      if (claims.exp * 1000 <= Date.now()) throw new Unauthenticated('token_expired', 'The access token has expired.');
+      if (!claims)
+        throw new Unauthenticated('token_invalid', 'The websocket ticket is unknown, used or expired.');
+      if (claims.exp * 1000 <= Date.now())
+        throw new Unauthenticated('token_expired', 'The access token has expired.');
       return claims;
     }
     const raw = bearerToken(req.headers.authorization);

@@ -60,5 +60,7 @@ export function queryTicket(url: string): string | undefined {
 
 /** Hides credentials a client put in the query (`ticket`, and a stray `access_token`) from log lines. */
 export function redactUrl(url: string): string {
-  return /(access_token|ticket)=/.test(url) ? url.replace(/([?&](?:access_token|ticket)=)[^&]*/g, '$1[redacted]') : url;
+  return /(access_token|ticket)=/.test(url)
+    ? url.replace(/([?&](?:access_token|ticket)=)[^&]*/g, '$1[redacted]')
+    : url;
 }

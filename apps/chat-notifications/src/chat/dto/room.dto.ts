@@ -10,7 +10,6 @@ import {
   MinLength,
 } from 'class-validator';
 import { ItemType, PageQuery } from '@media/platform';
-import { IsCleanText } from '../../common/text';
 
 export const MAX_MEMBER_IDS = 500;
 
@@ -20,14 +19,16 @@ export class CreateRoomDto {
   @IsString()
   @MinLength(1)
   @MaxLength(255)
-  @IsCleanText()
   name!: string;
 
-  @ApiProperty({ minLength: 1, maxLength: 255, description: 'The caller must be in this group (token `groups`).' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 255,
+    description: 'The caller must be in this group (token `groups`).',
+  })
   @IsString()
   @MinLength(1)
   @MaxLength(255)
-  @IsCleanText()
   group_id!: string;
 
   @ApiPropertyOptional({ format: 'uuid', nullable: true })
@@ -68,7 +69,6 @@ export class CreateMessageDto {
   @IsString()
   @MinLength(1)
   @MaxLength(4000)
-  @IsCleanText()
   body!: string;
 }
 

@@ -22,8 +22,12 @@ export class CreateChat1764800000000 implements MigrationInterface {
         CONSTRAINT chat_rooms_type_check CHECK (room_type IN ('GROUP', 'DIRECT')),
         CONSTRAINT chat_rooms_direct_key_check CHECK ((room_type = 'DIRECT') = (direct_key IS NOT NULL))
       )`);
-    await q.query(`CREATE UNIQUE INDEX chat_rooms_direct_key ON chat_rooms (direct_key) WHERE direct_key IS NOT NULL`);
-    await q.query(`CREATE INDEX chat_rooms_document_idx ON chat_rooms (document_id) WHERE document_id IS NOT NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX chat_rooms_direct_key ON chat_rooms (direct_key) WHERE direct_key IS NOT NULL`,
+    );
+    await q.query(
+      `CREATE INDEX chat_rooms_document_idx ON chat_rooms (document_id) WHERE document_id IS NOT NULL`,
+    );
     await q.query(`
       CREATE TABLE chat_room_members (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),

@@ -35,7 +35,9 @@ export class CreateNotifications1764800000001 implements MigrationInterface {
         archived_at timestamptz(3),
         created_at timestamptz(3) NOT NULL DEFAULT clock_timestamp()
       )`);
-    await q.query(`CREATE INDEX notifications_inbox_idx ON notifications (recipient_id, created_at DESC, id DESC)`);
+    await q.query(
+      `CREATE INDEX notifications_inbox_idx ON notifications (recipient_id, created_at DESC, id DESC)`,
+    );
     await q.query(
       `CREATE INDEX notifications_unread_idx ON notifications (recipient_id) WHERE read_at IS NULL AND archived_at IS NULL`,
     );

@@ -13,9 +13,12 @@ import {
   MaxLength,
   MinLength,
 } from 'class-validator';
-import { NOTIFICATION_CHANNELS, type NotificationChannel, type SendNotificationRequest } from '@media/contracts';
+import {
+  NOTIFICATION_CHANNELS,
+  type NotificationChannel,
+  type SendNotificationRequest,
+} from '@media/contracts';
 import { PageQuery } from '@media/platform';
-import { IsCleanText } from '../../common/text';
 
 export const MAX_PREFERENCES = 100;
 
@@ -25,7 +28,6 @@ export class PreferenceItemDto {
   @IsString()
   @MinLength(1)
   @MaxLength(100)
-  @IsCleanText()
   notification_type!: string;
 
   @ApiPropertyOptional({ enum: NOTIFICATION_CHANNELS, default: 'websocket' })
@@ -38,7 +40,8 @@ export class PreferenceItemDto {
   enabled!: boolean;
 }
 
-const toBool = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
+const toBool = ({ value }: { value: unknown }) =>
+  value === 'true' ? true : value === 'false' ? false : value;
 
 /** `GET /api/v1/notifications`: archived entries are left out unless `archived=true`. */
 export class ListNotificationsQuery extends PageQuery {
@@ -71,19 +74,16 @@ export class SendNotificationDto implements SendNotificationRequest {
   @IsString()
   @MinLength(1)
   @MaxLength(100)
-  @IsCleanText()
   notification_type!: string;
 
   @IsString()
   @MinLength(1)
   @MaxLength(255)
-  @IsCleanText()
   title!: string;
 
   @IsOptional()
   @IsString()
   @MaxLength(4000)
-  @IsCleanText()
   body?: string | null;
 
   @IsOptional()
