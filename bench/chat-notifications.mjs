@@ -26,7 +26,7 @@ import { once } from 'node:events';
 import { closeSync, openSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as HttpClient } from 'undici';
 import { benchDatabase, dist, log, machine, seconds, withClient, writeResult } from './lib/seed-users.mjs';
@@ -158,7 +158,10 @@ async function main() {
   log(`chat-notifications :${appPort}, gateway :${gatewayPort}, nats :${natsPort}, db ${database.name}`);
 
   await withClient(database.url, async (db) => {
-    report.machine = await machine(db);
+    report.machine = {
+      ...(await machine(db)),
+      load_average_at_start: loadavg().map((v) => Math.round(v * 10) / 10),
+    };
 
     // ------------------------------------------------------------ 1. fan-out
     const members = Array.from({ length: MEMBERS }, () => randomUUID());
@@ -317,6 +320,7 @@ async function main() {
     );
     await http.close();
   });
+  report.machine.load_average_at_end = loadavg().map((v) => Math.round(v * 10) / 10);
   await writeResult('chat-notifications.json', report);
 }
 
