@@ -240,12 +240,17 @@ export class RoomsService {
       if (!room?.member) throw new NotFound('Room', roomId);
       if (!room.is_active)
         throw new Conflict('The room is inactive; it takes no new messages.', 'room_inactive');
-      const repo = manager.getRepository(ChatMessage);
-      const [row]: { id: string }[] = await manager.query(
-        `INSERT INTO chat_messages (room_id, sender, body) VALUES ($1, $2, $3) RETURNING id`,
+      const [row]: { id: string; created_at: Date }[] = await manager.query(
+        `INSERT INTO chat_messages (room_id, sender, body) VALUES ($1, $2, $3) RETURNING id, created_at`,
         [id, user.id, dto.body],
       );
-      const saved = await repo.findOneByOrFail({ id: row.id });
+      const saved = Object.assign(new ChatMessage(), {
+        id: row.id,
+        roomId: id,
+        sender: user.id,
+        body: dto.body,
+        createdAt: row.created_at,
+      });
       const memberRows: { user_id: string }[] = await manager.query(
         `SELECT user_id FROM chat_room_members WHERE room_id = $1`,
         [id],

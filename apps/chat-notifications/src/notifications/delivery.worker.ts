@@ -16,6 +16,8 @@ import { Notification } from './notification.entities';
 
 const POLL_MS = 1_000;
 const NUDGE_MS = 30;
+/** Empty rounds at a short interval after a nudge. */
+const EAGER_ROUNDS = 5;
 const BATCH = 100;
 /** Email attempts before an entry's email is marked failed. */
 const MAX_ATTEMPTS = 5;
@@ -32,6 +34,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private running?: Promise<void>;
   private due = Infinity;
   private stopped = false;
+  private eager = 0;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -50,7 +53,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     await this.running;
   }
 
+  /**
+   * Called when entries were written in a transaction that is about to commit: look soon, and
+   * keep looking briefly (a few empty rounds at NUDGE_MS) in case the commit lands after the
+   * first look, rather than waiting a whole POLL_MS.
+   */
   nudge(): void {
+    this.eager = EAGER_ROUNDS;
     this.schedule(NUDGE_MS);
   }
 
@@ -65,7 +74,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       this.due = Infinity;
       this.running = (this.running ?? Promise.resolve())
         .then(() => this.deliverBatch())
-        .then((count) => this.schedule(count === BATCH ? 0 : POLL_MS))
+        .then((count) => {
+          if (count === BATCH) return this.schedule(0);
+          if (count === 0 && this.eager > 0) {
+            this.eager -= 1;
+            return this.schedule(NUDGE_MS * 3);
+          }
+          this.schedule(POLL_MS);
+        })
         .catch((error: unknown) => {
           this.logger.warn(
             { err: error instanceof Error ? error.message : String(error) },
