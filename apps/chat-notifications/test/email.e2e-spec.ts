@@ -2,14 +2,22 @@
  * Email delivery over real SMTP: a chat-notifications process booted with SMTP_URL pointing at
  * an `smtp-server` started here, on its own database and its own NATS server (so that no other
  * replica, booted without SMTP_URL, takes its work), with acl's `acl.users.get-many` answered
- * by this test on that server.
+ * by this test on that server (documents has no responder there: its check is a 503).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { join, resolve } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { createDatabases, databaseUrl, dropDatabases, freePort, queryDatabase } from '@media/testing';
+import {
+  call,
+  createDatabases,
+  databaseUrl,
+  dropDatabases,
+  freePort,
+  mintToken,
+  queryDatabase,
+} from '@media/testing';
 import { SMTPServer } from 'smtp-server';
 import { eventually, system } from './support';
 
@@ -24,6 +32,7 @@ interface Received {
 let smtp: SMTPServer;
 let natsServer: ChildProcess;
 let app: ChildProcess;
+let appUrl: string;
 let nc: NatsConnection;
 const received: Received[] = [];
 const dbName = `e2e_chat_email_${randomBytes(4).toString('hex')}`;
@@ -76,6 +85,7 @@ beforeAll(async () => {
   await createDatabases([dbName]);
   dbUrl = databaseUrl(dbName);
   const port = await freePort();
+  appUrl = `http://127.0.0.1:${port}`;
   app = spawn(process.execPath, [join(ROOT, 'dist/apps/chat-notifications/src/main.js')], {
     env: {
       ...system().env,
@@ -167,5 +177,23 @@ describe('email channel over SMTP', () => {
         (await status(stranger, 'report.ready')) === 'failed' ? 'failed' : undefined,
       ),
     ).toBe('failed');
+  });
+});
+
+describe('a dependency that does not answer (CONTRACT §5)', () => {
+  it('answers 503 upstream_unavailable when documents does not answer the document check', async () => {
+    // This instance's NATS has no documents responder; acl's lookup is answered above.
+    const group = randomUUID();
+    const member = randomUUID();
+    people.set(member, 'member@example.com');
+    const token = mintToken(system().keys, { sub: randomUUID(), groups: [group] });
+    const res = await call(appUrl, '/api/v1/chat/rooms', {
+      token,
+      json: { name: 'x', group_id: group, member_ids: [member], document_id: randomUUID() },
+    });
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ detail: expect.any(String), code: 'upstream_unavailable' });
+    const rooms = await queryDatabase<{ n: number }>(dbUrl, `SELECT count(*)::int AS n FROM chat_rooms`);
+    expect(rooms[0].n).toBe(0);
   });
 });
