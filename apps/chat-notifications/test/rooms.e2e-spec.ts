@@ -517,6 +517,12 @@ describe('rooms, messages and unread counts (CONTRACT §4.1)', () => {
     expect(msg.body).toEqual({ detail: expect.any(String), code: 'room_inactive' });
     const history = await api(`/api/v1/chat/rooms/${fresh.id}/messages`, { token: bob.token });
     expect(history.status).toBe(200);
+    const add = await api(`/api/v1/chat/rooms/${fresh.id}/members`, {
+      token: alice.token,
+      json: { member_ids: [carol.id] },
+    });
+    expect(add.status).toBe(409);
+    expect(add.body.code).toBe('room_inactive');
   });
 });
 
@@ -530,6 +536,24 @@ describe('POST /api/v1/chat/rooms/direct', () => {
     const second = await api('/api/v1/chat/rooms/direct', { token: b.token, json: { user_id: a.id } });
     expect(second.status).toBe(200);
     expect(second.body.data.id).toBe(first.body.data.id);
+  });
+
+  it('keeps a DIRECT room to its two users: adding or removing members is 409 room_is_direct', async () => {
+    const [a, b, c] = await users(3);
+    const room = (await api('/api/v1/chat/rooms/direct', { token: a.token, json: { user_id: b.id } })).body
+      .data;
+    const add = await api(`/api/v1/chat/rooms/${room.id}/members`, {
+      token: a.token,
+      json: { member_ids: [c.id] },
+    });
+    expect(add.status).toBe(409);
+    expect(add.body.code).toBe('room_is_direct');
+    const remove = await api(`/api/v1/chat/rooms/${room.id}/members/${b.id}`, {
+      token: a.token,
+      method: 'DELETE',
+    });
+    expect(remove.status).toBe(409);
+    expect(remove.body.code).toBe('room_is_direct');
   });
 
   it('ends 10 simultaneous creations for one pair in one room', async () => {

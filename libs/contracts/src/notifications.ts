@@ -53,3 +53,11 @@ export interface PushFrame<T = unknown> {
 export interface PushEnvelope<T = unknown> extends PushFrame<T> {
   user_ids: string[];
 }
+
+/** Error codes chat-notifications answers beyond the common ones (CONTRACT §1, §4.1). */
+export const ChatErrorCodes = {
+  notGroupMember: 'not_group_member',
+  roomInactive: 'room_inactive',
+  roomIsDirect: 'room_is_direct',
+} as const;
+export type ChatErrorCode = (typeof ChatErrorCodes)[keyof typeof ChatErrorCodes];

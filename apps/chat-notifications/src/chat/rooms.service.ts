@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   AclSubjects,
+  ChatErrorCodes,
   ChatEvents,
   DocumentsSubjects,
   type ChatMessageCreatedEvent,
@@ -92,7 +93,7 @@ export class RoomsService {
     const issues = [...memberIssues, ...documentIssues];
     if (issues.length > 0) throw new ValidationFailed(issues);
     if (!user.groups.includes(dto.group_id)) {
-      throw new Forbidden(`You are not a member of group '${dto.group_id}'.`, 'not_group_member');
+      throw new Forbidden(`You are not a member of group '${dto.group_id}'.`, ChatErrorCodes.notGroupMember);
     }
     const others = [...new Set(memberIds.map((id) => id.toLowerCase()))].filter((id) => id !== user.id);
     const roomId = await this.dataSource.transaction(async (manager) => {
@@ -184,8 +185,8 @@ export class RoomsService {
     const { room, role } = await this.membership(roomId, user.id);
     if (role !== 'ADMIN') throw new Forbidden("Only the room's admins can add members.");
     if (room.room_type === 'DIRECT')
-      throw new Conflict('A direct room has exactly its two users.', 'room_is_direct');
-    if (!room.is_active) throw new Conflict('The room is inactive.', 'room_inactive');
+      throw new Conflict('A direct room has exactly its two users.', ChatErrorCodes.roomIsDirect);
+    if (!room.is_active) throw new Conflict('The room is inactive.', ChatErrorCodes.roomInactive);
     const ids = [...new Set(dto.member_ids.map((id) => id.toLowerCase()))];
     await this.dataSource.transaction(async (manager) => {
       await this.insertMembers(manager, room.id, ids, 'MEMBER');
@@ -201,7 +202,7 @@ export class RoomsService {
     if (target !== user.id && role !== 'ADMIN')
       throw new Forbidden("Only the room's admins can remove members.");
     if (room.room_type === 'DIRECT')
-      throw new Conflict('A direct room has exactly its two users.', 'room_is_direct');
+      throw new Conflict('A direct room has exactly its two users.', ChatErrorCodes.roomIsDirect);
     const removed = await this.dataSource.transaction(async (manager) => {
       const result: unknown = await manager.query(
         `DELETE FROM chat_room_members WHERE room_id = $1 AND user_id = $2 RETURNING id`,
@@ -239,7 +240,7 @@ export class RoomsService {
       const room = rooms[0];
       if (!room?.member) throw new NotFound('Room', roomId);
       if (!room.is_active)
-        throw new Conflict('The room is inactive; it takes no new messages.', 'room_inactive');
+        throw new Conflict('The room is inactive; it takes no new messages.', ChatErrorCodes.roomInactive);
       const [row]: { id: string; created_at: Date }[] = await manager.query(
         `INSERT INTO chat_messages (room_id, sender, body) VALUES ($1, $2, $3) RETURNING id, created_at`,
         [id, user.id, dto.body],
