@@ -25,7 +25,7 @@ import { mergedOpenApi } from './docs/openapi';
 import { serveDocs } from './docs/swagger-ui';
 import { checkUpstreams } from './health/readiness';
 import { createLogger, type GatewayLogger } from './logger';
-import { queryToken, redactUrl, TokenChecker } from './proxy/auth';
+import { queryTicket, redactUrl, TokenChecker } from './proxy/auth';
 import {
   InternalError,
   InvalidPath,
@@ -376,10 +376,19 @@ class Gateway {
     const segment = firstSegment(path);
     const app = ROUTES.get(segment);
     if (!app) throw new RouteNotFound(segment);
-    // Browsers cannot set headers on a websocket, so the token may come as `?access_token=`.
-    const claims = await this.tokens.verify(bearerToken(req.headers.authorization) ?? queryToken(url));
-    note.userId = claims.sub;
-    const wait = this.limiter.take(`sub:${claims.sub}`);
+    // Browsers cannot set headers on a websocket: chat-notifications issues them a single-use
+    // ticket, which only it can redeem, so such an upgrade goes through unverified here (and is
+    // limited by address). Everything else needs the Authorization header.
+    const header = bearerToken(req.headers.authorization);
+    let limitKey: string;
+    if (!header && app === 'chat-notifications' && queryTicket(url) !== undefined) {
+      limitKey = `ip:${clientAddress(req)}`;
+    } else {
+      const claims = await this.tokens.verify(header);
+      note.userId = claims.sub;
+      limitKey = `sub:${claims.sub}`;
+    }
+    const wait = this.limiter.take(limitKey);
     if (wait > 0) throw new RateLimited(wait);
     note.upstream = app;
     proxyUpgrade(req, socket, head, {
