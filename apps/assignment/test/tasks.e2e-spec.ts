@@ -355,3 +355,34 @@ describe('GET /assignment/api/v1/tasks', () => {
     expect(res.status).toBe(403);
   });
 });
+
+describe('GET /assignment/openapi.json', () => {
+  it('describes every route with its success body and error statuses', async () => {
+    const res = await api('/openapi.json');
+    expect(res.status).toBe(200);
+    const paths = res.body.paths as Record<string, Record<string, any>>;
+    const claim = paths['/assignment/api/v1/tasks/{task_id}/claim'].post;
+    expect(claim.operationId).toBe('assignment_tasks_claim');
+    expect(Object.keys(claim.responses).sort()).toEqual([
+      '200',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '415',
+      '422',
+      '503',
+    ]);
+    expect(claim.responses['200'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/ClaimResponseDto',
+    );
+    const operations = Object.values(paths).flatMap((p) => Object.values(p));
+    const ids = operations.map((o) => o.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.filter((id) => id.startsWith('assignment_tasks_'))).toHaveLength(9);
+    for (const op of operations.filter((o) => o.operationId.startsWith('assignment_'))) {
+      expect(Object.keys(op.responses).some((s) => s.startsWith('2'))).toBe(true);
+    }
+  });
+});
