@@ -141,8 +141,9 @@ export class TasksService {
    * Endpoint 4, in the contract's order of checks (the permission to claim for oneself or for
    * another was checked by the guard): the claimant exists and is active (422), the task exists
    * (404), is claimable (409, or an idempotent 200 for its own claim), the claimant holds the
-   * snapshot's permissions and is a candidate (403). The claim itself is one conditional UPDATE,
-   * so of N concurrent claims exactly one changes the row.
+   * snapshot's permissions and is a candidate (403). The claim itself is one conditional UPDATE
+   * that also carries the 403 conditions, so of N concurrent claims exactly one changes the row;
+   * when it changes nothing, the task is read to answer with the first check that fails.
    */
   async claim(taskId: string, userId: string | undefined, caller: AuthUser): Promise<TaskView> {
     const claimantId = (userId ?? caller.id).toLowerCase();
@@ -150,10 +151,40 @@ export class TasksService {
     if (!claimant || claimant.status !== 'ACTIVE') {
       throw ValidationFailed.at(['body', 'user_id'], `User ${claimantId} does not exist or is not active`);
     }
+    const assignee = { id: claimantId, name: claimant.name, email: claimant.email };
+    const claimed = await this.dataSource.transaction(async (manager) => {
+      const [rows] = (await manager.query(
+        `UPDATE tasks
+            SET status = 'CLAIMED', assigned_to = $2, assigned_at = now(), assigned_to_user = $3, updated_at = now()
+          WHERE id = $1 AND status = 'OPEN' AND deleted_at IS NULL
+            AND ($4::boolean OR required_permissions <@ $5::text[])
+            AND (cardinality(candidate_groups) = 0 OR candidate_groups && $6::uuid[])
+        RETURNING *`,
+        [
+          taskId.toLowerCase(),
+          claimantId,
+          JSON.stringify(assignee),
+          hasPermission(claimant, '*'),
+          claimant.permissions,
+          claimant.groups.filter((g) => isUUID(g)),
+        ],
+      )) as [Record<string, unknown>[], number];
+      if (rows.length === 0) return undefined;
+      const task = this.hydrate(rows[0]);
+      const event: TaskClaimedEvent = {
+        ...taskEventBase(task, caller.id),
+        assigned_to: claimantId,
+        claimed_by: caller.id,
+      };
+      await this.outbox.enqueue(manager, AssignmentEvents.taskClaimed, event);
+      return task;
+    });
+    if (claimed) return toTaskView(claimed);
+
+    // Nothing changed: say why, in the contract's order.
     const task = await this.find(this.dataSource.manager, taskId);
     if (task.status === 'CLAIMED' && task.assignedTo === claimantId) return toTaskView(task);
     if (task.status !== 'OPEN') throw this.notClaimable(task, claimantId);
-
     const missing = missingPermissions(task.requiredPermissions, claimant.permissions);
     if (missing.length > 0) {
       throw new Forbidden(
@@ -163,36 +194,23 @@ export class TasksService {
     if (!inCandidateGroups(task.candidateGroups, claimant.groups)) {
       throw new Forbidden(`User ${claimantId} is in none of this task's candidate groups.`);
     }
+    // It was claimed and given back between the UPDATE and this read: another claim won the race.
+    throw new Conflict(
+      `Task ${task.id} was claimed by another user meanwhile.`,
+      AssignmentErrorCodes.taskNotClaimable,
+    );
+  }
 
-    const assignee = { id: claimant.id.toLowerCase(), name: claimant.name, email: claimant.email };
-    const claimed = await this.dataSource.transaction(async (manager) => {
-      const result = await manager
-        .createQueryBuilder()
-        .update(Task)
-        .set({
-          status: 'CLAIMED',
-          assignedTo: claimantId,
-          assignedAt: () => 'now()',
-          assignedToUser: assignee,
-        })
-        .where(`id = :id AND status = 'OPEN' AND deleted_at IS NULL`, { id: task.id })
-        .execute();
-      if (!result.affected) return undefined;
-      const row = await manager.findOneByOrFail(Task, { id: task.id });
-      const event: TaskClaimedEvent = {
-        ...taskEventBase(row, caller.id),
-        assigned_to: claimantId,
-        claimed_by: caller.id,
-      };
-      await this.outbox.enqueue(manager, AssignmentEvents.taskClaimed, event);
-      return row;
-    });
-    if (claimed) return toTaskView(claimed);
-
-    // Another claim (or a transition) got there first.
-    const now = await this.find(this.dataSource.manager, taskId);
-    if (now.status === 'CLAIMED' && now.assignedTo === claimantId) return toTaskView(now);
-    throw this.notClaimable(now, claimantId);
+  /** A task from a raw `RETURNING *` row, converted as TypeORM converts what it loads. */
+  private hydrate(row: Record<string, unknown>): Task {
+    const task = new Task();
+    for (const column of this.dataSource.getMetadata(Task).columns) {
+      column.setEntityValue(
+        task,
+        this.dataSource.driver.prepareHydratedValue(row[column.databaseName], column),
+      );
+    }
+    return task;
   }
 
   /**
