@@ -3,13 +3,8 @@
  * nats-server started for the test, so nothing else answers its requests (acl is whatever the
  * test puts there) and its events go nowhere else.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createPublicKey, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { connect as connectTcp } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import type { UserProfile } from '@media/contracts';
@@ -24,45 +19,7 @@ import {
   type TestKeys,
 } from '@media/testing';
 import { assignmentApp } from '../src/app.definition';
-
-export interface PrivateNats {
-  url: string;
-  stop(): Promise<void>;
-}
-
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connectTcp(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
-}
-
-/** A nats-server with JetStream on a free loopback port, for this test file only. */
-export async function startNats(): Promise<PrivateNats> {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'assignment-nats-'));
-  const child: ChildProcess = spawn(
-    'nats-server',
-    ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir],
-    {
-      stdio: 'ignore',
-    },
-  );
-  const deadline = Date.now() + 10_000;
-  while (!(await portOpen(port))) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('nats-server did not start');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    url: `nats://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((done) => {
-        child.once('exit', () => (rmSync(dir, { recursive: true, force: true }), done()));
-        child.kill('SIGTERM');
-      }),
-  };
-}
+import { startNats, type PrivateNats } from './private-nats';
 
 /** A JWKS endpoint publishing the test keys, as acl would. */
 export async function startJwks(keys: TestKeys): Promise<{ url: string; server: Server }> {
