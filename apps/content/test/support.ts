@@ -78,7 +78,7 @@ export async function editor(
 }
 
 /** Follows `next` or `previous` (absolute URLs) with a token. */
-export function follow(url: string, token: string): Promise<ApiResponse> {
+export function follow(url: string, token: string): Promise<ApiResponse<any>> {
   const parsed = new URL(url);
   return call(`${parsed.protocol}//${parsed.host}`, `${parsed.pathname}${parsed.search}`, { token });
 }

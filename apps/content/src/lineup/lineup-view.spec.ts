@@ -1,4 +1,5 @@
 import { etagOf, ifMatchAllows, slotCount, weekdayOf } from './lineup-view';
+import { isStorableDate } from './dto/slot.dto';
 
 describe('slotCount', () => {
   it('lists every date with slots, ascending, with its weekday, across a month boundary', () => {
@@ -50,4 +51,23 @@ describe('If-Match', () => {
     expect(ifMatchAllows('3', 3)).toBe(false);
     expect(ifMatchAllows('', 3)).toBe(false);
   });
+});
+
+describe('isStorableDate', () => {
+  it.each([
+    ['2024-02-29', true],
+    ['2023-02-29', false],
+    ['1900-02-29', false],
+    ['2000-02-29', true],
+    ['2026-04-31', false],
+    ['2026-12-31', true],
+    ['2026-13-01', false],
+    ['2026-00-10', false],
+    ['0000-01-01', false],
+    ['0001-01-01', true],
+    ['9999-12-31', true],
+    ['2026-1-01', false],
+    [' 2026-01-01', false],
+    [20260101, false],
+  ])('isStorableDate(%s) is %s', (value, ok) => expect(isStorableDate(value)).toBe(ok));
 });

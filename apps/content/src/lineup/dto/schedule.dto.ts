@@ -3,6 +3,7 @@ import { plainToInstance, Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
+  IsDefined,
   IsIn,
   IsInt,
   IsOptional,
@@ -86,10 +87,12 @@ export class ScheduleFieldsDto {
   version?: number;
 
   @ApiProperty({ format: 'date' })
+  @IsDefined()
   @IsStorableDate()
   effective_from!: string;
 
   @ApiProperty({ format: 'date', description: 'On or after effective_from' })
+  @IsDefined()
   @IsStorableDate()
   @OnOrAfterEffectiveFrom()
   effective_to!: string;

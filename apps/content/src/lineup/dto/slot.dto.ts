@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import {
+  IsDefined,
   IsInt,
   IsString,
   Max,
@@ -9,7 +10,7 @@ import {
   registerDecorator,
   type ValidationArguments,
 } from 'class-validator';
-import { contractConstraint, isDateOnly } from '@media/platform';
+import { contractConstraint } from '@media/platform';
 import { IsCleanText, Trim } from '../../common/text';
 
 export const SLOT_TITLE_MAX = 255;
@@ -17,9 +18,21 @@ export const DURATION_MAX = 86_400;
 /** Most slots one schedule may be created with (JSON or CSV). */
 export const MAX_SLOTS = 50_000;
 
-/** A date PostgreSQL can store: `YYYY-MM-DD`, a real day, years 1..9999 (CONTRACT §2). */
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * A date PostgreSQL can store: `YYYY-MM-DD`, a real day, years 1..9999 (CONTRACT §2). Plain
+ * arithmetic rather than a Date per call: a 10,000-row CSV checks this for every row.
+ */
 export function isStorableDate(value: unknown): value is string {
-  return isDateOnly(value) && !value.startsWith('0000');
+  if (typeof value !== 'string') return false;
+  const match = DATE.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]);
 }
 
 export const IsStorableDate = () =>
@@ -76,11 +89,13 @@ function WithinEffectiveRange(): PropertyDecorator {
 /** A slot of `POST /content/api/v1/lineup` (JSON item or CSV row). */
 export class SlotDto {
   @ApiProperty({ format: 'date', description: 'Within the schedule’s effective_from..effective_to' })
+  @IsDefined()
   @IsStorableDate()
   @WithinEffectiveRange()
   air_date!: string;
 
   @ApiProperty({ example: '06:30', description: '`HH:MM`, 00:00..23:59' })
+  @IsDefined()
   @contractConstraint(
     'isSlotTime',
     'time_parsing',
