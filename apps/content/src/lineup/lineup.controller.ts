@@ -16,7 +16,6 @@ import {
 import {
   ApiBearerAuth,
   ApiBody,
-  ApiConsumes,
   ApiCreatedResponse,
   ApiExtraModels,
   ApiHeader,
@@ -25,7 +24,15 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Permissions, type BroadcastScheduleView, type SlotView } from '@media/contracts';
-import { CurrentUser, RequirePermissions, type AuthUser, type Page } from '@media/platform';
+import {
+  CurrentUser,
+  Multipart,
+  RequirePermissions,
+  UploadedFiles,
+  type AuthUser,
+  type Page,
+  type UploadedFileInfo,
+} from '@media/platform';
 import type { Request, Response } from 'express';
 import { ApiErrors, pageSchema } from '../common/responses';
 import { AttachAssetDto } from './dto/attach-asset.dto';
@@ -40,7 +47,7 @@ import { BroadcastScheduleResponse, SlotDayCountResponse, SlotResponse } from '.
 import { CreateScheduleDto, UpdateScheduleDto } from './dto/schedule.dto';
 import { etagOf } from './lineup-view';
 import { LineupService, type VersionedSchedule } from './lineup.service';
-import { uploadedCsv } from './uploads';
+import { CSV_FIELD, uploadedCsv } from './uploads';
 
 const ETAG_HEADER = { ETag: { description: 'Strong ETag `"<revision>"`', schema: { type: 'string' } } };
 
@@ -59,7 +66,7 @@ export class LineupController {
   /** CONTRACT §4a: JSON (or a form) with `slots`, or multipart with a CSV `file`. */
   @Post()
   @RequirePermissions(Permissions.lineupWrite)
-  @ApiConsumes('application/json', 'application/x-www-form-urlencoded', 'multipart/form-data')
+  @Multipart({ files: [CSV_FIELD] })
   @ApiBody({
     schema: {
       allOf: [
@@ -82,11 +89,11 @@ export class LineupController {
   @ApiErrors(401, 403, 413, 415, 422, 503)
   async create(
     @Body() body: unknown,
-    @Req() req: Request,
+    @UploadedFiles() files: UploadedFileInfo[],
     @CurrentUser() caller: AuthUser,
     @Res({ passthrough: true }) res: Response,
   ): Promise<BroadcastScheduleView> {
-    return withEtag(res, await this.lineup.create(body, uploadedCsv(req), caller));
+    return withEtag(res, await this.lineup.create(body, await uploadedCsv(files), caller));
   }
 
   @Get()
@@ -111,7 +118,7 @@ export class LineupController {
   /** Endpoint 2. */
   @Put(':id')
   @RequirePermissions(Permissions.lineupWrite)
-  @ApiConsumes('application/json', 'application/x-www-form-urlencoded', 'multipart/form-data')
+  @Multipart()
   @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag last read; 412 when stale' })
   @ApiOkResponse({ type: BroadcastScheduleResponse, headers: ETAG_HEADER })
   @ApiErrors(401, 403, 404, 412, 413, 415, 422, 503)
@@ -140,7 +147,7 @@ export class LineupController {
   @Post('slots/:slot_id/assets')
   @HttpCode(200)
   @RequirePermissions(Permissions.lineupWrite)
-  @ApiConsumes('application/json', 'application/x-www-form-urlencoded', 'multipart/form-data')
+  @Multipart()
   @ApiOkResponse({
     type: BroadcastScheduleResponse,
     headers: ETAG_HEADER,

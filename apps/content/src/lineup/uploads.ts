@@ -1,27 +1,15 @@
-import type { Request } from 'express';
-import { ValidationFailed } from '@media/platform';
+import { readFile } from 'node:fs/promises';
+import { ValidationFailed, type UploadedFileInfo } from '@media/platform';
 
-interface UploadedPart {
-  fieldname: string;
-  buffer: Buffer;
-}
+/** The field of a multipart `POST /lineup` that carries the CSV. */
+export const CSV_FIELD = 'file';
 
 /**
- * The CSV `file` of a multipart `POST /lineup`, read by the platform's body parsing. A file in
- * any other field is refused like any unknown field.
+ * The bytes of the CSV `file` of a multipart `POST /lineup` (already on disk, within
+ * UPLOAD_LIMIT), or undefined when none was sent. One file only.
  */
-export function uploadedCsv(req: Request): Buffer | undefined {
-  const files = ((req as Request & { files?: UploadedPart[] }).files ?? []) as UploadedPart[];
-  const extra = files.filter((f) => f.fieldname !== 'file');
-  if (extra.length > 0)
-    throw new ValidationFailed(
-      extra.map((f) => ({
-        loc: ['body', f.fieldname],
-        msg: 'Extra inputs are not permitted',
-        type: 'extra_forbidden',
-      })),
-    );
-  const csv = files.filter((f) => f.fieldname === 'file');
-  if (csv.length > 1) throw ValidationFailed.at(['body', 'file'], 'Send one file', 'too_long');
-  return csv[0]?.buffer;
+export async function uploadedCsv(files: UploadedFileInfo[]): Promise<Buffer | undefined> {
+  const csv = files.filter((f) => f.field === CSV_FIELD);
+  if (csv.length > 1) throw ValidationFailed.at(['body', CSV_FIELD], 'Send one CSV file', 'too_long');
+  return csv[0] ? readFile(csv[0].path) : undefined;
 }
