@@ -571,3 +571,59 @@ describe('GET lists', () => {
     );
   });
 });
+
+describe('bodies and reads', () => {
+  it('refuses a file on PUT (only POST takes one), two CSV files, and a JSON null body', async () => {
+    const { id } = await create();
+    const put = new FormData();
+    for (const [k, v] of Object.entries(schedule())) put.append(k, String(v));
+    put.append('file', new Blob(['x']), 'x.csv');
+    const withFile = await content(`/api/v1/lineup/${id}`, {
+      method: 'PUT',
+      token: writer.token,
+      multipart: put,
+    });
+    expect(withFile.status).toBe(422);
+    expect(withFile.body.detail.map((i: any) => i.loc)).toEqual([['body', 'file']]);
+
+    const two = new FormData();
+    for (const [k, v] of Object.entries(schedule())) two.append(k, String(v));
+    const csv = 'air_date,start_time,duration_seconds,title\n2026-03-01,06:00,60,x';
+    two.append('file', new Blob([csv]), 'a.csv');
+    two.append('file', new Blob([csv]), 'b.csv');
+    const twice = await content('/api/v1/lineup', { token: writer.token, multipart: two });
+    expect(twice.status).toBe(422);
+    expect(twice.body.detail).toEqual([{ loc: ['body', 'file'], msg: expect.any(String), type: 'too_long' }]);
+
+    const nul = await content('/api/v1/lineup', {
+      token: writer.token,
+      raw: 'null',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(nul.status).toBe(422);
+    expect(nul.body.detail[0]).toMatchObject({ loc: ['body'], type: 'model_type' });
+  });
+
+  it('answers multipart on story categories with 415 (only declared routes read it)', async () => {
+    const form = new FormData();
+    form.append('name', 'x');
+    const res = await content('/api/v1/story-categories', {
+      token: tokenWith(['story-categories:write']),
+      multipart: form,
+    });
+    expect(res.status).toBe(415);
+  });
+
+  it('reads one schedule (404 unknown, 422 malformed id, 403 without lineup:read)', async () => {
+    const { id } = await create();
+    const res = await content(`/api/v1/lineup/${id}`, { token: reader() });
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe(id);
+    expect((await content(`/api/v1/lineup/${randomUUID()}`, { token: reader() })).status).toBe(404);
+    expect((await content('/api/v1/lineup/x', { token: reader() })).body.detail[0].loc).toEqual([
+      'path',
+      'id',
+    ]);
+    expect((await content(`/api/v1/lineup/${id}`, { token: tokenWith(['lineup:write']) })).status).toBe(403);
+  });
+});
