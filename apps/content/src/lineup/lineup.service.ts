@@ -66,7 +66,7 @@ export class LineupService {
     const issues: ValidationIssue[] = [];
     let dto: CreateScheduleDto | undefined;
     try {
-      dto = await validateDto(CreateScheduleDto, body ?? {}, ['body'], isFormBody(body));
+      dto = await validateDto(CreateScheduleDto, body === undefined ? {} : body, ['body'], isFormBody(body));
     } catch (error) {
       if (!(error instanceof ValidationFailed)) throw error;
       issues.push(...error.issues);
