@@ -563,6 +563,16 @@ describe('GET lists', () => {
     expect(seen).toEqual(['2026-03-01 05:00', '2026-03-01 23:00', '2026-03-02 09:30', '2026-03-02 10:00']);
     expect(res.body.next).toBeNull();
     expect((await content(`/api/v1/lineup/${randomUUID()}/slots`, { token: reader() })).status).toBe(404);
+    // a bad cursor is a 422 (query) before an unknown schedule's 404
+    const badCursor = await content(`/api/v1/lineup/${randomUUID()}/slots?cursor=abc.def`, {
+      token: reader(),
+    });
+    expect(badCursor.status).toBe(422);
+    expect(badCursor.body.detail[0].loc).toEqual(['query', 'cursor']);
+    // an empty schedule is an empty list, not a 404
+    const empty = await create();
+    const none = await content(`/api/v1/lineup/${empty.id}/slots`, { token: reader() });
+    expect(none.body).toEqual({ results: [], next: null, previous: null });
   });
 
   it('needs lineup:read', async () => {

@@ -229,11 +229,12 @@ export class LineupService {
   }
 
   async slots(id: string, query: ListSlotsQuery, req: Request): Promise<Page<SlotView>> {
-    const schedule = await this.findSchedule(id);
+    const scheduleId = id.toLowerCase();
     const qb = this.dataSource
       .getRepository(Slot)
       .createQueryBuilder('s')
-      .where('s.schedule_id = :scheduleId', { scheduleId: schedule.id });
+      .where('s.schedule_id = :scheduleId', { scheduleId });
+    // The page is read first, so a bad cursor is a 422 before an unknown schedule's 404 (CONTRACT §1).
     const page = await this.paginator.paginate(
       qb,
       {
@@ -248,6 +249,7 @@ export class LineupService {
       req,
       (s) => s,
     );
+    if (page.results.length === 0) await this.findSchedule(scheduleId);
     const assets = await this.assetsOf(page.results.map((s) => s.id));
     return { ...page, results: page.results.map((s) => slotView(s, assets.get(s.id) ?? [])) };
   }
