@@ -7,3 +7,4 @@ export * from './assignment';
 export * from './notifications';
 export * from './events';
 export * from './content';
+export * from './inventory';
