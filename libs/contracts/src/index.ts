@@ -6,4 +6,5 @@ export * from './documents';
 export * from './assignment';
 export * from './notifications';
 export * from './events';
+export * from './content';
 export * from './inventory';
