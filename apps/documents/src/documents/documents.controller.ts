@@ -1,0 +1,112 @@
+import { pipeline } from 'node:stream/promises';
+import { Controller, Delete, Get, HttpCode, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiHeader,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiProduces,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { CurrentUser, type AuthUser } from '@media/platform';
+import type { Request, Response } from 'express';
+import { DocumentsService } from './documents.service';
+import {
+  DocumentIdParams,
+  DocumentPage,
+  DocumentResponse,
+  ErrorResponse,
+  ListDocumentsQuery,
+  ValidationErrorResponse,
+} from './dto/document.dto';
+
+const errors = {
+  401: { status: 401, type: ErrorResponse, description: 'Missing, malformed or expired token.' },
+  403: { status: 403, type: ErrorResponse, description: 'A permission or rule forbids it (`forbidden`).' },
+  404: { status: 404, type: ErrorResponse, description: 'Unknown or deleted document (`not_found`).' },
+  422: { status: 422, type: ValidationErrorResponse, description: 'Invalid path, query or body.' },
+} as const;
+
+@ApiTags('documents')
+@ApiBearerAuth()
+@ApiResponse(errors[401])
+@Controller('api/v1/documents')
+export class DocumentsController {
+  constructor(@Inject(DocumentsService) private readonly documents: DocumentsService) {}
+
+  @Get()
+  @ApiOkResponse({ type: DocumentPage, description: "The caller's documents, newest first (cursor list)." })
+  @ApiResponse(errors[403])
+  @ApiResponse(errors[422])
+  list(@Query() query: ListDocumentsQuery, @CurrentUser() caller: AuthUser, @Req() req: Request) {
+    return this.documents.list(query, caller, req);
+  }
+
+  @Get(':document_id')
+  @ApiOkResponse({ type: DocumentResponse, description: 'The record; any valid token may read it.' })
+  @ApiResponse(errors[404])
+  @ApiResponse(errors[422])
+  get(@Param() params: DocumentIdParams): Promise<DocumentResponse> {
+    return this.documents.get(params.document_id);
+  }
+
+  @Get(':document_id/content')
+  @ApiProduces('application/octet-stream')
+  @ApiHeader({
+    name: 'Range',
+    required: false,
+    description: 'One range, `bytes=start-end`, `bytes=start-` or `bytes=-suffix`.',
+  })
+  @ApiHeader({
+    name: 'If-None-Match',
+    required: false,
+    description: 'The ETag of a copy held: 304 when unchanged.',
+  })
+  @ApiHeader({ name: 'If-Range', required: false, description: 'The ETag the range belongs to.' })
+  @ApiOkResponse({
+    description:
+      'The content, with ETag, Content-Disposition: attachment and X-Content-Type-Options: nosniff.',
+    schema: { type: 'string', format: 'binary' },
+  })
+  @ApiResponse({
+    status: 206,
+    description: 'The requested range, with Content-Range.',
+    schema: { type: 'string', format: 'binary' },
+  })
+  @ApiResponse({ status: 304, description: '`If-None-Match` matched the ETag; no body.' })
+  @ApiResponse(errors[404])
+  @ApiResponse({
+    status: 416,
+    type: ErrorResponse,
+    description: 'No byte of the range exists (`range_not_satisfiable`, `Content-Range: bytes */size`).',
+  })
+  @ApiResponse(errors[422])
+  async content(@Param() params: DocumentIdParams, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const download = await this.documents.download(params.document_id, {
+      method: req.method,
+      range: req.headers.range,
+      ifRange: header(req, 'if-range'),
+      ifNoneMatch: header(req, 'if-none-match'),
+    });
+    res.status(download.status).set(download.headers);
+    if (!download.body) return void res.end();
+    // A client that goes away mid-download destroys the source too (no leaked file handle).
+    await pipeline(download.body, res).catch(() => undefined);
+  }
+
+  @Delete(':document_id')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Deleted; `documents.document.deleted` is published.' })
+  @ApiResponse({ ...errors[403], description: 'Neither the uploader nor a holder of `documents:delete`.' })
+  @ApiResponse({ ...errors[404], description: 'Unknown or already deleted.' })
+  @ApiResponse(errors[422])
+  async delete(@Param() params: DocumentIdParams, @CurrentUser() caller: AuthUser): Promise<void> {
+    await this.documents.delete(params.document_id, caller);
+  }
+}
+
+function header(req: Request, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}

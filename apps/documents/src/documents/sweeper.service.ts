@@ -1,0 +1,135 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { PLATFORM_CONFIG } from '@media/platform';
+import type { DataSource } from 'typeorm';
+import type { DocumentsConfig } from '../config';
+import { DocumentStorage, documentIdOfKey, STORAGE_KEY } from '../storage/document-storage';
+import { DocumentsService } from './documents.service';
+
+/** pg_try_advisory_lock key: one replica sweeps at a time. */
+const SWEEP_LOCK = 0x646f6373; // 'docs'
+const BATCH = 500;
+
+export interface SweepResult {
+  /** Files of deleted records removed (their removal after commit had not happened). */
+  deleted: number;
+  /** Files with no record at all (upload crashed before its commit) or unfinished copies. */
+  orphans: number;
+}
+
+/**
+ * Removes stored files no live record points to: those of deleted records whose removal after
+ * commit failed, and those whose record was never committed (older than DOCUMENTS_SWEEP_GRACE,
+ * so an upload between storing and committing is left alone). Runs every
+ * DOCUMENTS_SWEEP_INTERVAL and at start.
+ */
+@Injectable()
+export class SweeperService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Sweeper');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<unknown>;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(DocumentStorage) private readonly storage: DocumentStorage,
+    @Inject(DocumentsService) private readonly documents: DocumentsService,
+    @Inject(PLATFORM_CONFIG) private readonly config: DocumentsConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.tick(), this.config.DOCUMENTS_SWEEP_INTERVAL);
+    this.timer.unref();
+    setTimeout(() => this.tick(), 1_000).unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  private tick(): void {
+    if (this.running || !this.timer) return;
+    this.running = this.sweep()
+      .then((result) => {
+        if (result && result.deleted + result.orphans > 0) this.logger.log(result, 'Swept stored files');
+      })
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'Sweep failed'),
+      )
+      .finally(() => (this.running = undefined));
+  }
+
+  /** One pass; undefined when another replica holds the sweep lock. */
+  async sweep(now = new Date()): Promise<SweepResult | undefined> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [
+        SWEEP_LOCK,
+      ])) as {
+        locked: boolean;
+      }[];
+      if (!locked) return undefined;
+      try {
+        return { deleted: await this.sweepDeleted(), orphans: await this.sweepOrphans(now) };
+      } finally {
+        await runner.query('SELECT pg_advisory_unlock($1)', [SWEEP_LOCK]);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private async sweepDeleted(): Promise<number> {
+    let removed = 0;
+    for (;;) {
+      const rows = (await this.dataSource.query(
+        `SELECT id FROM documents WHERE deleted_at IS NOT NULL AND file_removed_at IS NULL
+         ORDER BY deleted_at LIMIT $1`,
+        [BATCH],
+      )) as { id: string }[];
+      let progress = 0;
+      for (const { id } of rows) if (await this.documents.removeFile(id)) progress++;
+      removed += progress;
+      if (rows.length < BATCH || progress === 0) return removed;
+    }
+  }
+
+  private async sweepOrphans(now: Date): Promise<number> {
+    const cutoff = now.getTime() - this.config.DOCUMENTS_SWEEP_GRACE;
+    let removed = 0;
+    let batch: string[] = [];
+    const flush = async () => {
+      const ids = [...new Set(batch.map((key) => documentIdOfKey(key) ?? ''))];
+      const live = new Set(
+        (
+          (await this.dataSource.query(
+            `SELECT id FROM documents WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`,
+            [ids],
+          )) as { id: string }[]
+        ).map((r) => r.id),
+      );
+      for (const key of batch) {
+        // A complete file of a live record stays; anything else here is garbage.
+        if (STORAGE_KEY.test(key) && live.has(key)) continue;
+        await this.storage.remove(key);
+        removed++;
+      }
+      batch = [];
+    };
+    for await (const file of this.storage.list()) {
+      if (file.modifiedAt.getTime() > cutoff) continue;
+      batch.push(file.key);
+      if (batch.length >= BATCH) await flush();
+    }
+    if (batch.length > 0) await flush();
+    return removed;
+  }
+}
