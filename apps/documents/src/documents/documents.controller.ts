@@ -1,7 +1,22 @@
 import { pipeline } from 'node:stream/promises';
-import { Controller, Delete, Get, HttpCode, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import {
   ApiBearerAuth,
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
   ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
@@ -9,7 +24,8 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentUser, type AuthUser } from '@media/platform';
+import { Permissions } from '@media/contracts';
+import { CurrentUser, RequirePermissions, type AuthUser } from '@media/platform';
 import type { Request, Response } from 'express';
 import { DocumentsService } from './documents.service';
 import {
@@ -18,8 +34,11 @@ import {
   DocumentResponse,
   ErrorResponse,
   ListDocumentsQuery,
+  UPLOAD_SCHEMA,
+  UploadDocumentBody,
   ValidationErrorResponse,
 } from './dto/document.dto';
+import { receivedFiles, removeReceived } from './interim-multipart';
 
 const errors = {
   401: { status: 401, type: ErrorResponse, description: 'Missing, malformed or expired token.' },
@@ -34,6 +53,28 @@ const errors = {
 @Controller('api/v1/documents')
 export class DocumentsController {
   constructor(@Inject(DocumentsService) private readonly documents: DocumentsService) {}
+
+  @Post()
+  @RequirePermissions(Permissions.documentsWrite)
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: UPLOAD_SCHEMA })
+  @ApiCreatedResponse({ type: DocumentResponse, description: 'Stored; the record.' })
+  @ApiResponse({ ...errors[403], description: 'Needs `documents:write`.' })
+  @ApiResponse({ status: 413, type: ErrorResponse, description: 'Over UPLOAD_LIMIT (`payload_too_large`).' })
+  @ApiResponse({ status: 415, type: ErrorResponse, description: 'Not multipart/form-data.' })
+  @ApiResponse({ ...errors[422], description: 'No `file` part, or more than one, at `["body","file"]`.' })
+  async upload(
+    @Body() _body: UploadDocumentBody,
+    @Req() req: Request,
+    @CurrentUser() caller: AuthUser,
+  ): Promise<DocumentResponse> {
+    const files = await receivedFiles(req, 'file');
+    try {
+      return await this.documents.upload(files, caller);
+    } finally {
+      await removeReceived(files);
+    }
+  }
 
   @Get()
   @ApiOkResponse({ type: DocumentPage, description: "The caller's documents, newest first (cursor list)." })

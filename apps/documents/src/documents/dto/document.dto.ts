@@ -1,4 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiBodyOptions } from '@nestjs/swagger';
+
+type BodySchema = Extract<ApiBodyOptions, { schema: unknown }>['schema'];
+
 import { IsOptional, IsUUID } from 'class-validator';
 import type { DocumentRecord } from '@media/contracts';
 import { PageQuery } from '@media/platform';
@@ -43,11 +46,11 @@ export class DocumentPage {
 export class UploadDocumentBody {}
 
 /** The multipart body as Swagger shows it. */
-export const UPLOAD_SCHEMA = {
+export const UPLOAD_SCHEMA: BodySchema = {
   type: 'object',
   required: ['file'],
   properties: { file: { type: 'string', format: 'binary', description: 'The file; exactly one.' } },
-} as const;
+};
 
 export class DocumentIdParams {
   @IsUUID('all')
