@@ -11,6 +11,7 @@ import {
   Query,
   Req,
   Res,
+  UseGuards,
 } from '@nestjs/common';
 import {
   ApiBearerAuth,
@@ -25,9 +26,17 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Permissions } from '@media/contracts';
-import { CurrentUser, RequirePermissions, type AuthUser } from '@media/platform';
+import {
+  CurrentUser,
+  Multipart,
+  RequirePermissions,
+  UploadedFiles,
+  type AuthUser,
+  type UploadedFileInfo,
+} from '@media/platform';
 import type { Request, Response } from 'express';
 import { DocumentsService } from './documents.service';
+import { MultipartOnly } from './multipart-only.guard';
 import {
   DocumentIdParams,
   DocumentPage,
@@ -38,7 +47,6 @@ import {
   UploadDocumentBody,
   ValidationErrorResponse,
 } from './dto/document.dto';
-import { receivedFiles, removeReceived } from './interim-multipart';
 
 const errors = {
   401: { status: 401, type: ErrorResponse, description: 'Missing, malformed or expired token.' },
@@ -55,25 +63,26 @@ export class DocumentsController {
   constructor(@Inject(DocumentsService) private readonly documents: DocumentsService) {}
 
   @Post()
+  @Multipart({ files: ['file'] })
+  @UseGuards(MultipartOnly)
   @RequirePermissions(Permissions.documentsWrite)
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: UPLOAD_SCHEMA })
   @ApiCreatedResponse({ type: DocumentResponse, description: 'Stored; the record.' })
   @ApiResponse({ ...errors[403], description: 'Needs `documents:write`.' })
   @ApiResponse({ status: 413, type: ErrorResponse, description: 'Over UPLOAD_LIMIT (`payload_too_large`).' })
-  @ApiResponse({ status: 415, type: ErrorResponse, description: 'Not multipart/form-data.' })
+  @ApiResponse({
+    status: 415,
+    type: ErrorResponse,
+    description: 'Not multipart/form-data (JSON and forms cannot carry a file).',
+  })
   @ApiResponse({ ...errors[422], description: 'No `file` part, or more than one, at `["body","file"]`.' })
-  async upload(
+  upload(
     @Body() _body: UploadDocumentBody,
-    @Req() req: Request,
+    @UploadedFiles() files: UploadedFileInfo[],
     @CurrentUser() caller: AuthUser,
   ): Promise<DocumentResponse> {
-    const files = await receivedFiles(req, 'file');
-    try {
-      return await this.documents.upload(files, caller);
-    } finally {
-      await removeReceived(files);
-    }
+    return this.documents.upload(files, caller);
   }
 
   @Get()
