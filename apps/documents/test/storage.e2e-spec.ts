@@ -105,32 +105,36 @@ describe('memory', () => {
     await app?.stop();
   });
 
-  it('streams a 20 MB upload and its download: resident memory grows by less than 16 MB over idle', async () => {
+  it('streams 20 MB and 40 MB uploads and downloads: resident memory grows by less than 16 MB over idle', async () => {
     const writer = caller();
-    // Warm up every code path once, then let the heap settle: that is "idle".
-    const warm = await uploaded(writer, randomBytes(64 * 1024), { base: app.url });
+    // The first large transfer leaves the process at a plateau about 25 MB higher, whatever the
+    // size: V8 frees the socket's and the file's chunk buffers (external memory) only at its next
+    // collection, which it triggers after tens of MB of them. So the warm-up is one such transfer
+    // (20 MB), then idle is read; a server that held a file in memory would still grow by the
+    // file's size, the 40 MB one by more than twice the bound.
+    const warm = await uploaded(writer, randomBytes(20 * 1024 * 1024), { base: app.url });
     await download(app.url, warm.id, writer.token);
     await new Promise((r) => setTimeout(r, 1000));
-    const idle = app.rss();
 
-    let peak = idle;
-    const sampler = setInterval(() => (peak = Math.max(peak, app.rss())), 20);
-    try {
-      const content = randomBytes(20 * 1024 * 1024);
-      const doc = await uploaded(writer, content, { base: app.url });
-      process.stderr.write(`after upload peak ${((peak - idle) / 2 ** 20).toFixed(1)} MB\n`);
-      expect(doc.size).toBe(content.length);
-      expect(doc.sha256).toBe(sha256(content));
-      const got = await download(app.url, doc.id, writer.token);
-      expect(sha256(got.bytes)).toBe(sha256(content));
-    } finally {
-      clearInterval(sampler);
+    for (const mb of [20, 40]) {
+      const idle = app.rss();
+      let peak = idle;
+      const sampler = setInterval(() => (peak = Math.max(peak, app.rss())), 10);
+      try {
+        const content = randomBytes(mb * 1024 * 1024);
+        const doc = await uploaded(writer, content, { base: app.url });
+        expect(doc.size).toBe(content.length);
+        expect(doc.sha256).toBe(sha256(content));
+        const got = await download(app.url, doc.id, writer.token);
+        expect(sha256(got.bytes)).toBe(sha256(content));
+      } finally {
+        clearInterval(sampler);
+      }
+      process.stderr.write(
+        `documents RSS with ${mb} MB: idle ${(idle / 2 ** 20).toFixed(1)} MiB, peak ${(peak / 2 ** 20).toFixed(1)} MiB\n`,
+      );
+      expect(peak - idle).toBeLessThan(16 * 1024 * 1024);
     }
-    const growth = peak - idle;
-    process.stderr.write(
-      `documents RSS idle ${(idle / 2 ** 20).toFixed(1)} MB, peak ${(peak / 2 ** 20).toFixed(1)} MB\n`,
-    );
-    expect(growth).toBeLessThan(16 * 1024 * 1024);
   });
 });
 
