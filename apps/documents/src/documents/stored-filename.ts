@@ -41,7 +41,8 @@ export function storedContentType(declared: string | undefined | null): string {
  * a name already decoded as Unicode, or genuinely Latin-1, is left as it is.
  */
 export function repairUtf8(name: string): string {
-  if (!/[\u0080-\u00ff]/.test(name) || /[^\u0000-\u00ff]/.test(name)) return name;
+  const codes = Array.from(name, (c) => c.codePointAt(0) ?? 0);
+  if (!codes.some((c) => c >= 0x80) || codes.some((c) => c > 0xff)) return name;
   const bytes = Buffer.from(name, 'latin1');
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
