@@ -129,6 +129,28 @@ describe('POST /documents/api/v1/documents', () => {
     expect(mine.body.results).toEqual([]);
   });
 
+  it('refuses other form fields and files in other fields with 422 extra_forbidden, storing nothing', async () => {
+    const writer = caller();
+    const { body, contentType } = multipart([
+      { name: 'file', filename: 'a.txt', content: 'a' },
+      { name: 'note', content: 'hello' },
+      { name: 'attachment', filename: 'b.txt', content: 'b' },
+    ]);
+    const res = await documents('/api/v1/documents', {
+      token: writer.token,
+      raw: body,
+      headers: { 'content-type': contentType },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ loc: ['body', 'note'], type: 'extra_forbidden' }),
+        expect.objectContaining({ loc: ['body', 'attachment'], type: 'extra_forbidden' }),
+      ]),
+    );
+    expect((await documents('/api/v1/documents', { token: writer.token })).body.results).toEqual([]);
+  });
+
   it('answers 415 for a body that is not multipart', async () => {
     const token = caller().token;
     const json = await documents('/api/v1/documents', { token, json: { file: 'x' } });
@@ -246,6 +268,17 @@ describe('GET /documents/api/v1/documents/{document_id}/content: validators and 
       expect([range, res.status]).toEqual([range, 200]);
       expect(res.bytes.equals(content)).toBe(true);
     }
+  });
+
+  it('answers HEAD with the headers of a GET and no body', async () => {
+    const res = await fetch(`${gateway()}/documents/api/v1/documents/${doc.id}/content`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${writer.token}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBe('1000');
+    expect(res.headers.get('etag')).toBe(`"${sha256(content)}"`);
+    expect((await res.arrayBuffer()).byteLength).toBe(0);
   });
 
   it('answers the whole content when If-Range names another version', async () => {
