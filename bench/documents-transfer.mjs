@@ -3,7 +3,8 @@
  * documents' uploads and downloads of large files, through the gateway and directly: MB/s and
  * the resident memory (RSS, sampled from /proc every 10 ms) of the gateway and of documents,
  * idle and at the peak of each transfer. Both must stream: neither RSS may grow with the size
- * of the file, so each case runs at two sizes (FILE_MB, default 50, and SMALL_MB, default 5).
+ * of the file, so each case runs at several sizes (SIZES, default 5,50,200 MB; UPLOAD_LIMIT is
+ * raised above the largest for this run).
  *
  *   npx nx run-many -t build && node bench/documents-transfer.mjs
  *
@@ -13,7 +14,7 @@
  * dist/ on NATS_URL (default nats://127.0.0.1:4222). Files are random bytes read from disk and
  * the client streams them (multipart framing around a file stream) and hashes what it
  * downloads, so every transfer is checked byte for byte against the upload's sha256.
- * Env: FILE_MB, SMALL_MB, ROUNDS (default 3; medians reported), ROUTES (default gateway,direct),
+ * Env: SIZES, ROUNDS (default 3; medians reported), ROUTES (default gateway,direct),
  * KEEP_DB=1.
  * Writes bench/results/documents-transfer.json. The machine's cores are shared by the client,
  * the gateway, documents and PostgreSQL, so compare ratios (gateway vs direct) over absolutes.
@@ -36,8 +37,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { dist, log, root } from './lib/seed-users.mjs';
 
-const FILE_MB = Number(process.env.FILE_MB ?? 50);
-const SMALL_MB = Number(process.env.SMALL_MB ?? 5);
+/** File sizes in MB (10^6 bytes); the largest is past the default UPLOAD_LIMIT, so it is raised. */
+const SIZES = (process.env.SIZES ?? '5,50,200').split(',').map(Number);
+const UPLOAD_LIMIT = `${Math.max(...SIZES) + 10}mb`;
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const ROUTES = (process.env.ROUTES ?? 'gateway,direct').split(',');
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -193,7 +195,7 @@ async function main() {
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const tmp = join(work, 'tmp');
   mkdirSync(tmp);
-  const common = { PATH: process.env.PATH, JWT_JWKS_URL: jwksUrl, LOG_LEVEL: 'warn', NATS_URL };
+  const common = { PATH: process.env.PATH, JWT_JWKS_URL: jwksUrl, LOG_LEVEL: 'warn', NATS_URL, UPLOAD_LIMIT };
   const children = [];
   const start = (main, env) => {
     const child = spawn(process.execPath, [dist(main)], {
@@ -251,7 +253,7 @@ async function main() {
     const pids = { gateway: gateway.pid, documents: documents.pid };
 
     const files = {};
-    for (const mb of [SMALL_MB, FILE_MB]) {
+    for (const mb of SIZES) {
       const path = join(work, `file-${mb}.bin`);
       const out = createWriteStream(path);
       for (let written = 0; written < mb * MB; written += MB)
@@ -261,12 +263,13 @@ async function main() {
       files[mb] = { path, size: mb * MB };
     }
     // Warm both paths, then let the processes settle: that is idle.
-    const warm = await uploadFile(gatewayUrl, files[SMALL_MB].path, files[SMALL_MB].size, bearer);
+    const smallest = files[Math.min(...SIZES)];
+    const warm = await uploadFile(gatewayUrl, smallest.path, smallest.size, bearer);
     await downloadFile(gatewayUrl, warm.id, bearer);
     await new Promise((r) => setTimeout(r, 1500));
 
     const cases = [];
-    for (const mb of [SMALL_MB, FILE_MB]) {
+    for (const mb of SIZES) {
       for (const [route, base] of [
         ['gateway', gatewayUrl],
         ['direct', documentsUrl],
@@ -320,8 +323,8 @@ async function main() {
       measured_at: new Date().toISOString(),
       machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
       settings: {
-        file_mb: FILE_MB,
-        small_mb: SMALL_MB,
+        sizes_mb: SIZES,
+        upload_limit: UPLOAD_LIMIT,
         rounds: ROUNDS,
         storage: 'fs (rename from TMPDIR)',
         mb: '10^6 bytes',
