@@ -78,6 +78,15 @@ function behavesAsStorage(name: string, make: () => DocumentStorage) {
       await expect(storage.read(key)).rejects.toBeDefined();
     });
 
+    it('is claimed by the first installation only, and the claim is not listed as a file', async () => {
+      expect(await storage.readOwner()).toBeUndefined();
+      const first = randomUUID();
+      await storage.claimOwner(first);
+      await storage.claimOwner(randomUUID());
+      expect(await storage.readOwner()).toBe(first);
+      expect((await keys(storage)).every((key) => !key.includes('owner'))).toBe(true);
+    });
+
     it('treats removing a missing file as done', async () => {
       await expect(storage.remove(randomUUID())).resolves.toBeUndefined();
     });

@@ -26,14 +26,15 @@ export interface SweepResult {
 /**
  * Removes stored files no live record points to: those of deleted records whose removal after
  * commit failed, and those whose record was never committed (older than DOCUMENTS_SWEEP_GRACE,
- * so an upload between storing and committing is left alone). Runs every
- * DOCUMENTS_SWEEP_INTERVAL and at start.
+ * so an upload between storing and committing is left alone), the latter only in a storage this
+ * installation owns. Runs every DOCUMENTS_SWEEP_INTERVAL and at start.
  */
 @Injectable()
 export class SweeperService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Sweeper');
   private timer?: NodeJS.Timeout;
   private running?: Promise<unknown>;
+  private warned = false;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -78,13 +79,38 @@ export class SweeperService implements OnApplicationBootstrap, OnApplicationShut
       }[];
       if (!locked) return undefined;
       try {
-        return { deleted: await this.sweepDeleted(), orphans: await this.sweepOrphans(now) };
+        const deleted = await this.sweepDeleted();
+        const orphans = (await this.ownsStorage()) ? await this.sweepOrphans(now) : 0;
+        return { deleted, orphans };
       } finally {
         await runner.query('SELECT pg_advisory_unlock($1)', [SWEEP_LOCK]);
       }
     } finally {
       await runner.release();
     }
+  }
+
+  /**
+   * Whether the storage carries this installation's id (claimed on the first sweep). Another
+   * installation's storage (say, tests and `npm start` both defaulting to `.data/documents`) is
+   * left alone but for the files of our own deleted records.
+   */
+  private async ownsStorage(): Promise<boolean> {
+    const [{ id }] = (await this.dataSource.query('SELECT id FROM storage_owner')) as { id: string }[];
+    let owner = await this.storage.readOwner();
+    if (owner === undefined) {
+      await this.storage.claimOwner(id);
+      owner = await this.storage.readOwner();
+    }
+    if (owner === id) return true;
+    if (!this.warned) {
+      this.warned = true;
+      this.logger.warn(
+        { owner, installation: id },
+        'The storage belongs to another installation: files without a record there are not swept',
+      );
+    }
+    return false;
   }
 
   private async sweepDeleted(): Promise<number> {

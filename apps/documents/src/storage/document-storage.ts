@@ -32,6 +32,12 @@ export abstract class DocumentStorage {
 
   /** Every stored file, in no particular order. */
   abstract list(): AsyncIterable<StoredFile>;
+
+  /** The id of the installation that claimed this storage (see the sweeper), if any. */
+  abstract readOwner(): Promise<string | undefined>;
+
+  /** Claims the storage for an installation, unless one has already claimed it. */
+  abstract claimOwner(id: string): Promise<void>;
 }
 
 /** Keys are document ids; a stored file's key with a suffix is an unfinished copy. */

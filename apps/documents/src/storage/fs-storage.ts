@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, open, opendir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, open, opendir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { DocumentStorage, documentIdOfKey, type ByteRange, type StoredFile } from './document-storage';
+
+const OWNER_FILE = '.owner';
 
 /**
  * Files under one directory, fanned out by the key's first two characters
@@ -66,6 +68,24 @@ export class FsDocumentStorage extends DocumentStorage {
         const info = await stat(join(this.dir, fan.name, entry.name)).catch(() => undefined);
         if (info) yield { key: entry.name, modifiedAt: info.mtime };
       }
+    }
+  }
+
+  async readOwner(): Promise<string | undefined> {
+    try {
+      return (await readFile(join(this.dir, OWNER_FILE), 'utf8')).trim();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async claimOwner(id: string): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    try {
+      await writeFile(join(this.dir, OWNER_FILE), `${id}\n`, { flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
   }
 }

@@ -22,6 +22,8 @@ function firstBytes(limit: number): Transform {
   });
 }
 
+const OWNER_KEY = '.owner';
+
 export interface S3StorageOptions {
   bucket: string;
   region: string;
@@ -112,6 +114,31 @@ export class S3DocumentStorage extends DocumentStorage {
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
+  }
+
+  async readOwner(): Promise<string | undefined> {
+    try {
+      const result = await this.client.send(
+        new GetObjectCommand({ Bucket: this.options.bucket, Key: this.objectKey(OWNER_KEY) }),
+      );
+      return (await result.Body?.transformToString())?.trim();
+    } catch (error) {
+      if ((error as { name?: string }).name === 'NoSuchKey') return undefined;
+      throw error;
+    }
+  }
+
+  /** Written only when absent (checked first; replicas of one installation write the same id). */
+  async claimOwner(id: string): Promise<void> {
+    if ((await this.readOwner()) !== undefined) return;
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.options.bucket,
+        Key: this.objectKey(OWNER_KEY),
+        Body: `${id}\n`,
+        ContentType: 'text/plain',
+      }),
+    );
   }
 
   destroy(): void {
