@@ -21,6 +21,7 @@ import {
   ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
+  ApiParam,
   ApiProduces,
   ApiResponse,
   ApiTags,
@@ -47,6 +48,8 @@ import {
   UploadDocumentBody,
   ValidationErrorResponse,
 } from './dto/document.dto';
+
+const DOCUMENT_ID = { name: 'document_id', type: String, format: 'uuid', description: 'The document id.' };
 
 const errors = {
   401: { status: 401, type: ErrorResponse, description: 'Missing, malformed or expired token.' },
@@ -94,6 +97,7 @@ export class DocumentsController {
   }
 
   @Get(':document_id')
+  @ApiParam(DOCUMENT_ID)
   @ApiOkResponse({ type: DocumentResponse, description: 'The record; any valid token may read it.' })
   @ApiResponse(errors[404])
   @ApiResponse(errors[422])
@@ -102,6 +106,7 @@ export class DocumentsController {
   }
 
   @Get(':document_id/content')
+  @ApiParam(DOCUMENT_ID)
   @ApiProduces('application/octet-stream')
   @ApiHeader({
     name: 'Range',
@@ -146,6 +151,7 @@ export class DocumentsController {
   }
 
   @Delete(':document_id')
+  @ApiParam(DOCUMENT_ID)
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Deleted; `documents.document.deleted` is published.' })
   @ApiResponse({ ...errors[403], description: 'Neither the uploader nor a holder of `documents:delete`.' })

@@ -53,6 +53,7 @@ export const UPLOAD_SCHEMA: BodySchema = {
 };
 
 export class DocumentIdParams {
+  @ApiProperty({ format: 'uuid', description: 'The document id.' })
   @IsUUID('all')
   document_id!: string;
 }
