@@ -166,6 +166,12 @@ describe('POST /documents/api/v1/documents', () => {
     expect(raw.status).toBe(415);
   });
 
+  it('answers 415 before 403 for a JSON upload by a caller without documents:write (CONTRACT §1 order)', async () => {
+    const res = await documents('/api/v1/documents', { token: caller([]).token, json: { file: 'x' } });
+    expect(res.status).toBe(415);
+    expect(res.body.code).toBe('unsupported_media_type');
+  });
+
   it('needs documents:write (403), and a token (401) first', async () => {
     const reader = caller([]);
     const forbidden = await upload(reader, 'x');

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { APPS, envPrefix, SERVICE_NAMES, type AppName, type ServiceName } from '@media/contracts';
 import { testEnv } from './env';
@@ -130,6 +130,8 @@ async function bootStack(
   }
   const logDir = join(ROOT, 'dist', 'e2e-logs', run);
   mkdirSync(logDir, { recursive: true });
+  // documents' stored files: the run's own directory, never the developer's `.data`.
+  env.STORAGE_DIR ??= join(ROOT, 'dist', 'e2e-files', run);
 
   const processes = new Map<AppName, ChildProcess>();
   const dbUrls = {} as Record<ServiceName, string>;
@@ -186,6 +188,8 @@ async function shutdown({ info, processes }: RunningStack): Promise<void> {
   );
   const names = Object.values(info.databases).map((url) => new URL(url).pathname.slice(1));
   await dropDatabases(names);
+  if (info.env.STORAGE_DIR?.includes('e2e-files'))
+    rmSync(info.env.STORAGE_DIR, { recursive: true, force: true });
 }
 
 /** The stack booted by the e2e global setup. */

@@ -11,7 +11,6 @@ import {
   Query,
   Req,
   Res,
-  UseGuards,
 } from '@nestjs/common';
 import {
   ApiBearerAuth,
@@ -37,7 +36,6 @@ import {
 } from '@media/platform';
 import type { Request, Response } from 'express';
 import { DocumentsService } from './documents.service';
-import { MultipartOnly } from './multipart-only.guard';
 import {
   DocumentIdParams,
   DocumentPage,
@@ -66,8 +64,7 @@ export class DocumentsController {
   constructor(@Inject(DocumentsService) private readonly documents: DocumentsService) {}
 
   @Post()
-  @Multipart({ files: ['file'] })
-  @UseGuards(MultipartOnly)
+  @Multipart({ files: ['file'], only: true })
   @RequirePermissions(Permissions.documentsWrite)
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: UPLOAD_SCHEMA })

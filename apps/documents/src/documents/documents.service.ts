@@ -26,7 +26,7 @@ import { DocumentStorage } from '../storage/document-storage';
 import { Document } from './document.entity';
 import { contentDisposition, entityTag, noneMatch, parseRange } from './download';
 import type { ListDocumentsQuery } from './dto/document.dto';
-import { repairUtf8, storedContentType, storedFilename } from './stored-filename';
+import { storedContentType, storedFilename } from './stored-filename';
 
 /** A file the platform received and wrote to a temp file, hashing it on the way. */
 export interface ReceivedFile {
@@ -90,7 +90,7 @@ export class DocumentsService {
     try {
       const doc = this.dataSource.getRepository(Document).create({
         id,
-        filename: storedFilename(repairUtf8(file.filename)),
+        filename: storedFilename(file.filename),
         contentType: storedContentType(file.mimetype),
         size: file.size,
         sha256: file.sha256.toLowerCase(),

@@ -1,4 +1,4 @@
-import { repairUtf8, storedContentType, storedFilename } from './stored-filename';
+import { storedContentType, storedFilename } from './stored-filename';
 
 describe('storedFilename (CONTRACT §4.11)', () => {
   it('keeps the base name only, whatever separators the client used', () => {
@@ -48,19 +48,5 @@ describe('storedContentType', () => {
     expect(storedContentType('nonsense')).toBe('application/octet-stream');
     expect(storedContentType('text/html\r\nX-Evil: 1')).toBe('application/octet-stream');
     expect(storedContentType(`a/${'b'.repeat(300)}`)).toBe('application/octet-stream');
-  });
-});
-
-describe('repairUtf8', () => {
-  it('decodes UTF-8 bytes that were read as Latin-1', () => {
-    const mojibake = Buffer.from('Übersicht_✓.txt', 'utf8').toString('latin1');
-    expect(repairUtf8(mojibake)).toBe('Übersicht_✓.txt');
-  });
-
-  it('leaves ASCII, already-decoded Unicode and genuine Latin-1 names alone', () => {
-    expect(repairUtf8('report.pdf')).toBe('report.pdf');
-    expect(repairUtf8('✓ done.txt')).toBe('✓ done.txt');
-    expect(repairUtf8('Ü.txt')).toBe('Ü.txt');
-    expect(repairUtf8('café.txt')).toBe('café.txt');
   });
 });

@@ -33,20 +33,3 @@ export function storedContentType(declared: string | undefined | null): string {
   const value = (declared ?? '').trim();
   return value.length > 0 && value.length <= 255 && MEDIA_TYPE.test(value) ? value : DEFAULT_CONTENT_TYPE;
 }
-
-/**
- * Browsers send a multipart `filename="..."` as raw UTF-8 bytes, which a parser reading the
- * parameter as Latin-1 (busboy's default) turns into mojibake (`Ã\u009c` for `Ü`). A name made
- * only of Latin-1 characters whose bytes are valid UTF-8 with non-ASCII in it is decoded back;
- * a name already decoded as Unicode, or genuinely Latin-1, is left as it is.
- */
-export function repairUtf8(name: string): string {
-  const codes = Array.from(name, (c) => c.codePointAt(0) ?? 0);
-  if (!codes.some((c) => c >= 0x80) || codes.some((c) => c > 0xff)) return name;
-  const bytes = Buffer.from(name, 'latin1');
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return name;
-  }
-}

@@ -58,11 +58,15 @@ export class BodyGuard implements CanActivate {
     const req = http.getRequest<RequestWithBodyError>();
     const error = req[BODY_ERROR];
     if (error) throw error;
+    const multipart = this.reflector.getAllAndOverride<MultipartOptions | undefined>(MULTIPART, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (multipart?.only && !isMultipart(req)) {
+      const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      throw new UnsupportedMediaType(type || 'none', ['multipart/form-data']);
+    }
     if (isMultipart(req) && req.body === undefined) {
-      const multipart = this.reflector.getAllAndOverride<MultipartOptions | undefined>(MULTIPART, [
-        context.getHandler(),
-        context.getClass(),
-      ]);
       if (!multipart) {
         throw new UnsupportedMediaType(
           'multipart/form-data',

@@ -17,6 +17,8 @@ export const MULTIPART = 'http:multipart';
 export interface MultipartOptions {
   /** Form fields that may carry a file; each file is streamed to a temporary file on disk. */
   files?: readonly string[];
+  /** Only multipart: a JSON or urlencoded body (which cannot carry a file) is 415 (an upload endpoint). */
+  only?: boolean;
 }
 
 /** A file part of a multipart body, already on disk; it is removed when the response is done. */
@@ -40,8 +42,13 @@ export interface UploadedFileInfo {
  */
 export const Multipart = (options: MultipartOptions = {}) =>
   applyDecorators(
-    SetMetadata(MULTIPART, { files: options.files ?? [] } satisfies MultipartOptions),
-    ApiConsumes('application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'),
+    SetMetadata(MULTIPART, {
+      files: options.files ?? [],
+      only: options.only ?? false,
+    } satisfies MultipartOptions),
+    options.only
+      ? ApiConsumes('multipart/form-data')
+      : ApiConsumes('application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'),
   );
 
 const UPLOADS = Symbol('uploads');
@@ -118,6 +125,8 @@ export async function readMultipart(
   try {
     parser = busboy({
       headers: req.headers,
+      // Browsers send `filename="…"` as raw UTF-8; busboy would read it as Latin-1.
+      defParamCharset: 'utf8',
       limits: { fieldSize: limits.field, fields: 1000, fileSize: limit, parts: 2000 },
     });
   } catch {
