@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { envPrefix, SERVICE_NAMES, type AppName, type ServiceName } from '@media/contracts';
-import { createApp, type AppDefinition } from '@media/platform';
+import { createApp, stopApp, type AppDefinition } from '@media/platform';
 import type { INestApplication } from '@nestjs/common';
 import { appEnvironments } from './app-env';
 import { SERVICE_DEFINITIONS, startGateway } from './apps';
@@ -213,9 +213,9 @@ function appsResource(apps: Map<ServiceName, INestApplication>, io: RunnerIo): R
     stop: async () => {
       await Promise.all(
         [...apps].map(([app, instance]) =>
-          instance
-            .close()
-            .catch((error: unknown) => io.say(`${app} closed with an error: ${(error as Error).message}`)),
+          stopApp(instance, 10_000).catch((error: unknown) =>
+            io.say(`${app} closed with an error: ${(error as Error).message}`),
+          ),
         ),
       );
     },

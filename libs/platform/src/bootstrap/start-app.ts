@@ -13,9 +13,23 @@ import { databaseOptions, runMigrations } from '../database/database';
 import { bodyParsing } from '../http/body-parsing';
 import { requestContext } from '../http/request-context';
 import { requestId } from '../http/request-id';
+import { parseTrustedProxies, type TrustedProxies } from '../http/public-url';
 import { busListenerOptions } from '../nats/transport';
 import { BusHealthIndicator } from '../health/bus.health';
 import type { AppDefinition } from './app-definition';
+import { manageConnections, type HttpConnections } from './connections';
+
+const CONNECTIONS = Symbol('http-connections');
+type AppWithConnections = INestApplication & { [CONNECTIONS]?: HttpConnections };
+
+/** TRUSTED_PROXIES as Express's `trust proxy` function; a bad entry is a ConfigError. */
+export function trustedProxies(spec: string): TrustedProxies {
+  try {
+    return parseTrustedProxies(spec);
+  } catch (error) {
+    throw new ConfigError('TRUSTED_PROXIES', (error as Error).message);
+  }
+}
 
 /** Reads the app's config: `<APP>_PORT` overrides, `PORT` sets an app run alone (CONTRACT §0). */
 export function loadAppConfig<C extends PlatformConfig>(
@@ -51,6 +65,7 @@ export async function createApp<C extends PlatformConfig>(
   options: { host?: string } = {},
 ): Promise<INestApplication> {
   const config = loadAppConfig(def, env);
+  const trust = trustedProxies(config.TRUSTED_PROXIES);
   await migrate(def, config);
 
   const app = await NestFactory.create(def.rootModule(config), {
@@ -64,7 +79,8 @@ export async function createApp<C extends PlatformConfig>(
   app.setGlobalPrefix(prefix);
   const http = app.getHttpAdapter().getInstance() as import('express').Express;
   http.disable('x-powered-by');
-  http.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // X-Forwarded-* only from TRUSTED_PROXIES (the gateway), never from any private address.
+  http.set('trust proxy', (address: string) => trust(address));
   app.use(contextMiddleware);
   app.use(helmet({ contentSecurityPolicy: false }));
   app.use(bodyParsing({ body: config.BODY_LIMIT, upload: config.UPLOAD_LIMIT }));
@@ -78,15 +94,41 @@ export async function createApp<C extends PlatformConfig>(
   const listener = app.connectMicroservice(busListenerOptions(def.name, config), { inheritAppConfig: true });
   app.get(BusHealthIndicator).watchListener(listener.status);
   await app.startAllMicroservices();
+  (app as AppWithConnections)[CONNECTIONS] = manageConnections(app.getHttpServer(), {
+    bytes: config.UPLOAD_LIMIT,
+    ms: 2_000,
+  });
   await app.listen(config.PORT, options.host ?? '0.0.0.0');
   return app;
+}
+
+/**
+ * Stops an app gracefully: drains HTTP first (idle keep-alive connections closed, in-flight
+ * requests answered with `Connection: close`, bounded by SHUTDOWN_TIMEOUT) while the database
+ * and NATS are still there to answer them, then closes the rest of the app.
+ */
+export async function stopApp(app: INestApplication, timeoutMs: number): Promise<void> {
+  const connections = (app as AppWithConnections)[CONNECTIONS];
+  if (connections) {
+    const cut = await connections.drain(timeoutMs);
+    if (cut > 0) app.get(Logger).warn(`${cut} request(s) cut at SHUTDOWN_TIMEOUT`);
+  }
+  await app.close();
+}
+
+/** True while the app drains (readiness reports 503 so load balancers stop sending). */
+export function isDraining(app: INestApplication): boolean {
+  return (app as AppWithConnections)[CONNECTIONS]?.draining ?? false;
 }
 
 /** `main.ts` of every app: boot from the environment, stop cleanly on SIGTERM/SIGINT. */
 export async function runApp<C extends PlatformConfig>(def: AppDefinition<C>): Promise<void> {
   let app: INestApplication;
+  let shutdownTimeout: number;
   try {
-    app = await createApp(def, processEnv());
+    const env = processEnv();
+    shutdownTimeout = loadAppConfig(def, env).SHUTDOWN_TIMEOUT;
+    app = await createApp(def, env);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -98,10 +140,11 @@ export async function runApp<C extends PlatformConfig>(def: AppDefinition<C>): P
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    const force = setTimeout(() => process.exit(1), 15_000);
+    // stopApp is bounded by SHUTDOWN_TIMEOUT already; this only guards against a hang past it.
+    const force = setTimeout(() => process.exit(1), shutdownTimeout + 5_000);
     force.unref();
     app.get(Logger).log(`${signal} received: draining`);
-    app.close().then(
+    stopApp(app, shutdownTimeout).then(
       () => process.exit(0),
       () => process.exit(1),
     );
