@@ -7,6 +7,7 @@ import { createPublicKey } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
 import { SERVICE_NAMES, envPrefix } from '@media/contracts';
 import { lingerOnClose } from '@media/platform';
 import { generateTestKeys, type TestKeys } from '@media/testing';
@@ -108,6 +109,13 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   // As every app does (platform bootstrap): an early answer's connection is closed only after
   // the rest of the body was read within a bound.
   lingerOnClose(server, { bytes: 64 * 1024 * 1024, ms: 2_000 });
+  const sockets = new WebSocketServer({ noServer: true });
+  sockets.on('connection', (socket) =>
+    socket.on('message', (data) => socket.send(`echo:${data.toString()}`)),
+  );
+  server.on('upgrade', (req, socket, head) =>
+    sockets.handleUpgrade(req, socket, head, (ws) => sockets.emit('connection', ws, req)),
+  );
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const port = (server.address() as AddressInfo).port;
@@ -118,6 +126,8 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     hits,
     lastHeaders,
     close: async () => {
+      for (const client of sockets.clients) client.terminate();
+      sockets.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },
