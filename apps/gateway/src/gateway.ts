@@ -7,11 +7,13 @@ import type { AccessTokenClaims, ServiceName } from '@media/contracts';
 import {
   bearerToken,
   DomainError,
+  keepAliveGrace,
   lingerOnClose,
   parseTrustedProxies,
   PayloadTooLarge,
   RateLimited,
   requestId,
+  stopAccepting,
   Unauthenticated,
   UpstreamUnavailable,
   type TrustedProxies,
@@ -110,7 +112,8 @@ class Gateway {
   /** Open websocket tunnels: shutdown cuts these, they never "finish". */
   private readonly tunnels = new Set<Duplex>();
   private closing?: Promise<void>;
-  private onIdle?: () => void;
+  /** When a request last began or ended, for the shutdown's keep-alive grace. */
+  private lastActivity = 0;
   private readonly trusted: TrustedProxies;
   private readonly healthLimiter: RateLimiter;
   private readonly corsOrigins: ReadonlySet<string>;
@@ -236,7 +239,10 @@ class Gateway {
   private begin(req: IncomingMessage, res: ServerResponse): RequestNote {
     const note: RequestNote = { requestId: incomingRequestId(req), started: performance.now() };
     this.active.add(res);
-    if (this.closing) res.setHeader('Connection', 'close');
+    if (this.closing) {
+      res.setHeader('Connection', 'close');
+      this.lastActivity = performance.now();
+    }
     res.on('close', () => this.finished(req, res, note));
     return note;
   }
@@ -411,6 +417,7 @@ class Gateway {
   /** One access log line per request (CONTRACT §6); the gateway's own probes only at debug. */
   private finished(req: IncomingMessage, res: ServerResponse, note: RequestNote): void {
     this.active.delete(res);
+    this.lastActivity = performance.now();
     const level = req.url === '/health/live' || req.url === '/health/ready' ? 'debug' : 'info';
     if (this.log.isLevelEnabled(level)) {
       const line = {
@@ -426,7 +433,6 @@ class Gateway {
       };
       this.log[level](line, 'request completed');
     }
-    if (this.active.size === 0) this.onIdle?.();
   }
 
   // ---------------------------------------------------------------- websocket upgrades
@@ -517,20 +523,17 @@ class Gateway {
 
   private async shutdown(): Promise<void> {
     const deadline = Date.now() + this.config.shutdownTimeout;
-    const stopped = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    // Keep-alive connections with nothing in flight would hold close() open until they time out.
-    this.server.closeIdleConnections();
+    const stopped = stopAccepting(this.server);
     for (const res of this.active) if (!res.headersSent) res.setHeader('Connection', 'close');
     for (const tunnel of this.tunnels) tunnel.destroy();
-
-    if (this.active.size > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
-        this.onIdle = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+    // Busy connections close after their answer (Connection: close from now on). A keep-alive
+    // connection whose answer went out before may get one more request, answered the same way;
+    // only connections that stayed idle for the grace are cut, so a client that sent a request
+    // just now does not see a reset.
+    const grace = keepAliveGrace(this.config.shutdownTimeout);
+    while (Date.now() < deadline && this.httpConnections > 0) {
+      if (this.active.size === 0 && performance.now() - this.lastActivity >= grace) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
     }
     this.server.closeAllConnections();
     await stopped;

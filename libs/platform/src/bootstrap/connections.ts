@@ -22,6 +22,26 @@ export interface HttpConnections {
 }
 
 const CURRENT = Symbol('current-request');
+
+/**
+ * Stops accepting connections without closing idle keep-alive ones at once, as `server.close()`
+ * does since Node 19: a client may have sent its next request on one this very moment and would
+ * see a reset. Resolves once every connection is gone.
+ */
+export function stopAccepting(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    // net.Server's close: stop listening, call back when the last connection ends.
+    Object.getPrototypeOf(Object.getPrototypeOf(server)).close.call(server, () => resolve());
+  });
+}
+
+/**
+ * How long idle keep-alive connections are kept after a shutdown began: a request arriving on
+ * one meanwhile is answered with `Connection: close` (clean for the client); then they are closed.
+ */
+export function keepAliveGrace(timeoutMs: number): number {
+  return Math.min(1_000, Math.floor(timeoutMs / 4));
+}
 type TrackedSocket = Socket & { [CURRENT]?: IncomingMessage };
 
 /**
@@ -35,19 +55,23 @@ type TrackedSocket = Socket & { [CURRENT]?: IncomingMessage };
 export function manageConnections(server: Server, linger: LingerOptions): HttpConnections {
   const active = new Set<ServerResponse>();
   let draining = false;
-  let onIdle: (() => void) | undefined;
+  let connections = 0;
+  let lastActivity = 0;
 
   lingerOnClose(server, linger);
+  server.on('connection', (socket: Socket) => {
+    connections += 1;
+    socket.once('close', () => (connections -= 1));
+  });
   server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
     active.add(res);
-    if (draining) res.shouldKeepAlive = false;
+    if (draining) {
+      res.shouldKeepAlive = false;
+      lastActivity = Date.now();
+    }
     res.once('close', () => {
       active.delete(res);
-      if (draining) {
-        // A keep-alive answer that had started before the drain leaves its connection idle.
-        server.closeIdleConnections();
-        if (active.size === 0) onIdle?.();
-      }
+      lastActivity = Date.now();
     });
   });
 
@@ -57,18 +81,16 @@ export function manageConnections(server: Server, linger: LingerOptions): HttpCo
     },
     async drain(timeoutMs: number): Promise<number> {
       draining = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      const deadline = Date.now() + timeoutMs;
+      const closed = stopAccepting(server);
       for (const res of active) if (!res.headersSent) res.shouldKeepAlive = false;
-      if (active.size > 0) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, timeoutMs);
-          timer.unref();
-          onIdle = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
+      // Busy connections close after their answer; a keep-alive one whose answer went out before
+      // may get one more request, answered with Connection: close; only connections idle for
+      // the whole grace are cut, so a client that sent a request just now sees no reset.
+      const grace = keepAliveGrace(timeoutMs);
+      while (Date.now() < deadline && connections > 0) {
+        if (active.size === 0 && Date.now() - lastActivity >= grace) break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
       }
       const cut = active.size;
       server.closeAllConnections();

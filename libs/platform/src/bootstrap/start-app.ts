@@ -19,8 +19,8 @@ import { BusHealthIndicator } from '../health/bus.health';
 import type { AppDefinition } from './app-definition';
 import { manageConnections, type HttpConnections } from './connections';
 
-const CONNECTIONS = Symbol('http-connections');
-type AppWithConnections = INestApplication & { [CONNECTIONS]?: HttpConnections };
+/** Each app's connection manager (the Nest application object is a proxy: no own properties). */
+const CONNECTIONS = new WeakMap<INestApplication, HttpConnections>();
 
 /** TRUSTED_PROXIES as Express's `trust proxy` function; a bad entry is a ConfigError. */
 export function trustedProxies(spec: string): TrustedProxies {
@@ -94,10 +94,13 @@ export async function createApp<C extends PlatformConfig>(
   const listener = app.connectMicroservice(busListenerOptions(def.name, config), { inheritAppConfig: true });
   app.get(BusHealthIndicator).watchListener(listener.status);
   await app.startAllMicroservices();
-  (app as AppWithConnections)[CONNECTIONS] = manageConnections(app.getHttpServer(), {
-    bytes: config.UPLOAD_LIMIT,
-    ms: 2_000,
-  });
+  CONNECTIONS.set(
+    app,
+    manageConnections(app.getHttpServer(), {
+      bytes: config.UPLOAD_LIMIT,
+      ms: 2_000,
+    }),
+  );
   await app.listen(config.PORT, options.host ?? '0.0.0.0');
   return app;
 }
@@ -108,7 +111,7 @@ export async function createApp<C extends PlatformConfig>(
  * and NATS are still there to answer them, then closes the rest of the app.
  */
 export async function stopApp(app: INestApplication, timeoutMs: number): Promise<void> {
-  const connections = (app as AppWithConnections)[CONNECTIONS];
+  const connections = CONNECTIONS.get(app);
   if (connections) {
     const cut = await connections.drain(timeoutMs);
     if (cut > 0) app.get(Logger).warn(`${cut} request(s) cut at SHUTDOWN_TIMEOUT`);
@@ -118,7 +121,7 @@ export async function stopApp(app: INestApplication, timeoutMs: number): Promise
 
 /** True while the app drains (readiness reports 503 so load balancers stop sending). */
 export function isDraining(app: INestApplication): boolean {
-  return (app as AppWithConnections)[CONNECTIONS]?.draining ?? false;
+  return CONNECTIONS.get(app)?.draining ?? false;
 }
 
 /** `main.ts` of every app: boot from the environment, stop cleanly on SIGTERM/SIGINT. */
