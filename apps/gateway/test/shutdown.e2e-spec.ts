@@ -4,36 +4,15 @@
  * (with `Connection: close`), the process exits 0 well within SHUTDOWN_TIMEOUT, and clients see
  * no reset: every request is 2xx, or 503 upstream_unavailable once the app stopped accepting.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { join, resolve } from 'node:path';
 import { Pool } from 'undici';
 import { SERVICE_NAMES, envPrefix } from '@media/contracts';
-import {
-  createDatabases,
-  databaseUrl,
-  dropDatabases,
-  freePort,
-  generateTestKeys,
-  mintToken,
-  testEnv,
-} from '@media/testing';
+import { createDatabases, dropDatabases, freePort, generateTestKeys, mintToken } from '@media/testing';
 import { bootGateway, eventually, startFakeUpstream, type FakeUpstream } from './support/fake-upstream';
+import { aclEnv, spawnDist } from './support/processes';
 
-const ROOT = resolve(__dirname, '../../..');
 const SHUTDOWN_TIMEOUT_MS = 10_000;
-
-function spawnDist(app: string, env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'apps', app, 'src', 'main.js')], {
-    env: { PATH: testEnv.path, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  return { child, output: () => text };
-}
 
 interface LoadResult {
   statuses: Map<number, number>;
@@ -84,17 +63,8 @@ describe('SIGTERM to an app under load through the gateway (issue 6)', () => {
     const port = await freePort();
     const keys = generateTestKeys();
     app = spawnDist('acl', {
-      PORT: String(port),
-      ACL_PORT: String(port),
-      DATABASE_URL: databaseUrl(database),
-      NATS_URL: testEnv.natsUrl,
-      CURSOR_SECRET: randomBytes(32).toString('hex'),
-      JWT_PRIVATE_KEY: keys.privateKeyPem,
-      JWT_JWKS_URL: `http://127.0.0.1:${port}/acl/.well-known/jwks.json`,
-      ADMIN_EMAIL: 'admin@example.com',
-      ADMIN_PASSWORD: 'admin-password-1234',
+      ...aclEnv(port, database, keys),
       SHUTDOWN_TIMEOUT: `${SHUTDOWN_TIMEOUT_MS}ms`,
-      LOG_LEVEL: 'warn',
     });
     const appUrl = `http://127.0.0.1:${port}`;
     await eventually(
