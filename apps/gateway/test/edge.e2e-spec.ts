@@ -236,10 +236,14 @@ describe('rate limits that cannot be dodged (issue 6)', () => {
       await res.arrayBuffer();
       expect([i, res.status]).toEqual([i, 200]);
     }
-    for (const path of paths) {
-      const res = await fetch(`${gw.url}${path}`);
-      expect(res.status).toBe(429);
+    // The allowance refills at one a second, so a slow machine may have earned one back by now:
+    // of one more probe of each kind, sent together, at most one can pass.
+    const more = await Promise.all(paths.map((path) => fetch(`${gw.url}${path}`)));
+    const refused = more.filter((res) => res.status === 429);
+    expect(refused.length).toBeGreaterThanOrEqual(paths.length - 1);
+    for (const res of refused) {
       expect(await res.json()).toEqual({ detail: expect.any(String), code: 'rate_limited' });
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     }
     // Other requests of the same client are not held back by its probes.
     expect((await fetch(`${gw.url}/docs`)).status).toBe(200);
