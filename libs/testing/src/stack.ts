@@ -115,7 +115,7 @@ export async function startStack(
     await Promise.all(
       [...processes].map(([app, child]) => {
         const prefix = APPS[app].prefix;
-        return waitReady(`${urls[app]}${prefix ? `/${prefix}` : ''}/health/ready`, child, 60_000);
+        return waitReady(`${urls[app]}${prefix ? `/${prefix}` : ''}/health/ready`, child, 180_000);
       }),
     );
   } catch (error) {
