@@ -278,7 +278,8 @@ interface Case {
 }
 
 function cases(operation: Operation): fc.Arbitrary<Case> {
-  const pathParams = operation.parameters.filter((p) => p.in === 'path');
+  // From the template itself: a document may leave a path parameter undeclared.
+  const pathParams = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => ({ name: match[1] }));
   const queryParams = operation.parameters.filter((p) => p.in === 'query');
   const takesBody = operation.body !== undefined || ['POST', 'PUT', 'PATCH'].includes(operation.method);
   return fc.record({
