@@ -97,11 +97,11 @@ async function startDatabase(
     force: () => server.forceStop(),
     timeoutMs: 40_000,
   });
-  server.checkPermissions();
+  server.prepareLocation();
   await server.stopLeftover();
   const fresh = !server.isInitialised();
   if (fresh) {
-    io.say(`PostgreSQL: initialising a new cluster in ${directory}`);
+    io.say(`PostgreSQL: initialising a new cluster in ${server.directory}`);
     const initialising = server.initialise();
     // A stop requested meanwhile waits for initdb: cut short, it would leave a half-made cluster.
     lifecycle.add({
