@@ -41,7 +41,9 @@ function expectContractError(answer: { body: string }, code: string): void {
 }
 
 async function openSocket(gw: BootedGateway, token: string): Promise<WebSocket> {
-  const socket = new WebSocket(`ws://127.0.0.1:${gw.port}/api/v1/ws?access_token=${token}`);
+  const socket = new WebSocket(`ws://127.0.0.1:${gw.port}/api/v1/ws`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   await once(socket, 'open');
   return socket;
 }
@@ -191,7 +193,9 @@ describe('connection caps (issue 6)', () => {
       probe.destroy();
       return ok;
     }, 'an HTTP slot is free again');
-    const again = new WebSocket(`ws://127.0.0.1:${gw.port}/api/v1/ws?access_token=${token}`);
+    const again = new WebSocket(`ws://127.0.0.1:${gw.port}/api/v1/ws`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     const [, response] = (await once(again, 'unexpected-response')) as [unknown, { statusCode: number }];
     expect(response.statusCode).toBe(503);
     socket.close();

@@ -8,6 +8,15 @@ export const testEnv = {
   fuzzBudgetMs: Number(process.env.FUZZ_BUDGET_MS ?? 150_000),
   /** The fuzz suite's seed, to replay a run; a new one each run otherwise. */
   fuzzSeed: Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31),
+  /**
+   * The apps the e2e run boots (comma-separated, e.g. `acl,content`; the gateway always runs):
+   * every app by default, as CI runs it. Fewer apps boot faster while working on one of them.
+   */
+  e2eApps: process.env.E2E_APPS?.split(',')
+    .map((app) => app.trim())
+    .filter(Boolean),
+  /** How long the stack may take to become ready (a loaded machine boots slowly). */
+  bootTimeoutMs: Number(process.env.E2E_BOOT_TIMEOUT_MS ?? 180_000),
   /** Passed on to app processes, so they find the same binaries. */
   path: process.env.PATH ?? '',
 } as const;

@@ -16,6 +16,15 @@ import { requestId } from '../http/request-id';
 import { parseTrustedProxies, type TrustedProxies } from '../http/public-url';
 import { busListenerOptions } from '../nats/transport';
 import { BusHealthIndicator } from '../health/bus.health';
+import { AppMetrics, httpMetrics } from '../observability/metrics';
+import {
+  contextFrom,
+  endHttpSpan,
+  openSpan,
+  SpanKind,
+  startTracing,
+  stopTracing,
+} from '../observability/tracing';
 import type { AppDefinition } from './app-definition';
 import { manageConnections, type HttpConnections } from './connections';
 
@@ -41,9 +50,26 @@ export function loadAppConfig<C extends PlatformConfig>(
   return validateConfig(def.configClass, { ...env, PORT: port });
 }
 
+/**
+ * Gives each request its id and a server span continuing the caller's `traceparent` (the
+ * gateway's), both carried by everything the request does (logs, SQL, NATS hops, events).
+ */
 function contextMiddleware(req: Request & { id?: string }, res: Response, next: NextFunction): void {
   req.id = requestId(req, res);
-  requestContext.run({ request_id: req.id }, next);
+  const span = openSpan(
+    `${req.method} ${req.path}`,
+    SpanKind.SERVER,
+    contextFrom({ traceparent: req.headers.traceparent as string | undefined }),
+    {
+      'http.request.method': req.method,
+      request_id: req.id,
+    },
+  );
+  res.once('finish', () => {
+    const route = req.route ? `${req.baseUrl}${(req.route as { path: string }).path}` : 'unmatched';
+    endHttpSpan(span.span, route, req.method, res.statusCode);
+  });
+  requestContext.run({ request_id: req.id }, () => span.run(next));
 }
 
 /** Applies pending migrations with a short-lived connection, before any module touches a table. */
@@ -66,6 +92,8 @@ export async function createApp<C extends PlatformConfig>(
 ): Promise<INestApplication> {
   const config = loadAppConfig(def, env);
   const trust = trustedProxies(config.TRUSTED_PROXIES);
+  // Before the first database connection, so the pg driver is instrumented for SQL spans.
+  startTracing(def.name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
   await migrate(def, config);
 
   const app = await NestFactory.create(def.rootModule(config), {
@@ -81,6 +109,8 @@ export async function createApp<C extends PlatformConfig>(
   http.disable('x-powered-by');
   // X-Forwarded-* only from TRUSTED_PROXIES (the gateway), never from any private address.
   http.set('trust proxy', (address: string) => trust(address));
+  const metrics = app.get(AppMetrics);
+  app.use(httpMetrics(metrics));
   app.use(contextMiddleware);
   app.use(helmet({ contentSecurityPolicy: false }));
   app.use(bodyParsing({ body: config.BODY_LIMIT, upload: config.UPLOAD_LIMIT }));
@@ -90,6 +120,10 @@ export async function createApp<C extends PlatformConfig>(
     new DocumentBuilder().setTitle(`${def.name} API`).setVersion('v1').addBearerAuth().build(),
   );
   http.get(`/${prefix}/openapi.json`, (_req: Request, res: Response) => res.json(document));
+  // Scraped on the app's own port; the gateway never routes it (see the README's Observability).
+  http.get(`/${prefix}/metrics`, (_req: Request, res: Response, next: NextFunction) => {
+    metrics.expose(res).catch(next);
+  });
 
   const listener = app.connectMicroservice(busListenerOptions(def.name, config), { inheritAppConfig: true });
   app.get(BusHealthIndicator).watchListener(listener.status);
@@ -147,10 +181,12 @@ export async function runApp<C extends PlatformConfig>(def: AppDefinition<C>): P
     const force = setTimeout(() => process.exit(1), shutdownTimeout + 5_000);
     force.unref();
     app.get(Logger).log(`${signal} received: draining`);
-    stopApp(app, shutdownTimeout).then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    stopApp(app, shutdownTimeout)
+      .then(() => stopTracing())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

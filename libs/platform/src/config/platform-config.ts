@@ -87,6 +87,11 @@ export class PlatformConfig {
   @IsIn(['true', 'false'])
   LOG_PRETTY?: string;
 
+  /** OTLP/HTTP collector (e.g. `http://jaeger:4318`); tracing is off when unset. The other OTEL_* variables apply as usual. */
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: URL_MESSAGE('http(s)') })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
   /** Proxies (CIDR list, or loopback/linklocal/uniquelocal) whose X-Forwarded-* are believed. */
   @IsString()
   TRUSTED_PROXIES: string = 'loopback';
