@@ -46,6 +46,22 @@ export default tseslint.config(
     ],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
+      // A committed `.only` silently skips every other test of the run (issue 6).
+      'no-restricted-properties': [
+        'error',
+        ...['describe', 'it', 'test'].map((object) => ({
+          object,
+          property: 'only',
+          message: 'Committed .only skips the rest of the suite; remove it.',
+        })),
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['fit', 'fdescribe', 'ftest'].map((name) => ({
+          name,
+          message: 'Focused tests skip the rest of the suite; remove the f prefix.',
+        })),
+      ],
       '@nx/enforce-module-boundaries': [
         'error',
         {

@@ -81,6 +81,13 @@ def check_compose(path, apps):
             for server in ("postgres", "nats"):
                 if (depends.get(server) or {}).get("condition") != "service_healthy":
                     problem(where, f"does not wait for a healthy {server}")
+    gateway_address = ((((services.get("gateway") or {}).get("networks") or {}).get("default")) or {}).get("ipv4_address")
+    for app in apps:
+        if app == "gateway":
+            continue
+        trusted = str(((services.get(app) or {}).get("environment") or {}).get("TRUSTED_PROXIES", ""))
+        if not gateway_address or gateway_address not in trusted:
+            problem(f"docker-compose {app}", "TRUSTED_PROXIES does not name the gateway's fixed address")
     acl = (services.get("acl") or {}).get("environment") or {}
     for name in ("ADMIN_EMAIL", "ADMIN_PASSWORD"):
         if not acl.get(name):
@@ -189,6 +196,8 @@ def check_kustomize(label, path, apps):
         for upstream, (_, upstream_port) in apps.items():
             if upstream != "gateway" and config["data"].get(f"{env_name(upstream)}_URL") != f"http://{upstream}:{upstream_port}":
                 problem(f"{label} ConfigMap/media-config", f"{env_name(upstream)}_URL should be http://{upstream}:{upstream_port}")
+        if not config["data"].get("TRUSTED_PROXIES"):
+            problem(f"{label} ConfigMap/media-config", "TRUSTED_PROXIES is not set (the apps would ignore the gateway's X-Forwarded-*)")
     return sorted(required_keys), sum(len(v) for v in by_kind.values())
 
 

@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { APPS, envPrefix, SERVICE_NAMES, type ServiceName } from '@media/contracts';
-import { parseByteSize, toDuration, validateConfig } from '@media/platform';
+import { ConfigError, parseByteSize, parseTrustedProxies, toDuration, validateConfig } from '@media/platform';
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
@@ -76,7 +76,13 @@ export class GatewayConfig {
   @Min(0, { message: 'must be a whole number of requests per minute' })
   RATE_LIMIT_PER_MINUTE: number = 1200;
 
-  /** Largest request body the gateway lets through, in bytes (uploads go to documents). */
+  /** Largest JSON or urlencoded request body, in bytes (the apps' BODY_LIMIT, CONTRACT §6). */
+  @Transform(toBytes)
+  @IsInt({ message: 'must be a size in bytes such as 1048576 or 1mb' })
+  @Min(1, { message: 'must be a size in bytes such as 1048576 or 1mb' })
+  BODY_LIMIT: number = 1024 * 1024;
+
+  /** Largest request body of any other type (multipart uploads), in bytes. */
   @Transform(toBytes)
   @IsInt({ message: 'must be a size in bytes such as 1048576 or 50mb' })
   @Min(1, { message: 'must be a size in bytes such as 1048576 or 50mb' })
@@ -93,6 +99,58 @@ export class GatewayConfig {
   @IsInt({ message: DURATION_MESSAGE })
   @Min(0, { message: DURATION_MESSAGE })
   SHUTDOWN_TIMEOUT: number = 10_000;
+
+  /** How long a client may take to send a request's headers (slowloris). */
+  @Transform(toDuration)
+  @IsInt({ message: DURATION_MESSAGE })
+  @Min(1, { message: DURATION_MESSAGE })
+  HEADERS_TIMEOUT: number = 10_000;
+
+  /** How long a client may take to send a whole request, body included (0: no limit). */
+  @Transform(toDuration)
+  @IsInt({ message: DURATION_MESSAGE })
+  @Min(0, { message: DURATION_MESSAGE })
+  REQUEST_TIMEOUT: number = 300_000;
+
+  /** How long a connection may stay silent (keep-alive between requests, or never a byte). */
+  @Transform(toDuration)
+  @IsInt({ message: DURATION_MESSAGE })
+  @Min(1, { message: DURATION_MESSAGE })
+  IDLE_TIMEOUT: number = 30_000;
+
+  /** Open HTTP connections at most; upgraded (websocket) ones are counted by MAX_WEBSOCKETS. */
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of connections' })
+  @Min(1, { message: 'must be a whole number of connections' })
+  MAX_CONNECTIONS: number = 10_000;
+
+  /** Open websocket tunnels at most. */
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of connections' })
+  @Min(1, { message: 'must be a whole number of connections' })
+  MAX_WEBSOCKETS: number = 10_000;
+
+  /** Slowest request body accepted, in bytes per second, averaged over each 5 s (0: no minimum). */
+  @Transform(toBytes)
+  @IsInt({ message: 'must be a number of bytes per second' })
+  @Min(0, { message: 'must be a number of bytes per second' })
+  MIN_BODY_RATE: number = 1024;
+
+  /** Origins allowed to call the API from a browser, comma-separated (none by default). */
+  @Matches(/^\s*(https?:\/\/[^\s/?#,]+\s*(,\s*https?:\/\/[^\s/?#,]+\s*)*)?$/, {
+    message: 'must be a comma-separated list of http(s)://host[:port] origins',
+  })
+  CORS_ORIGINS: string = '';
+
+  /** Proxies (CIDR list) whose X-Forwarded-* the gateway believes; loopback by default. */
+  @IsString()
+  TRUSTED_PROXIES: string = 'loopback';
+
+  /** Health requests per minute per client (`/health/*` and every `/<prefix>/health/*`). */
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of requests per minute' })
+  @Min(60, { message: 'must be at least 60 requests per minute' })
+  HEALTH_RATE_LIMIT_PER_MINUTE: number = 120;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
@@ -117,7 +175,17 @@ export interface ResolvedGatewayConfig {
   issuer: string;
   audience: string;
   rateLimitPerMinute: number;
+  bodyLimit: number;
   uploadLimit: number;
+  headersTimeout: number;
+  requestTimeout: number;
+  idleTimeout: number;
+  maxConnections: number;
+  maxWebsockets: number;
+  minBodyRate: number;
+  corsOrigins: string[];
+  trustedProxies: string;
+  healthRatePerMinute: number;
   upstreamTimeout: number;
   shutdownTimeout: number;
   logLevel: string;
@@ -149,6 +217,11 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Reso
   filled.JWT_JWKS_URL = env.JWT_JWKS_URL?.trim() || `${aclUrl}/acl/.well-known/jwks.json`;
 
   const config = validateConfig(GatewayConfig, filled);
+  try {
+    parseTrustedProxies(config.TRUSTED_PROXIES);
+  } catch (error) {
+    throw new ConfigError('TRUSTED_PROXIES', (error as Error).message);
+  }
   const upstreams = Object.fromEntries(
     SERVICE_NAMES.map((app) => [app, withoutTrailingSlash(config[upstreamVariable(app)] as string)]),
   ) as Record<ServiceName, string>;
@@ -159,7 +232,19 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Reso
     issuer: config.JWT_ISSUER,
     audience: config.JWT_AUDIENCE,
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    bodyLimit: config.BODY_LIMIT,
     uploadLimit: config.UPLOAD_LIMIT,
+    headersTimeout: config.HEADERS_TIMEOUT,
+    requestTimeout: config.REQUEST_TIMEOUT,
+    idleTimeout: config.IDLE_TIMEOUT,
+    maxConnections: config.MAX_CONNECTIONS,
+    maxWebsockets: config.MAX_WEBSOCKETS,
+    minBodyRate: config.MIN_BODY_RATE,
+    corsOrigins: config.CORS_ORIGINS.split(',')
+      .map((origin) => origin.trim().replace(/\/+$/, ''))
+      .filter((origin) => origin !== ''),
+    trustedProxies: config.TRUSTED_PROXIES,
+    healthRatePerMinute: config.HEALTH_RATE_LIMIT_PER_MINUTE,
     upstreamTimeout: config.UPSTREAM_TIMEOUT,
     shutdownTimeout: config.SHUTDOWN_TIMEOUT,
     logLevel: config.LOG_LEVEL,

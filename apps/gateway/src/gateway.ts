@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -9,24 +10,31 @@ import {
   contextFrom,
   DomainError,
   endHttpSpan,
+  keepAliveGrace,
+  lingerOnClose,
   openSpan,
+  parseTrustedProxies,
   PayloadTooLarge,
   RateLimited,
   requestId,
   SpanKind,
   startTracing,
+  stopAccepting,
   traceparentOf,
+  Unauthenticated,
   UpstreamUnavailable,
   type Span,
+  type TrustedProxies,
 } from '@media/platform';
 import { timingSafeEqual } from 'node:crypto';
 import { loadGatewayConfig, type ResolvedGatewayConfig } from './config';
 import { mergedOpenApi } from './docs/openapi';
-import { serveDocs } from './docs/swagger-ui';
-import { checkUpstreams } from './health/readiness';
+import { DOCS_CSP, serveDocs } from './docs/swagger-ui';
+import { checkUpstreams, type Readiness } from './health/readiness';
 import { createLogger, type GatewayLogger } from './logger';
 import { queryTicket, redactUrl, TokenChecker } from './proxy/auth';
 import {
+  BodyTooSlow,
   InternalError,
   InvalidPath,
   refuseUpload,
@@ -34,7 +42,7 @@ import {
   sendError,
   writeSocketError,
 } from './proxy/errors';
-import { Forwarder } from './proxy/forward';
+import { bodyLimitOf, Forwarder } from './proxy/forward';
 import { clientAddress } from './proxy/headers';
 import { RateLimiter } from './proxy/rate-limit';
 import {
@@ -74,6 +82,38 @@ function isPreflight(req: IncomingMessage): boolean {
   return req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
 }
 
+/** On every answer the gateway makes itself (its pages and its errors). */
+const OWN_SECURITY_HEADERS: Record<string, string> = {
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+};
+
+/** `/health/*` of the gateway and `/<prefix>/health/*` of every app. */
+const HEALTH_PATH = /^\/(?:[^/]+\/)?health(?:\/|$)/;
+
+/** How long one readiness report of every upstream is reused. */
+const READINESS_CACHE_MS = 1_000;
+
+/** Node's own answers to what its parser refuses, in the contract's shape (CONTRACT §2). */
+function parserError(error: NodeJS.ErrnoException): DomainError | undefined {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new DomainError(431, 'request_header_fields_too_large', 'The request headers are too large.');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new DomainError(408, 'request_timeout', 'The request was not received in time.');
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return undefined;
+    default:
+      return error.code?.startsWith('HPE_')
+        ? new DomainError(400, 'bad_request', 'The request is not valid HTTP/1.1.')
+        : undefined;
+  }
+}
+
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const payload = JSON.stringify(value);
   res.writeHead(status, {
@@ -94,22 +134,86 @@ class Gateway {
   /** Open websocket tunnels: shutdown cuts these, they never "finish". */
   private readonly tunnels = new Set<Duplex>();
   private closing?: Promise<void>;
-  private onIdle?: () => void;
+  /** When a request last began or ended, for the shutdown's keep-alive grace. */
+  private lastActivity = 0;
+  private readonly trusted: TrustedProxies;
+  private readonly healthLimiter: RateLimiter;
+  private readonly corsOrigins: ReadonlySet<string>;
+  /** The last readiness report, reused for READINESS_CACHE_MS. */
+  private readiness?: { at: number; report: Promise<Readiness> };
+  /** Open HTTP connections (MAX_CONNECTIONS) and upgraded ones (MAX_WEBSOCKETS), counted apart. */
+  private httpConnections = 0;
+  private websockets = 0;
 
   constructor(
     private readonly config: ResolvedGatewayConfig,
     private readonly log: GatewayLogger,
   ) {
+    this.trusted = parseTrustedProxies(config.trustedProxies);
     this.forwarder = new Forwarder(config.upstreams, {
+      bodyLimit: config.bodyLimit,
       uploadLimit: config.uploadLimit,
       upstreamTimeout: config.upstreamTimeout,
+      minBodyRate: config.minBodyRate,
+      trustedProxies: this.trusted,
     });
     this.tokens = new TokenChecker(config.jwksUrl, { issuer: config.issuer, audience: config.audience });
     this.limiter = new RateLimiter(config.rateLimitPerMinute);
-    this.server = createServer({ keepAliveTimeout: 65_000 }, this.onRequest);
+    this.healthLimiter = new RateLimiter(config.healthRatePerMinute);
+    this.corsOrigins = new Set(config.corsOrigins);
+    this.server = createServer(
+      {
+        headersTimeout: config.headersTimeout,
+        requestTimeout: config.requestTimeout,
+        keepAliveTimeout: config.idleTimeout,
+        // Node checks the two timeouts above on this interval (30 s by default).
+        connectionsCheckingInterval: Math.max(100, Math.min(1_000, config.headersTimeout / 4)),
+      },
+      this.onRequest,
+    );
+    // A connection that stays silent (never a byte, or between requests) is closed; one with an
+    // answer under way is bounded by UPSTREAM_TIMEOUT instead.
+    this.server.timeout = config.idleTimeout;
+    this.server.on('timeout', (socket: Socket & { _httpMessage?: ServerResponse | null }) => {
+      if (socket._httpMessage && !socket._httpMessage.writableFinished) return;
+      socket.destroy();
+    });
+    this.server.on('connection', this.onConnection);
+    this.server.on('clientError', this.onClientError);
     this.server.on('checkContinue', this.onCheckContinue);
     this.server.on('upgrade', this.onUpgrade);
+    // An early answer (413, 415...) closes the connection only after the rest of the body was
+    // read and dropped, within a bound, so the client sees the answer rather than a reset.
+    lingerOnClose(this.server, { bytes: config.uploadLimit, ms: 2_000 });
   }
+
+  /** MAX_CONNECTIONS: one more is answered 503 and closed at once. */
+  private readonly onConnection = (socket: Socket): void => {
+    if (this.httpConnections >= this.config.maxConnections) {
+      const error = new UpstreamUnavailable('The gateway is at its connection limit; retry shortly.');
+      socket.on('error', () => socket.destroy());
+      writeSocketError(socket, error, '');
+      return;
+    }
+    this.httpConnections += 1;
+    let counted = true;
+    (socket as Socket & { [UNCOUNT]?: () => void })[UNCOUNT] = () => {
+      if (counted) this.httpConnections -= 1;
+      counted = false;
+    };
+    socket.once('close', () => (socket as Socket & { [UNCOUNT]?: () => void })[UNCOUNT]?.());
+  };
+
+  /** What Node's parser refuses (bad framing 400, headers too large 431, timeouts 408). */
+  private readonly onClientError = (error: NodeJS.ErrnoException, socket: Duplex): void => {
+    const answer = parserError(error);
+    const message = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (!answer || !socket.writable || message?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    writeSocketError(socket, answer, randomUUID(), OWN_SECURITY_HEADERS);
+  };
 
   listen(): Promise<number> {
     return new Promise((resolve, reject) => {
@@ -135,12 +239,13 @@ class Gateway {
 
   /** `Expect: 100-continue`: an upload the gateway would refuse is refused before it is sent. */
   private readonly onCheckContinue = (req: IncomingMessage, res: ServerResponse): void => {
-    if (Number(req.headers['content-length']) > this.config.uploadLimit) {
+    const limit = bodyLimitOf(req, this.config);
+    if (Number(req.headers['content-length']) > limit) {
       const note = this.begin(req, res);
       note.code = 'payload_too_large';
       res.setHeader('X-Request-Id', note.requestId);
       // The client holds the body back until it hears 100, so there is nothing to drain.
-      sendError(res, new PayloadTooLarge(this.config.uploadLimit), { Connection: 'close' });
+      sendError(res, new PayloadTooLarge(limit), { ...OWN_SECURITY_HEADERS, Connection: 'close' });
       return;
     }
     res.writeContinue();
@@ -163,7 +268,10 @@ class Gateway {
     note.span = span.span;
     note.traceparent = traceparentOf(span.context);
     this.active.add(res);
-    if (this.closing) res.setHeader('Connection', 'close');
+    if (this.closing) {
+      res.setHeader('Connection', 'close');
+      this.lastActivity = performance.now();
+    }
     res.on('close', () => this.finished(req, res, note));
     return note;
   }
@@ -176,17 +284,31 @@ class Gateway {
     const path = pathOf(url);
     if (hasDotSegment(path)) throw new InvalidPath();
     const segment = firstSegment(path);
-    if (OWN_SEGMENTS.has(segment)) {
+    const own = OWN_SEGMENTS.has(segment);
+    const app = own ? undefined : ROUTES.get(segment);
+    if (!own && !app) throw new RouteNotFound(segment);
+    // Health probes are cheap for a probe and costly to multiply: limited per client, apart.
+    if (HEALTH_PATH.test(path)) {
+      const wait = this.healthLimiter.take(`ip:${clientAddress(req, this.trusted)}`);
+      if (wait > 0) throw new RateLimited(wait);
+    }
+    if (!app) {
       this.own(path, req, res, note).catch((error: unknown) => this.fail(req, res, note, error));
       return;
     }
-    const app = ROUTES.get(segment);
-    if (!app) throw new RouteNotFound(segment);
     if (isUpstreamMetrics(path)) throw new DomainError(404, 'not_found', `Nothing at ${path}.`);
     if (note.traceparent) req.headers.traceparent = note.traceparent;
+    const origin = req.headers.origin;
+    const allowedOrigin = origin !== undefined && this.corsOrigins.has(origin) ? origin : undefined;
+    if (isPreflight(req)) return this.preflight(req, res, note, allowedOrigin);
+    if (allowedOrigin) {
+      res.setHeader('Access-Control-Allow-Origin', allowedOrigin);
+      res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After, ETag, Location');
+      res.setHeader('Vary', 'Origin');
+    }
 
-    if (isPublicPath(req.method ?? 'GET', path) || isPreflight(req)) {
-      this.admit(req, res, note, app, `ip:${clientAddress(req)}`);
+    if (isPublicPath(req.method ?? 'GET', path)) {
+      this.admit(req, res, note, app, `ip:${clientAddress(req, this.trusted)}`);
       return;
     }
     const raw = bearerToken(req.headers.authorization);
@@ -199,7 +321,44 @@ class Gateway {
     this.tokens
       .verify(raw)
       .then((verified) => this.admit(req, res, note, app, verified))
-      .catch((error: unknown) => this.fail(req, res, note, error));
+      .catch((error: unknown) => {
+        // A refused token still costs its client a request (no free guessing or flooding).
+        if (error instanceof Unauthenticated) {
+          const wait = this.limiter.take(`ip:${clientAddress(req, this.trusted)}`);
+          if (wait > 0) error = new RateLimited(wait);
+        }
+        this.fail(req, res, note, error);
+      });
+  }
+
+  /** CORS preflights are answered here (CORS_ORIGINS), never forwarded. */
+  private preflight(
+    req: IncomingMessage,
+    res: ServerResponse,
+    note: RequestNote,
+    allowedOrigin: string | undefined,
+  ): void {
+    res.setHeader('X-Request-Id', note.requestId);
+    res.setHeader('Vary', 'Origin');
+    if (!allowedOrigin) {
+      note.code = 'forbidden';
+      sendError(
+        res,
+        new DomainError(403, 'forbidden', 'This origin may not call the API.'),
+        OWN_SECURITY_HEADERS,
+      );
+      return;
+    }
+    const asked = req.headers['access-control-request-headers'];
+    res.writeHead(204, {
+      ...OWN_SECURITY_HEADERS,
+      'Access-Control-Allow-Origin': allowedOrigin,
+      'Access-Control-Allow-Methods': 'GET, HEAD, POST, PUT, PATCH, DELETE',
+      'Access-Control-Allow-Headers':
+        asked && /^[\w\-, ]{1,1000}$/.test(asked) ? asked : 'Authorization, Content-Type, X-Request-Id',
+      'Access-Control-Max-Age': '600',
+    });
+    res.end();
   }
 
   /** Limits, then forwarding: the rate limit counts the token's user, else the address. */
@@ -220,9 +379,8 @@ class Gateway {
     if (wait > 0) throw new RateLimited(wait);
 
     const length = req.headers['content-length'];
-    if (length !== undefined && Number(length) > this.config.uploadLimit) {
-      throw new PayloadTooLarge(this.config.uploadLimit);
-    }
+    const limit = bodyLimitOf(req, this.config);
+    if (length !== undefined && Number(length) > limit) throw new PayloadTooLarge(limit);
     note.upstream = app;
     this.forwarder.forward(app, req, res, note.requestId, (outcome) => {
       if (outcome.error) this.fail(req, res, note, outcome.error);
@@ -242,12 +400,15 @@ class Gateway {
     }
     res.setHeader('X-Request-Id', note.requestId);
     // A body of known size within the limit is read and dropped by Node after the answer, and
-    // the connection kept; a chunked or oversized one must not be read to its end.
+    // the connection kept; a chunked, oversized or trickling one must not be read to its end.
     const length = req.headers['content-length'];
+    const limit = bodyLimitOf(req, this.config);
     const unbounded =
-      req.headers['transfer-encoding'] !== undefined || Number(length) > this.config.uploadLimit;
-    if (req.complete || !unbounded) sendError(res, answer);
-    else refuseUpload(req, res, answer, this.config.uploadLimit);
+      req.headers['transfer-encoding'] !== undefined ||
+      Number(length) > limit ||
+      answer instanceof BodyTooSlow;
+    if (req.complete || !unbounded) sendError(res, answer, OWN_SECURITY_HEADERS);
+    else refuseUpload(req, res, answer, limit, OWN_SECURITY_HEADERS);
   }
 
   private async own(
@@ -257,6 +418,7 @@ class Gateway {
     note: RequestNote,
   ): Promise<void> {
     res.setHeader('X-Request-Id', note.requestId);
+    for (const [name, value] of Object.entries(OWN_SECURITY_HEADERS)) res.setHeader(name, value);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       sendError(res, new DomainError(405, 'method_not_allowed', `${req.method} is not allowed on ${path}.`), {
         Allow: 'GET, HEAD',
@@ -265,14 +427,23 @@ class Gateway {
     }
     if (path === '/health/live') return sendJson(res, 200, { status: 'ok' });
     if (path === '/health/ready') {
-      const readiness = await checkUpstreams((app) => this.forwarder.pool(app));
+      const readiness = await this.readinessReport();
       return sendJson(res, readiness.status === 'ok' && !this.closing ? 200 : 503, readiness);
     }
     if (path === '/metrics') return this.exposeMetrics(req, res);
+    if (path === '/docs' || path === '/docs/') res.setHeader('Content-Security-Policy', DOCS_CSP);
     if (path === '/openapi.json')
       return sendJson(res, 200, await mergedOpenApi((app) => this.forwarder.pool(app)));
     if (serveDocs(path, res)) return;
     sendError(res, new DomainError(404, 'not_found', `Nothing at ${path}.`));
+  }
+
+  /** Every upstream's readiness, asked at most once per READINESS_CACHE_MS however many ask. */
+  private readinessReport(now = Date.now()): Promise<Readiness> {
+    if (!this.readiness || now - this.readiness.at >= READINESS_CACHE_MS) {
+      this.readiness = { at: now, report: checkUpstreams((app) => this.forwarder.pool(app)) };
+    }
+    return this.readiness.report;
   }
 
   /** The gateway's Prometheus metrics; with METRICS_TOKEN set, only for a scraper that presents it. */
@@ -304,6 +475,7 @@ class Gateway {
   /** One access log line per request (CONTRACT §6); the gateway's own probes only at debug. */
   private finished(req: IncomingMessage, res: ServerResponse, note: RequestNote): void {
     this.active.delete(res);
+    this.lastActivity = performance.now();
     const route = this.routeLabel(req, note);
     this.metrics.observeHttp(
       req.method ?? 'GET',
@@ -327,7 +499,6 @@ class Gateway {
       };
       this.log[level](line, 'request completed');
     }
-    if (this.active.size === 0) this.onIdle?.();
   }
 
   // ---------------------------------------------------------------- websocket upgrades
@@ -382,7 +553,7 @@ class Gateway {
     const header = bearerToken(req.headers.authorization);
     let limitKey: string;
     if (!header && app === 'chat-notifications' && queryTicket(url) !== undefined) {
-      limitKey = `ip:${clientAddress(req)}`;
+      limitKey = `ip:${clientAddress(req, this.trusted)}`;
     } else {
       const claims = await this.tokens.verify(header);
       note.userId = claims.sub;
@@ -391,16 +562,29 @@ class Gateway {
     const wait = this.limiter.take(limitKey);
     if (wait > 0) throw new RateLimited(wait);
     note.upstream = app;
+    if (this.websockets >= this.config.maxWebsockets)
+      throw new UpstreamUnavailable('The gateway is at its websocket limit; retry shortly.');
     proxyUpgrade(req, socket, head, {
       origin: this.config.upstreams[app],
       app,
       upstreamTimeout: this.config.upstreamTimeout,
       requestId: note.requestId,
+      trustedProxies: this.trusted,
       onSettled: (status) => logLine(status),
       onTunnel: (client, upstream: Socket) => {
+        // An open tunnel is exempt from the HTTP timeouts and counts as a websocket, not HTTP.
+        (client as Socket).setTimeout?.(0);
+        (client as Socket & { [UNCOUNT]?: () => void })[UNCOUNT]?.();
+        this.websockets += 1;
+        let open = true;
+        const closed = () => {
+          if (open) this.websockets -= 1;
+          open = false;
+          this.tunnels.delete(client);
+        };
         this.tunnels.add(client);
-        client.once('close', () => this.tunnels.delete(client));
-        upstream.once('close', () => this.tunnels.delete(client));
+        client.once('close', closed);
+        upstream.once('close', closed);
       },
     });
   }
@@ -414,29 +598,30 @@ class Gateway {
 
   private async shutdown(): Promise<void> {
     const deadline = Date.now() + this.config.shutdownTimeout;
-    const stopped = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    // Keep-alive connections with nothing in flight would hold close() open until they time out.
-    this.server.closeIdleConnections();
+    const stopped = stopAccepting(this.server);
     for (const res of this.active) if (!res.headersSent) res.setHeader('Connection', 'close');
     for (const tunnel of this.tunnels) tunnel.destroy();
-
-    if (this.active.size > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
-        this.onIdle = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+    // Busy connections close after their answer (Connection: close from now on). A keep-alive
+    // connection whose answer went out before may get one more request, answered the same way;
+    // only connections that stayed idle for the grace are cut, so a client that sent a request
+    // just now does not see a reset.
+    const grace = keepAliveGrace(this.config.shutdownTimeout);
+    while (Date.now() < deadline && this.httpConnections > 0) {
+      if (this.active.size === 0 && performance.now() - this.lastActivity >= grace) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
     }
     this.server.closeAllConnections();
     await stopped;
     await this.forwarder.close(deadline);
     this.limiter.close();
+    this.healthLimiter.close();
     this.log.info({ in_flight_cut: this.active.size }, 'gateway stopped');
     this.log.flush();
   }
 }
+
+/** Takes a socket out of the HTTP connection count (once). */
+const UNCOUNT = Symbol('uncount');
 
 /**
  * X-Request-Id of a request by the platform's rule (the caller's when sane, else a new one),

@@ -5,6 +5,7 @@ export * from './auth/token-verifier';
 export * from './bootstrap/app-definition';
 export * from './bootstrap/platform.module';
 export * from './bootstrap/start-app';
+export * from './bootstrap/connections';
 export * from './config/env';
 export * from './config/platform-config';
 export * from './config/tokens';

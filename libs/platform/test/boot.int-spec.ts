@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { call, createDatabases, databaseUrl, dropDatabases, freePort } from '@media/testing';
+import { call, createDatabases, databaseUrl, dropDatabases, freePort, testEnv } from '@media/testing';
 
 const MAIN = join(__dirname, '../../../dist/apps/content/src/main.js');
 
@@ -21,7 +21,7 @@ function run(env: Record<string, string>) {
 }
 
 const base = {
-  NATS_URL: 'nats://127.0.0.1:4222',
+  NATS_URL: testEnv.natsUrl,
   CURSOR_SECRET: 'c'.repeat(40),
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres',
   LOG_LEVEL: 'silent',

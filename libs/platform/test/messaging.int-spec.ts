@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { ChatEvents, type EventEnvelope } from '@media/contracts';
-import { call, mintToken, queryDatabase } from '@media/testing';
+import { call, mintToken, queryDatabase, testEnv } from '@media/testing';
 import { bootFixture, type BootedFixture } from './fixture/boot';
 
 async function eventually<T>(
@@ -24,7 +24,7 @@ async function eventually<T>(
 }
 
 describe.each([
-  ['NATS', 'nats://127.0.0.1:4222'],
+  ['NATS', testEnv.natsUrl],
   ['the in-process bus', 'inproc'],
 ])('over %s', (_name, natsUrl) => {
   let fixture: BootedFixture;
@@ -107,7 +107,7 @@ describe('durable events over JetStream', () => {
       data: { fixture: marker },
       meta: {},
     };
-    const nc = await connect({ servers: 'nats://127.0.0.1:4222' });
+    const nc = await connect({ servers: testEnv.natsUrl });
     const js = jetstream(nc);
     // Two publishes with different message ids, so JetStream's own de-duplication does not hide the repeat.
     await js.publish(event.subject, JSON.stringify(event), { msgID: `${event.id}-1` });

@@ -7,7 +7,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { call, generateTestKeys, mintToken, queryDatabase, type TestKeys } from '@media/testing';
+import { call, generateTestKeys, mintToken, queryDatabase, testEnv, type TestKeys } from '@media/testing';
 import { bootFixture, type BootedFixture } from './fixture/boot';
 
 let fixture: BootedFixture;
@@ -20,7 +20,7 @@ beforeAll(async () => {
   fixture = await bootFixture({ BODY_LIMIT: '4kb', UPLOAD_LIMIT: '16kb' });
   ({ base, keys } = fixture);
   token = mintToken(keys, { permissions: ['lineup:write'] });
-  nats = await connect({ servers: 'nats://127.0.0.1:4222' });
+  nats = await connect({ servers: testEnv.natsUrl });
 });
 
 afterAll(async () => {

@@ -4,6 +4,10 @@ export const testEnv = {
   databaseUrl: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   /** The NATS server the booted apps use. */
   natsUrl: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222',
+  /** How long the fuzz suite runs (it visits every operation round-robin until then). */
+  fuzzBudgetMs: Number(process.env.FUZZ_BUDGET_MS ?? 150_000),
+  /** The fuzz suite's seed, to replay a run; a new one each run otherwise. */
+  fuzzSeed: Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31),
   /**
    * The apps the e2e run boots (comma-separated, e.g. `acl,content`; the gateway always runs):
    * every app by default, as CI runs it. Fewer apps boot faster while working on one of them.

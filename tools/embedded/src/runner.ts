@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { envPrefix, SERVICE_NAMES, type AppName, type ServiceName } from '@media/contracts';
-import { createApp, type AppDefinition } from '@media/platform';
+import { createApp, stopApp, type AppDefinition } from '@media/platform';
 import type { INestApplication } from '@nestjs/common';
 import { appEnvironments } from './app-env';
 import { SERVICE_DEFINITIONS, startGateway } from './apps';
@@ -97,11 +97,11 @@ async function startDatabase(
     force: () => server.forceStop(),
     timeoutMs: 40_000,
   });
-  server.checkPermissions();
+  server.prepareLocation();
   await server.stopLeftover();
   const fresh = !server.isInitialised();
   if (fresh) {
-    io.say(`PostgreSQL: initialising a new cluster in ${directory}`);
+    io.say(`PostgreSQL: initialising a new cluster in ${server.directory}`);
     const initialising = server.initialise();
     // A stop requested meanwhile waits for initdb: cut short, it would leave a half-made cluster.
     lifecycle.add({
@@ -213,9 +213,9 @@ function appsResource(apps: Map<ServiceName, INestApplication>, io: RunnerIo): R
     stop: async () => {
       await Promise.all(
         [...apps].map(([app, instance]) =>
-          instance
-            .close()
-            .catch((error: unknown) => io.say(`${app} closed with an error: ${(error as Error).message}`)),
+          stopApp(instance, 10_000).catch((error: unknown) =>
+            io.say(`${app} closed with an error: ${(error as Error).message}`),
+          ),
         ),
       );
     },

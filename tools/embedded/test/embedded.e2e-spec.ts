@@ -9,7 +9,7 @@ import {
   statSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { APPS, envPrefix, type AppName } from '@media/contracts';
 import { findFreePort } from '../src/ports';
 
@@ -143,8 +143,8 @@ function makeWorkDir(): string {
 }
 
 /** Stops a PostgreSQL a failed test left behind, so it does not outlive the run. */
-function stopLeftoverPostgres(dataDir: string): void {
-  const pidFile = join(dataDir, 'postgres', 'postmaster.pid');
+function stopLeftoverPostgres(dataDir: string, cluster = join(dataDir, 'postgres')): void {
+  const pidFile = join(cluster, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
   try {
@@ -206,6 +206,39 @@ describe('npm start (embedded default)', () => {
       expect(await stopRunner(second)).toBe(0);
     },
     2 * START_TIMEOUT + 2 * STOP_TIMEOUT,
+  );
+
+  it(
+    'starts from a directory the postgres user cannot enter (mktemp -d, 0700) without opening it (issue 6)',
+    async () => {
+      const work = mkdtempSync(join(tmpdir(), 'embedded-e2e-private-'));
+      workDirs.push(work);
+      expect(statSync(work).mode & 0o777).toBe(0o700);
+      const dataDir = join(work, 'data');
+      const ports = await freePorts();
+      const runner = startRunner(dataDir, ports);
+      runners.push(runner);
+      try {
+        await waitReady(runner, ports.gateway);
+        await expect(loginAndReadProfile(ports.gateway, storedAdmin(dataDir))).resolves.toMatchObject({
+          email: storedAdmin(dataDir).email,
+        });
+        expect(statSync(work).mode & 0o777).toBe(0o700);
+        if (process.getuid?.() === 0) {
+          expect(runner.stderr()).toMatch(/cannot enter .*: running its .*cluster from /);
+          expect(existsSync(join(dataDir, 'postgres-location'))).toBe(true);
+        }
+        expect(await stopRunner(runner)).toBe(0);
+      } finally {
+        const location = join(dataDir, 'postgres-location');
+        if (existsSync(location)) {
+          const cluster = readFileSync(location, 'utf8').trim();
+          stopLeftoverPostgres(dirname(cluster), cluster);
+          rmSync(dirname(cluster), { recursive: true, force: true });
+        }
+      }
+    },
+    START_TIMEOUT + STOP_TIMEOUT,
   );
 
   it(

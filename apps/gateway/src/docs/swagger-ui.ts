@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -36,6 +37,20 @@ const PAGE = `<!DOCTYPE html>
   </body>
 </html>
 `;
+
+const INLINE_SCRIPT = /<script>([\s\S]*?)<\/script>/.exec(PAGE)?.[1] ?? '';
+
+/** The docs page's Content-Security-Policy: its own assets, and its one inline script by hash. */
+export const DOCS_CSP = [
+  "default-src 'self'",
+  `script-src 'self' 'sha256-${createHash('sha256').update(INLINE_SCRIPT).digest('base64')}'`,
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
 
 let assetDir: string | undefined;
 

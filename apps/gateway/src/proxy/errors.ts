@@ -22,6 +22,20 @@ export class UpstreamTimeout extends DomainError {
   }
 }
 
+/** A request body that trickled in slower than MIN_BODY_RATE. */
+export class BodyTooSlow extends DomainError {
+  constructor(rate: number) {
+    super(408, 'request_timeout', `The request body arrived slower than ${rate} bytes per second.`);
+  }
+}
+
+/** A request that took longer than REQUEST_TIMEOUT, or headers slower than HEADERS_TIMEOUT. */
+export class RequestTimeout extends DomainError {
+  constructor() {
+    super(408, 'request_timeout', 'The request was not received in time.');
+  }
+}
+
 export class InternalError extends DomainError {
   constructor() {
     super(500, 'internal_error', 'The gateway failed to handle the request.');
@@ -75,8 +89,9 @@ export function refuseUpload(
   res: ServerResponse,
   error: DomainError,
   budget: number,
+  extraHeaders: Record<string, string> = {},
 ): void {
-  res.write(writeErrorHead(res, error, { Connection: 'close' }));
+  res.write(writeErrorHead(res, error, { ...extraHeaders, Connection: 'close' }));
   let seen = 0;
   const finish = () => {
     clearTimeout(timer);
@@ -96,9 +111,15 @@ export function refuseUpload(
 }
 
 /** The same answer written by hand on a socket that asked to upgrade (no ServerResponse there). */
-export function writeSocketError(socket: Duplex, error: DomainError, requestId: string): void {
+export function writeSocketError(
+  socket: Duplex,
+  error: DomainError,
+  requestId: string,
+  extraHeaders: Record<string, string> = {},
+): void {
   const payload = body(error);
   const headers = {
+    ...extraHeaders,
     ...error.headers,
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(Buffer.byteLength(payload)),

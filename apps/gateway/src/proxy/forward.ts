@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { ServiceName } from '@media/contracts';
-import { DomainError, PayloadTooLarge, UpstreamUnavailable } from '@media/platform';
+import { DomainError, PayloadTooLarge, UpstreamUnavailable, type TrustedProxies } from '@media/platform';
 import { Pool, type Dispatcher } from 'undici';
-import { InternalError, UpstreamTimeout } from './errors';
+import { BodyTooSlow, InternalError, UpstreamTimeout } from './errors';
 import { clientResponseHeaders, upstreamRequestHeaders } from './headers';
 
 /** How a forwarded exchange ended, for the access log and the in-flight count. */
@@ -22,22 +22,52 @@ class ClientGone extends Error {
 }
 
 /**
- * Counts request body bytes of a body without Content-Length (chunked) and fails the upload
- * at the limit, so a stream of unknown length cannot exceed UPLOAD_LIMIT either.
+ * Every forwarded body passes through one of these: it counts bytes as they arrive, whatever the
+ * headers said, and fails the upload past the limit (so an upstream never reads more than it);
+ * it measures the client's rate (MIN_BODY_RATE); and it is what undici destroys when an exchange
+ * ends, never the client's request itself (destroying that would cut the client's connection
+ * before the answer written to it is out).
  */
 class ByteLimit extends Transform {
   private seen = 0;
+  /** Bytes of the current rate window, and when it started. */
+  windowBytes = 0;
+  windowStart = Date.now();
 
-  constructor(private readonly limit: number) {
+  constructor(
+    private readonly limit: number,
+    readonly source: IncomingMessage,
+  ) {
     super();
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.seen += chunk.length;
+    this.windowBytes += chunk.length;
     if (this.seen > this.limit) callback(new PayloadTooLarge(this.limit));
     else callback(null, chunk);
   }
 }
+
+/** The media type of a request, lower case, without parameters. */
+export function mediaType(req: IncomingMessage): string {
+  const type = req.headers['content-type'];
+  return type === undefined ? '' : type.split(';')[0].trim().toLowerCase();
+}
+
+/** JSON and urlencoded bodies are held to BODY_LIMIT, anything else (uploads) to UPLOAD_LIMIT. */
+export function bodyLimitOf(
+  req: IncomingMessage,
+  limits: { bodyLimit: number; uploadLimit: number },
+): number {
+  const type = mediaType(req);
+  return type === 'application/json' || type.endsWith('+json') || type === 'application/x-www-form-urlencoded'
+    ? limits.bodyLimit
+    : limits.uploadLimit;
+}
+
+const RATE_WINDOW_MS = 5_000;
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 const RESET_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
 
@@ -75,11 +105,12 @@ class Exchange implements Dispatcher.DispatchHandler {
     private readonly pool: Pool,
     private readonly request: Dispatcher.DispatchOptions,
     private readonly requestId: string,
+    private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
     private readonly finish: (outcome: ForwardOutcome) => void,
   ) {
-    const method = request.method;
-    this.retries = request.body === null && (method === 'GET' || method === 'HEAD') ? 1 : 0;
+    // Idempotent and body-less: safe to send again when a pooled connection turned out closed.
+    this.retries = request.body === null && IDEMPOTENT.has(request.method) ? 1 : 0;
     res.on('close', this.onClientClose);
   }
 
@@ -107,11 +138,12 @@ class Exchange implements Dispatcher.DispatchHandler {
   ): void {
     // 1xx informational answers (103 Early Hints) are the upstream's business, not relayed.
     if (statusCode < 200) return;
-    this.res.writeHead(
-      statusCode,
-      statusMessage || undefined,
-      clientResponseHeaders(headers, this.requestId),
-    );
+    const answer = clientResponseHeaders(headers, this.requestId);
+    // The upstream answered before the whole body was sent (413, 415, 401...): the answer is
+    // relayed, and the client's connection closed after it (the rest of the body is read and
+    // dropped within a bound first, see lingerOnClose), so it is never left half-read.
+    if (this.request.body !== null && !this.req.complete) answer.connection = 'close';
+    this.res.writeHead(statusCode, statusMessage || undefined, answer);
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -141,8 +173,12 @@ class Exchange implements Dispatcher.DispatchHandler {
 }
 
 export interface ForwardOptions {
+  bodyLimit: number;
   uploadLimit: number;
   upstreamTimeout: number;
+  /** Bytes per second a request body must keep up, averaged over 5 s; 0 turns it off. */
+  minBodyRate: number;
+  trustedProxies: TrustedProxies;
 }
 
 /**
@@ -151,11 +187,18 @@ export interface ForwardOptions {
  */
 export class Forwarder {
   private readonly pools = new Map<ServiceName, Pool>();
+  /** Bodies being sent, for the rate check. */
+  private readonly bodies = new Set<ByteLimit>();
+  private readonly rateCheck?: NodeJS.Timeout;
 
   constructor(
     upstreams: Record<ServiceName, string>,
     private readonly options: ForwardOptions,
   ) {
+    if (options.minBodyRate > 0) {
+      this.rateCheck = setInterval(() => this.checkRates(), 1_000);
+      this.rateCheck.unref();
+    }
     for (const [app, origin] of Object.entries(upstreams) as [ServiceName, string][]) {
       this.pools.set(
         app,
@@ -194,25 +237,57 @@ export class Forwarder {
       return;
     }
     const method = req.method ?? 'GET';
-    const headers = upstreamRequestHeaders(req, requestId);
+    const headers = upstreamRequestHeaders(req, requestId, this.options.trustedProxies);
     const chunked = req.headers['transfer-encoding'] !== undefined;
     const length = req.headers['content-length'];
     let body: Readable | null = null;
-    if (chunked) body = req.pipe(new ByteLimit(this.options.uploadLimit));
-    else if (length !== undefined && length !== '0') body = req;
-    if (chunked && body) {
-      const limited = body;
+    if (chunked || (length !== undefined && length !== '0')) {
+      const limited = new ByteLimit(bodyLimitOf(req, this.options), req);
+      body = req.pipe(limited);
+      this.bodies.add(limited);
+      const settle = () => this.bodies.delete(limited);
+      limited.once('close', settle);
+      req.once('end', settle);
       // pipe() does not pass on a client abort; without this the upstream would wait for the rest.
       req.once('close', () => {
         if (!req.complete) limited.destroy(new ClientGone());
       });
     }
     const request: Dispatcher.DispatchOptions = { path: req.url ?? '/', method, headers, body };
-    new Exchange(app, this.pool(app), request, requestId, res, done).start();
+    new Exchange(app, this.pool(app), request, requestId, req, res, done).start();
+  }
+
+  /**
+   * A body that arrives slower than MIN_BODY_RATE over a whole window fails with 408, so a
+   * trickle cannot hold a gateway connection and an upstream request for long. Windows in which
+   * the gateway itself held the client back (the upstream was slow to read) do not count.
+   */
+  private checkRates(now = Date.now()): void {
+    const floor = (this.options.minBodyRate * RATE_WINDOW_MS) / 1000;
+    for (const body of this.bodies) {
+      if (body.source.complete || body.destroyed) {
+        this.bodies.delete(body);
+        continue;
+      }
+      if (body.source.isPaused() || body.writableNeedDrain) {
+        body.windowStart = now;
+        body.windowBytes = 0;
+        continue;
+      }
+      if (now - body.windowStart < RATE_WINDOW_MS) continue;
+      if (body.windowBytes < floor) {
+        this.bodies.delete(body);
+        body.destroy(new BodyTooSlow(this.options.minBodyRate));
+        continue;
+      }
+      body.windowStart = now;
+      body.windowBytes = 0;
+    }
   }
 
   /** Stops taking requests; waits for running ones until `deadline`, then cuts them. */
   async close(deadline: number): Promise<void> {
+    if (this.rateCheck) clearInterval(this.rateCheck);
     const pools = [...this.pools.values()];
     const graceful = Promise.all(pools.map((pool) => pool.close()));
     const remaining = Math.max(0, deadline - Date.now());

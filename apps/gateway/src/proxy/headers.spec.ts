@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { clientAddress, isTrustedPeer, upstreamRequestHeaders } from './headers';
+import { parseTrustedProxies } from '@media/platform';
+import { clientAddress, upstreamRequestHeaders } from './headers';
 
 function request(peer: string, headers: Record<string, string>): IncomingMessage {
   return {
@@ -8,44 +9,70 @@ function request(peer: string, headers: Record<string, string>): IncomingMessage
   } as unknown as IncomingMessage;
 }
 
-describe('X-Forwarded-* trust', () => {
+const loopbackOnly = parseTrustedProxies('loopback');
+const ingress = parseTrustedProxies('10.0.0.0/24, fd00::/8');
+
+describe('TRUSTED_PROXIES (issue 6: configured, not guessed)', () => {
   it.each([
     ['127.0.0.1', true],
-    ['10.1.2.3', true],
-    ['172.16.0.1', true],
-    ['172.32.0.1', false],
-    ['192.168.1.1', true],
     ['::1', true],
-    ['fd12:3456::1', true],
+    ['::ffff:127.0.0.1', true],
+    ['10.1.2.3', false],
+    ['192.168.1.1', false],
+    ['172.16.0.1', false],
+    ['fd12:3456::1', false],
     ['203.0.113.9', false],
-    ['8.8.8.8', false],
-  ])('treats %s as a trusted proxy: %s', (address, trusted) => expect(isTrustedPeer(address)).toBe(trusted));
+  ])('trusts %s by default: %s', (address, trusted) => expect(loopbackOnly(address)).toBe(trusted));
 
-  it('keeps X-Forwarded-Proto/Host set by a proxy on a private address', () => {
+  it.each([
+    ['10.0.0.7', true],
+    ['10.0.1.7', false],
+    ['fd12::1', true],
+    ['fe80::1', false],
+    ['127.0.0.1', false],
+  ])('trusts %s under "10.0.0.0/24, fd00::/8": %s', (address, trusted) =>
+    expect(ingress(address)).toBe(trusted),
+  );
+
+  it('refuses a malformed entry instead of trusting nobody or everybody', () => {
+    expect(() => parseTrustedProxies('10.0.0.0/33')).toThrow(/10.0.0.0\/33/);
+    expect(() => parseTrustedProxies('gateway')).toThrow(/gateway/);
+  });
+
+  it('keeps X-Forwarded-Proto/Host set by a trusted proxy', () => {
     const headers = upstreamRequestHeaders(
       request('10.0.0.7', { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'media.example.com' }),
       'rid',
+      ingress,
     );
     expect(headers['x-forwarded-proto']).toBe('https');
     expect(headers['x-forwarded-host']).toBe('media.example.com');
   });
 
-  it('overwrites X-Forwarded-Proto/Host a public client made up', () => {
+  it('overwrites X-Forwarded-* from a private address that is not a configured proxy', () => {
     const headers = upstreamRequestHeaders(
-      request('203.0.113.9', { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' }),
+      request('10.9.9.9', {
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'evil.example',
+        'x-forwarded-for': '1.2.3.4',
+      }),
       'rid',
+      loopbackOnly,
     );
     expect(headers['x-forwarded-proto']).toBe('http');
     expect(headers['x-forwarded-host']).toBe('gw.example:3000');
+    expect(headers['x-forwarded-for']).toBe('10.9.9.9');
     expect(headers['x-request-id']).toBe('rid');
   });
 
-  it('rate-limits a public client by its own address, whatever X-Forwarded-For it claims', () => {
-    expect(clientAddress(request('203.0.113.9', { 'x-forwarded-for': '1.2.3.4' }))).toBe('203.0.113.9');
+  it('rate-limits an untrusted client by its own address, whatever X-Forwarded-For it claims', () => {
+    expect(clientAddress(request('10.9.9.9', { 'x-forwarded-for': '1.2.3.4' }), loopbackOnly)).toBe(
+      '10.9.9.9',
+    );
   });
 
   it("rate-limits behind a trusted proxy by the proxy's right-most X-Forwarded-For entry", () => {
-    expect(clientAddress(request('10.0.0.7', { 'x-forwarded-for': '6.6.6.6, 198.51.100.4' }))).toBe(
+    expect(clientAddress(request('10.0.0.7', { 'x-forwarded-for': '6.6.6.6, 198.51.100.4' }), ingress)).toBe(
       '198.51.100.4',
     );
   });

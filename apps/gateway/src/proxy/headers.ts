@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import type { TrustedProxies } from '@media/platform';
 
 /**
  * Headers that describe one hop, not the message (RFC 9110 §7.6.1), plus `host` (undici sets
@@ -56,30 +57,15 @@ export function peerAddress(req: IncomingMessage): string {
   return IPV4_MAPPED.exec(address)?.[1] ?? address;
 }
 
-/**
- * Loopback, link-local and private peers are taken to be proxies in front of the gateway (an
- * ingress), the same set the apps trust (`trust proxy` in the platform), so their
- * X-Forwarded-* values are kept instead of overwritten.
- */
-export function isTrustedPeer(address: string): boolean {
-  return (
-    /^(127\.|10\.|192\.168\.|169\.254\.)/.test(address) ||
-    /^172\.(1[6-9]|2\d|3[01])\./.test(address) ||
-    address === '::1' ||
-    /^f[cd][0-9a-f]{2}:/i.test(address) ||
-    /^fe[89ab][0-9a-f]:/i.test(address)
-  );
-}
-
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
 /** The client a rate limit counts: the address the trusted proxy saw, else the peer. */
-export function clientAddress(req: IncomingMessage): string {
+export function clientAddress(req: IncomingMessage, trusted: TrustedProxies): string {
   const peer = peerAddress(req);
   const forwarded = single(req.headers['x-forwarded-for']);
-  if (!forwarded || !isTrustedPeer(peer)) return peer;
+  if (!forwarded || !trusted(peer)) return peer;
   // The right-most entry is the one our own proxy appended; anything left of it the client wrote.
   const last = forwarded.slice(forwarded.lastIndexOf(',') + 1).trim();
   return last || peer;
@@ -89,6 +75,7 @@ export function clientAddress(req: IncomingMessage): string {
 export function upstreamRequestHeaders(
   req: IncomingMessage,
   requestId: string,
+  trustedProxies: TrustedProxies,
   keepUpgrade = false,
 ): IncomingHttpHeaders {
   const source = req.headers;
@@ -101,8 +88,9 @@ export function upstreamRequestHeaders(
     headers[name] = source[name];
   }
   const peer = peerAddress(req);
-  const trusted = isTrustedPeer(peer);
-  const forwardedFor = single(source['x-forwarded-for']);
+  // Only a trusted proxy (TRUSTED_PROXIES) may speak for the client; anyone else's claims go.
+  const trusted = trustedProxies(peer);
+  const forwardedFor = trusted ? single(source['x-forwarded-for']) : undefined;
   headers['x-forwarded-for'] = forwardedFor ? `${forwardedFor}, ${peer}` : peer;
   const ownProto = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
   headers['x-forwarded-proto'] = (trusted && single(source['x-forwarded-proto'])) || ownProto;

@@ -3,6 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ServiceName } from '@media/contracts';
+import type { TrustedProxies } from '@media/platform';
 import { UpstreamUnavailable } from '@media/platform';
 import { UpstreamTimeout, writeSocketError } from './errors';
 import { upstreamRequestHeaders } from './headers';
@@ -29,6 +30,7 @@ export interface UpgradeOptions {
   app: ServiceName;
   upstreamTimeout: number;
   requestId: string;
+  trustedProxies: TrustedProxies;
   /** Called once with the open tunnel, so shutdown can cut it. */
   onTunnel: (client: Duplex, upstream: Socket) => void;
   /** Called once when the handshake is over (101 or not); the status is for the access log. */
@@ -55,7 +57,7 @@ export function proxyUpgrade(
     port: target.port,
     path: req.url,
     method: req.method,
-    headers: upstreamRequestHeaders(req, options.requestId, true),
+    headers: upstreamRequestHeaders(req, options.requestId, options.trustedProxies, true),
     // Upgraded sockets leave any pool, so there is nothing to gain from an agent here.
     agent: false,
     timeout: options.upstreamTimeout,

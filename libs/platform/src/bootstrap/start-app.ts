@@ -13,6 +13,7 @@ import { databaseOptions, runMigrations } from '../database/database';
 import { bodyParsing } from '../http/body-parsing';
 import { requestContext } from '../http/request-context';
 import { requestId } from '../http/request-id';
+import { parseTrustedProxies, type TrustedProxies } from '../http/public-url';
 import { busListenerOptions } from '../nats/transport';
 import { BusHealthIndicator } from '../health/bus.health';
 import { AppMetrics, httpMetrics } from '../observability/metrics';
@@ -25,6 +26,19 @@ import {
   stopTracing,
 } from '../observability/tracing';
 import type { AppDefinition } from './app-definition';
+import { manageConnections, type HttpConnections } from './connections';
+
+/** Each app's connection manager (the Nest application object is a proxy: no own properties). */
+const CONNECTIONS = new WeakMap<INestApplication, HttpConnections>();
+
+/** TRUSTED_PROXIES as Express's `trust proxy` function; a bad entry is a ConfigError. */
+export function trustedProxies(spec: string): TrustedProxies {
+  try {
+    return parseTrustedProxies(spec);
+  } catch (error) {
+    throw new ConfigError('TRUSTED_PROXIES', (error as Error).message);
+  }
+}
 
 /** Reads the app's config: `<APP>_PORT` overrides, `PORT` sets an app run alone (CONTRACT §0). */
 export function loadAppConfig<C extends PlatformConfig>(
@@ -77,6 +91,7 @@ export async function createApp<C extends PlatformConfig>(
   options: { host?: string } = {},
 ): Promise<INestApplication> {
   const config = loadAppConfig(def, env);
+  const trust = trustedProxies(config.TRUSTED_PROXIES);
   // Before the first database connection, so the pg driver is instrumented for SQL spans.
   startTracing(def.name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
   await migrate(def, config);
@@ -92,7 +107,8 @@ export async function createApp<C extends PlatformConfig>(
   app.setGlobalPrefix(prefix);
   const http = app.getHttpAdapter().getInstance() as import('express').Express;
   http.disable('x-powered-by');
-  http.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // X-Forwarded-* only from TRUSTED_PROXIES (the gateway), never from any private address.
+  http.set('trust proxy', (address: string) => trust(address));
   const metrics = app.get(AppMetrics);
   app.use(httpMetrics(metrics));
   app.use(contextMiddleware);
@@ -117,15 +133,44 @@ export async function createApp<C extends PlatformConfig>(
   const listener = app.connectMicroservice(busListenerOptions(def.name, config), { inheritAppConfig: true });
   app.get(BusHealthIndicator).watchListener(listener.status);
   await app.startAllMicroservices();
+  CONNECTIONS.set(
+    app,
+    manageConnections(app.getHttpServer(), {
+      bytes: config.UPLOAD_LIMIT,
+      ms: 2_000,
+    }),
+  );
   await app.listen(config.PORT, options.host ?? '0.0.0.0');
   return app;
+}
+
+/**
+ * Stops an app gracefully: drains HTTP first (idle keep-alive connections closed, in-flight
+ * requests answered with `Connection: close`, bounded by SHUTDOWN_TIMEOUT) while the database
+ * and NATS are still there to answer them, then closes the rest of the app.
+ */
+export async function stopApp(app: INestApplication, timeoutMs: number): Promise<void> {
+  const connections = CONNECTIONS.get(app);
+  if (connections) {
+    const cut = await connections.drain(timeoutMs);
+    if (cut > 0) app.get(Logger).warn(`${cut} request(s) cut at SHUTDOWN_TIMEOUT`);
+  }
+  await app.close();
+}
+
+/** True while the app drains (readiness reports 503 so load balancers stop sending). */
+export function isDraining(app: INestApplication): boolean {
+  return CONNECTIONS.get(app)?.draining ?? false;
 }
 
 /** `main.ts` of every app: boot from the environment, stop cleanly on SIGTERM/SIGINT. */
 export async function runApp<C extends PlatformConfig>(def: AppDefinition<C>): Promise<void> {
   let app: INestApplication;
+  let shutdownTimeout: number;
   try {
-    app = await createApp(def, processEnv());
+    const env = processEnv();
+    shutdownTimeout = loadAppConfig(def, env).SHUTDOWN_TIMEOUT;
+    app = await createApp(def, env);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -137,11 +182,11 @@ export async function runApp<C extends PlatformConfig>(def: AppDefinition<C>): P
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    const force = setTimeout(() => process.exit(1), 15_000);
+    // stopApp is bounded by SHUTDOWN_TIMEOUT already; this only guards against a hang past it.
+    const force = setTimeout(() => process.exit(1), shutdownTimeout + 5_000);
     force.unref();
     app.get(Logger).log(`${signal} received: draining`);
-    app
-      .close()
+    stopApp(app, shutdownTimeout)
       .then(() => stopTracing())
       .then(
         () => process.exit(0),

@@ -91,4 +91,14 @@ export class PlatformConfig {
   @IsOptional()
   @Matches(/^https?:\/\/\S+$/, { message: URL_MESSAGE('http(s)') })
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
+  /** Proxies (CIDR list, or loopback/linklocal/uniquelocal) whose X-Forwarded-* are believed. */
+  @IsString()
+  TRUSTED_PROXIES: string = 'loopback';
+
+  /** How long SIGTERM waits for in-flight requests before the process stops anyway. */
+  @Transform(toDuration)
+  @IsInt({ message: 'must be a duration such as 10000, 10s or 1m' })
+  @Min(0, { message: 'must be a duration such as 10000, 10s or 1m' })
+  SHUTDOWN_TIMEOUT: number = 10_000;
 }

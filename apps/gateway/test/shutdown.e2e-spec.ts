@@ -1,0 +1,154 @@
+/**
+ * Shutdown under load (issue 6): SIGTERM to an app, and to the gateway, while 20 keep-alive
+ * clients keep them busy. Idle keep-alive connections are closed, in-flight requests answered
+ * (with `Connection: close`), the process exits 0 well within SHUTDOWN_TIMEOUT, and clients see
+ * no reset: every request is 2xx, or 503 upstream_unavailable once the app stopped accepting.
+ */
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { Pool } from 'undici';
+import { SERVICE_NAMES, envPrefix } from '@media/contracts';
+import { createDatabases, dropDatabases, freePort, generateTestKeys, mintToken } from '@media/testing';
+import { bootGateway, eventually, startFakeUpstream, type FakeUpstream } from './support/fake-upstream';
+import { aclEnv, spawnDist } from './support/processes';
+
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+interface LoadResult {
+  statuses: Map<number, number>;
+  errors: string[];
+  bodies: string[];
+}
+
+/** 20 keep-alive connections sending GETs back to back until `stop()`. */
+function load(
+  origin: string,
+  path: string,
+  stop: () => boolean,
+  headers: Record<string, string> = {},
+): { pool: Pool; done: Promise<LoadResult> } {
+  const pool = new Pool(origin, { connections: 20, pipelining: 1, keepAliveTimeout: 30_000 });
+  const result: LoadResult = { statuses: new Map(), errors: [], bodies: [] };
+  const worker = async () => {
+    while (!stop()) {
+      try {
+        const res = await pool.request({ path, method: 'GET', headers });
+        const text = await res.body.text();
+        result.statuses.set(res.statusCode, (result.statuses.get(res.statusCode) ?? 0) + 1);
+        if (res.statusCode !== 200) result.bodies.push(text);
+      } catch (error) {
+        result.errors.push((error as { code?: string }).code ?? String(error));
+        if ((error as { code?: string }).code === 'ECONNREFUSED') return;
+      }
+    }
+  };
+  return { pool, done: Promise.all(Array.from({ length: 20 }, worker)).then(() => result) };
+}
+
+describe('SIGTERM to an app under load through the gateway (issue 6)', () => {
+  let database: string;
+  let app: ReturnType<typeof spawnDist> | undefined;
+
+  beforeAll(async () => {
+    database = `e2e_shutdown_${Date.now()}_${randomBytes(3).toString('hex')}`;
+    await createDatabases([database]);
+  });
+
+  afterAll(async () => {
+    if (app?.child.exitCode === null) app.child.kill('SIGKILL');
+    await dropDatabases([database]);
+  });
+
+  it('drains: in-flight answered, idle connections closed, exit 0 well within SHUTDOWN_TIMEOUT, no client error', async () => {
+    const port = await freePort();
+    const keys = generateTestKeys();
+    app = spawnDist('acl', {
+      ...aclEnv(port, database, keys),
+      SHUTDOWN_TIMEOUT: `${SHUTDOWN_TIMEOUT_MS}ms`,
+    });
+    const appUrl = `http://127.0.0.1:${port}`;
+    await eventually(
+      async () => (await fetch(`${appUrl}/acl/health/ready`).catch(() => undefined))?.ok === true,
+      `acl ready (${app.output()})`,
+      60_000,
+    );
+    const upstreams: Record<string, string> = {};
+    for (const name of SERVICE_NAMES) upstreams[`${envPrefix(name)}_URL`] = appUrl;
+    const fake = await startFakeUpstream();
+    const gw = await bootGateway(fake, { ...upstreams, RATE_LIMIT_PER_MINUTE: '0' });
+
+    let stopped = false;
+    const { pool, done } = load(gw.url, '/acl/.well-known/jwks.json', () => stopped);
+    // Busy for a moment before the signal.
+    await new Promise((r) => setTimeout(r, 1_000));
+    const signalled = Date.now();
+    app.child.kill('SIGTERM');
+    const [code] = (await once(app.child, 'exit')) as [number | null];
+    const took = Date.now() - signalled;
+    // A little more load against the stopped app: those are 503s in the contract's shape.
+    await new Promise((r) => setTimeout(r, 300));
+    stopped = true;
+    const result = await done;
+    await pool.close();
+    await gw.gateway.close();
+    await fake.close();
+
+    expect(code).toBe(0);
+    expect(took).toBeLessThan(SHUTDOWN_TIMEOUT_MS / 2);
+    expect(result.errors).toEqual([]);
+    expect([...result.statuses.keys()].filter((status) => status !== 200 && status !== 503)).toEqual([]);
+    expect(result.statuses.get(200) ?? 0).toBeGreaterThan(20);
+    for (const body of result.bodies)
+      expect(JSON.parse(body)).toEqual({ detail: expect.any(String), code: 'upstream_unavailable' });
+  }, 120_000);
+});
+
+describe('SIGTERM to the gateway under load (issue 6)', () => {
+  let upstream: FakeUpstream;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+  });
+
+  afterAll(async () => {
+    await upstream.close();
+  });
+
+  it('answers in-flight requests, closes keep-alive connections cleanly and exits 0 within SHUTDOWN_TIMEOUT', async () => {
+    const port = await freePort();
+    const env: Record<string, string> = {
+      GATEWAY_PORT: String(port),
+      LOG_LEVEL: 'warn',
+      SHUTDOWN_TIMEOUT: `${SHUTDOWN_TIMEOUT_MS}ms`,
+      RATE_LIMIT_PER_MINUTE: '0',
+    };
+    for (const name of SERVICE_NAMES) env[`${envPrefix(name)}_URL`] = `http://127.0.0.1:${upstream.port}`;
+    const gateway = spawnDist('gateway', env);
+    const url = `http://127.0.0.1:${port}`;
+    await eventually(
+      async () => (await fetch(`${url}/health/live`).catch(() => undefined))?.ok === true,
+      `gateway up (${gateway.output()})`,
+      20_000,
+    );
+    let stopped = false;
+    // Each request takes 200 ms upstream, so some are always in flight when the signal comes.
+    const { pool, done } = load(url, '/content/slow?ms=200', () => stopped, {
+      authorization: `Bearer ${mintToken(upstream.keys)}`,
+    });
+    await new Promise((r) => setTimeout(r, 1_000));
+    const signalled = Date.now();
+    gateway.child.kill('SIGTERM');
+    const [code] = (await once(gateway.child, 'exit')) as [number | null];
+    const took = Date.now() - signalled;
+    stopped = true;
+    const result = await done;
+    await pool.close();
+
+    expect(code).toBe(0);
+    expect(took).toBeLessThan(SHUTDOWN_TIMEOUT_MS / 2);
+    // After the gateway is gone a new connection is refused; nothing else may go wrong.
+    expect(result.errors.filter((error) => error !== 'ECONNREFUSED')).toEqual([]);
+    expect([...result.statuses.keys()]).toEqual([200]);
+    expect(result.statuses.get(200) ?? 0).toBeGreaterThan(20);
+  }, 60_000);
+});

@@ -1,0 +1,160 @@
+/**
+ * A client on a bare TCP socket, so tests control exactly what is sent and when (keep-alive
+ * reuse, bodies still being sent while the answer arrives, slow headers, silence) and see exactly
+ * what comes back (an answer, a clean close, or a reset).
+ */
+import { connect, type Socket } from 'node:net';
+
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export class RawConnection {
+  readonly socket: Socket;
+  private buffer = Buffer.alloc(0);
+  private waiters: (() => void)[] = [];
+  /** Set when the socket closed; `reset` when it ended with an error (ECONNRESET, EPIPE). */
+  closed = false;
+  error?: NodeJS.ErrnoException;
+
+  private constructor(socket: Socket) {
+    this.socket = socket;
+    socket.on('data', (chunk: Buffer) => {
+      this.buffer = Buffer.concat([this.buffer, chunk]);
+      this.wake();
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      this.error ??= error;
+    });
+    socket.on('close', () => {
+      this.closed = true;
+      this.wake();
+    });
+  }
+
+  static open(port: number): Promise<RawConnection> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => resolve(new RawConnection(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiters) waiter();
+  }
+
+  private next(timeoutMs: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Writes, swallowing errors (the socket's own `error` records them). */
+  write(data: string | Buffer): Promise<void> {
+    if (this.socket.destroyed || this.socket.writableEnded) return Promise.resolve();
+    return new Promise((resolve) => {
+      if (this.socket.write(data, () => resolve())) return;
+      this.socket.once('drain', resolve);
+      this.socket.once('close', resolve);
+    });
+  }
+
+  /** Reads one answer (Content-Length or chunked framing); throws on close before a whole one. */
+  async read(timeoutMs = 10_000): Promise<RawAnswer> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const answer = this.parse();
+      if (answer) return answer;
+      if (this.closed)
+        throw new Error(`connection closed before an answer (${this.error?.code ?? 'clean close'})`);
+      await this.next(Math.max(1, deadline - Date.now()));
+    }
+  }
+
+  /** Resolves once the socket is closed (true) or the time is up (false). */
+  async waitClosed(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.closed && Date.now() < deadline) {
+      await this.next(Math.max(1, deadline - Date.now())).catch(() => undefined);
+    }
+    return this.closed;
+  }
+
+  private parse(): RawAnswer | undefined {
+    const end = this.buffer.indexOf('\r\n\r\n');
+    if (end === -1) return undefined;
+    const head = this.buffer.subarray(0, end).toString('latin1').split('\r\n');
+    const status = Number(head[0].split(' ')[1]);
+    const headers: Record<string, string> = {};
+    for (const line of head.slice(1)) {
+      const colon = line.indexOf(':');
+      headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    }
+    const rest = this.buffer.subarray(end + 4);
+    if (status < 200) {
+      this.buffer = rest;
+      return this.parse();
+    }
+    if (headers['transfer-encoding'] === 'chunked') {
+      let offset = 0;
+      const parts: Buffer[] = [];
+      for (;;) {
+        const lineEnd = rest.indexOf('\r\n', offset);
+        if (lineEnd === -1) return undefined;
+        const size = parseInt(rest.subarray(offset, lineEnd).toString(), 16);
+        if (rest.length < lineEnd + 2 + size + 2) return undefined;
+        parts.push(rest.subarray(lineEnd + 2, lineEnd + 2 + size));
+        offset = lineEnd + 2 + size + 2;
+        if (size === 0) break;
+      }
+      this.buffer = rest.subarray(offset);
+      return { status, headers, body: Buffer.concat(parts).toString() };
+    }
+    const length = Number(headers['content-length'] ?? 0);
+    if (rest.length < length) return undefined;
+    this.buffer = rest.subarray(length);
+    return { status, headers, body: rest.subarray(0, length).toString() };
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+}
+
+/** A request head; the body (if any) is written by the caller. */
+export function head(method: string, path: string, headers: Record<string, string | number> = {}): string {
+  const lines = [`${method} ${path} HTTP/1.1`, 'Host: gateway.test'];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
+/** Writes `total` bytes of body in 64 KiB pieces (chunked framing when asked), stopping early once `stop()` holds. */
+export async function sendBody(
+  connection: RawConnection,
+  total: number,
+  options: { chunked?: boolean; stop?: () => boolean } = {},
+): Promise<number> {
+  const piece = Buffer.alloc(64 * 1024, 0x61);
+  let sent = 0;
+  while (sent < total && !(options.stop?.() ?? false) && !connection.closed) {
+    const size = Math.min(piece.length, total - sent);
+    const data = piece.subarray(0, size);
+    await connection.write(
+      options.chunked
+        ? Buffer.concat([Buffer.from(`${size.toString(16)}\r\n`), data, Buffer.from('\r\n')])
+        : data,
+    );
+    sent += size;
+  }
+  if (options.chunked && sent >= total) await connection.write('0\r\n\r\n');
+  return sent;
+}
