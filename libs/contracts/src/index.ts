@@ -6,3 +6,5 @@ export * from './documents';
 export * from './assignment';
 export * from './notifications';
 export * from './events';
+export * from './commercial';
+export * from './payment';
