@@ -73,7 +73,7 @@ export async function createDeal(
 }
 
 /** Follows `next` or `previous` (absolute URLs) with a token. */
-export async function follow(url: string, token: string): Promise<ApiResponse> {
+export async function follow(url: string, token: string): Promise<ApiResponse<any>> {
   const parsed = new URL(url);
   return call(`${parsed.protocol}//${parsed.host}`, `${parsed.pathname}${parsed.search}`, { token });
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsUUID } from 'class-validator';
+import { IsIn, IsOptional, IsUUID, IsDefined } from 'class-validator';
 import { DEAL_STATUSES, type DealStatus, type DealView } from '@media/contracts';
 import { IsDateOnly, IsMoney, PageQuery, ToDecimalString } from '@media/platform';
 
@@ -10,6 +10,7 @@ export class CreateDealDto {
   client_id!: string;
 
   @ApiProperty({ type: String, example: '1250.00', description: 'Decimal text or a JSON number, >= 0' })
+  @IsDefined()
   @ToDecimalString()
   @IsMoney({ min: 0 })
   contracted_revenue!: string;
