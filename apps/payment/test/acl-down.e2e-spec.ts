@@ -51,10 +51,15 @@ async function waitReady(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`${url} not ready`);
 }
 
+/** SIGTERM, and SIGKILL when the graceful shutdown takes longer than 10 s on this busy machine. */
 function stop(child: ChildProcess): Promise<void> {
   return new Promise((done) => {
     if (child.exitCode !== null || child.signalCode !== null) return done();
-    child.once('exit', () => done());
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      done();
+    });
     child.kill('SIGTERM');
   });
 }
@@ -121,7 +126,7 @@ afterAll(async () => {
   await Promise.all(children.map(stop));
   await dropDatabases(Object.values(databases));
   if (natsDir) rmSync(natsDir, { recursive: true, force: true });
-}, 30_000);
+}, 60_000);
 
 const readAll = () => mintToken(system().keys, { permissions: ['commissions:read-all'] });
 const scoped = () => mintToken(system().keys, { permissions: ['commissions:read'], sub: managerId });

@@ -22,11 +22,11 @@ describe('resolvePeriod (CONTRACT §4.8)', () => {
     expect(resolvePeriod('2030-12', NOW).to).toBe('2030-12-31');
   });
 
-  it('reads a quarter as its three months, Q1 being January to March', () => {
+  it('reads a quarter as its quarter row, Q1 being January to March', () => {
     expect(resolvePeriod('Q1-2026', NOW)).toEqual({
       from: '2026-01-01',
       to: '2026-03-31',
-      parts: ['2026-01-01', '2026-02-01', '2026-03-01'].map((period) => ({ grain: 'm', period, sign: 1 })),
+      parts: [{ grain: 'q', period: '2026-01-01', sign: 1 }],
     });
     expect(resolvePeriod('Q4-2025', NOW)).toMatchObject({ from: '2025-10-01', to: '2025-12-31' });
   });

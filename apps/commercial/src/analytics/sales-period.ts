@@ -2,13 +2,16 @@ import { ValidationFailed } from '@media/platform';
 
 /** One slice of client_won_totals a period adds (+1) or takes away (-1). */
 export interface PeriodPart {
-  /** `d` day, `m` month (period is its first day), `y` year (period is January 1). */
-  grain: 'd' | 'm' | 'y';
+  /** `d` day, `m` month, `q` quarter, `y` year (period is the first day of it). */
+  grain: 'd' | 'm' | 'q' | 'y';
   period: string;
   sign: 1 | -1;
 }
 
-/** A period of endpoint 8: its inclusive days and the summary slices that add up to it. */
+/**
+ * A period of endpoint 8: its inclusive days and the summary slices that add up to it: always
+ * exactly one slice added first, then any taken away.
+ */
 export interface SalesPeriod {
   from: string;
   to: string;
@@ -38,10 +41,9 @@ export function currentMonth(now: Date): string {
  * Reads a period (`YYYY-MM`, `Qn-YYYY`, `YTD-YYYY`, case-sensitive; years 1..9999) against
  * today's UTC date, or throws the contract's 422 at `["query","period"]` (CONTRACT §4.8).
  *
- * The parts are what the query sums: a month is one month row per client, a quarter three. A
- * year to date is the year's row, minus the months after the current one and the days after
- * today in the current month (deals may be dated ahead), so even December reads one row per
- * client rather than eleven.
+ * The parts are what the query reads: a month, a quarter and a past year are one slice each. This
+ * year to date is the year's slice less the months after the current one and the days after
+ * today in the current month (deals may be dated ahead), so it too ranks one slice.
  */
 export function resolvePeriod(text: string, now: Date): SalesPeriod {
   const today = now.toISOString().slice(0, 10);
@@ -65,7 +67,7 @@ export function resolvePeriod(text: string, now: Date): SalesPeriod {
     return {
       from: firstOf(year, first),
       to: lastOf(year, first + 2),
-      parts: [first, first + 1, first + 2].map((m) => ({ grain: 'm', period: firstOf(year, m), sign: 1 })),
+      parts: [{ grain: 'q', period: firstOf(year, first), sign: 1 }],
     };
   }
   match = YTD.exec(text);
