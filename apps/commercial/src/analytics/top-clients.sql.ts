@@ -8,7 +8,9 @@ import type { PeriodPart } from './sales-period';
  *
  * The ranking reads few rows whatever the number of clients: the slice's rows are walked in
  * revenue order on client_won_totals_rank_idx (index only) and the walk stops after the limit
- * (WITH TIES, so a tie at the cut is settled by name below). Clients with deals dated after today
+ * (WITH TIES, so a tie at the cut is settled by name below). The later clients are excluded by
+ * an array computed once (an InitPlan), not by an anti-join, which would make the planner read
+ * and sort the whole slice. Clients with deals dated after today
  * (`later`, usually few) are taken out of that walk and added back with their revenue reduced.
  * The union is the true top of the period: a client of the top is either one of those, or
  * among the first rows of the walk. Clients left with no WON deal drop out; the rest are ranked
@@ -27,7 +29,7 @@ untouched AS (
   SELECT t.client_id, t.deals, t.revenue
     FROM client_won_totals t
    WHERE t.grain = $1::"char" AND t.period = $2::date AND t.deals > 0
-     AND NOT EXISTS (SELECT 1 FROM later l WHERE l.client_id = t.client_id)
+     AND t.client_id <> ALL (ARRAY(SELECT l.client_id FROM later l))
    ORDER BY t.revenue DESC
    FETCH FIRST ($5::int) ROWS WITH TIES
 ),
