@@ -6,5 +6,6 @@ export * from './documents';
 export * from './assignment';
 export * from './notifications';
 export * from './events';
+export * from './inventory';
 export * from './commercial';
 export * from './payment';

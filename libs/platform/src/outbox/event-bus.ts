@@ -6,7 +6,7 @@ import {
   jetstreamManager,
   type JetStreamClient,
 } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import { EVENT_SUBJECTS, EVENTS_STREAM, type EventEnvelope } from '@media/contracts';
 import type { PlatformConfig } from '../config/platform-config';
 import { PLATFORM_CONFIG } from '../config/tokens';
@@ -14,6 +14,13 @@ import { APP_NAME } from '../auth/jwt.strategy';
 import { isInProcess } from '../nats/transport';
 
 export type EventDelivery = (event: EventEnvelope) => Promise<void>;
+
+export interface ConsumerStats {
+  name: string;
+  pending: number;
+  ackPending: number;
+  redelivered: number;
+}
 
 /** Handlers of every app in this process, for the in-process bus (embedded default, no NATS). */
 const inProcessHandlers = new Map<string, Map<string, EventDelivery>>();
@@ -32,6 +39,8 @@ export class EventBus implements OnApplicationShutdown {
   private connection?: Promise<NatsConnection>;
   private stream?: Promise<JetStreamClient>;
   private readonly stops: (() => void)[] = [];
+  /** The durable consumers this app subscribed, for the lag gauges. */
+  private readonly durables = new Set<string>();
 
   constructor(
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
@@ -48,7 +57,13 @@ export class EventBus implements OnApplicationShutdown {
       return;
     }
     const js = await this.jetStream();
-    await js.publish(event.subject, JSON.stringify(event), { msgID: event.id, timeout: 2_000 });
+    const carried = headers();
+    if (event.meta.traceparent) carried.set('traceparent', event.meta.traceparent);
+    await js.publish(event.subject, JSON.stringify(event), {
+      msgID: event.id,
+      timeout: 2_000,
+      headers: carried,
+    });
   }
 
   /** Delivers every event of `subject` to `deliver` until shutdown; failures are redelivered. */
@@ -74,6 +89,7 @@ export class EventBus implements OnApplicationShutdown {
         max_deliver: -1,
       })
       .catch(async () => jsm.consumers.info(EVENTS_STREAM, durable));
+    this.durables.add(durable);
     const consumer = await jetstream(nc).consumers.get(EVENTS_STREAM, durable);
     const messages = await consumer.consume({ max_messages: 50 });
     this.stops.push(() => void messages.close());
@@ -121,6 +137,23 @@ export class EventBus implements OnApplicationShutdown {
     } catch {
       await jsm.streams.update(EVENTS_STREAM, { subjects, max_age: MAX_AGE_NS });
     }
+  }
+
+  /** Lag of each durable consumer of this app (empty for the in-process bus). */
+  async consumerStats(): Promise<ConsumerStats[]> {
+    if (this.inProcess || this.durables.size === 0) return [];
+    const jsm = await jetstreamManager(await this.nats());
+    return Promise.all(
+      [...this.durables].map(async (name) => {
+        const info = await jsm.consumers.info(EVENTS_STREAM, name);
+        return {
+          name,
+          pending: info.num_pending,
+          ackPending: info.num_ack_pending,
+          redelivered: info.num_redelivered,
+        };
+      }),
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
