@@ -197,6 +197,17 @@ describe('POST /payment/api/v1/commissions/targets', () => {
     expect(zero.body.detail.map((d: any) => d.loc.join('.'))).toEqual(['body.month', 'body.target_amount']);
     const category = unique('edge');
     expect((await postTarget(bm.id, category, 2020, 1, '0')).status).toBe(201);
+    expect(
+      (await postTarget(bm.id, `${category}${'c'.repeat(100 - category.length)}`, 2020, 1, '0')).status,
+    ).toBe(201);
+    const long = await postTarget(bm.id, 'c'.repeat(101), 2020, 1, '0');
+    expect(long.body.detail).toEqual([
+      { loc: ['body', 'category'], msg: expect.any(String), type: 'string_too_long' },
+    ]);
+    const tooBig = await postTarget(bm.id, category, 2020, 1, '1000000000000000.00');
+    expect(tooBig.body.detail).toEqual([
+      { loc: ['body', 'target_amount'], msg: expect.any(String), type: 'decimal_parsing' },
+    ]);
     expect((await postTarget(bm.id, category, 9999, 12, '999999999999999.99')).status).toBe(201);
   });
 
@@ -244,6 +255,11 @@ describe('POST /payment/api/v1/collections', () => {
       token: financeToken(),
       json: { bm_id: bm.id, category: 'c', amount: '0', collected_at: '2031-03-01' },
     });
+    const missing = await payment('/api/v1/collections', { token: financeToken(), json: { category: 'c' } });
+    expect(missing.body.detail).toEqual([
+      { loc: ['body', 'bm_id'], msg: 'Field required', type: 'missing' },
+      { loc: ['body', 'amount'], msg: 'Field required', type: 'missing' },
+    ]);
     expect(res.body.detail.map((d: any) => [d.loc.join('.'), d.type])).toEqual([
       ['body.amount', 'decimal_parsing'],
       ['body.collected_at', 'datetime_parsing'],
