@@ -13,9 +13,10 @@
  * Env: BENCH_DATABASE_URL, NATS_URL (default nats://127.0.0.1:4222), BMS, COLLECTIONS, REQUESTS
  * (sequential requests per case, default 100), KEEP_DB=1. Writes bench/results/payment-attainment.json.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { connect } from '@nats-io/transport-node';
 import { createRequire } from 'node:module';
-import { applySchema, explain, httpClient, measure, startApp } from './lib/app-server.mjs';
+import { applySchema, explain, httpClient, measure, percentiles, startApp } from './lib/app-server.mjs';
 import {
   applyAclSchema,
   benchDatabase,
@@ -149,6 +150,23 @@ async function main() {
     const stats = { ...all.stats, ...mine.stats };
     for (const [k, s] of Object.entries(stats))
       log(`${k}: p50 ${s.p50_ms} ms, p95 ${s.p95_ms} ms, p99 ${s.p99_ms} ms`);
+
+    // The NATS share: acl.users.get-many of the 500 ids alone, as payment's Nest client sends it.
+    const nc = await connect({ servers: NATS_URL });
+    const natsSamples = [];
+    for (let i = 0; i < REQUESTS; i++) {
+      const id = randomUUID();
+      const packet = { id, pattern: 'acl.users.get-many', data: { data: { ids: bmIds }, meta: {} } };
+      const started = performance.now();
+      const reply = (
+        await nc.request('acl.users.get-many', JSON.stringify(packet), { timeout: 10_000 })
+      ).json();
+      natsSamples.push(performance.now() - started);
+      if (reply.response?.length !== BMS) throw new Error('get-many answered the wrong profiles');
+    }
+    await nc.close();
+    stats['acl.users.get-many of 500 ids (NATS alone)'] = percentiles(natsSamples);
+    log(`get-many alone: p50 ${stats['acl.users.get-many of 500 ids (NATS alone)'].p50_ms} ms`);
 
     const plans = await withClient(paymentDb.url, async (db) => ({
       read_all: await explain(db, ATTAINMENT_SQL, attainmentParams(YEAR, MONTH, null)),

@@ -8,13 +8,13 @@ import { ATTAINMENT_SQL, attainmentParams, type AttainmentSqlRow } from './attai
 import { commission, money } from './commission';
 import type { AttainmentQuery } from './dto/attainment.query';
 
-/** Byte order of UTF-8 text (CONTRACT §3), nulls last. */
-function byteOrder(a: string | null, b: string | null): number {
-  if (a === b) return 0;
-  if (a === null) return 1;
-  if (b === null) return -1;
-  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+/** Byte order of UTF-8 text (CONTRACT §3), nulls last; keys are encoded once per row. */
+function byteOrder(a: Buffer | null, b: Buffer | null): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+  return Buffer.compare(a, b);
 }
+
+const utf8 = (text: string | null) => (text === null ? null : Buffer.from(text));
 
 /** Commission attainment per BM and category (endpoint 9). */
 @Injectable()
@@ -45,24 +45,25 @@ export class AttainmentService {
       attainmentParams(year, month, scope),
     );
     if (scope === null) profiles = await this.acl.profiles([...new Set(rows.map((r) => r.bm_id))]);
-    return rows
-      .map((r): AttainmentRow => {
-        const profile = profiles.get(r.bm_id);
-        const collected = money(r.collected);
-        return {
-          bm_id: r.bm_id,
-          bm_name: profile?.name ?? null,
-          bm_email: profile?.email ?? null,
-          employee_number: profile?.employee_number ?? null,
-          category: r.category,
-          target_amount: r.target_amount === null ? null : money(r.target_amount),
-          collected_revenue: collected,
-          ...commission(r.target_amount, collected, r.tiers),
-        };
-      })
-      .sort(
-        (a, b) =>
-          byteOrder(a.bm_name, b.bm_name) || byteOrder(a.category, b.category) || byteOrder(a.bm_id, b.bm_id),
-      );
+    const answer = rows.map((r) => {
+      const profile = profiles.get(r.bm_id);
+      const collected = money(r.collected);
+      const row: AttainmentRow = {
+        bm_id: r.bm_id,
+        bm_name: profile?.name ?? null,
+        bm_email: profile?.email ?? null,
+        employee_number: profile?.employee_number ?? null,
+        category: r.category,
+        target_amount: r.target_amount === null ? null : money(r.target_amount),
+        collected_revenue: collected,
+        ...commission(r.target_amount, collected, r.tiers),
+      };
+      return { row, keys: [utf8(row.bm_name), utf8(row.category), utf8(row.bm_id)] };
+    });
+    answer.sort(
+      (a, b) =>
+        byteOrder(a.keys[0], b.keys[0]) || byteOrder(a.keys[1], b.keys[1]) || byteOrder(a.keys[2], b.keys[2]),
+    );
+    return answer.map((a) => a.row);
   }
 }
