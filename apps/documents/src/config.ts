@@ -1,4 +1,73 @@
-import { PlatformConfig } from '@media/platform';
+import { join } from 'node:path';
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Min, MinLength, ValidateIf } from 'class-validator';
+import { PlatformConfig, toDuration } from '@media/platform';
 
-/** documents's configuration: the platform's variables (CONTRACT §6). */
-export class DocumentsConfig extends PlatformConfig {}
+const DURATION = 'must be a duration such as 30000, 30s, 10m or 1h';
+const whenS3 = (config: DocumentsConfig) => config.DOCUMENTS_STORAGE === 's3';
+
+/**
+ * documents's configuration: the platform's variables (CONTRACT §6) plus where stored files go.
+ * `fs` (default) keeps them under STORAGE_DIR, one replica with its volume; `s3` keeps them in an
+ * S3-compatible bucket, so any number of replicas can serve them.
+ */
+export class DocumentsConfig extends PlatformConfig {
+  @IsIn(['fs', 's3'], { message: 'must be fs or s3' })
+  DOCUMENTS_STORAGE: 'fs' | 's3' = 'fs';
+
+  /** The embedded default's data directory; stored files default to `DATA_DIR/documents`. */
+  @IsString()
+  DATA_DIR: string = './.data';
+
+  /** Where the filesystem driver keeps files (the embedded runner, compose and Kubernetes set it). */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  STORAGE_DIR?: string;
+
+  @ValidateIf(whenS3)
+  @Matches(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { message: 'must be an S3 bucket name' })
+  S3_BUCKET?: string;
+
+  /** An S3-compatible endpoint (MinIO, Ceph, R2...); unset means AWS itself. */
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' })
+  S3_ENDPOINT?: string;
+
+  @IsString()
+  S3_REGION: string = 'us-east-1';
+
+  /** Credentials; when unset the SDK's default chain is used (IAM role, web identity...). */
+  @IsOptional()
+  @IsString()
+  S3_ACCESS_KEY_ID?: string;
+
+  @ValidateIf((config: DocumentsConfig) => config.S3_ACCESS_KEY_ID !== undefined)
+  @IsString({ message: 'is required with S3_ACCESS_KEY_ID' })
+  S3_SECRET_ACCESS_KEY?: string;
+
+  /** Path-style URLs (`endpoint/bucket/key`), which most self-hosted servers need. */
+  @IsIn(['true', 'false'])
+  S3_FORCE_PATH_STYLE: 'true' | 'false' = 'true';
+
+  /** Prefix of every object key, so one bucket can hold several installations. */
+  @Matches(/^([A-Za-z0-9!_.*'()-]+\/)*$/, { message: "must be empty or end in '/' (e.g. documents/)" })
+  S3_PREFIX: string = '';
+
+  /** How often the sweeper looks for stored files without a live record. */
+  @Transform(toDuration)
+  @IsInt({ message: DURATION })
+  @Min(100)
+  DOCUMENTS_SWEEP_INTERVAL: number = 10 * 60_000;
+
+  /** A stored file younger than this is never swept: its upload may still be committing. */
+  @Transform(toDuration)
+  @IsInt({ message: DURATION })
+  @Min(0)
+  DOCUMENTS_SWEEP_GRACE: number = 15 * 60_000;
+
+  /** The filesystem driver's directory. */
+  storageDir(): string {
+    return this.STORAGE_DIR ?? join(this.DATA_DIR, 'documents');
+  }
+}

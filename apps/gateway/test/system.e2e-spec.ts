@@ -82,4 +82,14 @@ describe('the running system', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/acl/api/v1/auth/token']));
   });
+
+  it('gives every operation of the merged document a unique operationId (a generated client needs them)', async () => {
+    const res = await call(gw, '/openapi.json');
+    const ids = Object.values(
+      res.body.paths as Record<string, Record<string, { operationId?: string }>>,
+    ).flatMap((operations) => Object.values(operations).map((operation) => operation.operationId));
+    expect(ids.length).toBeGreaterThan(20);
+    expect(ids.filter((id) => !id)).toEqual([]);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
 });

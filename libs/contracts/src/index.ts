@@ -6,6 +6,7 @@ export * from './documents';
 export * from './assignment';
 export * from './notifications';
 export * from './events';
+export * from './content';
 export * from './inventory';
 export * from './commercial';
 export * from './payment';

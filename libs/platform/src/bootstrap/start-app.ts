@@ -102,6 +102,11 @@ export async function createApp<C extends PlatformConfig>(
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder().setTitle(`${def.name} API`).setVersion('v1').addBearerAuth().build(),
+    {
+      // Unique across the merged document of every app (a generated client needs that), e.g. `acl_Health_live`.
+      operationIdFactory: (controller, method) =>
+        `${def.name.replace(/-/g, '_')}_${controller.replace(/Controller$/, '')}_${method}`,
+    },
   );
   http.get(`/${prefix}/openapi.json`, (_req: Request, res: Response) => res.json(document));
   // Scraped on the app's own port; the gateway never routes it (see the README's Observability).

@@ -1,0 +1,70 @@
+import { applyDecorators, type Type } from '@nestjs/common';
+import { ApiExtraModels, ApiProperty, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import type { ErrorBody, ValidationIssue } from '@media/contracts';
+
+/** `{detail, code}`: every error but a 422 (CONTRACT §2). */
+export class ErrorResponse implements ErrorBody {
+  @ApiProperty({ description: 'A human sentence' })
+  detail!: string;
+
+  @ApiProperty({ example: 'not_found' })
+  code!: string;
+}
+
+export class ValidationIssueResponse implements ValidationIssue {
+  @ApiProperty({ type: [String], example: ['body', 'title'] })
+  loc!: string[];
+
+  @ApiProperty()
+  msg!: string;
+
+  @ApiProperty({ example: 'string_too_long' })
+  type!: string;
+}
+
+/** The 422 body: one item per failing field. */
+export class ValidationErrorResponse {
+  @ApiProperty({ type: [ValidationIssueResponse] })
+  detail!: ValidationIssueResponse[];
+}
+
+const DESCRIPTIONS: Record<number, string> = {
+  401: 'Missing, malformed, badly signed or expired token',
+  403: 'A required permission is missing',
+  404: 'Not found',
+  409: 'Conflict',
+  412: 'If-Match is not the current ETag',
+  413: 'Body over the limit',
+  415: 'Unsupported content type',
+  422: 'Validation failed (every failing field)',
+  503: 'A service this request depends on did not answer',
+};
+
+/** Documents the error statuses a route can answer, each with its body schema. */
+export function ApiErrors(...statuses: number[]) {
+  return applyDecorators(
+    ApiExtraModels(ErrorResponse, ValidationErrorResponse),
+    ...statuses.map((status) =>
+      ApiResponse({
+        status,
+        description: DESCRIPTIONS[status] ?? 'Error',
+        schema: {
+          $ref: getSchemaPath(status === 422 ? ValidationErrorResponse : ErrorResponse),
+        },
+      }),
+    ),
+  );
+}
+
+/** A cursor page of `item` (CONTRACT §3), as an OpenAPI schema. */
+export function pageSchema(item: Type<unknown>) {
+  return {
+    type: 'object',
+    required: ['results', 'next', 'previous'],
+    properties: {
+      results: { type: 'array', items: { $ref: getSchemaPath(item) } },
+      next: { type: 'string', format: 'uri', nullable: true },
+      previous: { type: 'string', format: 'uri', nullable: true },
+    },
+  };
+}

@@ -1,0 +1,9 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsUUID } from 'class-validator';
+
+/** `POST /content/api/v1/lineup/slots/{slot_id}/assets` (endpoint 3). */
+export class AttachAssetDto {
+  @ApiProperty({ format: 'uuid', description: 'An existing, not deleted document' })
+  @IsUUID('all')
+  document_id!: string;
+}

@@ -1,0 +1,174 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiHeader,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { Permissions, type BroadcastScheduleView, type SlotView } from '@media/contracts';
+import {
+  CurrentUser,
+  Multipart,
+  RequirePermissions,
+  UploadedFiles,
+  type AuthUser,
+  type Page,
+  type UploadedFileInfo,
+} from '@media/platform';
+import type { Request, Response } from 'express';
+import { ApiErrors, pageSchema } from '../common/responses';
+import { AttachAssetDto } from './dto/attach-asset.dto';
+import {
+  ListSchedulesQuery,
+  ListSlotsQuery,
+  ScheduleIdParams,
+  SlotAssetParams,
+  SlotIdParams,
+} from './dto/lineup.query';
+import { BroadcastScheduleResponse, SlotDayCountResponse, SlotResponse } from './dto/responses';
+import { CreateScheduleDto, UpdateScheduleDto } from './dto/schedule.dto';
+import { etagOf } from './lineup-view';
+import { LineupService, type VersionedSchedule } from './lineup.service';
+import { CSV_FIELD, uploadedCsv } from './uploads';
+
+const ETAG_HEADER = { ETag: { description: 'Strong ETag `"<revision>"`', schema: { type: 'string' } } };
+
+function withEtag(res: Response, versioned: VersionedSchedule): BroadcastScheduleView {
+  res.setHeader('ETag', etagOf(versioned.revision));
+  return versioned.schedule;
+}
+
+@ApiTags('lineup')
+@ApiBearerAuth()
+@ApiExtraModels(BroadcastScheduleResponse, SlotResponse, SlotDayCountResponse)
+@Controller('api/v1/lineup')
+export class LineupController {
+  constructor(@Inject(LineupService) private readonly lineup: LineupService) {}
+
+  /** CONTRACT §4a: JSON (or a form) with `slots`, or multipart with a CSV `file`. */
+  @Post()
+  @RequirePermissions(Permissions.lineupWrite)
+  @Multipart({ files: [CSV_FIELD] })
+  @ApiBody({
+    schema: {
+      allOf: [
+        { $ref: '#/components/schemas/CreateScheduleDto' },
+        {
+          type: 'object',
+          properties: {
+            file: {
+              type: 'string',
+              format: 'binary',
+              description: 'multipart only: CSV with header air_date,start_time,duration_seconds,title',
+            },
+          },
+        },
+      ],
+    },
+  })
+  @ApiExtraModels(CreateScheduleDto)
+  @ApiCreatedResponse({ type: BroadcastScheduleResponse, headers: ETAG_HEADER })
+  @ApiErrors(401, 403, 413, 415, 422, 503)
+  async create(
+    @Body() body: unknown,
+    @UploadedFiles() files: UploadedFileInfo[],
+    @CurrentUser() caller: AuthUser,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<BroadcastScheduleView> {
+    return withEtag(res, await this.lineup.create(body, await uploadedCsv(files), caller));
+  }
+
+  @Get()
+  @RequirePermissions(Permissions.lineupRead)
+  @ApiOkResponse({ description: 'Newest month first', schema: pageSchema(BroadcastScheduleResponse) })
+  @ApiErrors(401, 403, 422, 503)
+  list(@Query() query: ListSchedulesQuery, @Req() req: Request): Promise<Page<BroadcastScheduleView>> {
+    return this.lineup.list(query, req);
+  }
+
+  @Get(':id')
+  @RequirePermissions(Permissions.lineupRead)
+  @ApiOkResponse({ type: BroadcastScheduleResponse, headers: ETAG_HEADER })
+  @ApiErrors(401, 403, 404, 422, 503)
+  async get(
+    @Param() params: ScheduleIdParams,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<BroadcastScheduleView> {
+    return withEtag(res, await this.lineup.get(params.id));
+  }
+
+  /** Endpoint 2. */
+  @Put(':id')
+  @RequirePermissions(Permissions.lineupWrite)
+  @Multipart()
+  @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag last read; 412 when stale' })
+  @ApiOkResponse({ type: BroadcastScheduleResponse, headers: ETAG_HEADER })
+  @ApiErrors(401, 403, 404, 412, 413, 415, 422, 503)
+  async update(
+    @Param() params: ScheduleIdParams,
+    @Body() dto: UpdateScheduleDto,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<BroadcastScheduleView> {
+    return withEtag(res, await this.lineup.update(params.id, dto, ifMatch));
+  }
+
+  @Get(':id/slots')
+  @RequirePermissions(Permissions.lineupRead)
+  @ApiOkResponse({ description: 'By air_date, start_time, id', schema: pageSchema(SlotResponse) })
+  @ApiErrors(401, 403, 404, 422)
+  slots(
+    @Param() params: ScheduleIdParams,
+    @Query() query: ListSlotsQuery,
+    @Req() req: Request,
+  ): Promise<Page<SlotView>> {
+    return this.lineup.slots(params.id, query, req);
+  }
+
+  /** Endpoint 3. */
+  @Post('slots/:slot_id/assets')
+  @HttpCode(200)
+  @RequirePermissions(Permissions.lineupWrite)
+  @Multipart()
+  @ApiOkResponse({
+    type: BroadcastScheduleResponse,
+    headers: ETAG_HEADER,
+    description: "The slot's whole schedule",
+  })
+  @ApiErrors(401, 403, 404, 413, 415, 422, 503)
+  async attach(
+    @Param() params: SlotIdParams,
+    @Body() dto: AttachAssetDto,
+    @CurrentUser() caller: AuthUser,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<BroadcastScheduleView> {
+    return withEtag(res, await this.lineup.attach(params.slot_id, dto.document_id, caller));
+  }
+
+  @Delete('slots/:slot_id/assets/:document_id')
+  @HttpCode(204)
+  @RequirePermissions(Permissions.lineupWrite)
+  @ApiNoContentResponse({ description: 'Detached' })
+  @ApiErrors(401, 403, 404, 422)
+  async detach(@Param() params: SlotAssetParams): Promise<void> {
+    await this.lineup.detach(params.slot_id, params.document_id);
+  }
+}

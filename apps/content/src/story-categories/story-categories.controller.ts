@@ -1,0 +1,98 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+} from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { Permissions, type StoryCategoryView } from '@media/contracts';
+import { RequirePermissions, type Page } from '@media/platform';
+import type { Request } from 'express';
+import { ApiErrors, pageSchema } from '../common/responses';
+import {
+  CreateStoryCategoryDto,
+  ListStoryCategoriesQuery,
+  StoryCategoryIdParams,
+  StoryCategoryResponse,
+  UpdateStoryCategoryDto,
+} from './dto/story-category.dto';
+import { StoryCategoriesService } from './story-categories.service';
+
+@ApiTags('story-categories')
+@ApiBearerAuth()
+@ApiExtraModels(StoryCategoryResponse)
+@Controller('api/v1/story-categories')
+export class StoryCategoriesController {
+  constructor(@Inject(StoryCategoriesService) private readonly categories: StoryCategoriesService) {}
+
+  /** Endpoint 6. */
+  @Get()
+  @RequirePermissions(Permissions.storyCategoriesRead)
+  @ApiOkResponse({ description: 'By name (byte order), then id', schema: pageSchema(StoryCategoryResponse) })
+  @ApiErrors(401, 403, 422)
+  list(@Query() query: ListStoryCategoriesQuery, @Req() req: Request): Promise<Page<StoryCategoryView>> {
+    return this.categories.list(query, req);
+  }
+
+  @Post()
+  @RequirePermissions(Permissions.storyCategoriesWrite)
+  @ApiCreatedResponse({ type: StoryCategoryResponse })
+  @ApiErrors(401, 403, 409, 413, 415, 422)
+  create(@Body() dto: CreateStoryCategoryDto): Promise<StoryCategoryView> {
+    return this.categories.create(dto);
+  }
+
+  @Get(':id')
+  @RequirePermissions(Permissions.storyCategoriesRead)
+  @ApiOkResponse({ type: StoryCategoryResponse })
+  @ApiErrors(401, 403, 404, 422)
+  get(@Param() params: StoryCategoryIdParams): Promise<StoryCategoryView> {
+    return this.categories.get(params.id);
+  }
+
+  @Patch(':id')
+  @RequirePermissions(Permissions.storyCategoriesWrite)
+  @ApiOkResponse({ type: StoryCategoryResponse })
+  @ApiErrors(401, 403, 404, 409, 413, 415, 422)
+  update(
+    @Param() params: StoryCategoryIdParams,
+    @Body() dto: UpdateStoryCategoryDto,
+  ): Promise<StoryCategoryView> {
+    return this.categories.update(params.id, dto);
+  }
+
+  @Put(':id')
+  @RequirePermissions(Permissions.storyCategoriesWrite)
+  @ApiOkResponse({ type: StoryCategoryResponse })
+  @ApiErrors(401, 403, 404, 409, 413, 415, 422)
+  replace(
+    @Param() params: StoryCategoryIdParams,
+    @Body() dto: CreateStoryCategoryDto,
+  ): Promise<StoryCategoryView> {
+    return this.categories.replace(params.id, dto);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequirePermissions(Permissions.storyCategoriesWrite)
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors(401, 403, 404, 422)
+  async remove(@Param() params: StoryCategoryIdParams): Promise<void> {
+    await this.categories.remove(params.id);
+  }
+}

@@ -1,0 +1,259 @@
+/**
+ * content alone on its own NATS (so no other app answers): a deletion published while content is
+ * down is applied when it comes back (durable consumer), a redelivered event is applied once
+ * (idempotent on the event id), and acl or documents not answering is a 503 (CONTRACT §5).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import {
+  AclSubjects,
+  DocumentsEvents,
+  DocumentsSubjects,
+  type DocumentDeletedEvent,
+  type UserProfile,
+} from '@media/contracts';
+import {
+  call,
+  createDatabases,
+  databaseUrl,
+  dropDatabases,
+  freePort,
+  mintToken,
+  queryDatabase,
+} from '@media/testing';
+import { eventually, publishEvent, respond, schedule, system } from './support';
+
+const ROOT = resolve(__dirname, '../../..');
+
+async function waitReady(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`content exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(1000) })).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} not ready`);
+}
+
+function stop(child: ChildProcess | undefined): Promise<void> {
+  return new Promise((done) => {
+    if (!child || child.exitCode !== null) return done();
+    child.once('exit', () => done());
+    child.kill('SIGTERM');
+  });
+}
+
+describe('content on its own NATS', () => {
+  const userId = randomUUID();
+  const dbName = `e2e_${Date.now()}_${randomUUID().slice(0, 6)}_content_restart`;
+  let natsDir: string;
+  let nats: ChildProcess;
+  let natsUrl: string;
+  let app: ChildProcess | undefined;
+  let base: string;
+  let port: number;
+  let nc: NatsConnection;
+  let acl: Subscription | undefined;
+  let docsSub: Subscription | undefined;
+  const live = new Set<string>();
+  const token = () => mintToken(system().keys, { sub: userId, permissions: ['lineup:read', 'lineup:write'] });
+  const db = () => databaseUrl(dbName);
+
+  const startContent = async () => {
+    app = spawn(process.execPath, [join(ROOT, 'dist/apps/content/src/main.js')], {
+      env: {
+        ...system().env,
+        PATH: process.env.PATH ?? '',
+        NATS_URL: natsUrl,
+        DATABASE_URL: db(),
+        CONTENT_PORT: String(port),
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+      },
+      stdio: 'ignore',
+    });
+    await waitReady(`${base}/content/health/ready`, app);
+  };
+
+  const answerAcl = () =>
+    respond<{ ids: string[] }>(nc, AclSubjects.usersGetMany, ({ ids }) =>
+      ids
+        .filter((id) => id === userId)
+        .map(
+          (id): UserProfile => ({
+            id,
+            name: 'Rita Restart',
+            email: 'rita@example.com',
+            first_name: 'Rita',
+            last_name: 'Restart',
+            employee_number: 'R-1',
+            manager_id: null,
+            status: 'ACTIVE',
+            roles: ['EDITOR'],
+            permissions: [],
+            groups: [],
+          }),
+        ),
+    );
+  const answerDocuments = () =>
+    respond<{ id: string }>(nc, DocumentsSubjects.documentsGet, ({ id }) =>
+      live.has(id)
+        ? {
+            id,
+            filename: 'a',
+            content_type: 'text/plain',
+            size: 1,
+            sha256: '0'.repeat(64),
+            uploaded_by: userId,
+            created_at: new Date().toISOString(),
+          }
+        : null,
+    );
+
+  beforeAll(async () => {
+    natsDir = mkdtempSync(join(tmpdir(), 'content-restart-nats-'));
+    const natsPort = await freePort();
+    natsUrl = `nats://127.0.0.1:${natsPort}`;
+    nats = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', natsDir], {
+      stdio: 'ignore',
+    });
+    await createDatabases([dbName]);
+    port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    for (let i = 0; ; i++) {
+      try {
+        nc = await connect({ servers: natsUrl });
+        break;
+      } catch (error) {
+        if (i > 50) throw error;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    acl = answerAcl();
+    docsSub = answerDocuments();
+    await nc.flush();
+    await startContent();
+  }, 90_000);
+
+  afterAll(async () => {
+    await stop(app);
+    await nc?.close();
+    nats?.kill('SIGTERM');
+    await dropDatabases([dbName]);
+    rmSync(natsDir, { recursive: true, force: true });
+  });
+
+  const api = (path: string, request: Parameters<typeof call>[2] = {}) =>
+    call<any>(base, `/content/api/v1${path}`, { token: token(), ...request });
+
+  async function attachedSchedule(): Promise<{ id: string; slot: string; doc: string }> {
+    const created = await api('/lineup', {
+      json: schedule({
+        slots: [{ air_date: '2026-03-03', start_time: '09:00', duration_seconds: 60, title: 'x' }],
+      }),
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.uploaded_by).toEqual({ id: userId, name: 'Rita Restart', employee_number: 'R-1' });
+    const slot = (await api(`/lineup/${created.body.id}/slots`)).body.results[0].id as string;
+    const doc = randomUUID();
+    live.add(doc);
+    expect((await api(`/lineup/slots/${slot}/assets`, { json: { document_id: doc } })).status).toBe(200);
+    return { id: created.body.id, slot, doc };
+  }
+
+  const attachments = async (doc: string) =>
+    (
+      await queryDatabase<{ n: number }>(
+        db(),
+        `SELECT count(*)::int AS n FROM slot_assets WHERE document_id = $1`,
+        [doc],
+      )
+    )[0].n;
+  const revision = async (id: string) =>
+    (
+      await queryDatabase<{ revision: number }>(
+        db(),
+        `SELECT revision FROM broadcast_schedules WHERE id = $1`,
+        [id],
+      )
+    )[0].revision;
+
+  it('applies a deletion published while content was down once it is back', async () => {
+    const { id, doc } = await attachedSchedule();
+    expect(await revision(id)).toBe(2);
+    await stop(app);
+    live.delete(doc);
+    await publishEvent<DocumentDeletedEvent>(natsUrl, DocumentsEvents.documentDeleted, {
+      document_id: doc,
+      uploaded_by: userId,
+    } as DocumentDeletedEvent);
+    expect(await attachments(doc)).toBe(1);
+    await startContent();
+    expect(
+      await eventually(
+        () => attachments(doc),
+        (n) => n === 0,
+      ),
+    ).toBe(0);
+    expect(await revision(id)).toBe(3);
+  }, 90_000);
+
+  it('applies a redelivered event once (the ETag moves by one)', async () => {
+    const { id, doc } = await attachedSchedule();
+    const eventId = randomUUID();
+    const data = { document_id: doc, uploaded_by: userId } as DocumentDeletedEvent;
+    await publishEvent(natsUrl, DocumentsEvents.documentDeleted, data, eventId);
+    await publishEvent(natsUrl, DocumentsEvents.documentDeleted, data, eventId);
+    expect(
+      await eventually(
+        () => attachments(doc),
+        (n) => n === 0,
+      ),
+    ).toBe(0);
+    const processed = await eventually(
+      async () =>
+        (
+          await queryDatabase<{ n: number }>(
+            db(),
+            `SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1`,
+            [eventId],
+          )
+        )[0].n,
+      (n) => n === 1,
+    );
+    expect(processed).toBe(1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await revision(id)).toBe(3);
+  });
+
+  it('answers 503 when acl does not answer, and when documents does not', async () => {
+    const { id, slot } = await attachedSchedule();
+    await acl?.drain();
+    const read = await api(`/lineup/${id}`);
+    expect(read.status).toBe(503);
+    expect(read.body).toEqual({ detail: expect.any(String), code: 'upstream_unavailable' });
+    const createWhileDown = await api('/lineup', { json: schedule({ title: 'not stored' }) });
+    expect(createWhileDown.status).toBe(503);
+    expect(await queryDatabase(db(), `SELECT 1 FROM broadcast_schedules WHERE title = 'not stored'`)).toEqual(
+      [],
+    );
+    acl = answerAcl();
+    await docsSub?.drain();
+    const doc = randomUUID();
+    live.add(doc);
+    const attach = await api(`/lineup/slots/${slot}/assets`, { json: { document_id: doc } });
+    expect(attach.status).toBe(503);
+    expect(attach.body.code).toBe('upstream_unavailable');
+    docsSub = answerDocuments();
+    await nc.flush();
+    expect((await api(`/lineup/slots/${slot}/assets`, { json: { document_id: doc } })).status).toBe(200);
+  }, 30_000);
+});

@@ -1,0 +1,345 @@
+#!/usr/bin/env node
+/**
+ * documents' uploads and downloads of large files, through the gateway and directly: MB/s and
+ * the resident memory (RSS, sampled from /proc every 10 ms) of the gateway and of documents,
+ * idle and at the peak of each transfer. Both must stream: neither RSS may grow with the size
+ * of the file, so each case runs at several sizes (SIZES, default 5,50,200 MB; UPLOAD_LIMIT is
+ * raised above the largest for this run).
+ *
+ *   npx nx run-many -t build && node bench/documents-transfer.mjs
+ *
+ * Self-contained: creates its own database on BENCH_DATABASE_URL's server (default
+ * postgres://postgres@127.0.0.1:5432/postgres) and drops it after, its own storage and temp
+ * directories, serves a JWKS for the tokens it signs, and starts documents and the gateway from
+ * dist/ on NATS_URL (default nats://127.0.0.1:4222). Files are random bytes read from disk and
+ * the client streams them (multipart framing around a file stream) and hashes what it
+ * downloads, so every transfer is checked byte for byte against the upload's sha256.
+ * Env: SIZES, ROUNDS (default 3; medians reported), ROUTES (default gateway,direct),
+ * KEEP_DB=1.
+ * Writes bench/results/documents-transfer.json. The machine's cores are shared by the client,
+ * the gateway, documents and PostgreSQL, so compare ratios (gateway vs direct) over absolutes.
+ */
+import { spawn } from 'node:child_process';
+import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
+import { once } from 'node:events';
+import {
+  createReadStream,
+  createWriteStream,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { dist, log, root } from './lib/seed-users.mjs';
+
+/** File sizes in MB (10^6 bytes); the largest is past the default UPLOAD_LIMIT, so it is raised. */
+const SIZES = (process.env.SIZES ?? '5,50,200').split(',').map(Number);
+const UPLOAD_LIMIT = `${Math.max(...SIZES) + 10}mb`;
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const ROUTES = (process.env.ROUTES ?? 'gateway,direct').split(',');
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const MB = 1_000_000;
+
+// ------------------------------------------------------------------ servers
+
+async function freePort() {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address();
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+async function waitReady(url, child, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}`);
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`${url} not ready`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+function rss(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/** Samples the RSS of some processes every 10 ms while `work` runs; peaks in bytes. */
+async function sampled(pids, work) {
+  const peaks = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, rss(pid)]));
+  const timer = setInterval(() => {
+    for (const [name, pid] of Object.entries(pids)) peaks[name] = Math.max(peaks[name], rss(pid));
+  }, 10);
+  try {
+    const result = await work();
+    return { result, peaks };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+// ------------------------------------------------------------------ client
+
+function token(privateKey, kid) {
+  const now = Math.floor(Date.now() / 1000);
+  const b64 = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const input = `${b64({ alg: 'RS256', typ: 'JWT', kid })}.${b64({
+    sub: randomUUID(),
+    email: 'bench@example.com',
+    name: 'Bench',
+    employee_number: null,
+    groups: [],
+    roles: [],
+    permissions: ['documents:write'],
+    iss: 'media-backoffice-acl',
+    aud: 'media-backoffice',
+    iat: now,
+    exp: now + 3600,
+    jti: randomUUID(),
+  })}`;
+  return `${input}.${sign('RSA-SHA256', Buffer.from(input), privateKey).toString('base64url')}`;
+}
+
+/** Streams `path` as the `file` part of a multipart POST; resolves with the 201 body. */
+function uploadFile(base, path, size, bearer) {
+  const boundary = `----bench-${randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\n` +
+      `Content-Type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return new Promise((done, fail) => {
+    const req = request(`${base}/documents/api/v1/documents`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${bearer}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(head.length + size + tail.length),
+      },
+    });
+    req.on('error', fail);
+    req.on('response', async (res) => {
+      const chunks = [];
+      for await (const chunk of res) chunks.push(chunk);
+      const text = Buffer.concat(chunks).toString();
+      if (res.statusCode !== 201) fail(new Error(`upload: ${res.statusCode} ${text}`));
+      else done(JSON.parse(text));
+    });
+    req.write(head);
+    const file = createReadStream(path);
+    file.on('end', () => req.end(tail));
+    file.pipe(req, { end: false });
+  });
+}
+
+/** Downloads a document's content, hashing it; resolves with its size and sha256. */
+function downloadFile(base, id, bearer) {
+  return new Promise((done, fail) => {
+    const req = request(`${base}/documents/api/v1/documents/${id}/content`, {
+      headers: { authorization: `Bearer ${bearer}` },
+    });
+    req.on('error', fail);
+    req.on('response', async (res) => {
+      if (res.statusCode !== 200) return fail(new Error(`download: ${res.statusCode}`));
+      const hash = createHash('sha256');
+      let size = 0;
+      for await (const chunk of res) {
+        hash.update(chunk);
+        size += chunk.length;
+      }
+      done({ size, sha256: hash.digest('hex') });
+    });
+    req.end();
+  });
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const mib = (bytes) => Number((bytes / 2 ** 20).toFixed(1));
+
+// ------------------------------------------------------------------ main
+
+async function main() {
+  const work = mkdtempSync(join(tmpdir(), 'bench-documents-'));
+  const database = `bench_documents_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${database}`);
+  const dbUrl = new URL(ADMIN_URL);
+  dbUrl.pathname = `/${database}`;
+
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const kid = 'bench-documents';
+  const jwks = JSON.stringify({
+    keys: [{ ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' }],
+  });
+  const jwksServer = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(jwks),
+  );
+  jwksServer.listen(0, '127.0.0.1');
+  await once(jwksServer, 'listening');
+  const jwksUrl = `http://127.0.0.1:${jwksServer.address().port}/acl/.well-known/jwks.json`;
+
+  const [documentsPort, gatewayPort] = [await freePort(), await freePort()];
+  const documentsUrl = `http://127.0.0.1:${documentsPort}`;
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const tmp = join(work, 'tmp');
+  mkdirSync(tmp);
+  const common = { PATH: process.env.PATH, JWT_JWKS_URL: jwksUrl, LOG_LEVEL: 'warn', NATS_URL, UPLOAD_LIMIT };
+  const children = [];
+  const start = (main, env) => {
+    const child = spawn(process.execPath, [dist(main)], {
+      env: { ...common, ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(child);
+    return child;
+  };
+  const documents = start('apps/documents/src/main.js', {
+    PORT: String(documentsPort),
+    DOCUMENTS_PORT: String(documentsPort),
+    DATABASE_URL: dbUrl.toString(),
+    CURSOR_SECRET: randomBytes(32).toString('hex'),
+    STORAGE_DIR: join(work, 'store'),
+    // The temp files of uploads on the storage's filesystem, so storing one is a rename.
+    TMPDIR: tmp,
+  });
+  const upstreams = {};
+  for (const app of [
+    'CONTENT',
+    'ASSIGNMENT',
+    'INVENTORY',
+    'COMMERCIAL',
+    'PAYMENT',
+    'ACL',
+    'CHAT_NOTIFICATIONS',
+  ])
+    upstreams[`${app}_URL`] = 'http://127.0.0.1:9';
+  const gateway = start('apps/gateway/src/main.js', {
+    ...upstreams,
+    DOCUMENTS_URL: documentsUrl,
+    GATEWAY_PORT: String(gatewayPort),
+    PORT: String(gatewayPort),
+    RATE_LIMIT_PER_MINUTE: '0',
+  });
+
+  const stop = async () => {
+    for (const child of children) {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+    }
+    jwksServer.close();
+    if (!process.env.KEEP_DB) await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+    rmSync(work, { recursive: true, force: true });
+  };
+
+  try {
+    await waitReady(`${documentsUrl}/documents/health/ready`, documents);
+    await waitReady(`${gatewayUrl}/health/live`, gateway);
+    const bearer = token(privateKey, kid);
+    const pids = { gateway: gateway.pid, documents: documents.pid };
+
+    const files = {};
+    for (const mb of SIZES) {
+      const path = join(work, `file-${mb}.bin`);
+      const out = createWriteStream(path);
+      for (let written = 0; written < mb * MB; written += MB)
+        out.write(randomBytes(Math.min(MB, mb * MB - written)));
+      out.end();
+      await once(out, 'finish');
+      files[mb] = { path, size: mb * MB };
+    }
+    // Warm both paths, then let the processes settle: that is idle.
+    const smallest = files[Math.min(...SIZES)];
+    const warm = await uploadFile(gatewayUrl, smallest.path, smallest.size, bearer);
+    await downloadFile(gatewayUrl, warm.id, bearer);
+    await new Promise((r) => setTimeout(r, 1500));
+
+    const cases = [];
+    for (const mb of SIZES) {
+      for (const [route, base] of [
+        ['gateway', gatewayUrl],
+        ['direct', documentsUrl],
+      ].filter(([route]) => ROUTES.includes(route))) {
+        const rounds = { upload: [], download: [] };
+        for (let round = 0; round < ROUNDS; round++) {
+          await new Promise((r) => setTimeout(r, 500));
+          const idleUp = { gateway: rss(gateway.pid), documents: rss(documents.pid) };
+          const t0 = performance.now();
+          const up = await sampled(pids, () => uploadFile(base, files[mb].path, files[mb].size, bearer));
+          const upSeconds = (performance.now() - t0) / 1000;
+          await new Promise((r) => setTimeout(r, 500));
+          const idleDown = { gateway: rss(gateway.pid), documents: rss(documents.pid) };
+          const t1 = performance.now();
+          const down = await sampled(pids, () => downloadFile(base, up.result.id, bearer));
+          const downSeconds = (performance.now() - t1) / 1000;
+          if (down.result.sha256 !== up.result.sha256 || down.result.size !== files[mb].size)
+            throw new Error(`${route} ${mb} MB: the download differs from the upload`);
+          rounds.upload.push({ seconds: upSeconds, idle: idleUp, peak: up.peaks });
+          rounds.download.push({ seconds: downSeconds, idle: idleDown, peak: down.peaks });
+        }
+        for (const direction of ['upload', 'download']) {
+          const runs = rounds[direction];
+          const figure = {
+            route,
+            direction,
+            file_mb: mb,
+            mb_per_second: Number(median(runs.map((r) => mb / r.seconds)).toFixed(1)),
+            seconds_median: Number(median(runs.map((r) => r.seconds)).toFixed(3)),
+            rss_mib: {},
+          };
+          for (const proc of route === 'gateway' ? ['gateway', 'documents'] : ['documents']) {
+            figure.rss_mib[proc] = {
+              idle: mib(median(runs.map((r) => r.idle[proc]))),
+              peak: mib(Math.max(...runs.map((r) => r.peak[proc]))),
+              growth_max: mib(Math.max(...runs.map((r) => r.peak[proc] - r.idle[proc]))),
+            };
+          }
+          log(
+            `${route.padEnd(7)} ${direction.padEnd(8)} ${String(mb).padStart(3)} MB: ${figure.mb_per_second} MB/s,`,
+            Object.entries(figure.rss_mib)
+              .map(([p, v]) => `${p} RSS ${v.idle} -> ${v.peak} MiB (+${v.growth_max})`)
+              .join(', '),
+          );
+          cases.push(figure);
+        }
+      }
+    }
+    const results = {
+      benchmark: 'documents-transfer',
+      measured_at: new Date().toISOString(),
+      machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
+      settings: {
+        sizes_mb: SIZES,
+        upload_limit: UPLOAD_LIMIT,
+        rounds: ROUNDS,
+        storage: 'fs (rename from TMPDIR)',
+        mb: '10^6 bytes',
+      },
+      cases,
+    };
+    mkdirSync(join(root, 'bench/results'), { recursive: true });
+    writeFileSync(
+      join(root, 'bench/results/documents-transfer.json'),
+      `${JSON.stringify(results, null, 2)}\n`,
+    );
+    log('written bench/results/documents-transfer.json');
+  } finally {
+    await stop();
+  }
+}
+
+await main();
