@@ -8,3 +8,5 @@ export * from './notifications';
 export * from './events';
 export * from './content';
 export * from './inventory';
+export * from './commercial';
+export * from './payment';

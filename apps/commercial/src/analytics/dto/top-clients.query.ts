@@ -1,0 +1,52 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsOptional, IsString } from 'class-validator';
+import type { TopClientRow } from '@media/contracts';
+import { contractConstraint } from '@media/platform';
+import { resolvePeriod } from '../sales-period';
+
+/** A period resolvePeriod accepts today: the three formats, and no future year to date. */
+const IsSalesPeriod = () =>
+  contractConstraint(
+    'isSalesPeriod',
+    'value_error',
+    'Input should be a period: YYYY-MM, Qn-YYYY or YTD-YYYY (not a future year)',
+    (value) => {
+      try {
+        resolvePeriod(String(value), new Date());
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  );
+
+/** `GET /commercial/api/v1/analytics/sales/top-clients` (endpoint 8). */
+export class TopClientsQuery {
+  @ApiPropertyOptional({ type: Number, default: 10, description: 'An integer, clamped to 1..50' })
+  @IsOptional()
+  @IsInt()
+  limit?: number;
+
+  @ApiPropertyOptional({
+    description: '`YYYY-MM`, `Qn-YYYY` or `YTD-YYYY` (case-sensitive). Default: the current UTC month',
+    example: 'YTD-2026',
+  })
+  @IsOptional()
+  @IsString()
+  @IsSalesPeriod()
+  period?: string;
+}
+
+export class TopClientRowDto implements TopClientRow {
+  @ApiProperty() client_name!: string;
+  @ApiProperty() category!: string;
+  @ApiProperty({ description: "The client's WON deals in the period" }) deal_count!: number;
+  @ApiProperty({ example: '1250.00' }) total_contracted_revenue!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '42.50',
+    description: "Share of the returned rows' total; the values sum to exactly 100.00",
+  })
+  revenue_share_pct!: string | null;
+}

@@ -1,0 +1,26 @@
+import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Permissions, type TopClientRow } from '@media/contracts';
+import { RequirePermissions } from '@media/platform';
+import { ApiErrors } from '../http/api-docs';
+import { TopClientRowDto, TopClientsQuery } from './dto/top-clients.query';
+import { TopClientsService } from './top-clients.service';
+
+@ApiTags('analytics')
+@ApiBearerAuth()
+@Controller('api/v1/analytics/sales')
+export class TopClientsController {
+  constructor(@Inject(TopClientsService) private readonly sales: TopClientsService) {}
+
+  /** Endpoint 8. */
+  @Get('top-clients')
+  @RequirePermissions(Permissions.analyticsSales)
+  @ApiOkResponse({
+    type: [TopClientRowDto],
+    description: 'Clients ranked by WON revenue in the period, then name; `[]` for an empty period.',
+  })
+  @ApiErrors(401, 403, 422)
+  topClients(@Query() query: TopClientsQuery): Promise<TopClientRow[]> {
+    return this.sales.topClients(query);
+  }
+}

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { TopClientRow } from '@media/contracts';
+import type { DataSource } from 'typeorm';
+import type { TopClientsQuery } from './dto/top-clients.query';
+import { formatHundredths, revenueShares, toCents } from './revenue-shares';
+import { currentMonth, resolvePeriod } from './sales-period';
+import { TOP_CLIENTS_SQL, topClientsParams, type TopClientsSqlRow } from './top-clients.sql';
+
+export const DEFAULT_TOP_CLIENTS = 10;
+export const MAX_TOP_CLIENTS = 50;
+
+/** A limit clamped to 1..50 (CONTRACT §4.8: out of range is not an error). */
+export function clampLimit(limit: number | undefined): number {
+  if (limit === undefined) return DEFAULT_TOP_CLIENTS;
+  return Math.min(MAX_TOP_CLIENTS, Math.max(1, limit));
+}
+
+/** Top clients by WON revenue in a period (endpoint 8). */
+@Injectable()
+export class TopClientsService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async topClients(query: TopClientsQuery, now = new Date()): Promise<TopClientRow[]> {
+    const period = resolvePeriod(query.period ?? currentMonth(now), now);
+    const rows: TopClientsSqlRow[] = await this.dataSource.query(
+      TOP_CLIENTS_SQL,
+      topClientsParams(period.parts, clampLimit(query.limit)),
+    );
+    const cents = rows.map((r) => toCents(r.revenue));
+    const shares = revenueShares(cents);
+    return rows.map((r, i) => ({
+      client_name: r.client_name,
+      category: r.category,
+      deal_count: r.deal_count,
+      total_contracted_revenue: formatHundredths(cents[i]),
+      revenue_share_pct: shares[i],
+    }));
+  }
+}

@@ -1,0 +1,30 @@
+import { Body, Controller, Get, Inject, Post, Query, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Permissions, type ClientView } from '@media/contracts';
+import { RequirePermissions, type Page } from '@media/platform';
+import type { Request } from 'express';
+import { ApiErrors } from '../http/api-docs';
+import { ClientsService } from './clients.service';
+import { ClientDto, ClientPageDto, CreateClientDto, ListClientsQuery } from './dto/client.dto';
+
+@ApiTags('clients')
+@ApiBearerAuth()
+@RequirePermissions(Permissions.analyticsSales)
+@Controller('api/v1/clients')
+export class ClientsController {
+  constructor(@Inject(ClientsService) private readonly clients: ClientsService) {}
+
+  @Post()
+  @ApiCreatedResponse({ type: ClientDto, description: 'The created client.' })
+  @ApiErrors(401, 403, 409, 415, 422)
+  create(@Body() dto: CreateClientDto): Promise<ClientView> {
+    return this.clients.create(dto);
+  }
+
+  @Get()
+  @ApiOkResponse({ type: ClientPageDto, description: 'Clients by name (byte order), then id.' })
+  @ApiErrors(401, 403, 422)
+  list(@Query() query: ListClientsQuery, @Req() req: Request): Promise<Page<ClientView>> {
+    return this.clients.list(query, req);
+  }
+}

@@ -1,0 +1,63 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Request } from 'express';
+import type { ClientView } from '@media/contracts';
+import { Conflict, Paginator, type Page } from '@media/platform';
+import { QueryFailedError, type DataSource } from 'typeorm';
+import { Client } from './client.entity';
+import type { CreateClientDto, ListClientsQuery } from './dto/client.dto';
+
+export function toClientView(client: Client): ClientView {
+  return {
+    id: client.id,
+    name: client.name,
+    category: client.category,
+    created_at: client.createdAt.toISOString(),
+    updated_at: client.updatedAt.toISOString(),
+  };
+}
+
+/** The name of the unique index a write collided with, or undefined for any other failure. */
+export function uniqueViolation(error: unknown): string | undefined {
+  if (!(error instanceof QueryFailedError)) return undefined;
+  const driverError = error.driverError as { code?: string; constraint?: string } | undefined;
+  return driverError?.code === '23505' ? (driverError.constraint ?? '') : undefined;
+}
+
+/** Clients (CONTRACT §4a, `analytics:sales`). */
+@Injectable()
+export class ClientsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(Paginator) private readonly paginator: Paginator,
+  ) {}
+
+  async create(dto: CreateClientDto): Promise<ClientView> {
+    const repo = this.dataSource.getRepository(Client);
+    try {
+      return toClientView(await repo.save(repo.create({ name: dto.name, category: dto.category })));
+    } catch (error) {
+      if (uniqueViolation(error) === 'clients_name_key') {
+        throw new Conflict(`A client named '${dto.name}' already exists.`, 'client_name_taken');
+      }
+      throw error;
+    }
+  }
+
+  list(query: ListClientsQuery, req: Request): Promise<Page<ClientView>> {
+    const qb = this.dataSource.getRepository(Client).createQueryBuilder('c');
+    return this.paginator.paginate(
+      qb,
+      {
+        columns: [
+          { expression: 'c.name', direction: 'ASC', cast: 'text' },
+          { expression: 'c.id', direction: 'ASC', cast: 'uuid' },
+        ],
+        key: (c) => [c.name, c.id],
+      },
+      query,
+      req,
+      toClientView,
+    );
+  }
+}

@@ -1,0 +1,42 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsString, MaxLength, MinLength } from 'class-validator';
+import { PageQuery } from '@media/platform';
+import type { ClientView } from '@media/contracts';
+
+const trim = () =>
+  Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
+
+/** `POST /commercial/api/v1/clients` (CONTRACT §4a). */
+export class CreateClientDto {
+  @ApiProperty({ minLength: 1, maxLength: 255, description: 'Unique as written' })
+  @trim()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  name!: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 100 })
+  @trim()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  category!: string;
+}
+
+/** `GET /commercial/api/v1/clients`: by name (byte order), then id. */
+export class ListClientsQuery extends PageQuery {}
+
+export class ClientDto implements ClientView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty() category!: string;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
+}
+
+export class ClientPageDto {
+  @ApiProperty({ type: [ClientDto] }) results!: ClientDto[];
+  @ApiProperty({ type: String, nullable: true, format: 'uri' }) next!: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'uri' }) previous!: string | null;
+}

@@ -1,0 +1,56 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsUUID, IsDefined } from 'class-validator';
+import { DEAL_STATUSES, type DealStatus, type DealView } from '@media/contracts';
+import { IsDateOnly, IsMoney, PageQuery, ToDecimalString } from '@media/platform';
+
+/** `POST /commercial/api/v1/deals` (CONTRACT §4a). */
+export class CreateDealDto {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID('all')
+  client_id!: string;
+
+  @ApiProperty({ type: String, example: '1250.00', description: 'Decimal text or a JSON number, >= 0' })
+  @IsDefined()
+  @ToDecimalString()
+  @IsMoney({ min: 0 })
+  contracted_revenue!: string;
+
+  @ApiPropertyOptional({ format: 'date', description: 'Default: today (UTC)' })
+  @IsOptional()
+  @IsDateOnly()
+  contract_date?: string;
+
+  @ApiPropertyOptional({ enum: DEAL_STATUSES, default: 'WON' })
+  @IsOptional()
+  @IsIn(DEAL_STATUSES)
+  status?: DealStatus;
+}
+
+/** `GET /commercial/api/v1/deals`: newest contract_date first, then id; optionally one client's or one status. */
+export class ListDealsQuery extends PageQuery {
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all')
+  client_id?: string;
+
+  @ApiPropertyOptional({ enum: DEAL_STATUSES })
+  @IsOptional()
+  @IsIn(DEAL_STATUSES)
+  status?: DealStatus;
+}
+
+export class DealDto implements DealView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) client_id!: string;
+  @ApiProperty({ example: '1250.00' }) contracted_revenue!: string;
+  @ApiProperty({ format: 'date' }) contract_date!: string;
+  @ApiProperty({ enum: DEAL_STATUSES }) status!: DealStatus;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
+}
+
+export class DealPageDto {
+  @ApiProperty({ type: [DealDto] }) results!: DealDto[];
+  @ApiProperty({ type: String, nullable: true, format: 'uri' }) next!: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'uri' }) previous!: string | null;
+}

@@ -1,0 +1,88 @@
+/**
+ * Helpers for commercial's e2e tests: the stack booted by the global setup, reached through the
+ * gateway as a client would, and factories that go through commercial's own API.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  call,
+  mintToken,
+  queryDatabase,
+  stack,
+  type ApiRequest,
+  type ApiResponse,
+  type StackInfo,
+} from '@media/testing';
+
+let cached: StackInfo | undefined;
+
+export function system(): StackInfo {
+  cached ??= stack();
+  return cached;
+}
+
+/** A request to a commercial path (`/api/v1/...`), through the gateway. */
+export function commercial<T = any>(path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> {
+  return call<T>(system().gatewayUrl, `/commercial${path}`, request);
+}
+
+/** One query on commercial's own database (to check what was stored, or change what the API cannot). */
+export function commercialDb<R extends Record<string, unknown> = Record<string, unknown>>(
+  sql: string,
+  params: unknown[] = [],
+): Promise<R[]> {
+  return queryDatabase<R>(system().databases.commercial, sql, params);
+}
+
+/** A token minted with the stack's signing key. */
+export function tokenWith(permissions: string[]): string {
+  return mintToken(system().keys, { permissions, sub: randomUUID() });
+}
+
+let sales: string | undefined;
+/** A SALES-like caller (`analytics:sales`). */
+export function salesToken(): string {
+  sales ??= tokenWith(['analytics:sales']);
+  return sales;
+}
+
+export function unique(tag: string): string {
+  return `${tag}-${randomUUID().slice(0, 8)}`;
+}
+
+export async function createClient(
+  name = unique('client'),
+  category = 'RETAIL',
+): Promise<Record<string, any>> {
+  const res = await commercial('/api/v1/clients', { token: salesToken(), json: { name, category } });
+  if (res.status !== 201) throw new Error(`client create failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+export async function createDeal(
+  clientId: string,
+  contracted_revenue: string,
+  contract_date: string,
+  status = 'WON',
+): Promise<Record<string, any>> {
+  const res = await commercial('/api/v1/deals', {
+    token: salesToken(),
+    json: { client_id: clientId, contracted_revenue, contract_date, status },
+  });
+  if (res.status !== 201) throw new Error(`deal create failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+/** Follows `next` or `previous` (absolute URLs) with a token. */
+export async function follow(url: string, token: string): Promise<ApiResponse<any>> {
+  const parsed = new URL(url);
+  return call(`${parsed.protocol}//${parsed.host}`, `${parsed.pathname}${parsed.search}`, { token });
+}
+
+export function topClients(query: string, token = salesToken()): Promise<ApiResponse<any>> {
+  return commercial(`/api/v1/analytics/sales/top-clients${query}`, { token });
+}
+
+/** UTC `YYYY-MM-DD` of a day offset from today. */
+export function utcDay(offsetDays = 0): string {
+  return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+}

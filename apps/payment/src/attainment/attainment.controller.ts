@@ -1,0 +1,28 @@
+import { Controller, Get, Inject, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Permissions, type AttainmentRow } from '@media/contracts';
+import { CurrentUser, type AuthUser } from '@media/platform';
+import { RequireAnyPermission } from '../http/any-permission.guard';
+import { ApiErrors } from '../http/api-docs';
+import { AttainmentService } from './attainment.service';
+import { AttainmentQuery, AttainmentRowDto } from './dto/attainment.query';
+
+@ApiTags('commissions')
+@ApiBearerAuth()
+@Controller('api/v1/commissions')
+export class AttainmentController {
+  constructor(@Inject(AttainmentService) private readonly attainment: AttainmentService) {}
+
+  /** Endpoint 9. */
+  @Get('cm-team-attainment')
+  @RequireAnyPermission(Permissions.commissionsRead, Permissions.commissionsReadAll)
+  @ApiOkResponse({
+    type: [AttainmentRowDto],
+    description:
+      'One row per (BM, category) with a target or collections in the month, by bm_name, category.',
+  })
+  @ApiErrors(401, 403, 422, 503)
+  get(@Query() query: AttainmentQuery, @CurrentUser() caller: AuthUser): Promise<AttainmentRow[]> {
+    return this.attainment.attainment(query, caller);
+  }
+}

@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Permissions, type AttainmentRow, type UserProfile } from '@media/contracts';
+import { hasPermission, type AuthUser } from '@media/platform';
+import type { DataSource } from 'typeorm';
+import { AclDirectory } from '../acl/acl-directory.service';
+import { ATTAINMENT_SQL, attainmentParams, type AttainmentSqlRow } from './attainment.sql';
+import { commission, money } from './commission';
+import type { AttainmentQuery } from './dto/attainment.query';
+
+/** Byte order of UTF-8 text (CONTRACT §3), nulls last; keys are encoded once per row. */
+function byteOrder(a: Buffer | null, b: Buffer | null): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+  return Buffer.compare(a, b);
+}
+
+const utf8 = (text: string | null) => (text === null ? null : Buffer.from(text));
+
+/** Commission attainment per BM and category (endpoint 9). */
+@Injectable()
+export class AttainmentService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(AclDirectory) private readonly acl: AclDirectory,
+  ) {}
+
+  /**
+   * `commissions:read-all` sees every BM and their profiles come from ONE `acl.users.get-many`;
+   * `commissions:read` sees the caller's reports, whose profiles come with `acl.users.reports`.
+   * Either request failing is a 503: no row is answered unscoped or without its profile.
+   */
+  async attainment(query: AttainmentQuery, caller: AuthUser, now = new Date()): Promise<AttainmentRow[]> {
+    const year = query.year ?? now.getUTCFullYear();
+    const month = query.month ?? now.getUTCMonth() + 1;
+    let scope: string[] | null = null;
+    let profiles = new Map<string, UserProfile>();
+    if (!hasPermission(caller, Permissions.commissionsReadAll)) {
+      const reports = await this.acl.reports(caller.id);
+      if (reports.length === 0) return [];
+      scope = reports.map((r) => r.id);
+      profiles = new Map(reports.map((r) => [r.id, r]));
+    }
+    const rows: AttainmentSqlRow[] = await this.dataSource.query(
+      ATTAINMENT_SQL,
+      attainmentParams(year, month, scope),
+    );
+    if (scope === null) profiles = await this.acl.profiles([...new Set(rows.map((r) => r.bm_id))]);
+    const answer = rows.map((r) => {
+      const profile = profiles.get(r.bm_id);
+      const collected = money(r.collected);
+      const row: AttainmentRow = {
+        bm_id: r.bm_id,
+        bm_name: profile?.name ?? null,
+        bm_email: profile?.email ?? null,
+        employee_number: profile?.employee_number ?? null,
+        category: r.category,
+        target_amount: r.target_amount === null ? null : money(r.target_amount),
+        collected_revenue: collected,
+        ...commission(r.target_amount, collected, r.tiers),
+      };
+      return { row, keys: [utf8(row.bm_name), utf8(row.category), utf8(row.bm_id)] };
+    });
+    answer.sort(
+      (a, b) =>
+        byteOrder(a.keys[0], b.keys[0]) || byteOrder(a.keys[1], b.keys[1]) || byteOrder(a.keys[2], b.keys[2]),
+    );
+    return answer.map((a) => a.row);
+  }
+}

@@ -1,0 +1,35 @@
+import { Body, Controller, Get, Inject, Post, Query, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Permissions, type CollectionView } from '@media/contracts';
+import { RequirePermissions, type Page } from '@media/platform';
+import type { Request } from 'express';
+import { ApiErrors } from '../http/api-docs';
+import { CollectionsService } from './collections.service';
+import {
+  CollectionDto,
+  CollectionPageDto,
+  CreateCollectionDto,
+  ListCollectionsQuery,
+} from './dto/collection.dto';
+
+@ApiTags('commissions')
+@ApiBearerAuth()
+@RequirePermissions(Permissions.commissionsReadAll)
+@Controller('api/v1/collections')
+export class CollectionsController {
+  constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
+
+  @Post()
+  @ApiCreatedResponse({ type: CollectionDto, description: 'The recorded collection.' })
+  @ApiErrors(401, 403, 415, 422, 503)
+  create(@Body() dto: CreateCollectionDto): Promise<CollectionView> {
+    return this.collections.create(dto);
+  }
+
+  @Get()
+  @ApiOkResponse({ type: CollectionPageDto, description: 'Collections, latest first, then id.' })
+  @ApiErrors(401, 403, 422)
+  list(@Query() query: ListCollectionsQuery, @Req() req: Request): Promise<Page<CollectionView>> {
+    return this.collections.list(query, req);
+  }
+}

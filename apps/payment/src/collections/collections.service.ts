@@ -1,0 +1,64 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Request } from 'express';
+import type { CollectionView } from '@media/contracts';
+import { Paginator, ValidationFailed, type Page } from '@media/platform';
+import type { DataSource } from 'typeorm';
+import { AclDirectory } from '../acl/acl-directory.service';
+import { Collection } from './collection.entity';
+import type { CreateCollectionDto, ListCollectionsQuery } from './dto/collection.dto';
+
+function toView(c: Collection): CollectionView {
+  return {
+    id: c.id,
+    bm_id: c.bmId,
+    category: c.category,
+    amount: c.amount,
+    collected_at: c.collectedAt.toISOString(),
+    created_at: c.createdAt.toISOString(),
+  };
+}
+
+/** Collections (CONTRACT §4a, `commissions:read-all`). */
+@Injectable()
+export class CollectionsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(Paginator) private readonly paginator: Paginator,
+    @Inject(AclDirectory) private readonly acl: AclDirectory,
+  ) {}
+
+  async create(dto: CreateCollectionDto, now = new Date()): Promise<CollectionView> {
+    const collectedAt = dto.collected_at === undefined ? now : new Date(dto.collected_at);
+    const year = collectedAt.getUTCFullYear();
+    if (year < 1 || year > 9999) {
+      throw ValidationFailed.at(['body', 'collected_at'], 'Year should be 1 to 9999', 'datetime_parsing');
+    }
+    const bmId = dto.bm_id.toLowerCase();
+    await this.acl.assertUser(bmId);
+    const repo = this.dataSource.getRepository(Collection);
+    const saved = await repo.save(
+      repo.create({ bmId, category: dto.category, amount: dto.amount, collectedAt }),
+    );
+    return toView(await repo.findOneByOrFail({ id: saved.id }));
+  }
+
+  list(query: ListCollectionsQuery, req: Request): Promise<Page<CollectionView>> {
+    const qb = this.dataSource.getRepository(Collection).createQueryBuilder('c');
+    if (query.bm_id) qb.andWhere('c.bmId = :bmId', { bmId: query.bm_id.toLowerCase() });
+    if (query.category !== undefined) qb.andWhere('c.category = :category', { category: query.category });
+    return this.paginator.paginate(
+      qb,
+      {
+        columns: [
+          { expression: 'c.collectedAt', direction: 'DESC', cast: 'timestamptz' },
+          { expression: 'c.id', direction: 'DESC', cast: 'uuid' },
+        ],
+        key: (c) => [c.collectedAt.toISOString(), c.id],
+      },
+      query,
+      req,
+      toView,
+    );
+  }
+}

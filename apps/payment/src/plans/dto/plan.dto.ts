@@ -1,0 +1,76 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsString,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+  IsDefined,
+} from 'class-validator';
+import type { CommissionPlanView, CommissionTierView } from '@media/contracts';
+import { PageQuery, ToDecimalString } from '@media/platform';
+import { IsPercent } from '../../http/decimals';
+
+export const MAX_TIERS = 20;
+
+export class TierDto {
+  @ApiProperty({
+    type: String,
+    example: '100.00',
+    description: 'Achievement (0..10000%) from which the rate applies',
+  })
+  @IsDefined()
+  @ToDecimalString()
+  @IsPercent(10_000)
+  min_achievement_pct!: string;
+
+  @ApiProperty({ type: String, example: '5.50', description: 'Percent of collections, 0..100' })
+  @IsDefined()
+  @ToDecimalString()
+  @IsPercent(100)
+  rate_pct!: string;
+}
+
+/** `POST /payment/api/v1/commissions/plans`: replaces the category's plan (CONTRACT §4a). */
+export class CreatePlanDto {
+  @ApiProperty({ minLength: 1, maxLength: 100 })
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  category!: string;
+
+  @ApiProperty({ type: [TierDto], minItems: 1, maxItems: MAX_TIERS })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_TIERS)
+  @ValidateNested({ each: true })
+  @Type(() => TierDto)
+  tiers!: TierDto[];
+}
+
+/** `GET /payment/api/v1/commissions/plans`: by category (byte order), then id. */
+export class ListPlansQuery extends PageQuery {}
+
+export class TierViewDto implements CommissionTierView {
+  @ApiProperty({ example: '100.00' }) min_achievement_pct!: string;
+  @ApiProperty({ example: '5.50' }) rate_pct!: string;
+}
+
+export class PlanDto implements CommissionPlanView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() category!: string;
+  @ApiProperty({ type: [TierViewDto], description: 'By min_achievement_pct ascending' })
+  tiers!: TierViewDto[];
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
+}
+
+export class PlanPageDto {
+  @ApiProperty({ type: [PlanDto] }) results!: PlanDto[];
+  @ApiProperty({ type: String, nullable: true, format: 'uri' }) next!: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'uri' }) previous!: string | null;
+}

@@ -1,0 +1,37 @@
+import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Permissions, type CommissionPlanView } from '@media/contracts';
+import { RequirePermissions, type Page } from '@media/platform';
+import type { Request, Response } from 'express';
+import { ApiErrors } from '../http/api-docs';
+import { CreatePlanDto, ListPlansQuery, PlanDto, PlanPageDto } from './dto/plan.dto';
+import { PlansService } from './plans.service';
+
+@ApiTags('commissions')
+@ApiBearerAuth()
+@RequirePermissions(Permissions.commissionsReadAll)
+@Controller('api/v1/commissions/plans')
+export class PlansController {
+  constructor(@Inject(PlansService) private readonly plans: PlansService) {}
+
+  /** 201 for a category's first plan, 200 when it replaces the existing one. */
+  @Post()
+  @ApiCreatedResponse({ type: PlanDto, description: "The category's first plan." })
+  @ApiOkResponse({ type: PlanDto, description: "The category's plan, replaced." })
+  @ApiErrors(401, 403, 415, 422)
+  async replace(
+    @Body() dto: CreatePlanDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<CommissionPlanView> {
+    const { created, plan } = await this.plans.replace(dto);
+    res.status(created ? 201 : 200);
+    return plan;
+  }
+
+  @Get()
+  @ApiOkResponse({ type: PlanPageDto, description: 'Plans by category (byte order), then id.' })
+  @ApiErrors(401, 403, 422)
+  list(@Query() query: ListPlansQuery, @Req() req: Request): Promise<Page<CommissionPlanView>> {
+    return this.plans.list(query, req);
+  }
+}

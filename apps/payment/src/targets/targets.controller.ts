@@ -1,0 +1,37 @@
+import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Permissions, type CommissionTargetView } from '@media/contracts';
+import { RequirePermissions, type Page } from '@media/platform';
+import type { Request, Response } from 'express';
+import { ApiErrors } from '../http/api-docs';
+import { ListTargetsQuery, TargetDto, TargetPageDto, UpsertTargetDto } from './dto/target.dto';
+import { TargetsService } from './targets.service';
+
+@ApiTags('commissions')
+@ApiBearerAuth()
+@RequirePermissions(Permissions.commissionsReadAll)
+@Controller('api/v1/commissions/targets')
+export class TargetsController {
+  constructor(@Inject(TargetsService) private readonly targets: TargetsService) {}
+
+  /** 201 when the (bm, category, month, year) target is new, 200 when it updates it. */
+  @Post()
+  @ApiCreatedResponse({ type: TargetDto, description: 'A new target.' })
+  @ApiOkResponse({ type: TargetDto, description: 'The existing target, updated.' })
+  @ApiErrors(401, 403, 415, 422, 503)
+  async upsert(
+    @Body() dto: UpsertTargetDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<CommissionTargetView> {
+    const { created, target } = await this.targets.upsert(dto);
+    res.status(created ? 201 : 200);
+    return target;
+  }
+
+  @Get()
+  @ApiOkResponse({ type: TargetPageDto, description: 'Targets, newest first, then id.' })
+  @ApiErrors(401, 403, 422)
+  list(@Query() query: ListTargetsQuery, @Req() req: Request): Promise<Page<CommissionTargetView>> {
+    return this.targets.list(query, req);
+  }
+}

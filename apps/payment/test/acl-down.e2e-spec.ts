@@ -1,0 +1,165 @@
+/**
+ * acl not answering (CONTRACT §4.9, §5): endpoint 9 is a 503 `upstream_unavailable`, never rows
+ * without their scope or their profiles. A stack of its own (a private NATS server, acl and
+ * payment on fresh databases), so stopping acl does not disturb the other test files.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { connect } from '@nats-io/transport-node';
+import {
+  call,
+  createDatabases,
+  databaseUrl,
+  dropDatabases,
+  freePort,
+  mintToken,
+  queryDatabase,
+} from '@media/testing';
+import { system } from './support';
+
+const ROOT = resolve(__dirname, '../../..');
+const run = `e2e_${Date.now()}_paydown`;
+const databases = { acl: `${run}_acl`, payment: `${run}_payment` };
+const children: ChildProcess[] = [];
+let natsDir: string;
+let aclProcess: ChildProcess;
+let paymentUrl: string;
+const managerId = '5d6c1a52-3f4e-4d1b-9a2a-000000000001';
+const bmId = '5d6c1a52-3f4e-4d1b-9a2a-000000000002';
+
+function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(command, args, { env: { ...env, PATH: process.env.PATH ?? '' }, stdio: 'ignore' });
+  children.push(child);
+  return child;
+}
+
+async function waitReady(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 45_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: exited with ${child.exitCode}`);
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${url} not ready`);
+}
+
+/** SIGTERM, and SIGKILL when the graceful shutdown takes longer than 10 s on this busy machine. */
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done();
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      done();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+beforeAll(async () => {
+  await createDatabases(Object.values(databases));
+  natsDir = mkdtempSync(join(tmpdir(), 'paydown-nats-'));
+  const natsPort = await freePort();
+  const nats = start('nats-server', ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', natsDir], {});
+  const natsUrl = `nats://127.0.0.1:${natsPort}`;
+  // nats-server is up when its port accepts a NATS client
+  for (let i = 0; ; i++) {
+    try {
+      await (await connect({ servers: natsUrl })).close();
+      break;
+    } catch (error) {
+      if (i > 50 || nats.exitCode !== null) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  const [aclPort, paymentPort] = [await freePort(), await freePort()];
+  const aclUrl = `http://127.0.0.1:${aclPort}`;
+  paymentUrl = `http://127.0.0.1:${paymentPort}`;
+  const base = {
+    ...system().env,
+    NATS_URL: natsUrl,
+    LOG_LEVEL: 'warn',
+    JWT_JWKS_URL: `${aclUrl}/acl/.well-known/jwks.json`,
+  };
+  aclProcess = start(process.execPath, [join(ROOT, 'dist/apps/acl/src/main.js')], {
+    ...base,
+    PORT: String(aclPort),
+    ACL_PORT: String(aclPort),
+    DATABASE_URL: databaseUrl(databases.acl),
+  });
+  await waitReady(`${aclUrl}/acl/health/ready`, aclProcess);
+  const paymentProcess = start(process.execPath, [join(ROOT, 'dist/apps/payment/src/main.js')], {
+    ...base,
+    PORT: String(paymentPort),
+    PAYMENT_PORT: String(paymentPort),
+    DATABASE_URL: databaseUrl(databases.payment),
+  });
+  await waitReady(`${paymentUrl}/payment/health/ready`, paymentProcess);
+
+  await queryDatabase(
+    databaseUrl(databases.acl),
+    `INSERT INTO users (id, email, first_name, last_name) VALUES ($1, 'down-cm@example.com', 'Cm', 'Down')`,
+    [managerId],
+  );
+  await queryDatabase(
+    databaseUrl(databases.acl),
+    `INSERT INTO users (id, email, first_name, last_name, manager_id) VALUES ($1, 'down-bm@example.com', 'Bm', 'Down', $2)`,
+    [bmId, managerId],
+  );
+  await queryDatabase(
+    databaseUrl(databases.payment),
+    `INSERT INTO commission_targets (bm_id, category, month, year, target_amount) VALUES ($1, 'TV', 5, 2030, 100)`,
+    [bmId],
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(children.map(stop));
+  await dropDatabases(Object.values(databases));
+  if (natsDir) rmSync(natsDir, { recursive: true, force: true });
+}, 60_000);
+
+const readAll = () => mintToken(system().keys, { permissions: ['commissions:read-all'] });
+const scoped = () => mintToken(system().keys, { permissions: ['commissions:read'], sub: managerId });
+const get = (query: string, token: string) =>
+  call(paymentUrl, `/payment/api/v1/commissions/cm-team-attainment${query}`, { token });
+
+it('answers with acl up, then 503 upstream_unavailable once acl is stopped, scoped or not', async () => {
+  const up = await get('?month=5&year=2030', readAll());
+  expect(up.status).toBe(200);
+  expect(up.body).toEqual([
+    expect.objectContaining({ bm_id: bmId, bm_name: 'Bm Down', bm_email: 'down-bm@example.com' }),
+  ]);
+  expect((await get('?month=5&year=2030', scoped())).body).toHaveLength(1);
+
+  await stop(aclProcess);
+
+  for (const token of [readAll(), scoped()]) {
+    const started = Date.now();
+    const down = await get('?month=5&year=2030', token);
+    expect(down.status).toBe(503);
+    expect(down.body).toEqual({ detail: expect.any(String), code: 'upstream_unavailable' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  }
+  // Writes that must check the BM with acl are refused the same way, and store nothing.
+  const write = await call(paymentUrl, '/payment/api/v1/commissions/targets', {
+    token: readAll(),
+    json: { bm_id: bmId, category: 'RADIO', month: 5, year: 2030, target_amount: '1' },
+  });
+  expect([write.status, write.body.code]).toEqual([503, 'upstream_unavailable']);
+  expect(
+    await queryDatabase(databaseUrl(databases.payment), `SELECT count(*)::int AS n FROM commission_targets`),
+  ).toEqual([{ n: 1 }]);
+  // Validation still comes first, and a read-all month without rows needs no profile.
+  expect((await get('?month=13', readAll())).status).toBe(422);
+  expect((await get('?month=6&year=2030', readAll())).body).toEqual([]);
+});
