@@ -448,6 +448,24 @@ describe('bad input never reaches a 500 (CONTRACT §2, issue 6)', () => {
     ]);
   });
 
+  it.each(['constructor', '__proto__', 'prototype'])(
+    'refuses an object key %s with 422 at its loc',
+    async (key) => {
+      const res = await call(base, '/api/v1/things', {
+        token,
+        raw: `{"name":{"${key}":"x"},"metadata":{"a":{"${key}":1}}}`,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.status).toBe(422);
+      expect(res.body.detail).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ loc: ['body', 'name', key], type: 'value_error' }),
+          expect.objectContaining({ loc: ['body', 'metadata', 'a', key], type: 'value_error' }),
+        ]),
+      );
+    },
+  );
+
   it('refuses a body of null with 422 model_type', async () => {
     const res = await call(base, '/api/v1/things', {
       token,

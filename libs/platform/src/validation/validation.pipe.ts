@@ -115,6 +115,8 @@ export function toIssues(errors: ValidationError[], base: string[]): ValidationI
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const UNSAFE_TEXT = 'Text must not contain NUL characters or invalid Unicode';
+/** Keys that reach object internals in class-transformer (and are prototype-pollution vectors anywhere). */
+const RESERVED_KEYS = new Set(['constructor', '__proto__', 'prototype']);
 
 /** Whether a string holds NUL or invalid Unicode (a lone surrogate), which no field accepts. */
 export function isUnsafeText(value: string): boolean {
@@ -137,7 +139,9 @@ export function unsafeTextIssues(value: unknown, loc: string[]): ValidationIssue
   return Object.entries(value).flatMap(([key, item]) =>
     isUnsafeText(key)
       ? [{ loc: [...loc, shownKey(key)], msg: UNSAFE_TEXT, type: 'value_error' }]
-      : unsafeTextIssues(item, [...loc, key]),
+      : RESERVED_KEYS.has(key)
+        ? [{ loc: [...loc, key], msg: `'${key}' is not accepted as a field name`, type: 'value_error' }]
+        : unsafeTextIssues(item, [...loc, key]),
   );
 }
 
@@ -172,10 +176,13 @@ export async function validateDto<T extends object>(
   if (text) early.push(...repeatedScalarIssues(cls, value as Record<string, unknown>, loc));
   if (early.length > 0) throw new ValidationFailed(early);
   const plain = text ? coerceTextValues(cls, value as Record<string, unknown>) : value;
-  const instance = plainToInstance(cls, plain, {
-    enableImplicitConversion: false,
-    exposeDefaultValues: true,
-  });
+  let instance: T;
+  try {
+    instance = plainToInstance(cls, plain, { enableImplicitConversion: false, exposeDefaultValues: true });
+  } catch {
+    // A shape class-transformer cannot map is still the client's mistake, never a 500.
+    throw ValidationFailed.at(loc, 'Input has a shape that cannot be read', 'model_type');
+  }
   const errors = await validate(instance, {
     whitelist: true,
     forbidNonWhitelisted: true,
