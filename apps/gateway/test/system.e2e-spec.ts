@@ -92,4 +92,19 @@ describe('the running system', () => {
     expect(ids.filter((id) => !id)).toEqual([]);
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
   });
+
+  it('declares every path parameter of every operation', async () => {
+    const res = await call(gw, '/openapi.json');
+    type Operation = { parameters?: { name: string; in: string }[] };
+    const undeclared = Object.entries(res.body.paths as Record<string, Record<string, Operation>>).flatMap(
+      ([path, operations]) =>
+        Object.entries(operations).flatMap(([method, operation]) =>
+          [...path.matchAll(/\{([^}]+)\}/g)]
+            .map((m) => m[1])
+            .filter((name) => !(operation.parameters ?? []).some((p) => p.in === 'path' && p.name === name))
+            .map((name) => `${method} ${path}: ${name}`),
+        ),
+    );
+    expect(undeclared).toEqual([]);
+  });
 });

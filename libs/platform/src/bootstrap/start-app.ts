@@ -11,6 +11,7 @@ import { ConfigError, processEnv, validateConfig } from '../config/env';
 import type { PlatformConfig } from '../config/platform-config';
 import { databaseOptions, runMigrations } from '../database/database';
 import { bodyParsing } from '../http/body-parsing';
+import { declarePathParameters } from '../http/openapi-paths';
 import { requestContext } from '../http/request-context';
 import { requestId } from '../http/request-id';
 import { parseTrustedProxies, type TrustedProxies } from '../http/public-url';
@@ -115,14 +116,16 @@ export async function createApp<C extends PlatformConfig>(
   app.use(helmet({ contentSecurityPolicy: false }));
   app.use(bodyParsing({ body: config.BODY_LIMIT, upload: config.UPLOAD_LIMIT }));
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder().setTitle(`${def.name} API`).setVersion('v1').addBearerAuth().build(),
-    {
-      // Unique across the merged document of every app (a generated client needs that), e.g. `acl_Health_live`.
-      operationIdFactory: (controller, method) =>
-        `${def.name.replace(/-/g, '_')}_${controller.replace(/Controller$/, '')}_${method}`,
-    },
+  const document = declarePathParameters(
+    SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder().setTitle(`${def.name} API`).setVersion('v1').addBearerAuth().build(),
+      {
+        // Unique across the merged document of every app (a generated client needs that), e.g. `acl_Health_live`.
+        operationIdFactory: (controller, method) =>
+          `${def.name.replace(/-/g, '_')}_${controller.replace(/Controller$/, '')}_${method}`,
+      },
+    ),
   );
   http.get(`/${prefix}/openapi.json`, (_req: Request, res: Response) => res.json(document));
   // Scraped on the app's own port; the gateway never routes it (see the README's Observability).
