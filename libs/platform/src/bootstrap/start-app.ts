@@ -111,7 +111,8 @@ export async function createApp<C extends PlatformConfig>(
   // X-Forwarded-* only from TRUSTED_PROXIES (the gateway), never from any private address.
   http.set('trust proxy', (address: string) => trust(address));
   const metrics = app.get(AppMetrics);
-  app.use(httpMetrics(metrics));
+  const metricsEnabled = config.METRICS_ENABLED === 'true';
+  if (metricsEnabled) app.use(httpMetrics(metrics));
   app.use(contextMiddleware);
   app.use(helmet({ contentSecurityPolicy: false }));
   app.use(bodyParsing({ body: config.BODY_LIMIT, upload: config.UPLOAD_LIMIT }));
@@ -129,9 +130,11 @@ export async function createApp<C extends PlatformConfig>(
   );
   http.get(`/${prefix}/openapi.json`, (_req: Request, res: Response) => res.json(document));
   // Scraped on the app's own port; the gateway never routes it (see the README's Observability).
-  http.get(`/${prefix}/metrics`, (_req: Request, res: Response, next: NextFunction) => {
-    metrics.expose(res).catch(next);
-  });
+  if (metricsEnabled) {
+    http.get(`/${prefix}/metrics`, (_req: Request, res: Response, next: NextFunction) => {
+      metrics.expose(res).catch(next);
+    });
+  }
 
   const listener = app.connectMicroservice(busListenerOptions(def.name, config), { inheritAppConfig: true });
   app.get(BusHealthIndicator).watchListener(listener.status);

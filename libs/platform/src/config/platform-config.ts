@@ -87,6 +87,10 @@ export class PlatformConfig {
   @IsIn(['true', 'false'])
   LOG_PRETTY?: string;
 
+  /** `false` turns off the HTTP request metrics and `/<prefix>/metrics` (for measuring their cost). */
+  @IsIn(['true', 'false'])
+  METRICS_ENABLED: string = 'true';
+
   /** OTLP/HTTP collector (e.g. `http://jaeger:4318`); tracing is off when unset. The other OTEL_* variables apply as usual. */
   @IsOptional()
   @Matches(/^https?:\/\/\S+$/, { message: URL_MESSAGE('http(s)') })
