@@ -66,6 +66,12 @@ export class AclConfig extends PlatformConfig {
   @Min(1000, { message: 'must be at least 1s' })
   JWT_REFRESH_TTL: number = 7 * 24 * 3_600_000;
 
+  /** A session's absolute lifetime: no refresh extends it beyond this after the login. */
+  @Transform(toDuration)
+  @IsInt({ message: DURATION })
+  @Min(1000, { message: 'must be at least 1s' })
+  REFRESH_MAX_AGE: number = 30 * 24 * 3_600_000;
+
   @Transform(toDuration)
   @IsInt({ message: DURATION })
   @Min(1000, { message: 'must be at least 1s' })

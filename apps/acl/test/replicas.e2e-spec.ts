@@ -92,4 +92,18 @@ it('agrees on one generated key and one administrator when two replicas start at
   expect((await call(again.url, '/acl/.well-known/jwks.json')).body).toEqual(jwksA.body);
   expect(await db(`SELECT count(*)::int AS n FROM users`)).toEqual([{ n: 1 }]);
   expect((await call(again.url, '/acl/api/v1/auth/token', { json: admin })).status).toBe(200);
+
+  // Login throttling holds across replicas: the attempt in flight is recorded in the database.
+  await db(
+    `INSERT INTO login_failures (email, failures, last_failed_at) VALUES ('${admin.email}', 10, now())`,
+  );
+  const wrong = { email: admin.email, password: 'not-the-password-at-all' };
+  const first = call(b.url, '/acl/api/v1/auth/token', { json: wrong });
+  await new Promise((r) => setTimeout(r, 150));
+  const racing = await Promise.all(
+    [b.url, again.url, again.url, b.url].map((url) => call(url, '/acl/api/v1/auth/token', { json: admin })),
+  );
+  expect(racing.map((r) => r.status)).toEqual([429, 429, 429, 429]);
+  expect((await first).status).toBe(401);
+  expect((await call(again.url, '/acl/api/v1/auth/token', { json: admin })).status).toBe(200);
 }, 60_000);
