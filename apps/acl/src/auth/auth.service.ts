@@ -11,7 +11,7 @@ import { UserDirectory } from '../users/user-directory.service';
 import { displayName } from '../users/user-view';
 import { ATTEMPT_LEASE_MS, FAILURE_MEMORY_MS, loginDelayMs } from './login-throttle';
 import { verifyPassword, warmDummyHash } from './passwords';
-import { LoginFailure, RefreshToken } from './refresh-token.entity';
+import { RefreshToken } from './refresh-token.entity';
 import { newSecretToken, sha256 } from './secret-tokens';
 import { buildAccessClaims } from './token-claims';
 
