@@ -267,6 +267,15 @@ describe('POST /acl/api/v1/auth/token (CONTRACT §1)', () => {
     const res = await acl('/api/v1/auth/token', { form: { email: user.email, password: user.password } });
     expect(res.status).toBe(200);
   });
+
+  it('refuses a multipart body with 415 without reading it (only routes that declare multipart read one)', async () => {
+    const form = new FormData();
+    form.append('email', 'someone@example.com');
+    form.append('file', new Blob([Buffer.alloc(256 * 1024)]), 'padding.bin');
+    const res = await acl('/api/v1/auth/token', { multipart: form });
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({ detail: expect.any(String), code: 'unsupported_media_type' });
+  });
 });
 
 describe('POST /acl/api/v1/auth/refresh (CONTRACT §1)', () => {

@@ -54,6 +54,16 @@ describe('POST /acl/api/v1/auth/correspondents/invite', () => {
     expect(stored[0].token_hash).not.toBe(res.body.invitation.token);
   });
 
+  it('accepts the same fields as multipart/form-data', async () => {
+    const form = new FormData();
+    const email = uniqueEmail('multipart');
+    form.append('email', email);
+    form.append('first_name', 'Multi');
+    const res = await acl('/api/v1/auth/correspondents/invite', { token: await admin(), multipart: form });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ email, first_name: 'Multi', status: 'INVITED' });
+  });
+
   it('answers null for the names and phone left out, and shows the email as name', async () => {
     const email = uniqueEmail('anon');
     const res = await invite({ email });

@@ -11,6 +11,7 @@ export * from './config/tokens';
 export * from './database/database';
 export * from './errors/domain-errors';
 export * from './errors/exception.filter';
+export * from './http/multipart';
 export * from './http/public-url';
 export * from './http/request-context';
 export * from './http/request-id';

@@ -3,7 +3,9 @@
  * run's PostgreSQL and NATS: CONTRACT §1 (401/403, order of checks), §2 (422 shapes, 413, 415,
  * 500), §3 (forms, pagination) and §5 (NATS failures are 503).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { call, generateTestKeys, mintToken, queryDatabase, type TestKeys } from '@media/testing';
 import { bootFixture, type BootedFixture } from './fixture/boot';
@@ -288,12 +290,184 @@ describe('form and multipart bodies (CONTRACT §3)', () => {
     expect(res.body).toEqual({ detail: expect.any(String), code: 'payload_too_large' });
   });
 
-  it('answers 413 for a multipart file over UPLOAD_LIMIT', async () => {
+  it('answers 413 for a multipart body over BODY_LIMIT on a route that takes no files', async () => {
     const form = new FormData();
     form.append('name', 'x');
     form.append('file', new Blob([Buffer.alloc(64 * 1024)]), 'big.bin');
     const res = await call(base, '/api/v1/things', { token, multipart: form });
     expect(res.status).toBe(413);
+  });
+});
+
+describe('multipart only where a route declares it (issue 6)', () => {
+  const uploadsLeft = async () => (await readdir(tmpdir())).filter((f) => f.startsWith('media-upload-'));
+
+  /** Polls until no temporary upload file is left (they are removed when the response closes). */
+  async function expectNoUploadsLeft(before: string[]): Promise<void> {
+    const deadline = Date.now() + 3000;
+    let left = (await uploadsLeft()).filter((f) => !before.includes(f));
+    while (left.length > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      left = (await uploadsLeft()).filter((f) => !before.includes(f));
+    }
+    expect(left).toEqual([]);
+  }
+
+  it('answers 415 for a multipart body to a route that takes none', async () => {
+    const form = new FormData();
+    form.append('marker', 'x');
+    const res = await call(base, '/api/v1/plain', { token, multipart: form });
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({ detail: expect.any(String), code: 'unsupported_media_type' });
+  });
+
+  it('answers 401 to an anonymous multipart upload without reading it', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.alloc(8 * 1024)]), 'a.bin');
+    const res = await call(base, '/api/v1/uploads', { multipart: form });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('connection')).toBe('close');
+  });
+
+  it('streams a declared file to a temporary file with its size and sha256, removed after the response', async () => {
+    const before = await uploadsLeft();
+    const bytes = Buffer.concat([Buffer.from('hello multipart!'), randomBytes(4000)]);
+    const form = new FormData();
+    form.append('marker', 'm');
+    form.append('file', new Blob([bytes], { type: 'application/pdf' }), '../../evil.pdf');
+    const res = await call(base, '/api/v1/uploads', { token, multipart: form });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      marker: 'm',
+      files: [
+        {
+          field: 'file',
+          path: expect.stringContaining('media-upload-'),
+          filename: 'evil.pdf',
+          mimetype: 'application/pdf',
+          size: bytes.length,
+          on_disk: bytes.length,
+          sha256: createHash('sha256').update(bytes).digest('hex'),
+          head: 'hello multipart!',
+        },
+      ],
+    });
+    await expectNoUploadsLeft(before);
+  });
+
+  it('answers 413 for a chunked upload over UPLOAD_LIMIT without a Content-Length, leaving no file', async () => {
+    const before = await uploadsLeft();
+    const boundary = 'xyzBOUNDARY';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+    const chunks = [Buffer.from(head), ...Array.from({ length: 40 }, () => Buffer.alloc(1024, 7))];
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = chunks.shift();
+        if (next) controller.enqueue(new Uint8Array(next));
+        else controller.close();
+      },
+    });
+    const response = await fetch(`${base}/api/v1/uploads`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ detail: expect.any(String), code: 'payload_too_large' });
+    await expectNoUploadsLeft(before);
+  });
+
+  it('refuses a file sent in a field that takes text with 422', async () => {
+    const form = new FormData();
+    form.append('name', new Blob(['x']), 'x.txt');
+    const res = await call(base, '/api/v1/things', { token, multipart: form });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([
+      expect.objectContaining({ loc: ['body', 'name'], type: 'string_type' }),
+    ]);
+  });
+});
+
+describe('bad input never reaches a 500 (CONTRACT §2, issue 6)', () => {
+  const nested = (depth: number) => {
+    let s = '1';
+    for (let i = 0; i < depth; i++) s = `{"a":${s}}`;
+    return s;
+  };
+
+  it('refuses JSON nested 500 deep with 422 json_invalid at ["body"]', async () => {
+    const res = await call(base, '/api/v1/things', {
+      token,
+      raw: `{"name":"x","metadata":${nested(500)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([expect.objectContaining({ loc: ['body'], type: 'json_invalid' })]);
+  });
+
+  it('accepts JSON nested within 64 levels', async () => {
+    const res = await call(base, '/api/v1/things', {
+      token,
+      raw: `{"name":"x","metadata":${nested(60)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(201);
+  });
+
+  it.each([
+    ['a NUL character', 'a\u0000b'],
+    ['a lone surrogate', 'a\ud800b'],
+  ])('refuses %s in a body string with 422 value_error at its loc', async (_name, bad) => {
+    const res = await call(base, '/api/v1/things', {
+      token,
+      raw: JSON.stringify({ name: 'ok', items: [{ label: bad }] }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([
+      expect.objectContaining({ loc: ['body', 'items', '0', 'label'], type: 'value_error' }),
+    ]);
+  });
+
+  it('refuses NUL in a query parameter and in a path parameter', async () => {
+    const query = await call(base, '/api/v1/items?kind=%00', { token });
+    expect(query.status).toBe(422);
+    expect(query.body.detail).toEqual([
+      expect.objectContaining({ loc: ['query', 'kind'], type: 'value_error' }),
+    ]);
+    const path = await call(base, '/api/v1/echo/a%00b', { token });
+    expect(path.status).toBe(422);
+    expect(path.body.detail).toEqual([
+      expect.objectContaining({ loc: ['path', 'word'], type: 'value_error' }),
+    ]);
+  });
+
+  it('refuses a body of null with 422 model_type', async () => {
+    const res = await call(base, '/api/v1/things', {
+      token,
+      raw: 'null',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([expect.objectContaining({ loc: ['body'], type: 'model_type' })]);
+  });
+
+  it('refuses a scalar query parameter given twice', async () => {
+    const res = await call(base, '/api/v1/items?page_size=20&page_size=30', { token });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([expect.objectContaining({ loc: ['query', 'page_size'] })]);
+  });
+
+  it.each(['0000-01-01', '+010000-01-01'])('refuses the date %s (years 1..9999 only)', async (day) => {
+    const res = await call(base, '/api/v1/things', { token, json: { name: 'x', day } });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([
+      expect.objectContaining({ loc: ['body', 'day'], type: 'date_parsing' }),
+    ]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Permissions } from '@media/contracts';
-import { CurrentUser, Public, RequirePermissions, type AuthUser } from '@media/platform';
+import { CurrentUser, Multipart, Public, RequirePermissions, type AuthUser } from '@media/platform';
 import type { Request } from 'express';
 import { CorrespondentsService } from './correspondents.service';
 import {
@@ -25,6 +25,7 @@ export class CorrespondentsController {
   }
 
   @Post('correspondents/invite')
+  @Multipart()
   @ApiBearerAuth()
   @RequirePermissions(Permissions.correspondentsInvite)
   invite(@Body() dto: InviteCorrespondentDto, @CurrentUser() inviter: AuthUser) {

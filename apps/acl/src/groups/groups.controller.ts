@@ -13,7 +13,7 @@ import {
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Permissions } from '@media/contracts';
-import { RequirePermissions } from '@media/platform';
+import { Multipart, RequirePermissions } from '@media/platform';
 import type { Request, Response } from 'express';
 import {
   AddMemberDto,
@@ -32,6 +32,7 @@ export class GroupsController {
   constructor(@Inject(GroupsService) private readonly groups: GroupsService) {}
 
   @Post()
+  @Multipart()
   create(@Body() dto: CreateGroupDto) {
     return this.groups.create(dto.name);
   }
@@ -48,6 +49,7 @@ export class GroupsController {
 
   /** 201 when the user joins, 200 when it already was a member (CONTRACT §4a). */
   @Post(':id/members')
+  @Multipart()
   async addMember(
     @Param() params: GroupIdParams,
     @Body() dto: AddMemberDto,

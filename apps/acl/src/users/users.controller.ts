@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { Permissions } from '@media/contracts';
-import { CurrentUser, RequirePermissions, type AuthUser } from '@media/platform';
+import { CurrentUser, Multipart, RequirePermissions, type AuthUser } from '@media/platform';
 import type { Request } from 'express';
 import { CreateUserDto } from './dto/create-user.dto';
 import { ListUsersQuery } from './dto/list-users.query';
@@ -28,6 +28,7 @@ export class UsersController {
   }
 
   @Post()
+  @Multipart()
   @RequirePermissions(Permissions.usersAdmin)
   create(@Body() dto: CreateUserDto) {
     return this.users.create(dto);
@@ -40,6 +41,7 @@ export class UsersController {
   }
 
   @Patch(':id')
+  @Multipart()
   @RequirePermissions(Permissions.usersAdmin)
   update(@Param() params: UserIdParams, @Body() dto: UpdateUserDto) {
     return this.users.update(params.id, dto);

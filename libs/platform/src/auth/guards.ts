@@ -3,7 +3,10 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { Forbidden, UnsupportedMediaType, UpstreamUnavailable } from '../errors/domain-errors';
-import { BODY_ERROR, type RequestWithBodyError } from '../http/body-parsing';
+import { ACCEPTED_BODY_TYPES, BODY_ERROR, type RequestWithBodyError } from '../http/body-parsing';
+import { isMultipart, MULTIPART, readMultipart, type MultipartOptions } from '../http/multipart';
+import type { PlatformConfig } from '../config/platform-config';
+import { PLATFORM_CONFIG } from '../config/tokens';
 import { hasPermission, type AuthUser } from './auth-user';
 import { IS_PUBLIC, JSON_ONLY, REQUIRED_PERMISSIONS } from './decorators';
 import { jwtStrategyName } from './jwt.strategy';
@@ -42,16 +45,39 @@ export function createJwtAuthGuard(app: string): Type<CanActivate> {
   return JwtAuthGuard;
 }
 
-/** Step 2: 413/415 found while reading the body, and JSON-only endpoints refusing forms. */
+/**
+ * Step 2: 413/415 found while reading the body, JSON-only endpoints refusing forms, and
+ * multipart bodies, read here (after authentication) by the routes that declare `@Multipart()`.
+ */
 @Injectable()
 export class BodyGuard implements CanActivate {
-  constructor(@Inject(Reflector) private readonly reflector: Reflector) {}
+  constructor(
+    @Inject(Reflector) private readonly reflector: Reflector,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+  ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const req = context.switchToHttp().getRequest<RequestWithBodyError>();
+    const http = context.switchToHttp();
+    const req = http.getRequest<RequestWithBodyError>();
     const error = req[BODY_ERROR];
     if (error) throw error;
+    if (isMultipart(req) && req.body === undefined) {
+      const multipart = this.reflector.getAllAndOverride<MultipartOptions | undefined>(MULTIPART, [
+        context.getHandler(),
+        context.getClass(),
+      ]);
+      if (!multipart) {
+        throw new UnsupportedMediaType(
+          'multipart/form-data',
+          ACCEPTED_BODY_TYPES.filter((t) => !t.startsWith('multipart')),
+        );
+      }
+      await readMultipart(req, http.getResponse(), multipart, {
+        upload: this.config.UPLOAD_LIMIT,
+        field: this.config.BODY_LIMIT,
+      });
+    }
     const jsonOnly = this.reflector.getAllAndOverride<boolean>(JSON_ONLY, [
       context.getHandler(),
       context.getClass(),

@@ -1,8 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { json, urlencoded } from 'express';
-import multer from 'multer';
 import { PayloadTooLarge, UnsupportedMediaType, type DomainError } from '../errors/domain-errors';
-import { INVALID_JSON, markFormBody } from '../validation/form-body';
+import { INVALID_JSON, JSON_TOO_DEEP, markFormBody } from '../validation/form-body';
+import { isMultipart } from './multipart';
 
 export const ACCEPTED_BODY_TYPES = [
   'application/json',
@@ -29,10 +29,27 @@ export interface BodyLimits {
   upload: number;
 }
 
+/** The deepest JSON nesting accepted (CONTRACT §2); deeper bodies are 422 `json_invalid`. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether a parsed JSON value nests deeper than `max` levels (iterative: no stack to overflow). */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /**
- * Parses JSON, urlencoded and multipart bodies (CONTRACT §3). Problems are not answered here but
- * kept on the request, so that a missing token still answers 401 first; a body over the limit is
- * read at most up to the limit and the connection is closed after the 413.
+ * Parses JSON and urlencoded bodies (CONTRACT §3), counting bytes as they arrive. Problems are
+ * not answered here but kept on the request, so that a missing token still answers 401 first.
+ * Multipart bodies are left unread: only routes that declare `@Multipart()` read them, after
+ * authentication (see BodyGuard). A body that is not read is not drained either: the answer
+ * closes the connection.
  */
 export function bodyParsing(limits: BodyLimits): RequestHandler {
   const parseJson = json({ limit: limits.body, strict: false, type: () => true });
@@ -42,15 +59,15 @@ export function bodyParsing(limits: BodyLimits): RequestHandler {
     parameterLimit: 10_000,
     type: () => true,
   });
-  const parseMultipart = multer({
-    storage: multer.memoryStorage(),
-    limits: { fileSize: limits.upload, fieldSize: limits.body, fields: 1000, files: 10 },
-  }).any();
 
   const tooLarge = (req: RequestWithBodyError, res: Response, limit: number) => {
     req[BODY_ERROR] = new PayloadTooLarge(limit);
     res.setHeader('Connection', 'close');
     req.body = undefined;
+  };
+  const unsupported = (req: RequestWithBodyError, res: Response, type: string) => {
+    req[BODY_ERROR] = new UnsupportedMediaType(type, ACCEPTED_BODY_TYPES);
+    res.setHeader('Connection', 'close');
   };
 
   return (req: RequestWithBodyError, res: Response, next: NextFunction) => {
@@ -63,11 +80,8 @@ export function bodyParsing(limits: BodyLimits): RequestHandler {
       return parseJson(req, res, (err?: { type?: string }) => {
         if (err?.type === 'entity.too.large') tooLarge(req, res, limits.body);
         else if (err?.type === 'entity.parse.failed') req.body = INVALID_JSON;
-        else if (err)
-          req[BODY_ERROR] = new UnsupportedMediaType(
-            String(req.headers['content-type']),
-            ACCEPTED_BODY_TYPES,
-          );
+        else if (err) unsupported(req, res, String(req.headers['content-type']));
+        else if (nestsDeeperThan(req.body, MAX_JSON_DEPTH)) req.body = JSON_TOO_DEEP;
         next();
       });
     }
@@ -75,29 +89,17 @@ export function bodyParsing(limits: BodyLimits): RequestHandler {
       if (declared > limits.body) return (tooLarge(req, res, limits.body), next());
       return parseForm(req, res, (err?: { type?: string }) => {
         if (err?.type === 'entity.too.large') tooLarge(req, res, limits.body);
-        else if (err)
-          req[BODY_ERROR] = new UnsupportedMediaType(
-            String(req.headers['content-type']),
-            ACCEPTED_BODY_TYPES,
-          );
+        else if (err) unsupported(req, res, String(req.headers['content-type']));
         else req.body = markFormBody(req.body ?? {});
         next();
       });
     }
-    if (type === 'multipart/form-data') {
-      if (declared > limits.upload) return (tooLarge(req, res, limits.upload), next());
-      return parseMultipart(req, res, (failure?: unknown) => {
-        const err = failure as { code?: string } | undefined;
-        if (err?.code === 'LIMIT_FILE_SIZE' || err?.code === 'LIMIT_FIELD_VALUE') {
-          tooLarge(req, res, err.code === 'LIMIT_FILE_SIZE' ? limits.upload : limits.body);
-        } else if (err) {
-          req[BODY_ERROR] = new UnsupportedMediaType('multipart/form-data (malformed)', ACCEPTED_BODY_TYPES);
-          res.setHeader('Connection', 'close');
-        } else req.body = markFormBody({ ...(req.body as object) });
-        next();
-      });
+    if (isMultipart(req)) {
+      // Read (or refused) by BodyGuard once the route and the caller are known.
+      res.setHeader('Connection', 'close');
+      return next();
     }
-    req[BODY_ERROR] = new UnsupportedMediaType(type || 'none', ACCEPTED_BODY_TYPES);
+    unsupported(req, res, type || 'none');
     next();
   };
 }

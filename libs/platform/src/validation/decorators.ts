@@ -5,7 +5,10 @@ import { registerDecorator, type ValidationOptions } from 'class-validator';
 export function isDateOnly(value: unknown): value is string {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
   const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+  // Years 1..9999 only (CONTRACT §2): year 0000 parses, but no database or client expects it.
+  return (
+    !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value && !value.startsWith('0000')
+  );
 }
 
 /** An ISO 8601 date-time with an explicit offset (`Z` or `+hh:mm`). */

@@ -12,3 +12,6 @@ export function markFormBody<T extends object>(body: T): T {
 export function isFormBody(body: unknown): boolean {
   return typeof body === 'object' && body !== null && (body as Record<symbol, unknown>)[FORM_BODY] === true;
 }
+
+/** Stands in for a JSON body nested deeper than the platform accepts (CONTRACT §2). */
+export const JSON_TOO_DEEP = Symbol('json-too-deep');

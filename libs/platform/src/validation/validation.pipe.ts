@@ -5,7 +5,7 @@ import { isEmail, isUUID, validate, type ValidationError } from 'class-validator
 import { isDateOnly, isDateTime } from './decorators';
 import { ValidationFailed } from '../errors/domain-errors';
 import { coerceTextValues } from './coerce';
-import { INVALID_JSON, isFormBody } from './form-body';
+import { INVALID_JSON, isFormBody, JSON_TOO_DEEP } from './form-body';
 
 type Source = 'body' | 'query' | 'path';
 
@@ -113,6 +113,48 @@ export function toIssues(errors: ValidationError[], base: string[]): ValidationI
   return out;
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNSAFE_TEXT = 'Text must not contain NUL characters or invalid Unicode';
+
+/** Whether a string holds NUL or invalid Unicode (a lone surrogate), which no field accepts. */
+export function isUnsafeText(value: string): boolean {
+  return value.includes('\u0000') || LONE_SURROGATE.test(value);
+}
+
+/** A key as it can be shown in a `loc` (NUL and lone surrogates replaced). */
+const shownKey = (key: string) =>
+  key.replaceAll('\u0000', '\uFFFD').replace(new RegExp(LONE_SURROGATE, 'g'), '\uFFFD');
+
+/**
+ * Strings anywhere in a value (keys included) that hold NUL or a lone surrogate (CONTRACT §2),
+ * each at its loc. Bodies are at most 64 levels deep by now, so the walk is bounded.
+ */
+export function unsafeTextIssues(value: unknown, loc: string[]): ValidationIssue[] {
+  if (typeof value === 'string') {
+    return isUnsafeText(value) ? [{ loc, msg: UNSAFE_TEXT, type: 'value_error' }] : [];
+  }
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, item]) =>
+    isUnsafeText(key)
+      ? [{ loc: [...loc, shownKey(key)], msg: UNSAFE_TEXT, type: 'value_error' }]
+      : unsafeTextIssues(item, [...loc, key]),
+  );
+}
+
+/** Scalar fields of a text source (query string, form) given more than once (CONTRACT §2). */
+function repeatedScalarIssues(
+  cls: abstract new (...args: never[]) => unknown,
+  plain: Record<string, unknown>,
+  loc: string[],
+): ValidationIssue[] {
+  return Object.entries(plain).flatMap(([key, value]) => {
+    const type: unknown = Reflect.getMetadata('design:type', cls.prototype as object, key);
+    return Array.isArray(value) && type !== undefined && type !== Array
+      ? [{ loc: [...loc, key], msg: `Expected a single value, got ${value.length}`, type: 'value_error' }]
+      : [];
+  });
+}
+
 /**
  * Validates a plain value against a DTO class and returns the instance, or throws a 422 with
  * every failing field. `text` marks sources whose values are all strings (query, path, forms).
@@ -126,6 +168,9 @@ export async function validateDto<T extends object>(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw ValidationFailed.at(loc, 'Input should be a valid object', 'model_type');
   }
+  const early = unsafeTextIssues(value, loc);
+  if (text) early.push(...repeatedScalarIssues(cls, value as Record<string, unknown>, loc));
+  if (early.length > 0) throw new ValidationFailed(early);
   const plain = text ? coerceTextValues(cls, value as Record<string, unknown>) : value;
   const instance = plainToInstance(cls, plain, {
     enableImplicitConversion: false,
@@ -158,9 +203,18 @@ export class ContractValidationPipe implements PipeTransform {
     if (source === 'body' && value === INVALID_JSON) {
       throw ValidationFailed.at(['body'], 'Invalid JSON', 'json_invalid');
     }
+    if (source === 'body' && value === JSON_TOO_DEEP) {
+      throw ValidationFailed.at(['body'], 'JSON nested deeper than 64 levels', 'json_invalid');
+    }
     const cls = metadata.metatype;
-    if (PRIMITIVES.has(cls) || metadata.data) return value;
+    if (PRIMITIVES.has(cls) || metadata.data) {
+      const loc = metadata.data ? [source, metadata.data] : [source];
+      const issues = unsafeTextIssues(value, loc);
+      if (issues.length > 0) throw new ValidationFailed(issues);
+      return value;
+    }
     const text = source !== 'body' || isFormBody(value);
-    return validateDto(cls as new () => object, value ?? {}, [source], text);
+    // No body at all validates as `{}` (required fields are reported); a JSON `null` is not an object.
+    return validateDto(cls as new () => object, value === undefined ? {} : value, [source], text);
   }
 }
