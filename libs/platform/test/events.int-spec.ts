@@ -8,6 +8,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ChatEvents, EVENT_SUBJECTS, EVENTS_STREAM, type EventEnvelope } from '@media/contracts';
 import { queryDatabase } from '@media/testing';
+import { DataSource } from 'typeorm';
 import { Outbox } from '../src';
 import { bootFixture, type BootedFixture } from './fixture/boot';
 
@@ -131,9 +132,11 @@ it('dead-letters an event its handler keeps failing after EVENTS_MAX_DELIVER del
 });
 
 it('dead-letters at once an event whose id is not a uuid, in every handler, without retrying', async () => {
-  await publish(envelope({ fixture: 'x' }, 'not-a-uuid'));
+  // Unique per run: the stream keeps earlier runs' messages, and new consumers read them too.
+  const badId = `not-a-uuid-${randomUUID().slice(0, 8)}`;
+  await publish(envelope({ fixture: 'x' }, badId));
   const letters = await eventually(
-    () => deadLetters('not-a-uuid'),
+    () => deadLetters(badId),
     (r) => r.length === 2,
   );
   expect(letters.map((l) => [l.consumer, l.deliveries])).toEqual([
@@ -227,4 +230,53 @@ it('relays outbox rows without holding a row lock while publishing', async () =>
     bus.publish = original;
   }
   expect(lockedMeanwhile).toEqual([{ id }]);
+});
+
+describe('over the in-process bus (embedded default)', () => {
+  let embedded: BootedFixture;
+
+  beforeAll(async () => {
+    embedded = await bootFixture({ NATS_URL: 'inproc', EVENTS_MAX_DELIVER: '3' });
+  });
+
+  afterAll(async () => {
+    await embedded?.stop();
+  });
+
+  it('dead-letters an event its handler keeps failing, and the events after it still flow', async () => {
+    const outbox = embedded.app.get(Outbox);
+    const poison = randomUUID();
+    const after = randomUUID();
+    await embedded.app
+      .get(DataSource)
+      .transaction((manager) =>
+        outbox.enqueue(manager, ChatEvents.messageCreated, { fixture: poison, poison: 'always' }),
+      );
+    await embedded.app
+      .get(DataSource)
+      .transaction((manager) => outbox.enqueue(manager, ChatEvents.messageCreated, { fixture: after }));
+    const letters = await eventually(
+      () =>
+        queryDatabase<{ consumer: string; error: string; deliveries: number }>(
+          embedded.db,
+          `SELECT consumer, error, deliveries FROM dead_letters WHERE payload::jsonb -> 'data' ->> 'fixture' = $1`,
+          [poison],
+        ),
+      (rows) => rows.length > 0,
+      15_000,
+    );
+    expect(letters).toEqual([
+      { consumer: 'fixture-platform:AuditRecorder.audit', error: 'poisoned: always', deliveries: 3 },
+    ]);
+    const receipts = await eventually(
+      () =>
+        queryDatabase<{ fixture: string }>(
+          embedded.db,
+          `SELECT data->>'fixture' AS fixture FROM fixture_receipts WHERE data->>'fixture' = ANY($1::text[])`,
+          [[poison, after]],
+        ),
+      (rows) => rows.length === 2,
+    );
+    expect(receipts.map((r) => r.fixture).sort()).toEqual([poison, after].sort());
+  });
 });

@@ -237,7 +237,11 @@ describe('JWKS refresh on its TTL (key retirement)', () => {
   it('fetches at most once per max-age while keys are known', async () => {
     await new Promise((r) => setTimeout(r, 1_100));
     const before = jwks.fetches;
+    const started = Date.now();
     for (let i = 0; i < 30; i++) expect((await me(booted.base, mintToken(current))).status).toBe(200);
-    expect(jwks.fetches - before).toBeLessThanOrEqual(1);
+    // One refresh per elapsed max-age (1 s) at most, however many requests: 30 requests on a
+    // loaded machine may take a few seconds.
+    expect(jwks.fetches - before).toBeLessThanOrEqual(1 + Math.floor((Date.now() - started) / 1000));
+    expect(jwks.fetches - before).toBeLessThan(30);
   });
 });

@@ -41,8 +41,16 @@ export interface SubscribeOptions {
   onDeadLetter?: (letter: DeadLetterRecord) => Promise<void>;
 }
 
+interface InProcessHandler {
+  deliver: EventDelivery;
+  options: SubscribeOptions;
+  maxDeliver: number;
+  /** Failed deliveries per event id, so that a poison event is given up on here too. */
+  failures: Map<string, number>;
+}
+
 /** Handlers of every app in this process, for the in-process bus (embedded default, no NATS). */
-const inProcessHandlers = new Map<string, Map<string, EventDelivery>>();
+const inProcessHandlers = new Map<string, Map<string, InProcessHandler>>();
 
 const NS = 1_000_000;
 const ACK_WAIT_MS = 30_000;
@@ -103,7 +111,9 @@ export class EventBus implements OnApplicationShutdown {
 
   async publish(event: EventEnvelope): Promise<void> {
     if (this.inProcess) {
-      for (const deliver of inProcessHandlers.get(event.subject)?.values() ?? []) await deliver(event);
+      for (const [durable, handler] of inProcessHandlers.get(event.subject) ?? []) {
+        await this.deliverInProcess(durable, handler, event);
+      }
       return;
     }
     const js = await this.jetStream();
@@ -114,8 +124,13 @@ export class EventBus implements OnApplicationShutdown {
   async subscribe(subject: string, deliver: EventDelivery, options: SubscribeOptions = {}): Promise<void> {
     const durable = durableName(this.config.EVENTS_CONSUMER_PREFIX, this.app, subject, options.handler);
     if (this.inProcess) {
-      const handlers = inProcessHandlers.get(subject) ?? new Map<string, EventDelivery>();
-      handlers.set(durable, deliver);
+      const handlers = inProcessHandlers.get(subject) ?? new Map<string, InProcessHandler>();
+      handlers.set(durable, {
+        deliver,
+        options,
+        maxDeliver: this.config.EVENTS_MAX_DELIVER,
+        failures: new Map(),
+      });
       inProcessHandlers.set(subject, handlers);
       this.stops.push(() => handlers.delete(durable));
       return;
@@ -199,6 +214,42 @@ export class EventBus implements OnApplicationShutdown {
         }
       }
     })();
+  }
+
+  /**
+   * In-process delivery (the outbox relay calls publish, and retries the row while it throws):
+   * after EVENTS_MAX_DELIVER failures of one handler for one event, the event is dead-lettered
+   * for that handler and no longer blocks the relay.
+   */
+  private async deliverInProcess(
+    durable: string,
+    handler: InProcessHandler,
+    event: EventEnvelope,
+  ): Promise<void> {
+    try {
+      await handler.deliver(event);
+      handler.failures.delete(event.id);
+    } catch (error) {
+      const deliveries = (handler.failures.get(event.id) ?? 0) + 1;
+      const reason = error instanceof Error ? error.message : String(error);
+      if (deliveries < handler.maxDeliver) {
+        handler.failures.set(event.id, deliveries);
+        throw error;
+      }
+      await handler.options.onDeadLetter?.({
+        consumer: durable,
+        subject: event.subject,
+        eventId: event.id,
+        payload: JSON.stringify(event),
+        error: reason,
+        deliveries,
+      });
+      handler.failures.delete(event.id);
+      this.logger.error(
+        { subject: event.subject, event_id: event.id, consumer: durable, deliveries, err: reason },
+        'Event dead-lettered',
+      );
+    }
   }
 
   /** Dead-letters a message; if even that fails, it is redelivered later instead of lost. */
