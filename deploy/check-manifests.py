@@ -292,9 +292,16 @@ def check_network_policies(label, policies, apps):
         for rule in policy["spec"].get("ingress") or []:
             if [p.get("port") for p in rule.get("ports") or []] != [port]:
                 problem(where, f"ingress should open only port {port}")
-            sources = [(f.get("podSelector") or {}).get("matchLabels") for f in rule.get("from") or []]
             if app == "gateway":
                 continue
+            prometheus = [
+                f for f in rule.get("from") or []
+                if (f.get("podSelector") or {}).get("matchLabels") == {"app.kubernetes.io/name": "prometheus"}
+                and "namespaceSelector" in f
+            ]
+            if prometheus and len(prometheus) == len(rule.get("from") or []):
+                continue  # the scraper, on the app's own port (checked above)
+            sources = [(f.get("podSelector") or {}).get("matchLabels") for f in rule.get("from") or []]
             allowed = [{"app.kubernetes.io/name": "gateway"}]
             if app == "acl":
                 allowed.append({"app.kubernetes.io/component": "service", "app.kubernetes.io/part-of": "media-backoffice"})

@@ -82,6 +82,7 @@ fi
 
 # --- NATS users -----------------------------------------------------------------------------
 # The per-app users and permissions parse as the server reads them (nats-server -t, when there).
+"$PYTHON" deploy/generate-nats-auth.py --check || fail "run deploy/generate-nats-auth.py"
 if command -v nats-server >/dev/null; then
   say "nats-server -t: deploy/k8s/base/nats-auth.conf"
   nats_env=()
@@ -93,6 +94,23 @@ if command -v nats-server >/dev/null; then
 else
   say "NOTE: no nats-server here; nats-auth.conf was checked by deploy/check-manifests.py only."
 fi
+
+# --- alert rules ----------------------------------------------------------------------------
+# promtool comes with Debian's prometheus package (installed without starting the server).
+command -v promtool >/dev/null || apt_install prometheus
+say "promtool check rules deploy/observability/rules.yaml"
+promtool check rules deploy/observability/rules.yaml
+"$PYTHON" - <<'PY' || fail "PrometheusRule and deploy/observability/rules.yaml differ"
+import yaml, sys
+rules = yaml.safe_load(open("deploy/observability/rules.yaml"))["groups"]
+resource = yaml.safe_load(open("deploy/k8s/observability/prometheus-rules.yaml"))["spec"]["groups"]
+sys.exit(0 if rules == resource else 1)
+PY
+if command -v kubectl >/dev/null && kubectl kustomize --help >/dev/null 2>&1; then
+  say "kubectl kustomize deploy/k8s/observability"
+  kubectl kustomize deploy/k8s/observability >/dev/null || fail "kustomize could not render deploy/k8s/observability"
+fi
+"$PYTHON" -c 'import json; json.load(open("deploy/k8s/observability/dashboard.json"))' || fail "dashboard.json is not JSON"
 
 # --- cross-checks ---------------------------------------------------------------------------
 say "cross-checks against libs/contracts"

@@ -96,6 +96,17 @@ export class GatewayConfig {
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
+
+  /** When set, the gateway's own `/metrics` needs `Authorization: Bearer <METRICS_TOKEN>`. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^\S{16,}$/, { message: 'must be at least 16 characters without spaces' })
+  METRICS_TOKEN?: string;
+
+  /** OTLP/HTTP collector for traces; off when unset (the other OTEL_* variables apply as usual). */
+  @IsOptional()
+  @Matches(HTTP_URL, { message: URL_MESSAGE })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 }
 
 /** The config with its derived values resolved, as the gateway uses it. */
@@ -110,6 +121,8 @@ export interface ResolvedGatewayConfig {
   upstreamTimeout: number;
   shutdownTimeout: number;
   logLevel: string;
+  metricsToken?: string;
+  otelEndpoint?: string;
 }
 
 /** `<APP>_URL` of a service; the variable name is `<APP>_URL` with CONTRACT §0's naming. */
@@ -150,5 +163,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Reso
     upstreamTimeout: config.UPSTREAM_TIMEOUT,
     shutdownTimeout: config.SHUTDOWN_TIMEOUT,
     logLevel: config.LOG_LEVEL,
+    metricsToken: config.METRICS_TOKEN,
+    otelEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
   };
 }

@@ -4,19 +4,28 @@ import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import type { AccessTokenClaims, ServiceName } from '@media/contracts';
 import {
+  AppMetrics,
   bearerToken,
+  contextFrom,
   DomainError,
+  endHttpSpan,
+  openSpan,
   PayloadTooLarge,
   RateLimited,
   requestId,
+  SpanKind,
+  startTracing,
+  traceparentOf,
   UpstreamUnavailable,
+  type Span,
 } from '@media/platform';
+import { timingSafeEqual } from 'node:crypto';
 import { loadGatewayConfig, type ResolvedGatewayConfig } from './config';
 import { mergedOpenApi } from './docs/openapi';
 import { serveDocs } from './docs/swagger-ui';
 import { checkUpstreams } from './health/readiness';
 import { createLogger, type GatewayLogger } from './logger';
-import { queryToken, redactUrl, TokenChecker } from './proxy/auth';
+import { queryTicket, redactUrl, TokenChecker } from './proxy/auth';
 import {
   InternalError,
   InvalidPath,
@@ -28,7 +37,15 @@ import {
 import { Forwarder } from './proxy/forward';
 import { clientAddress } from './proxy/headers';
 import { RateLimiter } from './proxy/rate-limit';
-import { firstSegment, hasDotSegment, isPublicPath, OWN_SEGMENTS, pathOf, ROUTES } from './proxy/routes';
+import {
+  firstSegment,
+  hasDotSegment,
+  isPublicPath,
+  isUpstreamMetrics,
+  OWN_SEGMENTS,
+  pathOf,
+  ROUTES,
+} from './proxy/routes';
 import { proxyUpgrade } from './proxy/websocket';
 
 /** A running gateway, as `main.ts` and the embedded runner hold it. */
@@ -47,6 +64,10 @@ interface RequestNote {
   /** The code of an answer the gateway made itself (route_not_found, upstream_timeout...). */
   code?: string;
   started: number;
+  /** The gateway's server span of this request (a no-op span when tracing is off). */
+  span?: Span;
+  /** `traceparent` of that span, passed to the upstream. */
+  traceparent?: string;
 }
 
 function isPreflight(req: IncomingMessage): boolean {
@@ -67,6 +88,7 @@ class Gateway {
   private readonly forwarder: Forwarder;
   private readonly tokens: TokenChecker;
   private readonly limiter: RateLimiter;
+  private readonly metrics = new AppMetrics('gateway');
   /** Requests whose answer is not complete yet: shutdown waits for these. */
   private readonly active = new Set<ServerResponse>();
   /** Open websocket tunnels: shutdown cuts these, they never "finish". */
@@ -133,6 +155,13 @@ class Gateway {
    */
   private begin(req: IncomingMessage, res: ServerResponse): RequestNote {
     const note: RequestNote = { requestId: incomingRequestId(req), started: performance.now() };
+    const parent = contextFrom({ traceparent: req.headers.traceparent });
+    const span = openSpan(`${req.method} ${pathOf(req.url ?? '/')}`, SpanKind.SERVER, parent, {
+      'http.request.method': req.method ?? 'GET',
+      request_id: note.requestId,
+    });
+    note.span = span.span;
+    note.traceparent = traceparentOf(span.context);
     this.active.add(res);
     if (this.closing) res.setHeader('Connection', 'close');
     res.on('close', () => this.finished(req, res, note));
@@ -153,6 +182,8 @@ class Gateway {
     }
     const app = ROUTES.get(segment);
     if (!app) throw new RouteNotFound(segment);
+    if (isUpstreamMetrics(path)) throw new DomainError(404, 'not_found', `Nothing at ${path}.`);
+    if (note.traceparent) req.headers.traceparent = note.traceparent;
 
     if (isPublicPath(req.method ?? 'GET', path) || isPreflight(req)) {
       this.admit(req, res, note, app, `ip:${clientAddress(req)}`);
@@ -237,15 +268,50 @@ class Gateway {
       const readiness = await checkUpstreams((app) => this.forwarder.pool(app));
       return sendJson(res, readiness.status === 'ok' && !this.closing ? 200 : 503, readiness);
     }
+    if (path === '/metrics') return this.exposeMetrics(req, res);
     if (path === '/openapi.json')
       return sendJson(res, 200, await mergedOpenApi((app) => this.forwarder.pool(app)));
     if (serveDocs(path, res)) return;
     sendError(res, new DomainError(404, 'not_found', `Nothing at ${path}.`));
   }
 
+  /** The gateway's Prometheus metrics; with METRICS_TOKEN set, only for a scraper that presents it. */
+  private async exposeMetrics(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const expected = this.config.metricsToken;
+    if (expected) {
+      const given = Buffer.from(bearerToken(req.headers.authorization) ?? '');
+      const wanted = Buffer.from(expected);
+      if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
+        return sendError(
+          res,
+          new DomainError(401, 'not_authenticated', 'The metrics token is missing or wrong.'),
+          {
+            'WWW-Authenticate': 'Bearer',
+          },
+        );
+      }
+    }
+    await this.metrics.expose(res);
+  }
+
+  /** The route label of a gateway request: its upstream's prefix, or its own path, never the raw path. */
+  private routeLabel(req: IncomingMessage, note: RequestNote): string {
+    if (note.upstream) return `/${firstSegment(pathOf(req.url ?? '/'))}/*`;
+    const path = pathOf(req.url ?? '/');
+    return OWN_SEGMENTS.has(firstSegment(path)) ? path.replace(/^\/docs\/.*$/, '/docs/*') : 'unmatched';
+  }
+
   /** One access log line per request (CONTRACT §6); the gateway's own probes only at debug. */
   private finished(req: IncomingMessage, res: ServerResponse, note: RequestNote): void {
     this.active.delete(res);
+    const route = this.routeLabel(req, note);
+    this.metrics.observeHttp(
+      req.method ?? 'GET',
+      route,
+      res.statusCode,
+      (performance.now() - note.started) / 1000,
+    );
+    if (note.span) endHttpSpan(note.span, route, req.method ?? 'GET', res.statusCode);
     const level = req.url === '/health/live' || req.url === '/health/ready' ? 'debug' : 'info';
     if (this.log.isLevelEnabled(level)) {
       const line = {
@@ -310,10 +376,19 @@ class Gateway {
     const segment = firstSegment(path);
     const app = ROUTES.get(segment);
     if (!app) throw new RouteNotFound(segment);
-    // Browsers cannot set headers on a websocket, so the token may come as `?access_token=`.
-    const claims = await this.tokens.verify(bearerToken(req.headers.authorization) ?? queryToken(url));
-    note.userId = claims.sub;
-    const wait = this.limiter.take(`sub:${claims.sub}`);
+    // Browsers cannot set headers on a websocket: chat-notifications issues them a single-use
+    // ticket, which only it can redeem, so such an upgrade goes through unverified here (and is
+    // limited by address). Everything else needs the Authorization header.
+    const header = bearerToken(req.headers.authorization);
+    let limitKey: string;
+    if (!header && app === 'chat-notifications' && queryTicket(url) !== undefined) {
+      limitKey = `ip:${clientAddress(req)}`;
+    } else {
+      const claims = await this.tokens.verify(header);
+      note.userId = claims.sub;
+      limitKey = `sub:${claims.sub}`;
+    }
+    const wait = this.limiter.take(limitKey);
     if (wait > 0) throw new RateLimited(wait);
     note.upstream = app;
     proxyUpgrade(req, socket, head, {
@@ -380,6 +455,7 @@ function incomingRequestId(req: IncomingMessage): string {
  */
 export async function startGateway(env: Record<string, string | undefined>): Promise<RunningGateway> {
   const config = loadGatewayConfig(env);
+  startTracing('gateway', config.otelEndpoint);
   const log = createLogger(config.logLevel);
   const gateway = new Gateway(config, log);
   const port = await gateway.listen();

@@ -1,4 +1,4 @@
-import { ConfigError, processEnv } from '@media/platform';
+import { ConfigError, processEnv, stopTracing } from '@media/platform';
 import { loadGatewayConfig } from './config';
 import { startGateway, type RunningGateway } from './gateway';
 
@@ -24,10 +24,13 @@ async function main(): Promise<void> {
     // close() is bounded by SHUTDOWN_TIMEOUT already; this only guards against a hang past it.
     const force = setTimeout(() => process.exit(1), shutdownTimeout + 5_000);
     force.unref();
-    gateway.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    gateway
+      .close()
+      .then(() => stopTracing())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

@@ -688,8 +688,8 @@ describe('streaming', () => {
 describe('websocket upgrades', () => {
   const wsUrl = (path: string) => `ws://127.0.0.1:${main.gateway.port}${path}`;
 
-  it('proxies an upgrade with a token in the access_token query parameter', async () => {
-    const socket = new WebSocket(wsUrl(`/api/v1/ws?access_token=${token}`), {
+  it('lets an upgrade with a ?ticket= through to chat-notifications, which redeems it', async () => {
+    const socket = new WebSocket(wsUrl(`/api/v1/ws?ticket=single-use-ticket`), {
       headers: { 'x-request-id': 'ws-1' },
     });
     const [greeting] = (await once(socket, 'message')) as [Buffer];
@@ -737,10 +737,22 @@ describe('websocket upgrades', () => {
     expect(JSON.parse(refused.body)).toMatchObject({ code: 'not_authenticated' });
   });
 
-  it('refuses an upgrade with an expired token in the query', async () => {
-    const refused = await refusedStatus(wsUrl(`/api/v1/ws?access_token=${await mint({ expiresIn: -10 })}`));
+  it('refuses an upgrade with an expired token', async () => {
+    const refused = await refusedStatus(wsUrl('/api/v1/ws'), bearer(await mint({ expiresIn: -10 })));
     expect(refused.status).toBe(401);
     expect(JSON.parse(refused.body)).toMatchObject({ code: 'token_expired' });
+  });
+
+  it('no longer accepts a token in the access_token query parameter (it would be logged)', async () => {
+    const refused = await refusedStatus(wsUrl(`/api/v1/ws?access_token=${token}`));
+    expect(refused.status).toBe(401);
+    expect(JSON.parse(refused.body)).toMatchObject({ code: 'not_authenticated' });
+  });
+
+  it('lets a ?ticket= through to chat-notifications only, not to another app', async () => {
+    const refused = await refusedStatus(wsUrl('/content/ws?ticket=single-use-ticket'));
+    expect(refused.status).toBe(401);
+    expect(JSON.parse(refused.body)).toMatchObject({ code: 'not_authenticated' });
   });
 
   it('refuses an upgrade to an unknown segment with 404', async () => {

@@ -5,18 +5,43 @@ export const AssignmentSubjects = {
 export const AssignmentEvents = {
   taskClaimed: 'assignment.task.claimed',
   taskEscalated: 'assignment.task.escalated',
+  taskUnclaimed: 'assignment.task.unclaimed',
+  taskStarted: 'assignment.task.started',
+  taskCompleted: 'assignment.task.completed',
+  taskCancelled: 'assignment.task.cancelled',
 } as const;
 
-export type TaskPriority = 'LOW' | 'MEDIUM' | 'HIGH' | 'URGENT';
+export const TASK_STATUSES = ['OPEN', 'CLAIMED', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED'] as const;
+/** Lifecycle of a workflow task (CONTRACT §4.4). */
+export type TaskStatus = (typeof TASK_STATUSES)[number];
 
-/** What another app sends to open a workflow task. */
+export const TASK_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH', 'URGENT'] as const;
+export type TaskPriority = (typeof TASK_PRIORITIES)[number];
+
+/** Error codes assignment answers besides the platform's (`not_found`, `forbidden`, ...). */
+export const AssignmentErrorCodes = {
+  /** Claim of a task held by another user, or not OPEN/CLAIMED (CONTRACT §4.4). */
+  taskNotClaimable: 'task_not_claimable',
+  /** unclaim/start/complete/cancel from a status that does not allow it. */
+  invalidTransition: 'invalid_transition',
+} as const;
+export type AssignmentErrorCode = (typeof AssignmentErrorCodes)[keyof typeof AssignmentErrorCodes];
+
+/** One permission a claimant must hold. */
+export interface RequiredPermission {
+  code: string;
+}
+
+/** What another app sends to open a workflow task (same fields and rules as the HTTP create). */
 export interface CreateTaskRequest {
   workflow_node_code: string;
   node_preview_name: string;
   node_instructions?: string | null;
   priority?: TaskPriority;
   due_at?: string | null;
-  required_permissions_snapshot?: { code: string }[];
+  required_permissions_snapshot?: RequiredPermission[];
+  /** Group ids; when non-empty, only members of one of them may claim. */
+  candidate_groups?: string[];
   source_service?: string | null;
   entity_type?: string | null;
   entity_id?: string | null;
@@ -24,20 +49,87 @@ export interface CreateTaskRequest {
   engine_request?: string | null;
 }
 
+/** The assignee as acl described it when the task was claimed. */
+export interface TaskAssignee {
+  id: string;
+  name: string;
+  email: string;
+}
+
+/** A workflow task as every client sees it: each seed field always present, `null` when unset. */
+export interface TaskView {
+  id: string;
+  status: TaskStatus;
+  priority: TaskPriority;
+  engine_request: string | null;
+  workflow_node_code: string;
+  node_preview_name: string;
+  node_instructions: string | null;
+  required_permissions_snapshot: RequiredPermission[];
+  candidate_groups: string[];
+  assigned_to: string | null;
+  assigned_at: string | null;
+  completed_at: string | null;
+  due_at: string | null;
+  source_service: string | null;
+  entity_type: string | null;
+  entity_id: string | null;
+  entity_reference: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+  assigned_to_user: TaskAssignee | null;
+  escalation_level: number;
+}
+
 export interface AssignmentRpc {
-  [AssignmentSubjects.tasksCreate]: { req: CreateTaskRequest; res: { id: string } };
+  /** Creates an OPEN task; a malformed payload is a 422 at `["data", ...]`. */
+  [AssignmentSubjects.tasksCreate]: { req: CreateTaskRequest; res: TaskView };
+}
+
+/** What every task event carries, so a consumer can notify without asking back. */
+export interface TaskEventBase {
+  task_id: string;
+  status: TaskStatus;
+  /** The assignee after the change (`null` when nobody holds the task). */
+  assigned_to: string | null;
+  /** Who made the change; `null` for the escalation job. */
+  actor_id: string | null;
+  workflow_node_code: string;
+  node_preview_name: string;
+  priority: TaskPriority;
+  due_at: string | null;
+  escalation_level: number;
+  entity_type: string | null;
+  entity_id: string | null;
+  entity_reference: string | null;
 }
 
 /** Payload of `assignment.task.claimed`. */
-export interface TaskClaimedEvent {
-  task_id: string;
+export interface TaskClaimedEvent extends TaskEventBase {
   assigned_to: string;
+  /** The caller: the assignee itself, or a user with `tasks:assign` claiming on its behalf. */
   claimed_by: string;
 }
 
-/** Payload of `assignment.task.escalated`. */
-export interface TaskEscalatedEvent {
-  task_id: string;
+/** Payload of `assignment.task.unclaimed`. */
+export interface TaskUnclaimedEvent extends TaskEventBase {
+  previous_assignee: string;
+}
+
+/** Payload of `assignment.task.started`. */
+export type TaskStartedEvent = TaskEventBase;
+
+/** Payload of `assignment.task.completed`. */
+export interface TaskCompletedEvent extends TaskEventBase {
+  completed_at: string;
+}
+
+/** Payload of `assignment.task.cancelled`. */
+export type TaskCancelledEvent = TaskEventBase;
+
+/** Payload of `assignment.task.escalated`: one event per level reached. */
+export interface TaskEscalatedEvent extends TaskEventBase {
   escalation_level: number;
   assigned_to: string | null;
 }

@@ -24,4 +24,6 @@ export interface DocumentsRpc {
 /** Payload of `documents.document.deleted`. */
 export interface DocumentDeletedEvent {
   document_id: string;
+  /** The uploader, who is notified of the deletion (optional: older events lack it). */
+  uploaded_by?: string;
 }

@@ -14,6 +14,10 @@ export const EVENT_SUBJECTS = [
   AssignmentEvents.taskClaimed,
   AssignmentEvents.taskEscalated,
   ChatEvents.messageCreated,
+  AssignmentEvents.taskUnclaimed,
+  AssignmentEvents.taskStarted,
+  AssignmentEvents.taskCompleted,
+  AssignmentEvents.taskCancelled,
 ] as const;
 export type EventSubject = (typeof EVENT_SUBJECTS)[number];
 

@@ -6,3 +6,4 @@ export * from './documents';
 export * from './assignment';
 export * from './notifications';
 export * from './events';
+export * from './inventory';

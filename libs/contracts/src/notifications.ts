@@ -6,14 +6,58 @@ export const ChatEvents = {
   messageCreated: 'chat.message.created',
 } as const;
 
+/**
+ * Core NATS subject (not durable, not in the EVENTS stream) on which chat-notifications replicas
+ * share live pushes: every replica hears every push and writes it to its own sockets.
+ */
+export const CHAT_PUSH_SUBJECT = 'chat-notifications.push';
+
+/** Notification channels (CONTRACT §4.14). */
+export const NOTIFICATION_CHANNELS = ['websocket', 'email'] as const;
+export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
+
+/** What another app sends to put an entry in users' inboxes. */
 export interface SendNotificationRequest {
   recipient_ids: string[];
   notification_type: string;
   title: string;
-  body?: string;
+  body?: string | null;
   data?: Record<string, unknown>;
 }
 
 export interface NotificationsRpc {
+  /** `delivered`: inbox entries created (one per distinct recipient). */
   [NotificationsSubjects.send]: { req: SendNotificationRequest; res: { delivered: number } };
 }
+
+/** Payload of `chat.message.created`. */
+export interface ChatMessageCreatedEvent {
+  message_id: string;
+  room_id: string;
+  room_name: string;
+  sender: string;
+  body: string;
+  created_at: string;
+  /** The room's members other than the sender when the message was posted. */
+  recipient_ids: string[];
+}
+
+/** A websocket frame pushed to a client: `{event, data}`. */
+export type PushEventName = 'chat.message' | 'notification';
+export interface PushFrame<T = unknown> {
+  event: PushEventName;
+  data: T;
+}
+
+/** One live push shared between replicas on CHAT_PUSH_SUBJECT. */
+export interface PushEnvelope<T = unknown> extends PushFrame<T> {
+  user_ids: string[];
+}
+
+/** Error codes chat-notifications answers beyond the common ones (CONTRACT §1, §4.1). */
+export const ChatErrorCodes = {
+  notGroupMember: 'not_group_member',
+  roomInactive: 'room_inactive',
+  roomIsDirect: 'room_is_direct',
+} as const;
+export type ChatErrorCode = (typeof ChatErrorCodes)[keyof typeof ChatErrorCodes];

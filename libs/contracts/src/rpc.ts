@@ -7,6 +7,8 @@ import type { NotificationsRpc } from './notifications';
 export interface MessageMeta {
   request_id?: string;
   user_id?: string;
+  /** W3C trace context of the span that sent it, so one trace spans every hop. */
+  traceparent?: string;
 }
 
 /** The wire shape of every request sent over NATS. */

@@ -29,3 +29,5 @@ export * from './outbox/event-bus';
 export * from './outbox/on-event';
 export * from './outbox/outbox';
 export * from './outbox/outbox.entity';
+export * from './observability/metrics';
+export * from './observability/tracing';

@@ -1,4 +1,5 @@
 export * from './databases';
+export * from './env';
 export * from './http';
 export * from './ports';
 export * from './stack';

@@ -48,14 +48,19 @@ export class TokenChecker {
   }
 }
 
-/** A websocket handshake may carry the token as `?access_token=` (browsers cannot set headers). */
-export function queryToken(url: string): string | undefined {
+/**
+ * The single-use `?ticket=` of a browser's websocket upgrade (browsers cannot set headers on a
+ * websocket), or undefined. Tokens are never accepted in a URL: they would land in logs.
+ */
+export function queryTicket(url: string): string | undefined {
   const query = url.indexOf('?');
   if (query === -1) return undefined;
-  return new URLSearchParams(url.slice(query + 1)).get('access_token') ?? undefined;
+  return new URLSearchParams(url.slice(query + 1)).get('ticket') ?? undefined;
 }
 
-/** Hides `access_token` query values from log lines. */
+/** Hides credentials a client put in the query (`ticket`, and a stray `access_token`) from log lines. */
 export function redactUrl(url: string): string {
-  return url.includes('access_token=') ? url.replace(/([?&]access_token=)[^&]*/g, '$1[redacted]') : url;
+  return /(access_token|ticket)=/.test(url)
+    ? url.replace(/([?&](?:access_token|ticket)=)[^&]*/g, '$1[redacted]')
+    : url;
 }

@@ -6,7 +6,14 @@ export const ROUTES: ReadonlyMap<string, ServiceName> = new Map(
 );
 
 /** What the gateway itself answers instead of forwarding. */
-export const OWN_SEGMENTS = new Set(['health', 'openapi.json', 'docs']);
+export const OWN_SEGMENTS = new Set(['health', 'openapi.json', 'docs', 'metrics']);
+
+const UPSTREAM_METRICS = /^\/[^/]+\/metrics\/?$/;
+
+/** An app's Prometheus endpoint: scraped on the app's own port, never routed to the public. */
+export function isUpstreamMetrics(path: string): boolean {
+  return UPSTREAM_METRICS.test(path);
+}
 
 /** The path part of a request target (no query), without allocating a URL object. */
 export function pathOf(url: string): string {

@@ -24,6 +24,8 @@ import { ContractValidationPipe } from '../validation/validation.pipe';
 import { EventBus } from '../outbox/event-bus';
 import { EventConsumers } from '../outbox/on-event';
 import { Outbox } from '../outbox/outbox';
+import { AppMetrics } from '../observability/metrics';
+import { PlatformMetrics } from '../observability/platform-metrics';
 
 export interface PlatformModuleOptions {
   name: AppDefinition['name'];
@@ -52,6 +54,8 @@ export class PlatformModule {
       controllers: [HealthController],
       providers: [
         { provide: APP_NAME, useValue: name },
+        { provide: AppMetrics, useFactory: () => new AppMetrics(name) },
+        PlatformMetrics,
         { provide: PLATFORM_CONFIG, useValue: config },
         { provide: JwksKeyStore, useFactory: () => new JwksKeyStore(config.JWT_JWKS_URL) },
         { provide: NATS_CLIENT, useFactory: () => createBusClient(name, config) },
@@ -69,7 +73,17 @@ export class PlatformModule {
         { provide: APP_FILTER, useClass: ContractExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: RpcContextInterceptor },
       ],
-      exports: [APP_NAME, PLATFORM_CONFIG, JwksKeyStore, NATS_CLIENT, Paginator, RpcClient, EventBus, Outbox],
+      exports: [
+        AppMetrics,
+        APP_NAME,
+        PLATFORM_CONFIG,
+        JwksKeyStore,
+        NATS_CLIENT,
+        Paginator,
+        RpcClient,
+        EventBus,
+        Outbox,
+      ],
     };
   }
 }

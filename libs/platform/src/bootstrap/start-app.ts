@@ -15,6 +15,15 @@ import { requestContext } from '../http/request-context';
 import { requestId } from '../http/request-id';
 import { busListenerOptions } from '../nats/transport';
 import { BusHealthIndicator } from '../health/bus.health';
+import { AppMetrics, httpMetrics } from '../observability/metrics';
+import {
+  contextFrom,
+  endHttpSpan,
+  openSpan,
+  SpanKind,
+  startTracing,
+  stopTracing,
+} from '../observability/tracing';
 import type { AppDefinition } from './app-definition';
 
 /** Reads the app's config: `<APP>_PORT` overrides, `PORT` sets an app run alone (CONTRACT §0). */
@@ -27,9 +36,26 @@ export function loadAppConfig<C extends PlatformConfig>(
   return validateConfig(def.configClass, { ...env, PORT: port });
 }
 
+/**
+ * Gives each request its id and a server span continuing the caller's `traceparent` (the
+ * gateway's), both carried by everything the request does (logs, SQL, NATS hops, events).
+ */
 function contextMiddleware(req: Request & { id?: string }, res: Response, next: NextFunction): void {
   req.id = requestId(req, res);
-  requestContext.run({ request_id: req.id }, next);
+  const span = openSpan(
+    `${req.method} ${req.path}`,
+    SpanKind.SERVER,
+    contextFrom({ traceparent: req.headers.traceparent as string | undefined }),
+    {
+      'http.request.method': req.method,
+      request_id: req.id,
+    },
+  );
+  res.once('finish', () => {
+    const route = req.route ? `${req.baseUrl}${(req.route as { path: string }).path}` : 'unmatched';
+    endHttpSpan(span.span, route, req.method, res.statusCode);
+  });
+  requestContext.run({ request_id: req.id }, () => span.run(next));
 }
 
 /** Applies pending migrations with a short-lived connection, before any module touches a table. */
@@ -51,6 +77,8 @@ export async function createApp<C extends PlatformConfig>(
   options: { host?: string } = {},
 ): Promise<INestApplication> {
   const config = loadAppConfig(def, env);
+  // Before the first database connection, so the pg driver is instrumented for SQL spans.
+  startTracing(def.name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
   await migrate(def, config);
 
   const app = await NestFactory.create(def.rootModule(config), {
@@ -65,6 +93,8 @@ export async function createApp<C extends PlatformConfig>(
   const http = app.getHttpAdapter().getInstance() as import('express').Express;
   http.disable('x-powered-by');
   http.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  const metrics = app.get(AppMetrics);
+  app.use(httpMetrics(metrics));
   app.use(contextMiddleware);
   app.use(helmet({ contentSecurityPolicy: false }));
   app.use(bodyParsing({ body: config.BODY_LIMIT, upload: config.UPLOAD_LIMIT }));
@@ -74,6 +104,10 @@ export async function createApp<C extends PlatformConfig>(
     new DocumentBuilder().setTitle(`${def.name} API`).setVersion('v1').addBearerAuth().build(),
   );
   http.get(`/${prefix}/openapi.json`, (_req: Request, res: Response) => res.json(document));
+  // Scraped on the app's own port; the gateway never routes it (see the README's Observability).
+  http.get(`/${prefix}/metrics`, (_req: Request, res: Response, next: NextFunction) => {
+    metrics.expose(res).catch(next);
+  });
 
   const listener = app.connectMicroservice(busListenerOptions(def.name, config), { inheritAppConfig: true });
   app.get(BusHealthIndicator).watchListener(listener.status);
@@ -101,10 +135,13 @@ export async function runApp<C extends PlatformConfig>(def: AppDefinition<C>): P
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     app.get(Logger).log(`${signal} received: draining`);
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    app
+      .close()
+      .then(() => stopTracing())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -195,4 +195,9 @@ export class PlatformConfig {
   @IsOptional()
   @IsIn(['true', 'false'])
   LOG_PRETTY?: string;
+
+  /** OTLP/HTTP collector (e.g. `http://jaeger:4318`); tracing is off when unset. The other OTEL_* variables apply as usual. */
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: URL_MESSAGE('http(s)') })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 }

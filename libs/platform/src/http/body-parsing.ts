@@ -65,9 +65,20 @@ export function bodyParsing(limits: BodyLimits): RequestHandler {
     res.setHeader('Connection', 'close');
     req.body = undefined;
   };
+  /**
+   * A body left unread: Node reads and drops it after the answer when it is small and of known
+   * size (so a proxy in front sees a clean exchange on a kept connection); any other is not read,
+   * and the connection closes after the answer.
+   */
+  const leaveUnread = (req: Request, res: Response) => {
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (!(declared <= limits.body) || req.headers['transfer-encoding'] !== undefined) {
+      res.setHeader('Connection', 'close');
+    }
+  };
   const unsupported = (req: RequestWithBodyError, res: Response, type: string) => {
     req[BODY_ERROR] = new UnsupportedMediaType(type, ACCEPTED_BODY_TYPES);
-    res.setHeader('Connection', 'close');
+    leaveUnread(req, res);
   };
 
   return (req: RequestWithBodyError, res: Response, next: NextFunction) => {
@@ -96,7 +107,7 @@ export function bodyParsing(limits: BodyLimits): RequestHandler {
     }
     if (isMultipart(req)) {
       // Read (or refused) by BodyGuard once the route and the caller are known.
-      res.setHeader('Connection', 'close');
+      leaveUnread(req, res);
       return next();
     }
     unsupported(req, res, type || 'none');

@@ -6,6 +6,8 @@ import type { PlatformConfig } from '../config/platform-config';
 import { PLATFORM_CONFIG } from '../config/tokens';
 import { errorFromPayload, isRpcErrorPayload, UpstreamUnavailable } from '../errors/domain-errors';
 import { currentContext } from '../http/request-context';
+import { AppMetrics } from '../observability/metrics';
+import { inSpan, SpanKind, traceparentOf } from '../observability/tracing';
 import { NATS_CLIENT } from './transport';
 
 /**
@@ -21,6 +23,7 @@ export class RpcClient implements OnApplicationShutdown {
   constructor(
     @Inject(NATS_CLIENT) private readonly client: ClientProxy,
     @Inject(PLATFORM_CONFIG) config: PlatformConfig,
+    @Inject(AppMetrics) private readonly metrics: AppMetrics,
   ) {
     this.deadlineMs = config.NATS_REQUEST_TIMEOUT;
   }
@@ -29,6 +32,25 @@ export class RpcClient implements OnApplicationShutdown {
     subject: S,
     data: RpcRequest<S>,
     deadlineMs = this.deadlineMs,
+  ): Promise<RpcReply<S>> {
+    return this.metrics.timeRpc(
+      this.metrics.rpcClient,
+      subject,
+      () =>
+        inSpan(
+          `nats request ${subject}`,
+          SpanKind.CLIENT,
+          { 'messaging.system': 'nats', 'messaging.destination.name': subject },
+          () => this.request(subject, data, deadlineMs),
+        ),
+      (error) => (error instanceof UpstreamUnavailable ? 'unavailable' : 'error'),
+    );
+  }
+
+  private async request<S extends RpcSubject>(
+    subject: S,
+    data: RpcRequest<S>,
+    deadlineMs: number,
   ): Promise<RpcReply<S>> {
     const envelope: RpcEnvelope<RpcRequest<S>> = { data, meta: this.meta() };
     try {
@@ -45,7 +67,7 @@ export class RpcClient implements OnApplicationShutdown {
 
   private meta(): MessageMeta {
     const { request_id, user_id } = currentContext();
-    return { request_id, user_id };
+    return { request_id, user_id, traceparent: traceparentOf() };
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,4 +1,5 @@
 import {
+  Inject,
   Injectable,
   Logger,
   type CallHandler,
@@ -8,6 +9,9 @@ import {
 import type { RpcEnvelope } from '@media/contracts';
 import { Observable } from 'rxjs';
 import { requestContext } from '../http/request-context';
+import { AppMetrics } from '../observability/metrics';
+import { contextFrom, openSpan, SpanKind } from '../observability/tracing';
+import { SpanStatusCode } from '@opentelemetry/api';
 
 /**
  * Runs a NATS handler inside the caller's request context (request id, user id from the
@@ -16,6 +20,8 @@ import { requestContext } from '../http/request-context';
 @Injectable()
 export class RpcContextInterceptor implements NestInterceptor {
   private readonly logger = new Logger('Rpc');
+
+  constructor(@Inject(AppMetrics) private readonly metrics: AppMetrics) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'rpc') return next.handle();
@@ -26,25 +32,34 @@ export class RpcContextInterceptor implements NestInterceptor {
         context.getHandler().name,
     );
     const started = performance.now();
+    const { traceparent, ...logged } = meta;
+    const span = openSpan(`nats handle ${subject}`, SpanKind.SERVER, contextFrom({ traceparent }), {
+      'messaging.system': 'nats',
+      'messaging.destination.name': subject,
+      ...(logged.request_id ? { request_id: logged.request_id } : {}),
+    });
+    const done = (outcome: 'ok' | 'error') => {
+      const seconds = (performance.now() - started) / 1000;
+      this.metrics.rpcServer.observe({ subject, outcome }, seconds);
+      if (outcome === 'error') span.span.setStatus({ code: SpanStatusCode.ERROR });
+      span.span.end();
+      this.logger.log({ ...logged, subject, latency_ms: Math.round(seconds * 1000), outcome }, 'rpc handled');
+    };
     return new Observable((subscriber) =>
-      requestContext.run(meta, () =>
-        next.handle().subscribe({
-          next: (value) => subscriber.next(value),
-          error: (error: unknown) => {
-            this.logger.log(
-              { ...meta, subject, latency_ms: Math.round(performance.now() - started), outcome: 'error' },
-              'rpc handled',
-            );
-            subscriber.error(error);
-          },
-          complete: () => {
-            this.logger.log(
-              { ...meta, subject, latency_ms: Math.round(performance.now() - started), outcome: 'ok' },
-              'rpc handled',
-            );
-            subscriber.complete();
-          },
-        }),
+      requestContext.run(logged, () =>
+        span.run(() =>
+          next.handle().subscribe({
+            next: (value) => subscriber.next(value),
+            error: (error: unknown) => {
+              done('error');
+              subscriber.error(error);
+            },
+            complete: () => {
+              done('ok');
+              subscriber.complete();
+            },
+          }),
+        ),
       ),
     );
   }

@@ -11,7 +11,7 @@ import {
   type JetStreamManager,
   type StreamConfig,
 } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import { EVENT_SUBJECTS, EVENTS_STREAM, type EventEnvelope } from '@media/contracts';
 import type { PlatformConfig } from '../config/platform-config';
 import { PLATFORM_CONFIG } from '../config/tokens';
@@ -20,6 +20,13 @@ import { isInProcess } from '../nats/transport';
 import { natsConnectionOptions } from '../nats/credentials';
 
 export type EventDelivery = (event: EventEnvelope) => Promise<void>;
+
+export interface ConsumerStats {
+  name: string;
+  pending: number;
+  ackPending: number;
+  redelivered: number;
+}
 
 /** A message given up on, as handed to `onDeadLetter`. */
 export interface DeadLetterRecord {
@@ -99,6 +106,8 @@ export class EventBus implements OnApplicationShutdown {
   private stream?: Promise<JetStreamClient>;
   private streamReady?: Promise<void>;
   private readonly stops: (() => void)[] = [];
+  /** The durable consumers this app subscribed, for the lag gauges. */
+  private readonly durables = new Set<string>();
 
   constructor(
     @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
@@ -117,7 +126,13 @@ export class EventBus implements OnApplicationShutdown {
       return;
     }
     const js = await this.jetStream();
-    await js.publish(event.subject, JSON.stringify(event), { msgID: event.id, timeout: 2_000 });
+    const carried = headers();
+    if (event.meta.traceparent) carried.set('traceparent', event.meta.traceparent);
+    await js.publish(event.subject, JSON.stringify(event), {
+      msgID: event.id,
+      timeout: 2_000,
+      headers: carried,
+    });
   }
 
   /** Delivers every event of `subject` to `deliver` until shutdown; failures are redelivered. */
@@ -154,6 +169,7 @@ export class EventBus implements OnApplicationShutdown {
         ...consumerConfig,
       })
       .catch(async () => jsm.consumers.update(EVENTS_STREAM, durable, consumerConfig));
+    this.durables.add(durable);
     const consumer = await jetstream(nc).consumers.get(EVENTS_STREAM, durable);
     const messages = await consumer.consume({ max_messages: 50 });
     this.stops.push(() => void messages.close());
@@ -355,6 +371,23 @@ export class EventBus implements OnApplicationShutdown {
     } catch {
       return undefined;
     }
+  }
+
+  /** Lag of each durable consumer of this app (empty for the in-process bus). */
+  async consumerStats(): Promise<ConsumerStats[]> {
+    if (this.inProcess || this.durables.size === 0) return [];
+    const jsm = await jetstreamManager(await this.nats());
+    return Promise.all(
+      [...this.durables].map(async (name) => {
+        const info = await jsm.consumers.info(EVENTS_STREAM, name);
+        return {
+          name,
+          pending: info.num_pending,
+          ackPending: info.num_ack_pending,
+          redelivered: info.num_redelivered,
+        };
+      }),
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -5,6 +5,8 @@ import type { EventEnvelope } from '@media/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 import { APP_NAME } from '../auth/jwt.strategy';
 import { requestContext } from '../http/request-context';
+import { AppMetrics } from '../observability/metrics';
+import { contextFrom, inSpan, SpanKind } from '../observability/tracing';
 import { EventBus, type DeadLetterRecord } from './event-bus';
 import { DeadLetter } from './outbox.entity';
 
@@ -30,6 +32,7 @@ export class EventConsumers implements OnApplicationBootstrap {
     @Inject(EventBus) private readonly bus: EventBus,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_NAME) private readonly app: string,
+    @Inject(AppMetrics) private readonly metrics: AppMetrics,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -62,16 +65,31 @@ export class EventConsumers implements OnApplicationBootstrap {
     });
   }
 
-  private apply(consumer: string, event: EventEnvelope, handler: EventHandlerMethod): Promise<void> {
-    return requestContext.run({ ...event.meta }, () =>
-      this.dataSource.transaction(async (manager) => {
-        const inserted: unknown[] = await manager.query(
-          `INSERT INTO processed_events (event_id, consumer) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id`,
-          [event.id, consumer],
-        );
-        if (inserted.length === 0) return;
-        await handler(event, manager);
-      }),
-    );
+  private async apply(consumer: string, event: EventEnvelope, handler: EventHandlerMethod): Promise<void> {
+    const { traceparent, ...meta } = event.meta ?? {};
+    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': event.subject, consumer };
+    try {
+      await requestContext.run(meta, () =>
+        inSpan(
+          `consume ${event.subject}`,
+          SpanKind.CONSUMER,
+          attributes,
+          () =>
+            this.dataSource.transaction(async (manager) => {
+              const inserted: unknown[] = await manager.query(
+                `INSERT INTO processed_events (event_id, consumer) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id`,
+                [event.id, consumer],
+              );
+              if (inserted.length === 0) return;
+              await handler(event, manager);
+            }),
+          contextFrom({ traceparent }),
+        ),
+      );
+      this.metrics.eventsHandled.inc({ subject: event.subject, outcome: 'ok' });
+    } catch (error) {
+      this.metrics.eventsHandled.inc({ subject: event.subject, outcome: 'error' });
+      throw error;
+    }
   }
 }

@@ -9,6 +9,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { EventEnvelope } from '@media/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 import { currentContext } from '../http/request-context';
+import { contextFrom, inSpan, SpanKind, traceparentOf } from '../observability/tracing';
 import type { PlatformConfig } from '../config/platform-config';
 import { PLATFORM_CONFIG } from '../config/tokens';
 import { EventBus } from './event-bus';
@@ -50,7 +51,11 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
 
   async enqueue(manager: EntityManager, subject: string, payload: object): Promise<void> {
     const { request_id, user_id } = currentContext();
-    await manager.insert(OutboxMessage, { subject, payload, meta: { request_id, user_id } });
+    await manager.insert(OutboxMessage, {
+      subject,
+      payload,
+      meta: { request_id, user_id, traceparent: traceparentOf() },
+    });
     this.schedule(20);
   }
 
@@ -97,7 +102,18 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
         meta: row.meta,
       };
       try {
-        await this.bus.publish(event);
+        // The publish continues the trace of the request that wrote the event; consumers continue this span.
+        await inSpan(
+          `publish ${row.subject}`,
+          SpanKind.PRODUCER,
+          {
+            'messaging.system': 'nats',
+            'messaging.destination.name': row.subject,
+            'messaging.message.id': row.id,
+          },
+          () => this.bus.publish({ ...event, meta: { ...event.meta, traceparent: traceparentOf() } }),
+          contextFrom(row.meta),
+        );
       } catch (error) {
         // This row and the rest of the batch go back to the queue, in order.
         await this.dataSource.query(

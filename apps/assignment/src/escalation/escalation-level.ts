@@ -1,0 +1,12 @@
+/**
+ * The escalation level of a task `elapsedMs` past its `due_at` (CONTRACT §4.4): 0 until it is
+ * past due, then 1, plus one per full `ESCALATION_INTERVAL` elapsed since. The SQL of the job
+ * computes the same in the database; this is its reference, unit-tested.
+ */
+export function escalationLevel(elapsedMs: number, intervalMs: number): number {
+  if (!(elapsedMs > 0)) return 0;
+  return Math.min(Math.floor(elapsedMs / intervalMs) + 1, MAX_LEVEL);
+}
+
+/** Bounds the level of a task due ages ago with a short interval (it fits an `int`). */
+export const MAX_LEVEL = 1_000_000;

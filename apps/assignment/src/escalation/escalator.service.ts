@@ -1,0 +1,138 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { AssignmentEvents, type TaskEscalatedEvent } from '@media/contracts';
+import { Outbox, PLATFORM_CONFIG } from '@media/platform';
+import type { DataSource } from 'typeorm';
+import type { AssignmentConfig } from '../config';
+import { Clock } from '../tasks/clock';
+import { Task } from '../tasks/task.entity';
+import { taskEventBase } from '../tasks/task-view';
+import { MAX_LEVEL } from './escalation-level';
+
+/** What one pass of the job changed. */
+export interface EscalationRun {
+  /** Tasks whose level went up. */
+  tasks: number;
+  /** `assignment.task.escalated` events written (one per level reached). */
+  events: number;
+}
+
+interface EscalatedRow {
+  id: string;
+  old_level: number;
+  new_level: number;
+}
+
+/**
+ * Raises `escalation_level` of overdue, unfinished tasks (CONTRACT §4.4) and announces each
+ * level reached once. Each batch is one transaction that locks its rows with
+ * `FOR UPDATE SKIP LOCKED` and only takes rows whose stored level is below the computed one, so
+ * a second run (or a second replica running at the same moment) changes and announces nothing twice.
+ */
+@Injectable()
+export class Escalator implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Escalator');
+  private readonly intervalMs: number;
+  private readonly everyMs: number;
+  private readonly batch: number;
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<unknown>;
+  private stopped = false;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(Outbox) private readonly outbox: Outbox,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(PLATFORM_CONFIG) config: AssignmentConfig,
+  ) {
+    this.intervalMs = config.ESCALATION_INTERVAL;
+    this.everyMs = config.ESCALATION_CHECK_INTERVAL;
+    this.batch = config.ESCALATION_BATCH;
+  }
+
+  onApplicationBootstrap(): void {
+    this.schedule();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  /** One pass at `now` (the clock's time by default): every due level, batch after batch. */
+  async run(now: Date = this.clock.now()): Promise<EscalationRun> {
+    const total: EscalationRun = { tasks: 0, events: 0 };
+    for (;;) {
+      const { tasks, events } = await this.escalateBatch(now);
+      total.tasks += tasks;
+      total.events += events;
+      if (tasks < this.batch) return total;
+    }
+  }
+
+  private escalateBatch(now: Date): Promise<EscalationRun> {
+    return this.dataSource.transaction(async (manager) => {
+      const level = `LEAST(floor(extract(epoch FROM ($1::timestamptz - due_at)) * 1000 / $2::bigint) + 1, ${MAX_LEVEL})::int`;
+      const [rows] = (await manager.query(
+        `WITH due AS (
+           SELECT id, escalation_level AS old_level, ${level} AS new_level
+             FROM tasks
+            WHERE deleted_at IS NULL AND due_at IS NOT NULL AND due_at < $1::timestamptz
+              AND status IN ('OPEN', 'CLAIMED', 'IN_PROGRESS')
+              AND escalation_level < ${level}
+            ORDER BY due_at, id
+            LIMIT $3
+              FOR UPDATE SKIP LOCKED
+         )
+         UPDATE tasks t SET escalation_level = due.new_level, updated_at = now()
+           FROM due WHERE t.id = due.id
+         RETURNING t.id, due.old_level, due.new_level`,
+        [now.toISOString(), this.intervalMs, this.batch],
+      )) as [EscalatedRow[], number];
+      if (rows.length === 0) return { tasks: 0, events: 0 };
+      const tasks = await manager
+        .getRepository(Task)
+        .createQueryBuilder('t')
+        .where('t.id IN (:...ids)', { ids: rows.map((r) => r.id) })
+        .getMany();
+      const byId = new Map(tasks.map((t) => [t.id, t]));
+      let events = 0;
+      for (const row of rows) {
+        const task = byId.get(row.id)!;
+        for (let reached = row.old_level + 1; reached <= row.new_level; reached++) {
+          const event: TaskEscalatedEvent = { ...taskEventBase(task, null), escalation_level: reached };
+          await this.outbox.enqueue(manager, AssignmentEvents.taskEscalated, event);
+          events++;
+        }
+      }
+      return { tasks: rows.length, events };
+    });
+  }
+
+  /** The next pass, ±20% jitter so replicas started together drift apart. */
+  private schedule(): void {
+    if (this.stopped) return;
+    const delay = Math.round(this.everyMs * (0.8 + Math.random() * 0.4));
+    this.timer = setTimeout(() => {
+      this.running = this.run()
+        .then((result) => {
+          if (result.tasks > 0) this.logger.log(result, 'Escalated overdue tasks');
+        })
+        .catch((error: unknown) =>
+          this.logger.warn(
+            { err: error instanceof Error ? error.message : String(error) },
+            'Escalation pass failed',
+          ),
+        )
+        .finally(() => this.schedule());
+    }, delay);
+    this.timer.unref();
+  }
+}

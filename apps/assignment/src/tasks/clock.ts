@@ -1,0 +1,20 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PLATFORM_CONFIG } from '@media/platform';
+import type { AssignmentConfig } from '../config';
+
+/**
+ * The time assignment reasons with for due dates (overdue filter, escalation): the wall clock
+ * plus `ESCALATION_NOW_OFFSET`, so a test or a drill can move it forward.
+ */
+@Injectable()
+export class Clock {
+  private readonly offsetMs: number;
+
+  constructor(@Inject(PLATFORM_CONFIG) config: AssignmentConfig) {
+    this.offsetMs = config.ESCALATION_NOW_OFFSET;
+  }
+
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+}

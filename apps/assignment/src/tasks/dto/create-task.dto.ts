@@ -1,0 +1,124 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import {
+  TASK_PRIORITIES,
+  type CreateTaskRequest,
+  type RequiredPermission,
+  type TaskPriority,
+} from '@media/contracts';
+import { IsDateTime } from '@media/platform';
+
+export const TASK_LIMITS = {
+  workflowNodeCode: 100,
+  nodePreviewName: 255,
+  nodeInstructions: 10_000,
+  engineRequest: 65_535,
+  shortText: 100,
+  entityReference: 255,
+  permissions: 50,
+  permissionCode: 100,
+  candidateGroups: 100,
+} as const;
+
+/** One `{"code": ...}` of `required_permissions_snapshot`. */
+export class RequiredPermissionDto implements RequiredPermission {
+  @ApiProperty({ minLength: 1, maxLength: TASK_LIMITS.permissionCode, example: 'tasks:claim' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(TASK_LIMITS.permissionCode)
+  code!: string;
+}
+
+/** `POST /assignment/api/v1/tasks` and the NATS request `assignment.tasks.create` (CONTRACT §4a). */
+export class CreateTaskDto implements CreateTaskRequest {
+  @ApiProperty({ minLength: 1, maxLength: TASK_LIMITS.workflowNodeCode })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(TASK_LIMITS.workflowNodeCode)
+  workflow_node_code!: string;
+
+  @ApiProperty({ minLength: 1, maxLength: TASK_LIMITS.nodePreviewName })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(TASK_LIMITS.nodePreviewName)
+  node_preview_name!: string;
+
+  @ApiPropertyOptional({ nullable: true, maxLength: TASK_LIMITS.nodeInstructions })
+  @IsOptional()
+  @IsString()
+  @MaxLength(TASK_LIMITS.nodeInstructions)
+  node_instructions?: string | null;
+
+  @ApiPropertyOptional({ enum: TASK_PRIORITIES, default: 'MEDIUM' })
+  @IsOptional()
+  @IsIn(TASK_PRIORITIES)
+  priority?: TaskPriority;
+
+  @ApiPropertyOptional({ nullable: true, format: 'date-time' })
+  @IsOptional()
+  @IsDateTime()
+  due_at?: string | null;
+
+  @ApiPropertyOptional({ type: [RequiredPermissionDto], maxItems: TASK_LIMITS.permissions })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(TASK_LIMITS.permissions)
+  @ValidateNested({ each: true })
+  @Type(() => RequiredPermissionDto)
+  required_permissions_snapshot?: RequiredPermissionDto[];
+
+  @ApiPropertyOptional({
+    type: [String],
+    format: 'uuid',
+    maxItems: TASK_LIMITS.candidateGroups,
+    description: 'Group ids; when given, only members of one of them may claim.',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(TASK_LIMITS.candidateGroups)
+  @IsUUID('all', { each: true })
+  candidate_groups?: string[];
+
+  @ApiPropertyOptional({ nullable: true, minLength: 1, maxLength: TASK_LIMITS.shortText })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(TASK_LIMITS.shortText)
+  source_service?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, minLength: 1, maxLength: TASK_LIMITS.shortText })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(TASK_LIMITS.shortText)
+  entity_type?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, format: 'uuid' })
+  @IsOptional()
+  @IsUUID('all')
+  entity_id?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, minLength: 1, maxLength: TASK_LIMITS.entityReference })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(TASK_LIMITS.entityReference)
+  entity_reference?: string | null;
+
+  @ApiPropertyOptional({ nullable: true, maxLength: TASK_LIMITS.engineRequest })
+  @IsOptional()
+  @IsString()
+  @MaxLength(TASK_LIMITS.engineRequest)
+  engine_request?: string | null;
+}

@@ -1,0 +1,50 @@
+import type { TaskEventBase, TaskView } from '@media/contracts';
+import type { Task } from './task.entity';
+
+const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
+
+/** The task as clients see it: every seed field, `null` when unset (CONTRACT §3). */
+export function toTaskView(task: Task): TaskView {
+  return {
+    id: task.id,
+    status: task.status,
+    priority: task.priority,
+    engine_request: task.engineRequest,
+    workflow_node_code: task.workflowNodeCode,
+    node_preview_name: task.nodePreviewName,
+    node_instructions: task.nodeInstructions,
+    required_permissions_snapshot: task.requiredPermissionsSnapshot,
+    candidate_groups: task.candidateGroups,
+    assigned_to: task.assignedTo,
+    assigned_at: iso(task.assignedAt),
+    completed_at: iso(task.completedAt),
+    due_at: iso(task.dueAt),
+    source_service: task.sourceService,
+    entity_type: task.entityType,
+    entity_id: task.entityId,
+    entity_reference: task.entityReference,
+    created_at: task.createdAt.toISOString(),
+    updated_at: task.updatedAt.toISOString(),
+    deleted_at: iso(task.deletedAt),
+    assigned_to_user: task.assignedToUser,
+    escalation_level: task.escalationLevel,
+  };
+}
+
+/** What every task event carries (see `TaskEventBase`). */
+export function taskEventBase(task: Task, actorId: string | null): TaskEventBase {
+  return {
+    task_id: task.id,
+    status: task.status,
+    assigned_to: task.assignedTo,
+    actor_id: actorId,
+    workflow_node_code: task.workflowNodeCode,
+    node_preview_name: task.nodePreviewName,
+    priority: task.priority,
+    due_at: iso(task.dueAt),
+    escalation_level: task.escalationLevel,
+    entity_type: task.entityType,
+    entity_id: task.entityId,
+    entity_reference: task.entityReference,
+  };
+}

@@ -1,0 +1,34 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/** ChatRoomMember of the seed. */
+export class MemberView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) user!: string;
+  @ApiProperty({ enum: ['ADMIN', 'MEMBER'] }) role!: 'ADMIN' | 'MEMBER';
+  @ApiProperty({ format: 'date-time' }) joined_at!: string;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) last_read_at!: string | null;
+}
+
+/** ChatRoom of the seed; `unread_count` is the caller's, as a string. */
+export class RoomView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ enum: ['GROUP', 'DIRECT'] }) room_type!: 'GROUP' | 'DIRECT';
+  @ApiProperty() group_id!: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String }) document_id!: string | null;
+  @ApiProperty({ format: 'uuid' }) created_by!: string;
+  @ApiProperty() is_active!: boolean;
+  @ApiProperty({ type: [MemberView] }) members!: MemberView[];
+  @ApiProperty({ example: '0' }) unread_count!: string;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time' }) updated_at!: string;
+}
+
+/** A chat message. */
+export class MessageView {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) room_id!: string;
+  @ApiProperty({ format: 'uuid' }) sender!: string;
+  @ApiProperty() body!: string;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+}

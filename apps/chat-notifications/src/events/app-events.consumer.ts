@@ -1,0 +1,102 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  AclEvents,
+  AssignmentEvents,
+  ChatEvents,
+  DocumentsEvents,
+  type ChatMessageCreatedEvent,
+  type CorrespondentInvitedEvent,
+  type DocumentDeletedEvent,
+  type EventEnvelope,
+  type TaskClaimedEvent,
+  type TaskEscalatedEvent,
+} from '@media/contracts';
+import { OnEvent } from '@media/platform';
+import type { EntityManager } from 'typeorm';
+import { RoomsService } from '../chat/rooms.service';
+import { Notifier } from '../notifications/notifier.service';
+
+/** Preview length of a chat message in a notification. */
+const PREVIEW = 200;
+
+/**
+ * The other apps' events, one handler per subject (the platform keeps one durable consumer per
+ * app and subject). Each runs in a transaction with the event's id recorded, so a redelivery
+ * adds nothing; the inbox entry's type is the event's subject.
+ */
+@Injectable()
+export class AppEventsConsumer {
+  constructor(
+    @Inject(Notifier) private readonly notifier: Notifier,
+    @Inject(RoomsService) private readonly rooms: RoomsService,
+  ) {}
+
+  @OnEvent(AssignmentEvents.taskClaimed)
+  async taskClaimed(event: EventEnvelope<TaskClaimedEvent>, manager: EntityManager): Promise<void> {
+    const { task_id, assigned_to, claimed_by } = event.data;
+    if (!assigned_to) return;
+    await this.notifier.notify(manager, {
+      recipient_ids: [assigned_to],
+      notification_type: event.subject,
+      title: claimed_by === assigned_to ? 'You claimed a task' : 'A task was assigned to you',
+      body: null,
+      data: { task_id, claimed_by },
+    });
+  }
+
+  @OnEvent(AssignmentEvents.taskEscalated)
+  async taskEscalated(event: EventEnvelope<TaskEscalatedEvent>, manager: EntityManager): Promise<void> {
+    const { task_id, assigned_to, escalation_level } = event.data;
+    if (!assigned_to) return;
+    await this.notifier.notify(manager, {
+      recipient_ids: [assigned_to],
+      notification_type: event.subject,
+      title: `A task of yours escalated to level ${escalation_level}`,
+      body: null,
+      data: { task_id, escalation_level },
+    });
+  }
+
+  @OnEvent(AclEvents.correspondentInvited)
+  async correspondentInvited(
+    event: EventEnvelope<CorrespondentInvitedEvent>,
+    manager: EntityManager,
+  ): Promise<void> {
+    const { invited_by, user_id, email, name, expires_at } = event.data;
+    if (!invited_by) return;
+    await this.notifier.notify(manager, {
+      recipient_ids: [invited_by],
+      notification_type: event.subject,
+      title: `Invitation sent to ${name || email}`,
+      body: `The invitation expires at ${expires_at}.`,
+      data: { user_id, email, expires_at },
+    });
+  }
+
+  /** Rooms drop the document; its uploader (when the event names one) is told. */
+  @OnEvent(DocumentsEvents.documentDeleted)
+  async documentDeleted(event: EventEnvelope<DocumentDeletedEvent>, manager: EntityManager): Promise<void> {
+    const { document_id, uploaded_by } = event.data;
+    await this.rooms.forgetDocument(manager, document_id);
+    if (!uploaded_by) return;
+    await this.notifier.notify(manager, {
+      recipient_ids: [uploaded_by],
+      notification_type: event.subject,
+      title: 'A document you uploaded was deleted',
+      body: null,
+      data: { document_id },
+    });
+  }
+
+  @OnEvent(ChatEvents.messageCreated)
+  async messageCreated(event: EventEnvelope<ChatMessageCreatedEvent>, manager: EntityManager): Promise<void> {
+    const { room_id, room_name, message_id, sender, body, recipient_ids } = event.data;
+    await this.notifier.notify(manager, {
+      recipient_ids: recipient_ids.filter((id) => id !== sender),
+      notification_type: event.subject,
+      title: `New message in ${room_name}`,
+      body: body.length > PREVIEW ? `${body.slice(0, PREVIEW)}…` : body,
+      data: { room_id, message_id, sender },
+    });
+  }
+}

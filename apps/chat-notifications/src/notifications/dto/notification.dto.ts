@@ -1,0 +1,92 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  MinLength,
+} from 'class-validator';
+import {
+  NOTIFICATION_CHANNELS,
+  type NotificationChannel,
+  type SendNotificationRequest,
+} from '@media/contracts';
+import { PageQuery } from '@media/platform';
+
+export const MAX_PREFERENCES = 100;
+
+/** One item of `PUT /api/v1/notifications/preferences` (CONTRACT §4.14). */
+export class PreferenceItemDto {
+  @ApiProperty({ minLength: 1, maxLength: 100, description: '`*` for every type without its own row' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  notification_type!: string;
+
+  @ApiPropertyOptional({ enum: NOTIFICATION_CHANNELS, default: 'websocket' })
+  @IsOptional()
+  @IsIn(NOTIFICATION_CHANNELS)
+  channel: NotificationChannel = 'websocket';
+
+  @ApiProperty()
+  @IsBoolean()
+  enabled!: boolean;
+}
+
+const toBool = ({ value }: { value: unknown }) =>
+  value === 'true' ? true : value === 'false' ? false : value;
+
+/** `GET /api/v1/notifications`: archived entries are left out unless `archived=true`. */
+export class ListNotificationsQuery extends PageQuery {
+  @ApiPropertyOptional({ description: 'true: unread only; false: read only' })
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  unread?: boolean;
+
+  @ApiPropertyOptional({ description: 'true: archived only; false (default): not archived' })
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  archived?: boolean;
+}
+
+export class NotificationIdParams {
+  @IsUUID('all')
+  id!: string;
+}
+
+/** Payload of the `notifications.send` NATS request (loc starts at `data`). */
+export class SendNotificationDto implements SendNotificationRequest {
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(1000)
+  @IsUUID('all', { each: true })
+  recipient_ids!: string[];
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  notification_type!: string;
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  title!: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(4000)
+  body?: string | null;
+
+  @IsOptional()
+  @IsObject()
+  data?: Record<string, unknown>;
+}

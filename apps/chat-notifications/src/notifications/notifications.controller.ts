@@ -1,0 +1,81 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { CurrentUser, Multipart, type AuthUser } from '@media/platform';
+import type { Request } from 'express';
+import { ApiEnvelope, envelope, type Envelope } from '../common/envelope';
+import { ListNotificationsQuery, NotificationIdParams, PreferenceItemDto } from './dto/notification.dto';
+import { NotificationView, PreferencesView, ReadAllView } from './dto/notification.views';
+import { InboxService, type InboxPage } from './inbox.service';
+import { PreferencesService } from './preferences.service';
+
+/** Preferences (seed endpoint 14) and the inbox. */
+@ApiTags('notifications')
+@ApiBearerAuth()
+@Controller('v1/notifications')
+export class NotificationsController {
+  constructor(
+    @Inject(PreferencesService) private readonly preferences: PreferencesService,
+    @Inject(InboxService) private readonly inbox: InboxService,
+  ) {}
+
+  /** Seed endpoint 14: one object or a list of 1..100; the caller's whole list comes back. */
+  @Put('preferences')
+  @HttpCode(200)
+  @Multipart()
+  @ApiBody({
+    schema: {
+      oneOf: [
+        { $ref: getSchemaPath(PreferenceItemDto) },
+        { type: 'array', minItems: 1, maxItems: 100, items: { $ref: getSchemaPath(PreferenceItemDto) } },
+      ],
+    },
+  })
+  @ApiEnvelope(200, PreferencesView, { errors: [413, 415] })
+  async update(@Body() body: unknown, @CurrentUser() user: AuthUser): Promise<Envelope<PreferencesView>> {
+    return envelope('Preferences updated', await this.preferences.upsert(body, user));
+  }
+
+  @Get('preferences')
+  @ApiEnvelope(200, PreferencesView)
+  async getPreferences(@CurrentUser() user: AuthUser): Promise<Envelope<PreferencesView>> {
+    return envelope('Preferences', await this.preferences.list(user));
+  }
+
+  /** The inbox, newest first; `data` also carries the caller's `unread_count`. */
+  @Get()
+  @ApiEnvelope(200, NotificationView, { list: true })
+  async list(
+    @Query() query: ListNotificationsQuery,
+    @Req() req: Request,
+    @CurrentUser() user: AuthUser,
+  ): Promise<Envelope<InboxPage>> {
+    return envelope('Notifications', await this.inbox.list(query, req, user));
+  }
+
+  @Post('read-all')
+  @HttpCode(200)
+  @ApiEnvelope(200, ReadAllView)
+  async readAll(@CurrentUser() user: AuthUser): Promise<Envelope<ReadAllView>> {
+    return envelope('Notifications marked read', await this.inbox.readAll(user));
+  }
+
+  @Post(':id/read')
+  @HttpCode(200)
+  @ApiEnvelope(200, NotificationView, { errors: [404] })
+  async markRead(
+    @Param() params: NotificationIdParams,
+    @CurrentUser() user: AuthUser,
+  ): Promise<Envelope<NotificationView>> {
+    return envelope('Notification marked read', await this.inbox.markRead(params.id, user));
+  }
+
+  @Post(':id/archive')
+  @HttpCode(200)
+  @ApiEnvelope(200, NotificationView, { errors: [404] })
+  async archive(
+    @Param() params: NotificationIdParams,
+    @CurrentUser() user: AuthUser,
+  ): Promise<Envelope<NotificationView>> {
+    return envelope('Notification archived', await this.inbox.archive(params.id, user));
+  }
+}

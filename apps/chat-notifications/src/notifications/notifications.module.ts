@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { RealtimeModule } from '../realtime/realtime.module';
+import { DeliveryWorker } from './delivery.worker';
+import { InboxService } from './inbox.service';
+import { MailerService } from './mailer.service';
+import { NotificationsRpcController } from './notifications-rpc.controller';
+import { NotificationsController } from './notifications.controller';
+import { Notifier } from './notifier.service';
+import { PreferencesService } from './preferences.service';
+
+@Module({
+  imports: [RealtimeModule],
+  controllers: [NotificationsController, NotificationsRpcController],
+  providers: [PreferencesService, InboxService, Notifier, MailerService, DeliveryWorker],
+  exports: [Notifier],
+})
+export class NotificationsModule {}

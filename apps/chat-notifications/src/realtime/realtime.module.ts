@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { HttpAdapterHost, ModuleRef, type ApplicationConfig } from '@nestjs/core';
+import { PushGateway } from './push.gateway';
+import { PushService } from './push.service';
+import { TicketsController } from './tickets.controller';
+import { TicketsService } from './tickets.service';
+import { AuthenticatedWsAdapter } from './ws-adapter';
+import { WsAuthenticator } from './ws-auth';
+
+/**
+ * Installs the websocket adapter. The platform's bootstrap (libs/platform) has no hook for
+ * `app.useWebSocketAdapter`, and the adapter must be in place before the app initialises its
+ * gateways, which is after providers are built: so a provider sets it on the application config.
+ */
+const adapterInstaller = {
+  provide: 'WS_ADAPTER_INSTALLED',
+  inject: [ModuleRef, HttpAdapterHost, WsAuthenticator],
+  useFactory: (ref: ModuleRef, host: HttpAdapterHost, auth: WsAuthenticator) => {
+    const config = (ref as unknown as { container: { applicationConfig: ApplicationConfig } }).container
+      .applicationConfig;
+    config.setIoAdapter(new AuthenticatedWsAdapter(host, auth));
+    return true;
+  },
+};
+
+@Module({
+  controllers: [TicketsController],
+  providers: [PushService, TicketsService, WsAuthenticator, PushGateway, adapterInstaller],
+  exports: [PushService],
+})
+export class RealtimeModule {}

@@ -1,0 +1,33 @@
+import { Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiProperty, ApiTags } from '@nestjs/swagger';
+import type { AccessTokenClaims } from '@media/contracts';
+import { bearerToken, Unauthenticated } from '@media/platform';
+import type { Request } from 'express';
+import jwt from 'jsonwebtoken';
+import { ApiEnvelope, envelope, type Envelope } from '../common/envelope';
+import { TicketsService } from './tickets.service';
+
+class TicketView {
+  @ApiProperty({ description: 'Pass as `?ticket=` on the websocket upgrade; single use.' }) ticket!: string;
+  @ApiProperty({ format: 'date-time' }) expires_at!: string;
+}
+
+@ApiTags('realtime')
+@ApiBearerAuth()
+@Controller('v1/ws')
+export class TicketsController {
+  constructor(@Inject(TicketsService) private readonly tickets: TicketsService) {}
+
+  /** A single-use ticket (valid 30 s) for a browser's websocket upgrade. */
+  @Post('tickets')
+  @HttpCode(201)
+  @ApiEnvelope(201, TicketView)
+  async issue(@Req() req: Request): Promise<Envelope<TicketView>> {
+    // The guard verified this token; its claims (exp in particular) travel with the ticket.
+    const raw = bearerToken(req.headers.authorization);
+    const claims = raw ? (jwt.decode(raw) as AccessTokenClaims | null) : null;
+    if (!claims)
+      throw new Unauthenticated('not_authenticated', 'Authentication credentials were not provided.');
+    return envelope('Ticket issued', await this.tickets.issue(claims));
+  }
+}

@@ -1,0 +1,78 @@
+import type { IncomingMessage } from 'node:http';
+import { Inject, Injectable } from '@nestjs/common';
+import type { AccessTokenClaims } from '@media/contracts';
+import {
+  bearerToken,
+  DomainError,
+  JwksKeyStore,
+  PLATFORM_CONFIG,
+  Unauthenticated,
+  verifyAccessToken,
+  type PlatformConfig,
+} from '@media/platform';
+import { TicketsService } from './tickets.service';
+
+/** Where the verified claims of an accepted upgrade are kept on its request. */
+export const WS_CLAIMS = Symbol('ws-claims');
+export type AuthenticatedUpgrade = IncomingMessage & { [WS_CLAIMS]?: AccessTokenClaims };
+
+type VerifyCallback = (
+  ok: boolean,
+  code?: number,
+  message?: string,
+  headers?: Record<string, string>,
+) => void;
+
+/**
+ * Authenticates a websocket upgrade before the protocol switch: an `Authorization: Bearer`
+ * header, or a single-use `?ticket=`. Nothing else (in particular no `?access_token=`): a
+ * refusal is an HTTP 401 with the contract's error body.
+ */
+@Injectable()
+export class WsAuthenticator {
+  constructor(
+    @Inject(JwksKeyStore) private readonly keys: JwksKeyStore,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @Inject(TicketsService) private readonly tickets: TicketsService,
+  ) {}
+
+  async authenticate(req: IncomingMessage): Promise<AccessTokenClaims> {
+    const url = new URL(req.url ?? '/', 'http://upgrade.invalid');
+    const ticket = url.searchParams.get('ticket');
+    if (ticket !== null) {
+      const claims = await this.tickets.redeem(ticket);
+      if (!claims)
+        throw new Unauthenticated('token_invalid', 'The websocket ticket is unknown, used or expired.');
+      if (claims.exp * 1000 <= Date.now())
+        throw new Unauthenticated('token_expired', 'The access token has expired.');
+      return claims;
+    }
+    const raw = bearerToken(req.headers.authorization);
+    if (!raw) throw new Unauthenticated('not_authenticated', 'Authentication credentials were not provided.');
+    return verifyAccessToken(
+      this.keys,
+      { issuer: this.config.JWT_ISSUER, audience: this.config.JWT_AUDIENCE },
+      raw,
+    );
+  }
+
+  /** ws's `verifyClient` in its asynchronous form. */
+  readonly verifyClient = (info: { req: IncomingMessage }, done: VerifyCallback): void => {
+    this.authenticate(info.req).then(
+      (claims) => {
+        (info.req as AuthenticatedUpgrade)[WS_CLAIMS] = claims;
+        done(true);
+      },
+      (error: unknown) => {
+        const failure =
+          error instanceof DomainError
+            ? error
+            : new DomainError(503, 'upstream_unavailable', 'Authentication is unavailable.');
+        done(false, failure.status, JSON.stringify({ detail: failure.detail, code: failure.code }), {
+          'Content-Type': 'application/json',
+          ...failure.headers,
+        });
+      },
+    );
+  };
+}

@@ -1,0 +1,113 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DocumentsSubjects, type LineAssetView } from '@media/contracts';
+import { DomainError, NotFound, RpcClient, ValidationFailed } from '@media/platform';
+import type { DataSource, EntityManager } from 'typeorm';
+import { ASSET_COLUMNS, toAssetView, type AssetRow } from './booking-view';
+import type { CreateAssetDto, UpdateAssetDto } from './dto/asset.dto';
+
+const unknownDocument = (id: string) =>
+  ValidationFailed.at(['body', 'document_id'], `Document ${id} does not exist`, 'value_error');
+
+/**
+ * Serialises everything that sets or clears one document id (an attach and that document's
+ * deletion event), so an attach cannot slip in after the deletion was applied.
+ */
+export async function lockDocument(manager: EntityManager, documentId: string): Promise<void> {
+  await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [documentId]);
+}
+
+/** Assets of booking lines (CONTRACT §4.5, §4a); every id is checked under its parents. */
+@Injectable()
+export class AssetsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(RpcClient) private readonly rpc: RpcClient,
+  ) {}
+
+  async create(orderId: string, lineId: string, dto: CreateAssetDto): Promise<LineAssetView> {
+    const documentId = dto.document_id?.toLowerCase() ?? null;
+    if (documentId) await this.checkDocument(documentId);
+    const row = await this.dataSource.transaction(async (manager) => {
+      if (documentId) await this.checkNotDeleted(manager, documentId);
+      const [inserted] = (await manager.query(
+        `INSERT INTO line_assets (line_id, name, document_id, notes)
+         SELECT l.id, $3, $4, $5 FROM booking_lines l WHERE l.id = $1 AND l.order_id = $2
+         RETURNING ${ASSET_COLUMNS.replace(/a\./g, '')}`,
+        [lineId.toLowerCase(), orderId.toLowerCase(), dto.name, documentId, dto.notes ?? null],
+      )) as AssetRow[];
+      if (!inserted) throw new NotFound('Line', lineId);
+      return inserted;
+    });
+    return toAssetView(row);
+  }
+
+  /**
+   * Endpoint 5: a partial update of an asset that must be under that line of that order (else
+   * 404, whichever id is foreign). Checks run in CONTRACT §1 order: the body (at least one
+   * field, the document exists) before the 404.
+   */
+  async update(
+    orderId: string,
+    lineId: string,
+    assetId: string,
+    dto: UpdateAssetDto,
+  ): Promise<LineAssetView> {
+    const fields = (['name', 'document_id', 'notes'] as const).filter((f) => dto[f] !== undefined);
+    if (fields.length === 0) {
+      throw ValidationFailed.at(['body'], 'At least one of name, document_id, notes is required');
+    }
+    const documentId = dto.document_id?.toLowerCase() ?? null;
+    if (documentId) await this.checkDocument(documentId);
+    const values = fields.map((f) => (f === 'document_id' ? documentId : (dto[f] ?? null)));
+    const row = await this.dataSource.transaction(async (manager) => {
+      if (documentId) await this.checkNotDeleted(manager, documentId);
+      const sets = fields.map((f, i) => `${f} = $${i + 4}`);
+      const [rows] = (await manager.query(
+        `UPDATE line_assets a SET ${sets.join(', ')}, updated_at = now()
+           FROM booking_lines l
+          WHERE a.id = $1 AND a.line_id = $2 AND l.id = a.line_id AND l.order_id = $3
+          RETURNING ${ASSET_COLUMNS}`,
+        [assetId.toLowerCase(), lineId.toLowerCase(), orderId.toLowerCase(), ...values],
+      )) as [AssetRow[], number];
+      if (!rows.length) throw new NotFound('Asset', assetId);
+      return rows[0];
+    });
+    return toAssetView(row);
+  }
+
+  /** Assets keep their row when their document is deleted; only the reference goes. */
+  async detachDocument(manager: EntityManager, documentId: string): Promise<void> {
+    const id = documentId.toLowerCase();
+    await lockDocument(manager, id);
+    await manager.query(`INSERT INTO deleted_documents (document_id) VALUES ($1) ON CONFLICT DO NOTHING`, [
+      id,
+    ]);
+    await manager.query(
+      `UPDATE line_assets SET document_id = NULL, updated_at = now() WHERE document_id = $1`,
+      [id],
+    );
+  }
+
+  /** Asks documents over NATS; unknown or deleted is a 422 on the field, no answer a 503. */
+  private async checkDocument(id: string): Promise<void> {
+    let record: unknown;
+    try {
+      record = await this.rpc.send(DocumentsSubjects.documentsGet, { id });
+    } catch (error) {
+      const missing =
+        error instanceof ValidationFailed || (error instanceof DomainError && error.status === 404);
+      if (!missing) throw error;
+      record = null;
+    }
+    if (!record) throw unknownDocument(id);
+  }
+
+  private async checkNotDeleted(manager: EntityManager, id: string): Promise<void> {
+    await lockDocument(manager, id);
+    const rows = (await manager.query(`SELECT 1 FROM deleted_documents WHERE document_id = $1`, [
+      id,
+    ])) as unknown[];
+    if (rows.length) throw unknownDocument(id);
+  }
+}

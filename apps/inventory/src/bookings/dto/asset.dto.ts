@@ -1,0 +1,41 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsUUID } from 'class-validator';
+import { Given, IsText } from './fields';
+
+/** `POST .../bookings/{order_id}/lines/{line_id}/assets` (CONTRACT §4a). */
+export class CreateAssetDto {
+  @ApiProperty({ minLength: 1, maxLength: 255 })
+  @IsText(1, 255)
+  name!: string;
+
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, description: 'An existing document' })
+  @IsOptional()
+  @IsUUID('all')
+  document_id?: string | null;
+
+  @ApiPropertyOptional({ minLength: 0, maxLength: 2000, nullable: true })
+  @IsOptional()
+  @IsText(0, 2000)
+  notes?: string | null;
+}
+
+/**
+ * Endpoint 5 (CONTRACT §4.5): any of `name`, `document_id` (null detaches), `notes` (null
+ * clears); at least one.
+ */
+export class UpdateAssetDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 255 })
+  @Given('name')
+  @IsText(1, 255)
+  name?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, description: 'An existing document; null detaches' })
+  @IsOptional()
+  @IsUUID('all')
+  document_id?: string | null;
+
+  @ApiPropertyOptional({ minLength: 0, maxLength: 2000, nullable: true })
+  @IsOptional()
+  @IsText(0, 2000)
+  notes?: string | null;
+}

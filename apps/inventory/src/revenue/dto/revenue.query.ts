@@ -1,0 +1,28 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { BOOKING_PLATFORMS, type BookingPlatform } from '@media/contracts';
+import { IsDateOnly } from '@media/platform';
+
+/** `GET /inventory/api/v1/analytics/revenue-summary` (endpoint 10). */
+export class RevenueQuery {
+  @ApiPropertyOptional({
+    format: 'date',
+    description: "Inclusive, on the order's created_at (UTC); default: the first day of the current month",
+  })
+  @IsOptional()
+  @IsDateOnly()
+  date_from?: string;
+
+  @ApiPropertyOptional({
+    format: 'date',
+    description: 'Inclusive; default: the last day of the current month',
+  })
+  @IsOptional()
+  @IsDateOnly()
+  date_to?: string;
+
+  @ApiPropertyOptional({ enum: BOOKING_PLATFORMS })
+  @IsOptional()
+  @IsIn(BOOKING_PLATFORMS)
+  platform?: BookingPlatform;
+}

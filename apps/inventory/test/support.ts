@@ -1,0 +1,202 @@
+/**
+ * Helpers for inventory's e2e tests: the stack booted by the global setup, reached through the
+ * gateway as a client would, a stand-in documents responder on NATS, and JetStream publishing of
+ * documents' deletion event.
+ */
+import { randomUUID } from 'node:crypto';
+import { jetstream } from '@nats-io/jetstream';
+import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { DocumentsEvents, DocumentsSubjects, type DocumentRecord } from '@media/contracts';
+import {
+  call,
+  mintToken,
+  queryDatabase,
+  stack,
+  type ApiRequest,
+  type ApiResponse,
+  type StackInfo,
+} from '@media/testing';
+
+let cached: StackInfo | undefined;
+
+export function system(): StackInfo {
+  cached ??= stack();
+  return cached;
+}
+
+/** A request to an inventory path (`/api/v1/...`), through the gateway. */
+export function inventory<T = any>(path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> {
+  return call<T>(system().gatewayUrl, `/inventory${path}`, request);
+}
+
+/** One query on inventory's own database. */
+export function inventoryDb<R extends Record<string, unknown> = Record<string, any>>(
+  sql: string,
+  params: unknown[] = [],
+): Promise<R[]> {
+  return queryDatabase<R>(system().databases.inventory, sql, params);
+}
+
+export function tokenWith(permissions: string[], sub: string = randomUUID()): string {
+  return mintToken(system().keys, { permissions, sub });
+}
+
+export const writer = (sub?: string) => tokenWith(['bookings:read', 'bookings:write'], sub);
+export const reader = () => tokenWith(['bookings:read']);
+
+/** Follows `next` or `previous` (absolute URLs). */
+export async function follow(url: string, token: string): Promise<ApiResponse<any>> {
+  const parsed = new URL(url);
+  return call(`${parsed.protocol}//${parsed.host}`, `${parsed.pathname}${parsed.search}`, { token });
+}
+
+export function line(fields: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    platform: 'TV',
+    category: 'News',
+    channel: 'Channel 1',
+    start_date: '2026-01-01',
+    end_date: '2026-01-31',
+    spots: 10,
+    rate_card_amount: '100.00',
+    booked_amount: '90.00',
+    ...fields,
+  };
+}
+
+export const reference = (tag = 'B') => `${tag}-${randomUUID()}`;
+
+/** Creates a booking through the API; fails the test on anything but 201. */
+export async function createBooking(
+  fields: Record<string, unknown> = {},
+  token = writer(),
+): Promise<Record<string, any>> {
+  const res = await inventory('/api/v1/bookings', {
+    token,
+    json: { reference: reference(), client_name: 'Acme', lines: [line()], ...fields },
+  });
+  if (res.status !== 201) throw new Error(`booking create failed: ${res.status} ${res.text}`);
+  return res.body as Record<string, any>;
+}
+
+export async function createAsset(
+  orderId: string,
+  lineId: string,
+  fields: Record<string, unknown> = {},
+): Promise<Record<string, any>> {
+  const res = await inventory(`/api/v1/bookings/${orderId}/lines/${lineId}/assets`, {
+    token: writer(),
+    json: { name: 'Spot A', ...fields },
+  });
+  if (res.status !== 201) throw new Error(`asset create failed: ${res.status} ${res.text}`);
+  return res.body as Record<string, any>;
+}
+
+/**
+ * Documents as the tests need them: when a `documents.documents.get` responder already answers
+ * on this NATS (the documents app, once it has one), real documents uploaded through the gateway
+ * (CONTRACT §4.11); otherwise a stand-in responder answering Nest's packet format from a set of
+ * known ids (the documents app on this branch has no responder yet). Only the stand-in can be
+ * stopped, to test a documents outage.
+ */
+export class TestDocuments {
+  readonly known = new Map<string, DocumentRecord>();
+  private sub?: Subscription;
+  private real = false;
+
+  constructor(private readonly nc: NatsConnection) {}
+
+  /** Whether the documents app answers (then real documents are used). */
+  get isReal(): boolean {
+    return this.real;
+  }
+
+  async init(): Promise<void> {
+    const id = randomUUID();
+    const packet = {
+      id,
+      pattern: DocumentsSubjects.documentsGet,
+      data: { data: { id: randomUUID() }, meta: {} },
+    };
+    try {
+      await this.nc.request(DocumentsSubjects.documentsGet, JSON.stringify(packet), { timeout: 1500 });
+      this.real = true;
+    } catch {
+      this.real = false;
+      this.start();
+    }
+  }
+
+  /** A document that exists; its id. */
+  async add(): Promise<string> {
+    if (this.real) {
+      const form = new FormData();
+      form.append('file', new Blob([randomUUID()], { type: 'video/mp4' }), 'spot.mp4');
+      const res = await call(system().gatewayUrl, '/documents/api/v1/documents', {
+        token: tokenWith(['documents:write']),
+        multipart: form,
+      });
+      if (res.status !== 201) throw new Error(`document upload failed: ${res.status} ${res.text}`);
+      return (res.body as { id: string }).id;
+    }
+    const id = randomUUID();
+    this.known.set(id, {
+      id,
+      filename: 'spot.mp4',
+      content_type: 'video/mp4',
+      size: 1,
+      sha256: '0'.repeat(64),
+      uploaded_by: randomUUID(),
+      created_at: new Date().toISOString(),
+    });
+    return id;
+  }
+
+  start(): void {
+    if (this.real) return;
+    this.sub = this.nc.subscribe(DocumentsSubjects.documentsGet, {
+      queue: 'documents',
+      callback: (_err, msg) => {
+        const packet = msg.json<{ id: string; data: { data: { id: string } } }>();
+        const record = this.known.get(String(packet.data?.data?.id).toLowerCase()) ?? null;
+        msg.respond(JSON.stringify({ id: packet.id, response: record, isDisposed: true }));
+      },
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.sub?.drain();
+    this.sub = undefined;
+  }
+}
+
+export async function natsConnection(): Promise<NatsConnection> {
+  return connect({ servers: system().env.NATS_URL });
+}
+
+/** Publishes `documents.document.deleted` through JetStream, as documents' outbox does. */
+export async function publishDocumentDeleted(
+  nc: NatsConnection,
+  documentId: string,
+  eventId: string = randomUUID(),
+): Promise<string> {
+  const event = {
+    id: eventId,
+    subject: DocumentsEvents.documentDeleted,
+    occurred_at: new Date().toISOString(),
+    data: { document_id: documentId, uploaded_by: randomUUID() },
+    meta: { request_id: `test-${eventId}` },
+  };
+  await jetstream(nc).publish(DocumentsEvents.documentDeleted, JSON.stringify(event), { msgID: eventId });
+  return eventId;
+}
+
+/** Polls until `check` holds (or fails after `timeoutMs`). */
+export async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`condition not met within ${timeoutMs} ms`);
+}

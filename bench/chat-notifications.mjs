@@ -1,0 +1,334 @@
+#!/usr/bin/env node
+/**
+ * chat-notifications under load, against real servers booted from dist:
+ *
+ *   1. Websocket fan-out: a room of MEMBERS (default 100) members, every one connected through the
+ *      gateway; one member posts a message through the gateway (HTTP), and the time is taken from
+ *      sending the POST until the LAST member's socket has the `chat.message` frame. MESSAGES
+ *      (default 200) messages, one at a time, after WARMUP. p50/p95/p99/max, plus the POST's own
+ *      latency. Each message also feeds the inbox of the 99 others (`chat.message.created` ->
+ *      notifications -> `notification` pushes), so that work runs alongside, as in production.
+ *   2. Room list with unread counts: a user in ROOMS (default 1,000) rooms, each with 2 members
+ *      and MSGS_PER_ROOM (default 20) messages, half by the other member, read markers at random
+ *      points; `GET /api/v1/chat/rooms` (page_size 20 and 100, the first page and a page deep in the
+ *      list through its `next` links), SEQUENTIAL (default 300) requests each, through the
+ *      gateway, with EXPLAIN (ANALYZE, BUFFERS) of the unread-count statement for a page.
+ *
+ *   npx nx run-many -t build && node bench/chat-notifications.mjs
+ *
+ * It seeds its OWN database (BENCH_DATABASE_URL admin connection, default
+ * postgres://postgres@127.0.0.1:5432/postgres) and starts its own nats-server on a free port;
+ * tokens are minted with a key whose JWKS this script serves. Writes bench/results/chat-notifications.json.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID, createPublicKey } from 'node:crypto';
+import { once } from 'node:events';
+import { closeSync, openSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client as HttpClient } from 'undici';
+import { benchDatabase, dist, log, machine, seconds, withClient, writeResult } from './lib/seed-users.mjs';
+
+const require = createRequire(import.meta.url);
+const WebSocket = require('ws');
+const { generateTestKeys, mintToken } = require(dist('libs/testing/src/tokens.js'));
+const { freePort } = require(dist('libs/testing/src/ports.js'));
+const { UNREAD_COUNTS_SQL } = require(dist('apps/chat-notifications/src/chat/rooms.service.js'));
+
+const MEMBERS = Number(process.env.MEMBERS ?? 100);
+const MESSAGES = Number(process.env.MESSAGES ?? 200);
+const WARMUP = Number(process.env.WARMUP ?? 20);
+const ROOMS = Number(process.env.ROOMS ?? 1000);
+const MSGS_PER_ROOM = Number(process.env.MSGS_PER_ROOM ?? 20);
+const SEQUENTIAL = Number(process.env.SEQUENTIAL ?? 300);
+
+const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+const ms = (v) => Math.round(v * 100) / 100;
+const summary = (values) => ({
+  n: values.length,
+  p50_ms: ms(percentile(values, 50)),
+  p95_ms: ms(percentile(values, 95)),
+  p99_ms: ms(percentile(values, 99)),
+  max_ms: ms(Math.max(...values)),
+});
+
+async function waitReady(url, child, logFile) {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${url}: exited with ${child.exitCode}; log ${logFile}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await res.arrayBuffer();
+      if (res.ok) return;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} not ready; log ${logFile}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function start(name, entry, env) {
+  const logFile = join(tmpdir(), `chat-bench-${name}-${Date.now()}.log`);
+  const fd = openSync(logFile, 'w');
+  const child = spawn(process.execPath, [entry], {
+    env: { ...env, PATH: process.env.PATH ?? '' },
+    stdio: ['ignore', fd, fd],
+  });
+  closeSync(fd);
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+    clearTimeout(kill);
+  };
+  return { child, logFile, stop };
+}
+
+const database = benchDatabase('bench_chat');
+const stops = [];
+
+async function main() {
+  const report = {
+    date: new Date().toISOString(),
+    parameters: { MEMBERS, MESSAGES, WARMUP, ROOMS, MSGS_PER_ROOM, SEQUENTIAL },
+  };
+  await database.create();
+  stops.push(() => database.drop());
+
+  // NATS of our own, so nothing else's subjects or consumers mix with ours.
+  const natsPort = await freePort();
+  const natsDir = join(tmpdir(), `chat-bench-nats-${Date.now()}`);
+  const nats = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', natsDir], {
+    stdio: 'ignore',
+  });
+  stops.push(async () => {
+    nats.kill('SIGTERM');
+    await once(nats, 'exit').catch(() => undefined);
+    rmSync(natsDir, { recursive: true, force: true });
+  });
+
+  // The JWKS acl would publish, for a key of ours.
+  const keys = generateTestKeys();
+  const jwk = {
+    ...createPublicKey(keys.publicKeyPem).export({ format: 'jwk' }),
+    kid: keys.kid,
+    alg: 'RS256',
+    use: 'sig',
+  };
+  const jwks = createServer((_req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ keys: [jwk] }));
+  });
+  jwks.listen(0, '127.0.0.1');
+  await once(jwks, 'listening');
+  stops.push(() => new Promise((r) => jwks.close(r)));
+  const jwksUrl = `http://127.0.0.1:${jwks.address().port}/acl/.well-known/jwks.json`;
+
+  const appPort = await freePort();
+  const gatewayPort = await freePort();
+  const common = {
+    NATS_URL: `nats://127.0.0.1:${natsPort}`,
+    CURSOR_SECRET: randomBytes(32).toString('hex'),
+    JWT_JWKS_URL: jwksUrl,
+    LOG_LEVEL: 'warn',
+  };
+  const app = start('app', dist('apps/chat-notifications/src/main.js'), {
+    ...common,
+    DATABASE_URL: database.url,
+    CHAT_NOTIFICATIONS_PORT: String(appPort),
+  });
+  stops.unshift(app.stop);
+  await waitReady(`http://127.0.0.1:${appPort}/api/health/ready`, app.child, app.logFile);
+  const gw = start('gateway', dist('apps/gateway/src/main.js'), {
+    ...common,
+    GATEWAY_PORT: String(gatewayPort),
+    CHAT_NOTIFICATIONS_URL: `http://127.0.0.1:${appPort}`,
+    RATE_LIMIT_PER_MINUTE: '0',
+  });
+  stops.unshift(gw.stop);
+  await waitReady(`http://127.0.0.1:${gatewayPort}/health/live`, gw.child, gw.logFile);
+  const gateway = `http://127.0.0.1:${gatewayPort}`;
+  log(`chat-notifications :${appPort}, gateway :${gatewayPort}, nats :${natsPort}, db ${database.name}`);
+
+  await withClient(database.url, async (db) => {
+    report.machine = {
+      ...(await machine(db)),
+      load_average_at_start: loadavg().map((v) => Math.round(v * 10) / 10),
+    };
+
+    // ------------------------------------------------------------ 1. fan-out
+    const members = Array.from({ length: MEMBERS }, () => randomUUID());
+    const roomId = randomUUID();
+    await db.query(
+      `INSERT INTO chat_rooms (id, name, room_type, group_id, created_by) VALUES ($1, 'bench', 'GROUP', 'bench', $2)`,
+      [roomId, members[0]],
+    );
+    await db.query(
+      `INSERT INTO chat_room_members (room_id, user_id, role)
+       SELECT $1, u, CASE WHEN ord = 1 THEN 'ADMIN' ELSE 'MEMBER' END FROM unnest($2::uuid[]) WITH ORDINALITY AS x (u, ord)`,
+      [roomId, members],
+    );
+    const tokens = members.map((sub) => mintToken(keys, { sub, expiresIn: 3600 }));
+    const sockets = await Promise.all(
+      tokens.map(async (token) => {
+        const socket = new WebSocket(`${gateway.replace('http', 'ws')}/api/v1/ws`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        await once(socket, 'open');
+        return socket;
+      }),
+    );
+    log(`${sockets.length} sockets open through the gateway`);
+    const http = new HttpClient(gateway, { pipelining: 1 });
+    const postOne = async (i) => {
+      const body = `message ${i}`;
+      let remaining = MEMBERS;
+      let done;
+      const allReceived = new Promise((r) => (done = r));
+      const handlers = sockets.map((socket) => {
+        const onMessage = (raw) => {
+          const frame = JSON.parse(raw.toString());
+          if (frame.event === 'chat.message' && frame.data.body === body) {
+            socket.off('message', onMessage);
+            if (--remaining === 0) done(performance.now());
+          }
+        };
+        socket.on('message', onMessage);
+        return onMessage;
+      });
+      const started = performance.now();
+      const res = await http.request({
+        method: 'POST',
+        path: `/api/v1/chat/rooms/${roomId}/messages`,
+        headers: { authorization: `Bearer ${tokens[0]}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ body }),
+      });
+      await res.body.arrayBuffer();
+      const answered = performance.now();
+      if (res.statusCode !== 201) throw new Error(`post answered ${res.statusCode}`);
+      const last = await Promise.race([
+        allReceived,
+        new Promise((_, reject) => setTimeout(() => reject(new Error('fan-out timeout')), 10_000)),
+      ]);
+      handlers.length = 0;
+      return { fanout: last - started, post: answered - started };
+    };
+    for (let i = 0; i < WARMUP; i++) await postOne(`w${i}`);
+    const fanout = [];
+    const posts = [];
+    for (let i = 0; i < MESSAGES; i++) {
+      const t = await postOne(i);
+      fanout.push(t.fanout);
+      posts.push(t.post);
+    }
+    report.fanout = {
+      description: `POST a message through the gateway until all ${MEMBERS} members' sockets (through the gateway) have it`,
+      until_last_member: summary(fanout),
+      post_response: summary(posts),
+    };
+    log(`fan-out to ${MEMBERS}: ${JSON.stringify(report.fanout.until_last_member)}`);
+    for (const socket of sockets) socket.terminate();
+
+    // ------------------------------------------------------------ 2. room list with unread counts
+    const me = randomUUID();
+    const other = randomUUID();
+    let t = performance.now();
+    await db.query('BEGIN');
+    await db.query(
+      `INSERT INTO chat_rooms (id, name, room_type, group_id, created_by, created_at, updated_at)
+       SELECT gen_random_uuid(), 'room ' || g, 'GROUP', 'bench', $1,
+              now() - (g || ' minutes')::interval, now() - (g || ' minutes')::interval
+         FROM generate_series(1, $2::int) AS g`,
+      [me, ROOMS],
+    );
+    await db.query(
+      `INSERT INTO chat_room_members (room_id, user_id, role, last_read_at)
+       SELECT r.id, u.id, u.role, CASE WHEN random() < 0.7 THEN now() - random() * interval '30 minutes' END
+         FROM chat_rooms r CROSS JOIN (VALUES ($1::uuid, 'ADMIN'), ($2::uuid, 'MEMBER')) AS u (id, role)
+        WHERE r.group_id = 'bench' AND r.name LIKE 'room %'`,
+      [me, other],
+    );
+    await db.query(
+      `INSERT INTO chat_messages (room_id, sender, body, created_at)
+       SELECT r.id, CASE WHEN m % 2 = 0 THEN $1::uuid ELSE $2::uuid END, 'm' || m, now() - random() * interval '1 hour'
+         FROM chat_rooms r CROSS JOIN generate_series(1, $3::int) AS m
+        WHERE r.name LIKE 'room %'`,
+      [me, other, MSGS_PER_ROOM],
+    );
+    await db.query('COMMIT');
+    await db.query('VACUUM ANALYZE chat_rooms');
+    await db.query('VACUUM ANALYZE chat_room_members');
+    await db.query('VACUUM ANALYZE chat_messages');
+    report.room_list_seed = { rooms: ROOMS, messages: ROOMS * MSGS_PER_ROOM, seconds: seconds(t) };
+    const myToken = mintToken(keys, { sub: me, expiresIn: 3600 });
+    const get = async (path) => {
+      const started = performance.now();
+      const res = await http.request({
+        method: 'GET',
+        path,
+        headers: { authorization: `Bearer ${myToken}` },
+      });
+      const body = await res.body.json();
+      if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${JSON.stringify(body)}`);
+      return { ms: performance.now() - started, body };
+    };
+    // A deep page: walk `next` links half way.
+    let deepPath = '/api/v1/chat/rooms?page_size=20';
+    for (let i = 0; i < Math.floor(ROOMS / 40); i++) {
+      const next = (await get(deepPath)).body.data.next;
+      if (!next) break;
+      const url = new URL(next);
+      deepPath = `${url.pathname}${url.search}`;
+    }
+    const cases = {
+      first_page_20: '/api/v1/chat/rooms?page_size=20',
+      first_page_100: '/api/v1/chat/rooms?page_size=100',
+      middle_page_20: deepPath,
+    };
+    const checkPage = (await get(cases.first_page_20)).body.data.results;
+    const expected = await db.query(
+      `SELECT m.room_id, (SELECT count(*) FROM chat_messages x WHERE x.room_id = m.room_id AND x.sender <> m.user_id
+          AND x.created_at > COALESCE(m.last_read_at, '-infinity'))::text AS n
+         FROM chat_room_members m WHERE m.user_id = $1 AND m.room_id = ANY($2::uuid[])`,
+      [me, checkPage.map((r) => r.id)],
+    );
+    const counts = new Map(expected.rows.map((r) => [r.room_id, r.n]));
+    for (const room of checkPage)
+      if (counts.get(room.id) !== room.unread_count) throw new Error('unread count mismatch');
+    const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+    for (let i = 0; i < SEQUENTIAL; i++) {
+      for (const [name, path] of Object.entries(cases)) times[name].push((await get(path)).ms);
+    }
+    const explain = await db.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT TEXT) ${UNREAD_COUNTS_SQL}`, [
+      me,
+      checkPage.map((r) => r.id),
+    ]);
+    report.room_list = {
+      description: `GET /api/v1/chat/rooms through the gateway for a user in ${ROOMS} rooms (${MSGS_PER_ROOM} messages each), unread counts of the page in one statement`,
+      ...Object.fromEntries(Object.entries(times).map(([k, v]) => [k, summary(v)])),
+      unread_counts_explain: explain.rows.map((r) => r['QUERY PLAN']),
+    };
+    log(
+      `room list: ${JSON.stringify(Object.fromEntries(Object.keys(cases).map((k) => [k, report.room_list[k].p50_ms])))}`,
+    );
+    await http.close();
+  });
+  report.machine.load_average_at_end = loadavg().map((v) => Math.round(v * 10) / 10);
+  await writeResult('chat-notifications.json', report);
+}
+
+main()
+  .catch((error) => {
+    process.exitCode = 1;
+    log(error.stack ?? String(error));
+  })
+  .finally(async () => {
+    for (const stop of stops) await stop().catch(() => undefined);
+  });
