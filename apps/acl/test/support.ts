@@ -43,14 +43,20 @@ export function tokenWith(permissions: string[], extra: { sub?: string } = {}): 
   return mintToken(system().keys, { permissions, sub: extra.sub ?? randomUUID() });
 }
 
-let adminToken: string | undefined;
+let adminToken: Promise<string> | undefined;
 
-/** The bootstrap administrator's access token (a real login). */
-export async function admin(): Promise<string> {
-  if (adminToken) return adminToken;
-  const res = await acl('/api/v1/auth/token', { json: system().admin });
-  if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${res.text}`);
-  adminToken = res.body.access_token as string;
+/**
+ * The bootstrap administrator's access token (a real login). The login itself is shared: parallel
+ * logins of one account are answered 429 while one is checked (CONTRACT §1).
+ */
+export function admin(): Promise<string> {
+  adminToken ??= acl('/api/v1/auth/token', { json: system().admin }).then((res) => {
+    if (res.status !== 200) {
+      adminToken = undefined;
+      throw new Error(`admin login failed: ${res.status} ${res.text}`);
+    }
+    return res.body.access_token as string;
+  });
   return adminToken;
 }
 
