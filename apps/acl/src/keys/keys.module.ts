@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { JwksController } from './jwks.controller';
+import { JwksController, KeysController } from './jwks.controller';
 import { SigningKey } from './signing-key.entity';
 import { SigningKeys } from './signing-keys.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([SigningKey])],
-  controllers: [JwksController],
+  controllers: [JwksController, KeysController],
   providers: [SigningKeys],
   exports: [SigningKeys],
 })
