@@ -123,6 +123,10 @@ async function bootStack(
     ADMIN_PASSWORD: admin.password,
     RATE_LIMIT_PER_MINUTE: '1000000',
     LOG_LEVEL: 'info',
+    // Durable consumers of this run only: another run on the same NATS keeps its own.
+    EVENTS_CONSUMER_PREFIX: run.replace(/_/g, '-'),
+    // Nine apps and the private stacks some tests start share one PostgreSQL (max_connections 100).
+    DB_POOL_MAX: '5',
     ...extraEnv,
   };
   for (const app of ['gateway', ...apps] as AppName[]) {
