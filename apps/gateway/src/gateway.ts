@@ -140,7 +140,12 @@ class Gateway {
       minBodyRate: config.minBodyRate,
       trustedProxies: this.trusted,
     });
-    this.tokens = new TokenChecker(config.jwksUrl, { issuer: config.issuer, audience: config.audience });
+    this.tokens = new TokenChecker(config.jwksUrl, {
+      issuer: config.issuer,
+      audience: config.audience,
+      maxLifetimeMs: config.accessTtl,
+      clockSkewMs: config.clockSkew,
+    });
     this.limiter = new RateLimiter(config.rateLimitPerMinute);
     this.healthLimiter = new RateLimiter(config.healthRatePerMinute);
     this.corsOrigins = new Set(config.corsOrigins);

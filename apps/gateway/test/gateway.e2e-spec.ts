@@ -466,6 +466,27 @@ describe('token pre-check (CONTRACT §1)', () => {
     await expect401(bearer(await mint({ expiresIn: 901 })), 'token_invalid');
   });
 
+  it('follows JWT_ACCESS_TTL and JWT_CLOCK_SKEW when set (as acl is)', async () => {
+    const strict = await boot({ JWT_ACCESS_TTL: '5m', JWT_CLOCK_SKEW: '0' });
+    try {
+      const long = await call(strict.url, '/content/api/v1/lineup', {
+        headers: bearer(await mint({ expiresIn: 600 })),
+      });
+      expect(long.status).toBe(401);
+      expect(long.json()).toEqual({ detail: expect.any(String), code: 'token_invalid' });
+      const ahead = await call(strict.url, '/content/api/v1/lineup', {
+        headers: bearer(await mint({ issuedIn: 10, expiresIn: 250 })),
+      });
+      expect(ahead.status).toBe(401);
+      const fine = await call(strict.url, '/content/api/v1/lineup', {
+        headers: bearer(await mint({ expiresIn: 300 })),
+      });
+      expect(fine.status).toBe(200);
+    } finally {
+      await strict.gateway.close();
+    }
+  });
+
   it('accepts a token of exactly the 15-minute lifetime issued 10 s ahead (clock skew)', async () => {
     const res = await call(main.url, '/content/api/v1/lineup', {
       headers: bearer(await mint({ issuedIn: 10, expiresIn: 910 })),
