@@ -3,41 +3,21 @@
  * gateway as a client would, plus factories that go through acl's own API.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  call,
-  mintToken,
-  queryDatabase,
-  stack,
-  type ApiRequest,
-  type ApiResponse,
-  type StackInfo,
-  adminToken,
-} from '@media/testing';
+import { adminToken, appClient, appDatabase, e2eStack, mintToken } from '@media/testing';
 
-let cached: StackInfo | undefined;
-
-export function system(): StackInfo {
-  cached ??= stack();
-  return cached;
-}
+/** The stack booted by the global setup. */
+export const system = e2eStack;
 
 /** acl's public origin through the gateway. */
 export function gateway(): string {
   return system().gatewayUrl;
 }
 
-/** A request to an acl path (`/api/v1/...` or `/.well-known/...`), through the gateway. */
-export function acl<T = any>(path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> {
-  return call<T>(gateway(), `/acl${path}`, request);
-}
+/** A request to a acl path (`/api/v1/...`), through the gateway. */
+export const acl = appClient('acl');
 
-/** One query on acl's own database (to arrange what the API cannot, or to check what was stored). */
-export function aclDb<R extends Record<string, unknown> = Record<string, unknown>>(
-  sql: string,
-  params: unknown[] = [],
-): Promise<R[]> {
-  return queryDatabase<R>(system().databases.acl, sql, params);
-}
+/** One query on acl's own database. */
+export const aclDb = appDatabase('acl');
 
 /** A token minted with the stack's signing key, for a caller that need not exist in acl. */
 export function tokenWith(permissions: string[], extra: { sub?: string } = {}): string {
@@ -73,11 +53,7 @@ export function login(email: string, password: string) {
   return acl('/api/v1/auth/token', { json: { email, password } });
 }
 
-/** Follows `next` or `previous` (absolute URLs) with a token. */
-export async function follow(url: string, token: string): Promise<ApiResponse> {
-  const parsed = new URL(url);
-  return call(`${parsed.protocol}//${parsed.host}`, `${parsed.pathname}${parsed.search}`, { token });
-}
+export { follow } from '@media/testing';
 
 export async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
   const started = performance.now();

@@ -3,41 +3,19 @@
  * gateway as a client would; users are real acl users (the claim asks acl about them).
  */
 import { randomUUID } from 'node:crypto';
-import {
-  call,
-  mintToken,
-  queryDatabase,
-  stack,
-  type ApiRequest,
-  type ApiResponse,
-  type StackInfo,
-  adminToken,
-} from '@media/testing';
+import { adminToken, appClient, appDatabase, e2eStack, mintToken } from '@media/testing';
 
-let cached: StackInfo | undefined;
+/** The stack booted by the global setup. */
+export const system = e2eStack;
 
-export function system(): StackInfo {
-  cached ??= stack();
-  return cached;
-}
+/** A request to a assignment path (`/api/v1/...`), through the gateway. */
+export const api = appClient('assignment');
 
-/** A request to an assignment path (`/api/v1/...`), through the gateway. */
-export function api<T = any>(path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> {
-  return call<T>(system().gatewayUrl, `/assignment${path}`, request);
-}
-
-/** A request to an acl path, through the gateway. */
-export function aclApi<T = any>(path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> {
-  return call<T>(system().gatewayUrl, `/acl${path}`, request);
-}
+/** A request to a acl path (`/api/v1/...`), through the gateway. */
+export const aclApi = appClient('acl');
 
 /** One query on assignment's own database. */
-export function db<R extends Record<string, unknown> = Record<string, any>>(
-  sql: string,
-  params: unknown[] = [],
-): Promise<R[]> {
-  return queryDatabase<R>(system().databases.assignment, sql, params);
-}
+export const db = appDatabase('assignment');
 
 /** A token minted with the stack's signing key. */
 export function tokenFor(sub: string, permissions: string[], groups: string[] = []): string {
@@ -114,8 +92,4 @@ export function eventsOf(taskId: string): Promise<{ subject: string; payload: Re
   ]) as Promise<{ subject: string; payload: Record<string, any> }[]>;
 }
 
-/** Follows `next` or `previous` (absolute URLs) with a token. */
-export async function follow(url: string, token: string): Promise<ApiResponse<any>> {
-  const parsed = new URL(url);
-  return call(`${parsed.protocol}//${parsed.host}`, `${parsed.pathname}${parsed.search}`, { token });
-}
+export { follow } from '@media/testing';

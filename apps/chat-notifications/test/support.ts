@@ -12,26 +12,22 @@ import { join, resolve } from 'node:path';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import {
+  appDatabase,
   call,
+  e2eStack,
   freePort,
   mintToken,
   queryDatabase,
-  stack,
   type ApiRequest,
   type ApiResponse,
   type MintOptions,
-  type StackInfo,
 } from '@media/testing';
 import WebSocket from 'ws';
 
 const ROOT = resolve(__dirname, '../../..');
 
-let cached: StackInfo | undefined;
-
-export function system(): StackInfo {
-  cached ??= stack();
-  return cached;
-}
+/** The stack booted by the global setup. */
+export const system = e2eStack;
 
 export function gateway(): string {
   return system().gatewayUrl;
@@ -42,12 +38,8 @@ export function api<T = any>(path: string, request: ApiRequest = {}): Promise<Ap
   return call<T>(gateway(), path, request);
 }
 
-export function chatDb<R extends Record<string, unknown> = Record<string, unknown>>(
-  sql: string,
-  params: unknown[] = [],
-): Promise<R[]> {
-  return queryDatabase<R>(system().databases['chat-notifications'], sql, params);
-}
+/** One query on chat-notifications's own database. */
+export const chatDb = appDatabase('chat-notifications');
 
 export interface TestUser {
   id: string;

@@ -3,35 +3,16 @@
  * gateway as a client would, and factories that go through commercial's own API.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  call,
-  mintToken,
-  queryDatabase,
-  stack,
-  type ApiRequest,
-  type ApiResponse,
-  type StackInfo,
-} from '@media/testing';
+import { appClient, appDatabase, e2eStack, mintToken, type ApiResponse } from '@media/testing';
 
-let cached: StackInfo | undefined;
-
-export function system(): StackInfo {
-  cached ??= stack();
-  return cached;
-}
+/** The stack booted by the global setup. */
+export const system = e2eStack;
 
 /** A request to a commercial path (`/api/v1/...`), through the gateway. */
-export function commercial<T = any>(path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> {
-  return call<T>(system().gatewayUrl, `/commercial${path}`, request);
-}
+export const commercial = appClient('commercial');
 
-/** One query on commercial's own database (to check what was stored, or change what the API cannot). */
-export function commercialDb<R extends Record<string, unknown> = Record<string, unknown>>(
-  sql: string,
-  params: unknown[] = [],
-): Promise<R[]> {
-  return queryDatabase<R>(system().databases.commercial, sql, params);
-}
+/** One query on commercial's own database. */
+export const commercialDb = appDatabase('commercial');
 
 /** A token minted with the stack's signing key. */
 export function tokenWith(permissions: string[]): string {
@@ -72,11 +53,7 @@ export async function createDeal(
   return res.body;
 }
 
-/** Follows `next` or `previous` (absolute URLs) with a token. */
-export async function follow(url: string, token: string): Promise<ApiResponse<any>> {
-  const parsed = new URL(url);
-  return call(`${parsed.protocol}//${parsed.host}`, `${parsed.pathname}${parsed.search}`, { token });
-}
+export { follow } from '@media/testing';
 
 export function topClients(query: string, token = salesToken()): Promise<ApiResponse<any>> {
   return commercial(`/api/v1/analytics/sales/top-clients${query}`, { token });

@@ -14,35 +14,16 @@ import {
   type DocumentRecord,
   type EventEnvelope,
 } from '@media/contracts';
-import {
-  call,
-  mintToken,
-  queryDatabase,
-  stack,
-  type ApiRequest,
-  type ApiResponse,
-  type StackInfo,
-  adminToken,
-} from '@media/testing';
+import { adminToken, appClient, appDatabase, call, e2eStack, mintToken } from '@media/testing';
 
-let cached: StackInfo | undefined;
-
-export function system(): StackInfo {
-  cached ??= stack();
-  return cached;
-}
+/** The stack booted by the global setup. */
+export const system = e2eStack;
 
 /** A request to a content path (`/api/v1/...`), through the gateway. */
-export function content<T = any>(path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> {
-  return call<T>(system().gatewayUrl, `/content${path}`, request);
-}
+export const content = appClient('content');
 
-export function contentDb<R extends Record<string, unknown> = Record<string, unknown>>(
-  sql: string,
-  params: unknown[] = [],
-): Promise<R[]> {
-  return queryDatabase<R>(system().databases.content, sql, params);
-}
+/** One query on content's own database. */
+export const contentDb = appDatabase('content');
 
 export function tokenWith(permissions: string[], sub: string = randomUUID()): string {
   return mintToken(system().keys, { permissions, sub });
@@ -70,11 +51,7 @@ export async function editor(
   return { id, token: tokenWith(permissions, id), name: 'Edna Editor', employee_number };
 }
 
-/** Follows `next` or `previous` (absolute URLs) with a token. */
-export function follow(url: string, token: string): Promise<ApiResponse<any>> {
-  const parsed = new URL(url);
-  return call(`${parsed.protocol}//${parsed.host}`, `${parsed.pathname}${parsed.search}`, { token });
-}
+export { follow } from '@media/testing';
 
 export async function eventually<T>(
   probe: () => Promise<T>,

@@ -14,21 +14,16 @@ import {
   createDatabases,
   databaseUrl,
   dropDatabases,
+  e2eStack,
   freePort,
   mintToken,
   queryDatabase,
-  stack,
   type ApiRequest,
   type ApiResponse,
-  type StackInfo,
 } from '@media/testing';
 
-let cached: StackInfo | undefined;
-
-export function system(): StackInfo {
-  cached ??= stack();
-  return cached;
-}
+/** The stack booted by the global setup. */
+export const system = e2eStack;
 
 /** A request to a documents path (`/api/v1/...`) on a base URL (the gateway by default). */
 export function documents<T = any>(

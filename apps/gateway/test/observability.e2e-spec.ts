@@ -221,6 +221,7 @@ describe('OpenTelemetry traces (issue 9)', () => {
       traceId,
       (found) =>
         found.some((s) => s.service === 'gateway') &&
+        found.some((s) => s.service === 'acl' && s.name === 'GET /acl/api/v1/users/me') &&
         found.some((s) => s.service === 'acl' && s.attributes['db.system.name'] === 'postgresql'),
     );
     const gateway = spans.find((s) => s.service === 'gateway' && s.name === 'GET /acl/*');

@@ -7,35 +7,16 @@ import { randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { DocumentsEvents, DocumentsSubjects, type DocumentRecord } from '@media/contracts';
-import {
-  call,
-  mintToken,
-  queryDatabase,
-  stack,
-  type ApiRequest,
-  type ApiResponse,
-  type StackInfo,
-} from '@media/testing';
+import { appClient, appDatabase, call, e2eStack, mintToken } from '@media/testing';
 
-let cached: StackInfo | undefined;
+/** The stack booted by the global setup. */
+export const system = e2eStack;
 
-export function system(): StackInfo {
-  cached ??= stack();
-  return cached;
-}
-
-/** A request to an inventory path (`/api/v1/...`), through the gateway. */
-export function inventory<T = any>(path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> {
-  return call<T>(system().gatewayUrl, `/inventory${path}`, request);
-}
+/** A request to a inventory path (`/api/v1/...`), through the gateway. */
+export const inventory = appClient('inventory');
 
 /** One query on inventory's own database. */
-export function inventoryDb<R extends Record<string, unknown> = Record<string, any>>(
-  sql: string,
-  params: unknown[] = [],
-): Promise<R[]> {
-  return queryDatabase<R>(system().databases.inventory, sql, params);
-}
+export const inventoryDb = appDatabase('inventory');
 
 export function tokenWith(permissions: string[], sub: string = randomUUID()): string {
   return mintToken(system().keys, { permissions, sub });
@@ -44,11 +25,7 @@ export function tokenWith(permissions: string[], sub: string = randomUUID()): st
 export const writer = (sub?: string) => tokenWith(['bookings:read', 'bookings:write'], sub);
 export const reader = () => tokenWith(['bookings:read']);
 
-/** Follows `next` or `previous` (absolute URLs). */
-export async function follow(url: string, token: string): Promise<ApiResponse<any>> {
-  const parsed = new URL(url);
-  return call(`${parsed.protocol}//${parsed.host}`, `${parsed.pathname}${parsed.search}`, { token });
-}
+export { follow } from '@media/testing';
 
 export function line(fields: Record<string, unknown> = {}): Record<string, unknown> {
   return {

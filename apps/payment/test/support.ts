@@ -5,41 +5,26 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  call,
-  mintToken,
-  queryDatabase,
-  stack,
-  type ApiRequest,
-  type ApiResponse,
-  type StackInfo,
   adminToken,
+  appClient,
+  appDatabase,
+  call,
+  e2eStack,
+  mintToken,
+  type ApiResponse,
 } from '@media/testing';
 
-let cached: StackInfo | undefined;
-
-export function system(): StackInfo {
-  cached ??= stack();
-  return cached;
-}
+/** The stack booted by the global setup. */
+export const system = e2eStack;
 
 /** A request to a payment path (`/api/v1/...`), through the gateway. */
-export function payment<T = any>(path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> {
-  return call<T>(system().gatewayUrl, `/payment${path}`, request);
-}
+export const payment = appClient('payment');
 
-export function paymentDb<R extends Record<string, unknown> = Record<string, unknown>>(
-  sql: string,
-  params: unknown[] = [],
-): Promise<R[]> {
-  return queryDatabase<R>(system().databases.payment, sql, params);
-}
+/** One query on payment's own database. */
+export const paymentDb = appDatabase('payment');
 
-export function aclDb<R extends Record<string, unknown> = Record<string, unknown>>(
-  sql: string,
-  params: unknown[] = [],
-): Promise<R[]> {
-  return queryDatabase<R>(system().databases.acl, sql, params);
-}
+/** One query on acl's own database. */
+export const aclDb = appDatabase('acl');
 
 /** A token minted with the stack's signing key. */
 export function tokenWith(permissions: string[], sub: string = randomUUID()): string {
@@ -123,8 +108,4 @@ export function attainment(query: string, token = financeToken()): Promise<ApiRe
   return payment(`/api/v1/commissions/cm-team-attainment${query}`, { token });
 }
 
-/** Follows `next` or `previous` (absolute URLs) with a token. */
-export async function follow(url: string, token: string): Promise<ApiResponse<any>> {
-  const parsed = new URL(url);
-  return call(`${parsed.protocol}//${parsed.host}`, `${parsed.pathname}${parsed.search}`, { token });
-}
+export { follow } from '@media/testing';

@@ -1,3 +1,4 @@
+export * from './clients';
 export * from './databases';
 export * from './env';
 export * from './http';
