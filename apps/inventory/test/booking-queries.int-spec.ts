@@ -47,7 +47,8 @@ beforeAll(async () => {
     {
       PORT: String(port),
       DATABASE_URL: databaseUrl(db),
-      NATS_URL: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222',
+      // The in-process bus: no other run's events (replayed from a shared JetStream) add statements to the count.
+      NATS_URL: 'inproc',
       CURSOR_SECRET: 'q'.repeat(48),
       JWT_JWKS_URL: `http://127.0.0.1:${jwksPort}/jwks.json`,
       LOG_LEVEL: 'silent',
