@@ -5,7 +5,10 @@ import { UsersModule } from '../users/users.module';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { LoginFailure, RefreshToken } from './refresh-token.entity';
+import { Feature } from '@media/platform';
+import { CreateCredentials1764000000002 } from '../database/migrations/1764000000002-create-credentials';
 
+@Feature({ entities: [RefreshToken, LoginFailure], migrations: [CreateCredentials1764000000002] })
 @Module({
   imports: [TypeOrmModule.forFeature([RefreshToken, LoginFailure]), KeysModule, UsersModule],
   controllers: [AuthController],
