@@ -29,6 +29,7 @@ export * from './validation/coerce';
 export * from './validation/decorators';
 export * from './validation/form-body';
 export * from './validation/validation.pipe';
+export * from './validation/rpc-payload';
 export * from './outbox/event-bus';
 export * from './outbox/on-event';
 export * from './outbox/outbox';

@@ -1,0 +1,26 @@
+import { Injectable, type PipeTransform } from '@nestjs/common';
+import { Payload } from '@nestjs/microservices';
+import { validateDto } from './validation.pipe';
+
+/** Validates a NATS request envelope's `data` against a DTO class (422 at `["data", ...]`). */
+@Injectable()
+export class RpcPayloadPipe<T extends object> implements PipeTransform<unknown, Promise<T>> {
+  constructor(private readonly dto: new () => T) {}
+
+  transform(envelope: unknown): Promise<T> {
+    const data = (envelope as { data?: unknown } | null | undefined)?.data;
+    return validateDto(this.dto, data, ['data']);
+  }
+}
+
+/**
+ * A NATS responder's request, validated: the envelope's `data` as an instance of `dto`, or a
+ * 422 error payload naming every failing field at `["data", ...]` (CONTRACT §5).
+ *
+ * ```ts
+ * @MessagePattern(AssignmentSubjects.tasksCreate)
+ * create(@RpcPayload(CreateTaskDto) dto: CreateTaskDto): Promise<TaskView> {}
+ * ```
+ */
+export const RpcPayload = <T extends object>(dto: new () => T): ParameterDecorator =>
+  Payload(new RpcPayloadPipe(dto));
