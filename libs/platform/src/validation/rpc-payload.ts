@@ -1,5 +1,4 @@
-import { Injectable, type PipeTransform } from '@nestjs/common';
-import { Payload } from '@nestjs/microservices';
+import { createParamDecorator, Injectable, type ExecutionContext, type PipeTransform } from '@nestjs/common';
 import { validateDto } from './validation.pipe';
 
 /** Validates a NATS request envelope's `data` against a DTO class (422 at `["data", ...]`). */
@@ -14,6 +13,14 @@ export class RpcPayloadPipe<T extends object> implements PipeTransform<unknown, 
 }
 
 /**
+ * The request envelope, as a custom parameter: Nest hands `@Payload()` to the global pipe as a
+ * `body` (same enum value), which would validate the whole envelope against the DTO at `["body"]`.
+ */
+const RpcEnvelope = createParamDecorator((_data: unknown, ctx: ExecutionContext) =>
+  ctx.switchToRpc().getData(),
+);
+
+/**
  * A NATS responder's request, validated: the envelope's `data` as an instance of `dto`, or a
  * 422 error payload naming every failing field at `["data", ...]` (CONTRACT §5).
  *
@@ -23,4 +30,4 @@ export class RpcPayloadPipe<T extends object> implements PipeTransform<unknown, 
  * ```
  */
 export const RpcPayload = <T extends object>(dto: new () => T): ParameterDecorator =>
-  Payload(new RpcPayloadPipe(dto));
+  RpcEnvelope(undefined, new RpcPayloadPipe(dto));
