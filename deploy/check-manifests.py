@@ -33,6 +33,73 @@ def contract_apps():
     return {name: (prefix, int(port)) for name, prefix, port in found}
 
 
+def contract_subjects():
+    """(request subjects, event subjects) from libs/contracts/src/*.ts (`*Subjects` and `*Events` objects)."""
+    requests, events = set(), set()
+    for source in (ROOT / "libs/contracts/src").glob("*.ts"):
+        text = source.read_text()
+        for kind, body in re.findall(r"export const \w*?(Subjects|Events) = \{(.*?)\} as const", text, re.S):
+            found = set(re.findall(r"'([a-z-]+(?:\.[a-z-]+)+)'", body))
+            (requests if kind == "Subjects" else events).update(found)
+    return requests, events
+
+
+def nats_users():
+    """{user: {"subscribe": [...], "publish_allow": [...], "publish_deny": [...]}} from nats-auth.conf."""
+    text = (ROOT / "deploy/k8s/base/nats-auth.conf").read_text()
+    users = {}
+    for block in re.split(r"\n    \{\n", text)[1:]:
+        user = re.search(r"user: ([a-z-]+)", block).group(1)
+        lists = {
+            "subscribe": re.search(r"subscribe: \{ allow: \[(.*?)\] \}", block),
+            "publish_allow": re.search(r"publish: \{\s*allow: \[(.*?)\]", block, re.S),
+            "publish_deny": re.search(r"deny: \[(.*?)\]", block),
+        }
+        users[user] = {k: re.findall(r'"([^"]+)"', m.group(1)) if m else [] for k, m in lists.items()}
+        if not re.search(r"password: \$[A-Z_]+_NATS_PASSWORD", block):
+            problem(f"nats-auth.conf {user}", "password must come from the server's environment (<APP>_NATS_PASSWORD)")
+    return users
+
+
+def check_nats_auth(apps):
+    """Each app answers only its own subjects and publishes only its own events (issue 7)."""
+    users = nats_users()
+    requests, events = contract_subjects()
+    owners = {}
+    for app in apps:
+        if app == "gateway":
+            if app in users:
+                problem("nats-auth.conf", "the gateway does not use NATS and needs no user")
+            continue
+        if app not in users:
+            problem("nats-auth.conf", f"no NATS user for {app}")
+            continue
+        subscribe = users[app]["subscribe"]
+        prefixes = [s[:-2] for s in subscribe if s.endswith(".>") and s != "_INBOX.>"]
+        if sorted(subscribe) != sorted([f"{p}.>" for p in prefixes] + ["_INBOX.>"]) or not prefixes:
+            problem(f"nats-auth.conf {app}", f"subscribe must be its own <owner>.> subjects and _INBOX.> only, not {subscribe}")
+        for prefix in prefixes:
+            if prefix in owners:
+                problem("nats-auth.conf", f"{prefix}.> is subscribed by both {owners[prefix]} and {app}")
+            owners[prefix] = app
+    for subject in sorted(requests | events):
+        if subject.split(".")[0] not in owners:
+            problem("nats-auth.conf", f"{subject} (libs/contracts) belongs to no app's subjects")
+    for app, lists in users.items():
+        allowed = set(lists["publish_allow"])
+        for subject in sorted(requests):
+            if f"{subject.split('.')[0]}.>" not in allowed:
+                problem(f"nats-auth.conf {app}", f"cannot publish requests to {subject}")
+        for subject in sorted(events):
+            own = owners.get(subject.split(".")[0]) == app
+            denied = subject in lists["publish_deny"]
+            if own and denied:
+                problem(f"nats-auth.conf {app}", f"cannot publish its own event {subject}")
+            if not own and not denied:
+                problem(f"nats-auth.conf {app}", f"may publish {subject}, another app's event")
+    return users
+
+
 def env_name(app):
     return app.upper().replace("-", "_")
 
@@ -77,6 +144,8 @@ def check_compose(path, apps):
             for name in ("NATS_URL", "CURSOR_SECRET"):
                 if not env.get(name):
                     problem(where, f"{name} is not set")
+            if not re.match(rf"^nats://{re.escape(app)}:[^@\s]+@nats:4222$", str(env.get("NATS_URL", ""))):
+                problem(where, f"NATS_URL should log in as its own NATS user {app} (nats://{app}:<password>@nats:4222)")
             depends = service.get("depends_on") or {}
             for server in ("postgres", "nats"):
                 if (depends.get(server) or {}).get("condition") != "service_healthy":
@@ -88,6 +157,15 @@ def check_compose(path, apps):
         trusted = str(((services.get(app) or {}).get("environment") or {}).get("TRUSTED_PROXIES", ""))
         if not gateway_address or gateway_address not in trusted:
             problem(f"docker-compose {app}", "TRUSTED_PROXIES does not name the gateway's fixed address")
+    nats = services.get("nats") or {}
+    command = " ".join(map(str, nats.get("command") or []))
+    if "-c /etc/nats/nats-auth.conf" not in command or not any(
+        "deploy/k8s/base/nats-auth.conf:/etc/nats/nats-auth.conf" in str(v) for v in nats.get("volumes") or []
+    ):
+        problem("docker-compose nats", "does not run with deploy/k8s/base/nats-auth.conf (per-app users)")
+    for app in apps:
+        if app != "gateway" and f"{env_name(app)}_NATS_PASSWORD" not in (nats.get("environment") or {}):
+            problem("docker-compose nats", f"{env_name(app)}_NATS_PASSWORD is not passed to the NATS server")
     acl = (services.get("acl") or {}).get("environment") or {}
     for name in ("ADMIN_EMAIL", "ADMIN_PASSWORD"):
         if not acl.get(name):
@@ -152,6 +230,9 @@ def check_kustomize(label, path, apps):
             for name in ("DATABASE_URL", "CURSOR_SECRET"):
                 if name not in env:
                     problem(where, f"{name} is not set")
+            nats_ref = ((env.get("NATS_URL") or {}).get("valueFrom") or {}).get("secretKeyRef") or {}
+            if nats_ref.get("key") != f"NATS_URL_{env_name(app)}":
+                problem(where, f"NATS_URL must come from the Secret key NATS_URL_{env_name(app)} (its own NATS user)")
         # The gateway's readiness is deliberately its liveness (see deploy/k8s/base/gateway.yaml).
         ready = health_path(prefix, "live" if app == "gateway" else "ready")
         if probe_path(container, "readinessProbe") != ready:
@@ -189,6 +270,9 @@ def check_kustomize(label, path, apps):
                 backend = entry["backend"]["service"]["name"]
                 if backend not in services:
                     problem(f"{label} Ingress/{name}", f"path {entry['path']} goes to unknown Service {backend}")
+    check_network_policies(label, by_kind.get("NetworkPolicy", {}), apps)
+    if "nats-auth" not in by_kind.get("ConfigMap", {}):
+        problem(label, "no ConfigMap nats-auth (the NATS users and permissions)")
     config = by_kind.get("ConfigMap", {}).get("media-config")
     if config is None:
         problem(label, "no ConfigMap media-config")
@@ -201,12 +285,47 @@ def check_kustomize(label, path, apps):
     return sorted(required_keys), sum(len(v) for v in by_kind.values())
 
 
+def check_network_policies(label, policies, apps):
+    """Only the gateway reaches the apps' HTTP ports, except acl's, which every app reaches too."""
+    deny = policies.get("default-deny")
+    if deny is None or sorted(deny["spec"].get("policyTypes") or []) != ["Egress", "Ingress"] or deny["spec"].get("ingress") or deny["spec"].get("egress"):
+        problem(label, "no default-deny NetworkPolicy (ingress and egress) for the system's pods")
+    for app, (_, port) in apps.items():
+        where = f"{label} NetworkPolicy/{app}"
+        policy = policies.get(app)
+        if policy is None:
+            problem(label, f"no NetworkPolicy for {app}")
+            continue
+        if (policy["spec"].get("podSelector") or {}).get("matchLabels") != {"app.kubernetes.io/name": app}:
+            problem(where, "does not select the app's pods")
+        for rule in policy["spec"].get("ingress") or []:
+            if [p.get("port") for p in rule.get("ports") or []] != [port]:
+                problem(where, f"ingress should open only port {port}")
+            if app == "gateway":
+                continue
+            prometheus = [
+                f for f in rule.get("from") or []
+                if (f.get("podSelector") or {}).get("matchLabels") == {"app.kubernetes.io/name": "prometheus"}
+                and "namespaceSelector" in f
+            ]
+            if prometheus and len(prometheus) == len(rule.get("from") or []):
+                continue  # the scraper, on the app's own port (checked above)
+            sources = [(f.get("podSelector") or {}).get("matchLabels") for f in rule.get("from") or []]
+            allowed = [{"app.kubernetes.io/name": "gateway"}]
+            if app == "acl":
+                allowed.append({"app.kubernetes.io/component": "service", "app.kubernetes.io/part-of": "media-backoffice"})
+            if not sources or any(s not in allowed for s in sources):
+                problem(where, f"ingress from {sources}: only the gateway{' and the apps' if app == 'acl' else ''} may reach it")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--compose", required=True)
     parser.add_argument("--kustomize", action="append", default=[], metavar="NAME=FILE")
     args = parser.parse_args()
     apps = contract_apps()
+    users = check_nats_auth(apps)
+    print(f"  nats-auth.conf: {len(users)} NATS users against libs/contracts subjects")
     check_compose(args.compose, apps)
     print(f"  docker-compose: {len(apps)} apps against CONTRACT §0 ports and prefixes")
     for item in args.kustomize:

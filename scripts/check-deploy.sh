@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Validates the deployment files offline (no Docker engine, no cluster): YAML lint,
 # `docker-compose config` (compose 1.29 from Debian), `kubectl kustomize` of the base and every
-# overlay, then deploy/check-manifests.py, which cross-checks both against libs/contracts.
+# overlay, `nats-server -t` of the NATS users, then deploy/check-manifests.py, which cross-checks
+# them against libs/contracts.
 # Installs the Debian packages it needs when missing. Exits non-zero on any problem.
 # Called from .ci/run; run it by hand the same way: scripts/check-deploy.sh
 set -euo pipefail
@@ -77,6 +78,21 @@ if command -v kubectl >/dev/null && kubectl kustomize --help >/dev/null 2>&1; th
 else
   say "NOTE: no kubectl with kustomize here and none installable from apt; Kubernetes manifests were"
   say "      checked by yamllint only, not rendered (install kubectl to render them)."
+fi
+
+# --- NATS users -----------------------------------------------------------------------------
+# The per-app users and permissions parse as the server reads them (nats-server -t, when there).
+"$PYTHON" deploy/generate-nats-auth.py --check || fail "run deploy/generate-nats-auth.py"
+if command -v nats-server >/dev/null; then
+  say "nats-server -t: deploy/k8s/base/nats-auth.conf"
+  nats_env=()
+  for name in $(grep -o '\$[A-Z_]*_NATS_PASSWORD' deploy/k8s/base/nats-auth.conf | tr -d '$'); do
+    nats_env+=("$name=check-deploy")
+  done
+  env "${nats_env[@]}" nats-server -t -c deploy/k8s/base/nats-auth.conf >/dev/null 2>"$work/nats.err" ||
+    fail "nats-server refuses deploy/k8s/base/nats-auth.conf: $(cat "$work/nats.err")"
+else
+  say "NOTE: no nats-server here; nats-auth.conf was checked by deploy/check-manifests.py only."
 fi
 
 # --- alert rules ----------------------------------------------------------------------------

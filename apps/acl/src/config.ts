@@ -59,12 +59,22 @@ export class AclConfig extends PlatformConfig {
   @Transform(toDuration)
   @IsInt({ message: DURATION })
   @Min(1000, { message: 'must be at least 1s' })
-  JWT_ACCESS_TTL: number = 15 * 60_000;
+  JWT_REFRESH_TTL: number = 7 * 24 * 3_600_000;
 
+  /**
+   * How long a replaced signing key stays published after a rotation: longer than an access
+   * token lives plus the JWKS cache (max-age 300 s), so tokens signed before it stay valid.
+   */
   @Transform(toDuration)
   @IsInt({ message: DURATION })
   @Min(1000, { message: 'must be at least 1s' })
-  JWT_REFRESH_TTL: number = 7 * 24 * 3_600_000;
+  JWT_KEY_GRACE: number = 60 * 60_000;
+
+  /** A session's absolute lifetime: no refresh extends it beyond this after the login. */
+  @Transform(toDuration)
+  @IsInt({ message: DURATION })
+  @Min(1000, { message: 'must be at least 1s' })
+  REFRESH_MAX_AGE: number = 30 * 24 * 3_600_000;
 
   @Transform(toDuration)
   @IsInt({ message: DURATION })

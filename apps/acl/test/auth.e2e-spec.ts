@@ -165,6 +165,112 @@ describe('POST /acl/api/v1/auth/token (CONTRACT §1)', () => {
     expect(fresh).toBeLessThan(900);
   });
 
+  it('answers 429 rate_limited with Retry-After: 1, unchecked, while an attempt for the account is in flight (on any replica)', async () => {
+    const user = await createUser();
+    // An attempt in flight, as another replica records it.
+    await aclDb(
+      `INSERT INTO login_failures (email, failures, last_failed_at, in_flight_until)
+       VALUES ($1, 3, now(), now() + interval '1 minute')`,
+      [user.email],
+    );
+    // The right password among them: refused too, unchecked, so a guess gains nothing by racing.
+    const racing = await Promise.all([
+      login(user.email, user.password),
+      ...Array.from({ length: 19 }, () => login(user.email, 'wrong password here')),
+    ]);
+    expect(racing.map((r) => r.status)).toEqual(Array(20).fill(429));
+    for (const res of racing) {
+      expect(res.body).toEqual({ detail: expect.any(String), code: 'rate_limited' });
+      expect(res.headers.get('retry-after')).toBe('1');
+    }
+    // None of them was counted as a failure.
+    expect(await aclDb(`SELECT failures FROM login_failures WHERE email = $1`, [user.email])).toEqual([
+      { failures: 3 },
+    ]);
+    await aclDb(`UPDATE login_failures SET in_flight_until = NULL WHERE email = $1`, [user.email]);
+    expect((await login(user.email, user.password)).status).toBe(200);
+  });
+
+  it('refuses attempts racing one that waits its delay, and lets the owner in right after', async () => {
+    const user = await createUser();
+    // Ten recent failures: the next attempt waits the full second before its check.
+    await aclDb(`INSERT INTO login_failures (email, failures, last_failed_at) VALUES ($1, 10, now())`, [
+      user.email,
+    ]);
+    const first = login(user.email, 'wrong password here');
+    await new Promise((r) => setTimeout(r, 150));
+    const racing = await Promise.all(
+      Array.from({ length: 19 }, () => login(user.email, 'wrong password here')),
+    );
+    expect((await first).status).toBe(401);
+    const statuses = racing.map((r) => r.status);
+    // Those that reached acl while the first waited are 429; on a loaded machine a straggler may
+    // arrive after it ended and be checked in turn, but checks never overlap: the failure count
+    // grows by exactly the number of checked attempts.
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(15);
+    expect(statuses.every((s) => s === 429 || s === 401)).toBe(true);
+    const checked = 1 + statuses.filter((s) => s === 401).length;
+    const [row] = await aclDb<{ failures: number; in_flight_until: Date | null }>(
+      `SELECT failures, in_flight_until FROM login_failures WHERE email = $1`,
+      [user.email],
+    );
+    expect(row).toEqual({ failures: 10 + checked, in_flight_until: null });
+    // Not locked out: the next attempt, alone, gets in after at most about a second.
+    const [ok, waited] = await timed(() => login(user.email, user.password));
+    expect(ok.status).toBe(200);
+    expect(waited).toBeLessThan(2500);
+    expect(await aclDb(`SELECT 1 FROM login_failures WHERE email = $1`, [user.email])).toEqual([]);
+  });
+
+  it('never checks two of 20 parallel wrong passwords for one account at once', async () => {
+    const user = await createUser();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => login(user.email, 'wrong password here')),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    // Attempts that start after the first ended are checked in turn; the rest are 429. Whatever
+    // the interleaving, the checked ones form a strictly sequential chain, so the failure count
+    // equals the 401s and never runs ahead of the growing delay.
+    const checked = statuses.filter((s) => s === 401).length;
+    expect(checked + statuses.filter((s) => s === 429).length).toBe(20);
+    expect(checked).toBeGreaterThanOrEqual(1);
+    expect(checked).toBeLessThan(20);
+    const [row] = await aclDb<{ failures: number }>(`SELECT failures FROM login_failures WHERE email = $1`, [
+      user.email,
+    ]);
+    expect(row.failures).toBe(checked);
+  });
+
+  it('frees an attempt whose replica died mid-check once its lease has passed', async () => {
+    const user = await createUser();
+    await aclDb(
+      `INSERT INTO login_failures (email, failures, in_flight_until) VALUES ($1, 0, now() + interval '1 hour')`,
+      [user.email],
+    );
+    expect((await login(user.email, user.password)).status).toBe(429);
+    await aclDb(`UPDATE login_failures SET in_flight_until = now() - interval '1 second' WHERE email = $1`, [
+      user.email,
+    ]);
+    expect((await login(user.email, user.password)).status).toBe(200);
+  });
+
+  it('keeps only the last 15 minutes of failures in login_failures', async () => {
+    const stale = uniqueEmail('stale');
+    const recent = uniqueEmail('recent');
+    await aclDb(
+      `INSERT INTO login_failures (email, failures, last_failed_at) VALUES
+         ($1, 3, now() - interval '15 minutes 1 second'), ($2, 3, now() - interval '14 minutes 50 seconds')`,
+      [stale, recent],
+    );
+    // Any failure prunes.
+    expect((await login(uniqueEmail('nobody'), 'wrong password here')).status).toBe(401);
+    const left = await aclDb<{ email: string }>(
+      `SELECT email FROM login_failures WHERE email = ANY($1::text[])`,
+      [[stale, recent]],
+    );
+    expect(left).toEqual([{ email: recent }]);
+  });
+
   it('refuses a missing field with 422 at its loc', async () => {
     const res = await acl('/api/v1/auth/token', { json: { email: 'a@example.com' } });
     expect(res.status).toBe(422);
@@ -286,6 +392,66 @@ describe('POST /acl/api/v1/auth/refresh (CONTRACT §1)', () => {
       (await acl('/api/v1/auth/refresh', { json: { refresh_token: pair.body.refresh_token } })).status,
     ).toBe(401);
     expect((await login(user.email, user.password)).status).toBe(200);
+  });
+
+  it('ends a session REFRESH_MAX_AGE (30 days) after its login, however often it was refreshed', async () => {
+    const user = await createUser();
+    const first = await login(user.email, user.password);
+    const second = await acl('/api/v1/auth/refresh', { json: { refresh_token: first.body.refresh_token } });
+    expect(second.status).toBe(200);
+    // The rotated token belongs to the same session: its start is the login's.
+    const rows = await aclDb<{ same: boolean; capped: boolean }>(
+      `SELECT count(DISTINCT session_started_at) = 1 AS same,
+              bool_and(expires_at <= session_started_at + interval '30 days') AS capped
+         FROM refresh_tokens WHERE user_id = $1`,
+      [user.id],
+    );
+    expect(rows).toEqual([{ same: true, capped: true }]);
+    await aclDb(
+      `UPDATE refresh_tokens SET session_started_at = now() - interval '30 days 1 second' WHERE user_id = $1`,
+      [user.id],
+    );
+    const third = await acl('/api/v1/auth/refresh', { json: { refresh_token: second.body.refresh_token } });
+    expect(third.status).toBe(401);
+    expect(third.body.code).toBe('token_invalid');
+  });
+
+  it('keeps a session just inside REFRESH_MAX_AGE', async () => {
+    const user = await createUser();
+    const first = await login(user.email, user.password);
+    await aclDb(
+      `UPDATE refresh_tokens SET session_started_at = now() - interval '29 days 23 hours' WHERE user_id = $1`,
+      [user.id],
+    );
+    const second = await acl('/api/v1/auth/refresh', { json: { refresh_token: first.body.refresh_token } });
+    expect(second.status).toBe(200);
+    // The new token expires with the session, not a full JWT_REFRESH_TTL later.
+    const [row] = await aclDb<{ left_s: number }>(
+      `SELECT extract(epoch FROM expires_at - now())::int AS left_s
+         FROM refresh_tokens WHERE user_id = $1 AND retired_at IS NULL`,
+      [user.id],
+    );
+    expect(row.left_s).toBeLessThanOrEqual(3600);
+    expect(row.left_s).toBeGreaterThan(3500);
+  });
+
+  it('lets exactly one of 10 racing refreshes of one token through, and the reuse revokes the family', async () => {
+    const user = await createUser();
+    const pair = await login(user.email, user.password);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        acl('/api/v1/auth/refresh', { json: { refresh_token: pair.body.refresh_token } }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 401)).toHaveLength(9);
+    // Every token written is either retired or revoked: none was left live outside the family rule.
+    const [row] = await aclDb<{ live: number; total: number }>(
+      `SELECT count(*) FILTER (WHERE revoked_at IS NULL)::int AS live, count(*)::int AS total
+         FROM refresh_tokens WHERE user_id = $1`,
+      [user.id],
+    );
+    expect(row).toEqual({ live: 0, total: 2 });
   });
 
   it('stores refresh tokens only as hashes', async () => {

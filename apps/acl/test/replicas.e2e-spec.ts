@@ -62,6 +62,9 @@ afterAll(async () => {
 });
 
 const db = (sql: string) => queryDatabase(databaseUrl(database), sql);
+let live: { url: string }[] = [];
+const kidOf = (token: string) =>
+  JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString()).kid as string;
 
 it('agrees on one generated key and one administrator when two replicas start at once, and after a restart', async () => {
   const [a, b] = await Promise.all([freePort(), freePort()].map(async (p) => startReplica(await p)));
@@ -92,4 +95,76 @@ it('agrees on one generated key and one administrator when two replicas start at
   expect((await call(again.url, '/acl/.well-known/jwks.json')).body).toEqual(jwksA.body);
   expect(await db(`SELECT count(*)::int AS n FROM users`)).toEqual([{ n: 1 }]);
   expect((await call(again.url, '/acl/api/v1/auth/token', { json: admin })).status).toBe(200);
+
+  // Login throttling holds across replicas: the attempt in flight is recorded in the database.
+  await db(
+    `INSERT INTO login_failures (email, failures, last_failed_at) VALUES ('${admin.email}', 10, now())`,
+  );
+  const wrong = { email: admin.email, password: 'not-the-password-at-all' };
+  const first = call(b.url, '/acl/api/v1/auth/token', { json: wrong });
+  await new Promise((r) => setTimeout(r, 150));
+  const racing = await Promise.all(
+    [b.url, again.url, again.url, b.url].map((url) => call(url, '/acl/api/v1/auth/token', { json: admin })),
+  );
+  expect(racing.map((r) => r.status)).toEqual([429, 429, 429, 429]);
+  expect((await first).status).toBe(401);
+  expect((await call(again.url, '/acl/api/v1/auth/token', { json: admin })).status).toBe(200);
+  live = [b, again];
+}, 60_000);
+
+it('rotates the signing key on one replica; both keys verify during the grace, the other replica signs with the new one, then the old one retires', async () => {
+  const [a, b] = live;
+  const before = await call(a.url, '/acl/.well-known/jwks.json');
+  const oldKid = before.body.keys[0].kid as string;
+  const session = await call(a.url, '/acl/api/v1/auth/token', { json: admin });
+  const oldToken = session.body.access_token as string;
+  expect(kidOf(oldToken)).toBe(oldKid);
+
+  const user = await call(a.url, '/acl/api/v1/users', {
+    token: oldToken,
+    json: { email: 'plain@example.com', password: 'plain-password-123', first_name: 'P', last_name: 'U' },
+  });
+  const plain = await call(a.url, '/acl/api/v1/auth/token', {
+    json: { email: 'plain@example.com', password: 'plain-password-123' },
+  });
+  expect(user.status).toBe(201);
+  const refused = await call(a.url, '/acl/api/v1/keys/rotate', {
+    method: 'POST',
+    token: plain.body.access_token,
+  });
+  expect(refused.status).toBe(403);
+
+  const rotated = await call(a.url, '/acl/api/v1/keys/rotate', { method: 'POST', token: oldToken });
+  expect(rotated.status).toBe(201);
+  expect(rotated.body).toEqual({
+    kid: expect.any(String),
+    retiring: [{ kid: oldKid, retires_at: expect.any(String) }],
+  });
+  const grace = Date.parse(rotated.body.retiring[0].retires_at) - Date.now();
+  expect(grace).toBeGreaterThan(55 * 60_000); // JWT_KEY_GRACE, 1 h by default
+  const newKid = rotated.body.kid as string;
+
+  // Published at once by the rotating replica, newest first; within a reload by the other.
+  expect(
+    (await call(a.url, '/acl/.well-known/jwks.json')).body.keys.map((k: { kid: string }) => k.kid),
+  ).toEqual([newKid, oldKid]);
+  await new Promise((r) => setTimeout(r, 5_500));
+  expect(
+    (await call(b.url, '/acl/.well-known/jwks.json')).body.keys.map((k: { kid: string }) => k.kid),
+  ).toEqual([newKid, oldKid]);
+  const fresh = await call(b.url, '/acl/api/v1/auth/token', { json: admin });
+  expect(kidOf(fresh.body.access_token)).toBe(newKid);
+
+  // Tokens of both keys are in flight; each replica accepts both.
+  for (const replica of [a, b])
+    for (const token of [oldToken, fresh.body.access_token])
+      expect((await call(replica.url, '/acl/api/v1/users/me', { token })).status).toBe(200);
+
+  // After the grace the old key is no longer published; a restart does not bring it back.
+  await db(`UPDATE signing_keys SET retired_at = now() - interval '1 second' WHERE kid = '${oldKid}'`);
+  await new Promise((r) => setTimeout(r, 5_500));
+  for (const replica of [a, b])
+    expect(
+      (await call(replica.url, '/acl/.well-known/jwks.json')).body.keys.map((k: { kid: string }) => k.kid),
+    ).toEqual([newKid]);
 }, 60_000);

@@ -11,6 +11,7 @@ import {
   type ApiRequest,
   type ApiResponse,
   type StackInfo,
+  adminToken,
 } from '@media/testing';
 
 let cached: StackInfo | undefined;
@@ -43,16 +44,8 @@ export function tokenWith(permissions: string[], extra: { sub?: string } = {}): 
   return mintToken(system().keys, { permissions, sub: extra.sub ?? randomUUID() });
 }
 
-let adminToken: string | undefined;
-
-/** The bootstrap administrator's access token (a real login). */
-export async function admin(): Promise<string> {
-  if (adminToken) return adminToken;
-  const res = await acl('/api/v1/auth/token', { json: system().admin });
-  if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${res.text}`);
-  adminToken = res.body.access_token as string;
-  return adminToken;
-}
+/** The bootstrap administrator's access token (one shared login: CONTRACT §1 answers parallel logins 429). */
+export const admin = (): Promise<string> => adminToken(system());
 
 export function uniqueEmail(tag = 'user'): string {
   return `${tag}-${randomUUID().slice(0, 8)}@example.com`;

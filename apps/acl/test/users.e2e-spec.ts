@@ -12,6 +12,7 @@ import {
   gateway,
   login,
   PASSWORD,
+  system,
   tokenWith,
   uniqueEmail,
 } from './support';
@@ -470,6 +471,105 @@ describe('GET and PATCH /acl/api/v1/users/{id}', () => {
     });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('employee_number_taken');
+  });
+
+  it('refuses a manager loop made by two racing updates: exactly one of them wins', async () => {
+    const token = await admin();
+    for (let round = 0; round < 5; round++) {
+      const a = await createUser();
+      const b = await createUser();
+      const [ab, ba] = await Promise.all([
+        acl(`/api/v1/users/${a.id}`, { method: 'PATCH', token, json: { manager_id: b.id } }),
+        acl(`/api/v1/users/${b.id}`, { method: 'PATCH', token, json: { manager_id: a.id } }),
+      ]);
+      expect([ab.status, ba.status].sort()).toEqual([200, 422]);
+    }
+  });
+
+  describe('the last active administrator (409 last_admin)', () => {
+    const adminId = async () =>
+      (await aclDb<{ id: string }>(`SELECT id FROM users WHERE email = $1`, [system().admin.email]))[0].id;
+
+    it('cannot be disabled, nor lose the ADMIN role', async () => {
+      const id = await adminId();
+      const token = await admin();
+      const disable = await acl(`/api/v1/users/${id}`, {
+        method: 'PATCH',
+        token,
+        json: { status: 'DISABLED' },
+      });
+      expect(disable.status).toBe(409);
+      expect(disable.body).toEqual({ detail: expect.any(String), code: 'last_admin' });
+      const demote = await acl(`/api/v1/users/${id}`, {
+        method: 'PATCH',
+        token,
+        json: { roles: ['EDITOR'] },
+      });
+      expect(demote.status).toBe(409);
+      expect(demote.body.code).toBe('last_admin');
+      // Nothing of the refused change was written.
+      const me = await acl(`/api/v1/users/${id}`, { token });
+      expect(me.body).toMatchObject({ status: 'ACTIVE', roles: ['ADMIN'] });
+      // Keeping the role while changing others is fine.
+      const keep = await acl(`/api/v1/users/${id}`, {
+        method: 'PATCH',
+        token,
+        json: { roles: ['ADMIN', 'EDITOR'] },
+      });
+      expect(keep.status).toBe(200);
+      await acl(`/api/v1/users/${id}`, { method: 'PATCH', token, json: { roles: ['ADMIN'] } });
+    });
+
+    it('lets an administrator go while another active one remains', async () => {
+      const token = await admin();
+      const second = await createUser({ roles: ['ADMIN'] });
+      const demote = await acl(`/api/v1/users/${second.id}`, { method: 'PATCH', token, json: { roles: [] } });
+      expect(demote.status).toBe(200);
+      const again = await createUser({ roles: ['ADMIN'] });
+      const disable = await acl(`/api/v1/users/${again.id}`, {
+        method: 'PATCH',
+        token,
+        json: { status: 'DISABLED' },
+      });
+      expect(disable.status).toBe(200);
+    });
+
+    it('keeps one of two administrators demoted at the same moment', async () => {
+      const token = await admin();
+      const bootstrap = await adminId();
+      // Leave exactly two active administrators for the race (the bootstrap one steps aside; its
+      // token still carries its permissions).
+      await aclDb(`DELETE FROM user_roles WHERE user_id = $1 AND role_code = 'ADMIN'`, [bootstrap]);
+      try {
+        for (let round = 0; round < 3; round++) {
+          const x = await createUser({ roles: ['ADMIN'] });
+          const y = await createUser({ roles: ['ADMIN'] });
+          const others = await aclDb(
+            `SELECT u.id FROM users u JOIN user_roles ur ON ur.user_id = u.id
+              WHERE ur.role_code = 'ADMIN' AND u.status = 'ACTIVE' AND u.id <> ALL($1::uuid[])`,
+            [[x.id, y.id]],
+          );
+          // Earlier rounds' survivors are demoted first (never the last one).
+          for (const row of others)
+            await aclDb(`DELETE FROM user_roles WHERE user_id = $1 AND role_code = 'ADMIN'`, [row.id]);
+          const results = await Promise.all([
+            acl(`/api/v1/users/${x.id}`, { method: 'PATCH', token, json: { roles: [] } }),
+            acl(`/api/v1/users/${y.id}`, { method: 'PATCH', token, json: { status: 'DISABLED' } }),
+          ]);
+          expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+          const left = await aclDb(
+            `SELECT count(*)::int AS n FROM users u JOIN user_roles ur ON ur.user_id = u.id
+              WHERE ur.role_code = 'ADMIN' AND u.status = 'ACTIVE'`,
+          );
+          expect(left).toEqual([{ n: 1 }]);
+        }
+      } finally {
+        await aclDb(
+          `INSERT INTO user_roles (user_id, role_code) VALUES ($1, 'ADMIN') ON CONFLICT DO NOTHING`,
+          [bootstrap],
+        );
+      }
+    });
   });
 
   it('answers 403 without users:admin', async () => {

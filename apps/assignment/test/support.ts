@@ -11,6 +11,7 @@ import {
   type ApiRequest,
   type ApiResponse,
   type StackInfo,
+  adminToken,
 } from '@media/testing';
 
 let cached: StackInfo | undefined;
@@ -48,15 +49,8 @@ export function assigner(): string {
   return tokenFor(randomUUID(), ['tasks:assign', 'tasks:read']);
 }
 
-let adminToken: string | undefined;
-
-export async function admin(): Promise<string> {
-  if (adminToken) return adminToken;
-  const res = await aclApi('/api/v1/auth/token', { json: system().admin });
-  if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${res.text}`);
-  adminToken = res.body.access_token as string;
-  return adminToken;
-}
+/** The bootstrap administrator's access token (one shared login). */
+export const admin = (): Promise<string> => adminToken(system());
 
 export interface User {
   id: string;

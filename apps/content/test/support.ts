@@ -22,6 +22,7 @@ import {
   type ApiRequest,
   type ApiResponse,
   type StackInfo,
+  adminToken,
 } from '@media/testing';
 
 let cached: StackInfo | undefined;
@@ -47,15 +48,7 @@ export function tokenWith(permissions: string[], sub: string = randomUUID()): st
   return mintToken(system().keys, { permissions, sub });
 }
 
-let adminToken: string | undefined;
-
-async function admin(): Promise<string> {
-  if (adminToken) return adminToken;
-  const res = await call(system().gatewayUrl, '/acl/api/v1/auth/token', { json: system().admin });
-  if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${res.text}`);
-  adminToken = (res.body as { access_token: string }).access_token;
-  return adminToken;
-}
+const admin = (): Promise<string> => adminToken(system());
 
 /** A user created in acl, with a token carrying the given permissions. */
 export async function editor(

@@ -94,6 +94,18 @@ export class GatewayConfig {
   @Min(1, { message: DURATION_MESSAGE })
   UPSTREAM_TIMEOUT: number = 30_000;
 
+  /** The longest access-token lifetime accepted: acl's JWT_ACCESS_TTL (set both alike). */
+  @Transform(toDuration)
+  @IsInt({ message: DURATION_MESSAGE })
+  @Min(1000, { message: DURATION_MESSAGE })
+  JWT_ACCESS_TTL: number = 15 * 60_000;
+
+  /** Clock difference tolerated on a token's `iat`. */
+  @Transform(toDuration)
+  @IsInt({ message: DURATION_MESSAGE })
+  @Min(0, { message: DURATION_MESSAGE })
+  JWT_CLOCK_SKEW: number = 30_000;
+
   /** How long SIGTERM waits for in-flight requests before cutting them. */
   @Transform(toDuration)
   @IsInt({ message: DURATION_MESSAGE })
@@ -190,6 +202,8 @@ export interface ResolvedGatewayConfig {
   shutdownTimeout: number;
   logLevel: string;
   metricsToken?: string;
+  accessTtl: number;
+  clockSkew: number;
   otelEndpoint?: string;
 }
 
@@ -249,6 +263,8 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Reso
     shutdownTimeout: config.SHUTDOWN_TIMEOUT,
     logLevel: config.LOG_LEVEL,
     metricsToken: config.METRICS_TOKEN,
+    accessTtl: config.JWT_ACCESS_TTL,
+    clockSkew: config.JWT_CLOCK_SKEW,
     otelEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
   };
 }

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import type { AccessTokenClaims, ServiceName } from '@media/contracts';
 import {
+  answerClientErrors,
   AppMetrics,
   bearerToken,
   contextFrom,
@@ -97,23 +97,6 @@ const HEALTH_PATH = /^\/(?:[^/]+\/)?health(?:\/|$)/;
 /** How long one readiness report of every upstream is reused. */
 const READINESS_CACHE_MS = 1_000;
 
-/** Node's own answers to what its parser refuses, in the contract's shape (CONTRACT §2). */
-function parserError(error: NodeJS.ErrnoException): DomainError | undefined {
-  switch (error.code) {
-    case 'HPE_HEADER_OVERFLOW':
-      return new DomainError(431, 'request_header_fields_too_large', 'The request headers are too large.');
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new DomainError(408, 'request_timeout', 'The request was not received in time.');
-    case 'ECONNRESET':
-    case 'EPIPE':
-      return undefined;
-    default:
-      return error.code?.startsWith('HPE_')
-        ? new DomainError(400, 'bad_request', 'The request is not valid HTTP/1.1.')
-        : undefined;
-  }
-}
-
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const payload = JSON.stringify(value);
   res.writeHead(status, {
@@ -157,7 +140,12 @@ class Gateway {
       minBodyRate: config.minBodyRate,
       trustedProxies: this.trusted,
     });
-    this.tokens = new TokenChecker(config.jwksUrl, { issuer: config.issuer, audience: config.audience });
+    this.tokens = new TokenChecker(config.jwksUrl, {
+      issuer: config.issuer,
+      audience: config.audience,
+      maxLifetimeMs: config.accessTtl,
+      clockSkewMs: config.clockSkew,
+    });
     this.limiter = new RateLimiter(config.rateLimitPerMinute);
     this.healthLimiter = new RateLimiter(config.healthRatePerMinute);
     this.corsOrigins = new Set(config.corsOrigins);
@@ -179,7 +167,8 @@ class Gateway {
       socket.destroy();
     });
     this.server.on('connection', this.onConnection);
-    this.server.on('clientError', this.onClientError);
+    // What Node's parser refuses (bad framing 400, headers too large 431, timeouts 408).
+    answerClientErrors(this.server, OWN_SECURITY_HEADERS);
     this.server.on('checkContinue', this.onCheckContinue);
     this.server.on('upgrade', this.onUpgrade);
     // An early answer (413, 415...) closes the connection only after the rest of the body was
@@ -202,17 +191,6 @@ class Gateway {
       counted = false;
     };
     socket.once('close', () => (socket as Socket & { [UNCOUNT]?: () => void })[UNCOUNT]?.());
-  };
-
-  /** What Node's parser refuses (bad framing 400, headers too large 431, timeouts 408). */
-  private readonly onClientError = (error: NodeJS.ErrnoException, socket: Duplex): void => {
-    const answer = parserError(error);
-    const message = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
-    if (!answer || !socket.writable || message?.headersSent) {
-      socket.destroy();
-      return;
-    }
-    writeSocketError(socket, answer, randomUUID(), OWN_SECURITY_HEADERS);
   };
 
   listen(): Promise<number> {

@@ -36,6 +36,8 @@ interface TokenOptions {
   aud?: string;
   iss?: string;
   expiresIn?: number;
+  /** Seconds from now of `iat` (default 0). */
+  issuedIn?: number;
   kid?: string;
   key?: CryptoKey;
 }
@@ -53,7 +55,7 @@ async function mint(options: TokenOptions = {}): Promise<string> {
     .setSubject(options.sub ?? randomUUID())
     .setIssuer(options.iss ?? ISSUER)
     .setAudience(options.aud ?? AUDIENCE)
-    .setIssuedAt(now)
+    .setIssuedAt(now + (options.issuedIn ?? 0))
     .setExpirationTime(now + (options.expiresIn ?? 900))
     .setJti(randomUUID())
     .sign(options.key ?? privateKey);
@@ -454,6 +456,42 @@ describe('token pre-check (CONTRACT §1)', () => {
 
   it('refuses an expired token with 401 token_expired', async () => {
     await expect401(bearer(await mint({ expiresIn: -60 })), 'token_expired');
+  });
+
+  it('refuses a token issued more than 30 s in the future, before forwarding', async () => {
+    await expect401(bearer(await mint({ issuedIn: 60, expiresIn: 660 })), 'token_invalid');
+  });
+
+  it('refuses a token living longer than the 15-minute access lifetime, before forwarding', async () => {
+    await expect401(bearer(await mint({ expiresIn: 901 })), 'token_invalid');
+  });
+
+  it('follows JWT_ACCESS_TTL and JWT_CLOCK_SKEW when set (as acl is)', async () => {
+    const strict = await boot({ JWT_ACCESS_TTL: '5m', JWT_CLOCK_SKEW: '0' });
+    try {
+      const long = await call(strict.url, '/content/api/v1/lineup', {
+        headers: bearer(await mint({ expiresIn: 600 })),
+      });
+      expect(long.status).toBe(401);
+      expect(long.json()).toEqual({ detail: expect.any(String), code: 'token_invalid' });
+      const ahead = await call(strict.url, '/content/api/v1/lineup', {
+        headers: bearer(await mint({ issuedIn: 10, expiresIn: 250 })),
+      });
+      expect(ahead.status).toBe(401);
+      const fine = await call(strict.url, '/content/api/v1/lineup', {
+        headers: bearer(await mint({ expiresIn: 300 })),
+      });
+      expect(fine.status).toBe(200);
+    } finally {
+      await strict.gateway.close();
+    }
+  });
+
+  it('accepts a token of exactly the 15-minute lifetime issued 10 s ahead (clock skew)', async () => {
+    const res = await call(main.url, '/content/api/v1/lineup', {
+      headers: bearer(await mint({ issuedIn: 10, expiresIn: 910 })),
+    });
+    expect(res.status).toBe(200);
   });
 
   it('refuses a token for another audience', async () => {

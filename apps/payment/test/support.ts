@@ -12,6 +12,7 @@ import {
   type ApiRequest,
   type ApiResponse,
   type StackInfo,
+  adminToken,
 } from '@media/testing';
 
 let cached: StackInfo | undefined;
@@ -56,14 +57,7 @@ export function unique(tag: string): string {
   return `${tag}-${randomUUID().slice(0, 8)}`;
 }
 
-let adminToken: string | undefined;
-async function admin(): Promise<string> {
-  if (adminToken) return adminToken;
-  const res = await call(system().gatewayUrl, '/acl/api/v1/auth/token', { json: system().admin });
-  if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${res.text}`);
-  adminToken = res.body.access_token as string;
-  return adminToken;
-}
+const admin = (): Promise<string> => adminToken(system());
 
 export interface TestUser {
   id: string;

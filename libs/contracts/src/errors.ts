@@ -55,6 +55,7 @@ export const ERROR_CODES = [
   'group_name_taken',
   'invitation_expired',
   'invitation_pending',
+  'last_admin',
   // assignment
   'invalid_transition',
   'task_not_claimable',

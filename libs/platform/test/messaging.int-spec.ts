@@ -117,8 +117,8 @@ describe('durable events over JetStream', () => {
       () =>
         queryDatabase<{ n: number }>(
           fixture.db,
-          `SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1`,
-          [event.id],
+          `SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1 AND consumer = $2`,
+          [event.id, 'fixture-platform:ReceiptRecorder.record'],
         ),
       (r) => r[0].n > 0,
     );

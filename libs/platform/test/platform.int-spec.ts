@@ -466,6 +466,14 @@ describe('bad input never reaches a 500 (CONTRACT §2, issue 6)', () => {
     },
   );
 
+  it("answers what Node's parser refuses in the contract's shape (431 for oversized headers)", async () => {
+    const res = await fetch(`${base}/api/v1/items?cursor=${'x'.repeat(20_000)}`, {
+      headers: { authorization: `Bearer ${token}`, 'x-padding': 'y'.repeat(20_000) },
+    });
+    expect(res.status).toBe(431);
+    expect(await res.json()).toEqual({ detail: expect.any(String), code: 'request_header_fields_too_large' });
+  });
+
   it('refuses a body of null with 422 model_type', async () => {
     const res = await call(base, '/api/v1/things', {
       token,

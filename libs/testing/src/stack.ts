@@ -6,6 +6,7 @@ import { APPS, envPrefix, SERVICE_NAMES, type AppName, type ServiceName } from '
 import { testEnv } from './env';
 import { createDatabases, databaseUrl, dropDatabases, dropStaleDatabases } from './databases';
 import { freePort } from './ports';
+import { call } from './http';
 import { generateTestKeys, type TestKeys } from './tokens';
 
 /** What a test file needs to reach the stack booted for this run. */
@@ -122,6 +123,10 @@ async function bootStack(
     ADMIN_PASSWORD: admin.password,
     RATE_LIMIT_PER_MINUTE: '1000000',
     LOG_LEVEL: 'info',
+    // Durable consumers of this run only: another run on the same NATS keeps its own.
+    EVENTS_CONSUMER_PREFIX: run.replace(/_/g, '-'),
+    // Nine apps and the private stacks some tests start share one PostgreSQL (max_connections 100).
+    DB_POOL_MAX: '5',
     ...extraEnv,
   };
   for (const app of ['gateway', ...apps] as AppName[]) {
@@ -195,4 +200,26 @@ async function shutdown({ info, processes }: RunningStack): Promise<void> {
 /** The stack booted by the e2e global setup. */
 export function stack(): StackInfo {
   return JSON.parse(readFileSync(STACK_FILE, 'utf8')) as StackInfo;
+}
+
+const adminLogins = new Map<string, Promise<string>>();
+
+/**
+ * The bootstrap administrator's access token on a stack (a real login through its gateway). The
+ * login is shared by every caller: parallel logins of one account are answered 429 while one is
+ * checked (CONTRACT §1).
+ */
+export function adminToken(info: StackInfo = stack()): Promise<string> {
+  let login = adminLogins.get(info.gatewayUrl);
+  if (!login) {
+    login = call(info.gatewayUrl, '/acl/api/v1/auth/token', { json: info.admin }).then((res) => {
+      if (res.status !== 200) {
+        adminLogins.delete(info.gatewayUrl);
+        throw new Error(`admin login failed: ${res.status} ${res.text}`);
+      }
+      return (res.body as { access_token: string }).access_token;
+    });
+    adminLogins.set(info.gatewayUrl, login);
+  }
+  return login;
 }

@@ -2,19 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { PLATFORM_CONFIG, Unauthenticated } from '@media/platform';
+import { DomainError, PLATFORM_CONFIG, Unauthenticated } from '@media/platform';
 import jwt from 'jsonwebtoken';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AclConfig } from '../config';
 import { SigningKeys } from '../keys/signing-keys.service';
 import { UserDirectory } from '../users/user-directory.service';
-import { User } from '../users/user.entity';
 import { displayName } from '../users/user-view';
-import { FAILURE_MEMORY_MS, loginDelayMs } from './login-throttle';
+import { ATTEMPT_LEASE_MS, FAILURE_MEMORY_MS, loginDelayMs } from './login-throttle';
 import { verifyPassword, warmDummyHash } from './passwords';
-import { LoginFailure, RefreshToken } from './refresh-token.entity';
+import { RefreshToken } from './refresh-token.entity';
 import { newSecretToken, sha256 } from './secret-tokens';
 import { buildAccessClaims } from './token-claims';
+
+const PRUNE_BATCH = 500;
 
 /** The token pair of CONTRACT §1. */
 export interface TokenPair {
@@ -26,6 +27,13 @@ export interface TokenPair {
 
 const invalidCredentials = () =>
   new Unauthenticated('invalid_credentials', 'Unable to log in with the provided credentials.');
+const loginInFlight = () =>
+  new DomainError(
+    429,
+    'rate_limited',
+    'Another login attempt for this account is being checked; try again in a second.',
+    { 'Retry-After': '1' },
+  );
 const invalidRefresh = () =>
   new Unauthenticated('token_invalid', 'The refresh token is invalid, expired or already used.');
 
@@ -48,32 +56,74 @@ export class AuthService implements OnApplicationBootstrap {
   /**
    * One answer for an unknown email, a wrong password, an invited and a disabled account, each
    * after a real argon2 verification; an email with recent failures waits first, whatever the
-   * outcome, so the wait tells nothing either (CONTRACT §1).
+   * outcome, so the wait tells nothing either (CONTRACT §1). The attempt first claims the email's
+   * row in the database (shared by every replica): while it waits and is checked, another
+   * attempt for the same email is answered 429 without its password being checked, so parallel
+   * guessing gains nothing.
    */
   async login(rawEmail: string, password: string): Promise<TokenPair> {
     const email = rawEmail.trim().toLowerCase();
-    const failures = this.dataSource.getRepository(LoginFailure);
-    const record = await failures.findOneBy({ email });
-    const delay = loginDelayMs(record?.failures ?? 0, record?.lastFailedAt ?? null, new Date());
-    if (delay > 0) await sleep(delay);
+    const claimed = await this.claimAttempt(email);
+    if (!claimed) throw loginInFlight();
+    let settled = false;
+    try {
+      const delay = loginDelayMs(claimed.failures, claimed.lastFailedAt, new Date());
+      if (delay > 0) await sleep(delay);
 
-    const user = await this.dataSource.getRepository(User).findOneBy({ email });
-    const passwordMatches = await verifyPassword(user?.passwordHash ?? null, password);
-    if (!user || !passwordMatches || user.status !== 'ACTIVE') {
-      await this.recordFailure(email);
-      throw invalidCredentials();
+      const rows: { id: string; password_hash: string | null; status: string }[] =
+        await this.dataSource.query(`SELECT id, password_hash, status FROM users WHERE email = $1`, [email]);
+      const user = rows[0];
+      const passwordMatches = await verifyPassword(user?.password_hash ?? null, password);
+      if (!user || !passwordMatches || user.status !== 'ACTIVE') {
+        await this.recordFailure(email);
+        settled = true;
+        throw invalidCredentials();
+      }
+      // Success forgets the failures and ends the attempt in one statement.
+      await this.dataSource.query(`DELETE FROM login_failures WHERE email = $1`, [email]);
+      settled = true;
+      await this.dataSource.query(`UPDATE users SET last_login = now() WHERE id = $1`, [user.id]);
+      const pair = await this.issue(user.id, randomUUID(), new Date());
+      if (!pair) throw invalidCredentials();
+      return pair;
+    } finally {
+      if (!settled) {
+        await this.dataSource
+          .query(`UPDATE login_failures SET in_flight_until = NULL WHERE email = $1`, [email])
+          .catch(() => undefined);
+      }
     }
-    if (record) await failures.delete({ email });
-    await this.dataSource.getRepository(User).update({ id: user.id }, { lastLogin: new Date() });
-    return this.issue(user.id, randomUUID());
   }
 
   /**
-   * Rotation: the presented token is retired and a new one of the same family is issued. A
-   * retired token presented again means it was copied, so the whole family is revoked.
+   * Claims the email's attempt row unless another attempt holds it; returns its failure count,
+   * or undefined when the email is busy. The upsert is atomic: of two racing attempts, the
+   * second sees the first's claim (ON CONFLICT re-checks the committed row) and gets nothing.
+   */
+  private async claimAttempt(
+    email: string,
+  ): Promise<{ failures: number; lastFailedAt: Date | null } | undefined> {
+    const rows: { failures: number; last_failed_at: Date | null }[] = await this.dataSource.query(
+      `INSERT INTO login_failures (email, failures, last_failed_at, in_flight_until)
+       VALUES ($1, 0, NULL, now() + make_interval(secs => $2))
+       ON CONFLICT (email) DO UPDATE SET in_flight_until = EXCLUDED.in_flight_until
+        WHERE login_failures.in_flight_until IS NULL OR login_failures.in_flight_until < now()
+       RETURNING failures, last_failed_at`,
+      [email, ATTEMPT_LEASE_MS / 1000],
+    );
+    if (rows.length === 0) return undefined;
+    return { failures: rows[0].failures, lastFailedAt: rows[0].last_failed_at };
+  }
+
+  /**
+   * Rotation: the presented token is retired and the new one of the same family written in the
+   * same transaction, so a crash between the two cannot leave the session without a token, and
+   * two racing refreshes of one token cannot both succeed (the row is locked). A retired token
+   * presented again means it was copied, so the whole family is revoked. A session ends for good
+   * `REFRESH_MAX_AGE` after its login, however often it is refreshed.
    */
   async refresh(token: string): Promise<TokenPair> {
-    const outcome = await this.dataSource.transaction(async (manager) => {
+    const pair = await this.dataSource.transaction(async (manager) => {
       const repo = manager.getRepository(RefreshToken);
       const row = await repo.findOne({
         where: { tokenHash: sha256(token) },
@@ -88,22 +138,32 @@ export class AuthService implements OnApplicationBootstrap {
         );
         return undefined;
       }
-      if (row.expiresAt.getTime() <= Date.now()) return undefined;
-      const user = await manager.getRepository(User).findOneBy({ id: row.userId });
-      if (!user || user.status !== 'ACTIVE') {
+      const now = Date.now();
+      if (row.expiresAt.getTime() <= now) return undefined;
+      if (row.sessionStartedAt.getTime() + this.config.REFRESH_MAX_AGE <= now) return undefined;
+      const status: { status: string }[] = await manager.query(`SELECT status FROM users WHERE id = $1`, [
+        row.userId,
+      ]);
+      if (status[0]?.status !== 'ACTIVE') {
         await this.revokeFamily(manager, row.familyId);
         return undefined;
       }
       await repo.update({ id: row.id }, { retiredAt: new Date() });
-      return { userId: row.userId, familyId: row.familyId };
+      return this.issue(row.userId, row.familyId, row.sessionStartedAt, manager);
     });
-    if (!outcome) throw invalidRefresh();
-    return this.issue(outcome.userId, outcome.familyId);
+    if (!pair) throw invalidRefresh();
+    return pair;
   }
 
-  private async issue(userId: string, familyId: string): Promise<TokenPair> {
-    const loaded = (await this.directory.load([userId])).get(userId);
-    if (!loaded) throw invalidRefresh();
+  /** Signs an access token and writes a refresh token (in `manager`'s transaction when given). */
+  private async issue(
+    userId: string,
+    familyId: string,
+    sessionStartedAt: Date,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<TokenPair | undefined> {
+    const loaded = (await this.directory.load([userId], manager)).get(userId);
+    if (!loaded) return undefined;
     const { user, roles, permissions, groups } = loaded;
     const claims = buildAccessClaims(
       {
@@ -126,12 +186,17 @@ export class AuthService implements OnApplicationBootstrap {
     const accessToken = jwt.sign(claims, key, { algorithm: 'RS256', keyid: kid });
 
     const refreshToken = newSecretToken();
-    const repo = this.dataSource.getRepository(RefreshToken);
-    await repo.insert({
+    // Never beyond the session's absolute end.
+    const expiresAt = Math.min(
+      Date.now() + this.config.JWT_REFRESH_TTL,
+      sessionStartedAt.getTime() + this.config.REFRESH_MAX_AGE,
+    );
+    await manager.getRepository(RefreshToken).insert({
       familyId,
       userId,
       tokenHash: sha256(refreshToken),
-      expiresAt: new Date(Date.now() + this.config.JWT_REFRESH_TTL),
+      expiresAt: new Date(expiresAt),
+      sessionStartedAt,
     });
     return {
       access_token: accessToken,
@@ -148,21 +213,37 @@ export class AuthService implements OnApplicationBootstrap {
     );
   }
 
-  /** Counts a failure for this email (known or not); a quiet spell starts the count again. */
+  /**
+   * Counts a failure for this email (known or not) and ends its attempt; a quiet spell starts
+   * the count again.
+   */
   private async recordFailure(email: string): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO login_failures (email, failures, last_failed_at) VALUES ($1, 1, now())
-       ON CONFLICT (email) DO UPDATE SET
-         failures = CASE WHEN login_failures.last_failed_at < now() - make_interval(secs => $2) THEN 1
-                         ELSE login_failures.failures + 1 END,
-         last_failed_at = now()`,
+      `UPDATE login_failures SET
+         failures = CASE WHEN last_failed_at IS NULL OR last_failed_at < now() - make_interval(secs => $2) THEN 1
+                         ELSE failures + 1 END,
+         last_failed_at = now(),
+         in_flight_until = NULL
+       WHERE email = $1`,
       [email, FAILURE_MEMORY_MS / 1000],
     );
-    // Old counters are useless; pruning on a few failures keeps the table small without a scheduler.
-    if (Math.random() < 0.02) {
-      await this.dataSource.query(
-        `DELETE FROM login_failures WHERE last_failed_at < now() - interval '1 day'`,
-      );
-    }
+    await this.pruneLoginFailures();
+  }
+
+  /**
+   * Only the last 15 minutes of failures matter (CONTRACT §1): each failure deletes a batch of
+   * rows older than that (and rows of attempts that never finished), so the table holds about
+   * 15 minutes of failing emails. Rows are only added by attempts, so pruning on failures keeps
+   * pace with growth; a success deletes its own row.
+   */
+  private async pruneLoginFailures(): Promise<void> {
+    await this.dataSource.query(
+      `DELETE FROM login_failures WHERE email IN (
+         SELECT email FROM login_failures
+          WHERE coalesce(last_failed_at, '-infinity') < now() - make_interval(secs => $1)
+            AND (in_flight_until IS NULL OR in_flight_until < now())
+          LIMIT $2)`,
+      [FAILURE_MEMORY_MS / 1000, PRUNE_BATCH],
+    );
   }
 }

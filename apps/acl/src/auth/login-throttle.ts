@@ -1,6 +1,12 @@
 /** Failures older than this are forgotten: the delay is for bursts, not a permanent penalty. */
 export const FAILURE_MEMORY_MS = 15 * 60_000;
 export const MAX_LOGIN_DELAY_MS = 1_000;
+/**
+ * How long an attempt holds its email at most: the longest delay plus a generous verification
+ * time. It is released as soon as the attempt ends; the lease only matters when a replica dies
+ * mid-attempt, and then the email is free again after this long.
+ */
+export const ATTEMPT_LEASE_MS = 10_000;
 const FIRST_DELAY_MS = 50;
 
 /**

@@ -25,6 +25,10 @@ export class RefreshToken {
   @Column({ name: 'expires_at', type: 'timestamptz', precision: 3 })
   expiresAt!: Date;
 
+  /** The login that began this family; the session ends `REFRESH_MAX_AGE` after it. */
+  @Column({ name: 'session_started_at', type: 'timestamptz', precision: 3 })
+  sessionStartedAt!: Date;
+
   @Column({ name: 'retired_at', type: 'timestamptz', precision: 3, nullable: true })
   retiredAt!: Date | null;
 
@@ -41,6 +45,10 @@ export class LoginFailure {
   @Column({ type: 'int' })
   failures!: number;
 
-  @Column({ name: 'last_failed_at', type: 'timestamptz', precision: 3 })
-  lastFailedAt!: Date;
+  @Column({ name: 'last_failed_at', type: 'timestamptz', precision: 3, nullable: true })
+  lastFailedAt!: Date | null;
+
+  /** While in the future, an attempt for this email is waiting or being checked. */
+  @Column({ name: 'in_flight_until', type: 'timestamptz', precision: 3, nullable: true })
+  inFlightUntil!: Date | null;
 }

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { JwksController } from './jwks.controller';
+import { JwksController, KeysController } from './jwks.controller';
 import { SigningKey } from './signing-key.entity';
 import { SigningKeys } from './signing-keys.service';
 import { Feature } from '@media/platform';
@@ -9,7 +9,7 @@ import { CreateCredentials1764000000002 } from '../database/migrations/176400000
 @Feature({ entities: [SigningKey], migrations: [CreateCredentials1764000000002] })
 @Module({
   imports: [TypeOrmModule.forFeature([SigningKey])],
-  controllers: [JwksController],
+  controllers: [JwksController, KeysController],
   providers: [SigningKeys],
   exports: [SigningKeys],
 })

@@ -13,8 +13,9 @@ export class User {
   @Column({ type: 'text' })
   email!: string;
 
-  @Column({ name: 'password_hash', type: 'text', nullable: true })
-  passwordHash!: string | null;
+  /** Never selected unless asked for: only the login path reads it. */
+  @Column({ name: 'password_hash', type: 'text', nullable: true, select: false })
+  passwordHash?: string | null;
 
   @Column({ name: 'first_name', type: 'text', nullable: true })
   firstName!: string | null;

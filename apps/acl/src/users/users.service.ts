@@ -11,8 +11,41 @@ import type { ListUsersQuery } from './dto/list-users.query';
 import type { UpdateUserDto } from './dto/update-user.dto';
 import { UserDirectory } from './user-directory.service';
 import { User } from './user.entity';
-import { toUserView, type UserView } from './user-view';
+import { displayName, toUserView, type UserView } from './user-view';
 import { NEWEST_JOINED_FIRST } from './user-order';
+
+const ADMIN_ROLE = 'ADMIN';
+
+/**
+ * Serialises the updates whose checks read other users' rows (manager chains, who is an active
+ * ADMIN). Arbitrary constant, per database.
+ */
+const USER_GRAPH_LOCK = 0x61636c55;
+
+interface MeRow {
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  phone_number: string | null;
+  employee_number: string | null;
+  status: UserView['status'];
+  manager_id: string | null;
+  date_joined: Date;
+  roles: string[];
+  groups: string[];
+}
+
+/** The profile row with its roles and groups, ordered as UserDirectory orders them. */
+const ME_QUERY = `
+  SELECT u.id, u.email, u.first_name, u.last_name, u.phone_number, u.employee_number, u.status,
+         u.manager_id, u.date_joined,
+         ARRAY(SELECT ur.role_code FROM user_roles ur WHERE ur.user_id = u.id
+                ORDER BY ur.role_code COLLATE "C")::text[] AS roles,
+         ARRAY(SELECT gm.group_id FROM group_members gm WHERE gm.user_id = u.id
+                ORDER BY gm.group_id)::text[] AS groups
+    FROM users u
+   WHERE u.id = $1`;
 
 /** Maps a unique index hit on users to the 409 a client can act on. */
 export function userConflict(error: unknown): Conflict | undefined {
@@ -39,8 +72,28 @@ export class UsersService {
     @Inject(Paginator) private readonly paginator: Paginator,
   ) {}
 
+  /**
+   * The caller's profile in one round trip reading only the columns the view shows (this runs
+   * on every app's login screen and profile refresh; see bench/acl-auth-cost.mjs).
+   */
   async me(userId: string): Promise<UserView> {
-    return this.get(userId);
+    const rows: MeRow[] = await this.dataSource.query(ME_QUERY, [userId]);
+    const row = rows[0];
+    if (!row) throw new NotFound('User', userId);
+    return {
+      id: row.id,
+      email: row.email,
+      name: displayName({ firstName: row.first_name, lastName: row.last_name, email: row.email }),
+      first_name: row.first_name,
+      last_name: row.last_name,
+      phone_number: row.phone_number,
+      employee_number: row.employee_number,
+      status: row.status,
+      roles: row.roles,
+      groups: row.groups,
+      manager_id: row.manager_id,
+      date_joined: new Date(row.date_joined).toISOString(),
+    };
   }
 
   async get(rawId: string): Promise<UserView> {
@@ -88,19 +141,38 @@ export class UsersService {
     return this.get(id);
   }
 
+  /**
+   * One transaction for the whole change, its checks included: the manager-loop check and the
+   * last-administrator rule read what concurrent updates write, so they run under a
+   * transaction-scoped advisory lock that every such update takes, and a racing pair is
+   * serialised (the second sees the first's commit) instead of both passing their checks.
+   */
   async update(rawId: string, dto: UpdateUserDto): Promise<UserView> {
     const id = rawId.toLowerCase();
-    await this.checkReferences({ roles: dto.roles, groups: dto.groups, manager_id: dto.manager_id }, id);
     await this.write(async (manager) => {
+      const touchesAdmins = dto.status !== undefined || dto.roles !== undefined;
+      if (dto.manager_id !== undefined || touchesAdmins) {
+        await manager.query(`SELECT pg_advisory_xact_lock($1)`, [USER_GRAPH_LOCK]);
+      }
+      await this.checkReferences(
+        { roles: dto.roles, groups: dto.groups, manager_id: dto.manager_id },
+        id,
+        manager,
+      );
       const repo = manager.getRepository(User);
       const user = await repo.findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
       if (!user) throw new NotFound('User', id);
-      if (dto.status === 'ACTIVE' && user.status !== 'ACTIVE' && !user.passwordHash) {
+      const [credential]: { has_password: boolean }[] = await manager.query(
+        `SELECT password_hash IS NOT NULL AS has_password FROM users WHERE id = $1`,
+        [id],
+      );
+      if (dto.status === 'ACTIVE' && user.status !== 'ACTIVE' && !credential.has_password) {
         throw new Conflict(
           'This user has not accepted the invitation yet; it becomes active by accepting it.',
           'invitation_pending',
         );
       }
+      if (touchesAdmins) await this.keepAnAdmin(manager, user, dto);
       if (dto.first_name !== undefined) user.firstName = dto.first_name;
       if (dto.last_name !== undefined) user.lastName = dto.last_name;
       if (dto.phone_number !== undefined) user.phoneNumber = dto.phone_number;
@@ -120,6 +192,29 @@ export class UsersService {
       if (dto.groups !== undefined) await this.replaceGroups(manager, id, uniqueIds(dto.groups));
     });
     return this.get(id);
+  }
+
+  /**
+   * 409 `last_admin` when the change would leave no active user holding ADMIN: disabling the
+   * last one, or taking the role from them. Runs under USER_GRAPH_LOCK (see update).
+   */
+  private async keepAnAdmin(manager: EntityManager, user: User, dto: UpdateUserDto): Promise<void> {
+    const staysActive = (dto.status ?? user.status) === 'ACTIVE';
+    const keepsRole = dto.roles === undefined || dto.roles.includes(ADMIN_ROLE);
+    if (staysActive && keepsRole) return;
+    const [row]: { is_admin: boolean; others: number }[] = await manager.query(
+      `SELECT EXISTS (SELECT 1 FROM user_roles WHERE user_id = $1 AND role_code = $2) AND
+              (SELECT status FROM users WHERE id = $1) = 'ACTIVE' AS is_admin,
+              (SELECT count(*)::int FROM users u JOIN user_roles ur ON ur.user_id = u.id
+                WHERE ur.role_code = $2 AND u.status = 'ACTIVE' AND u.id <> $1) AS others`,
+      [user.id, ADMIN_ROLE],
+    );
+    if (row.is_admin && row.others === 0) {
+      throw new Conflict(
+        'This is the last active administrator; make another user an active ADMIN first.',
+        'last_admin',
+      );
+    }
   }
 
   private async write<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
@@ -156,10 +251,14 @@ export class UsersService {
    * Role codes, group ids and the manager must exist (422 at their own `loc`, array items by
    * index), and a manager may not be the user or report to the user, directly or not.
    */
-  private async checkReferences(refs: References, self?: string): Promise<void> {
+  private async checkReferences(
+    refs: References,
+    self?: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
     const issues: ValidationIssue[] = [];
     if (refs.roles?.length) {
-      const rows: { code: string }[] = await this.dataSource.query(
+      const rows: { code: string }[] = await manager.query(
         `SELECT code FROM roles ORDER BY code COLLATE "C"`,
       );
       const known = rows.map((r) => r.code);
@@ -173,10 +272,9 @@ export class UsersService {
       });
     }
     if (refs.groups?.length) {
-      const rows: { id: string }[] = await this.dataSource.query(
-        `SELECT id FROM groups WHERE id = ANY($1::uuid[])`,
-        [uniqueIds(refs.groups)],
-      );
+      const rows: { id: string }[] = await manager.query(`SELECT id FROM groups WHERE id = ANY($1::uuid[])`, [
+        uniqueIds(refs.groups),
+      ]);
       const known = new Set(rows.map((r) => r.id));
       refs.groups.forEach((id, i) => {
         if (!known.has(id.toLowerCase()))
@@ -188,17 +286,20 @@ export class UsersService {
       });
     }
     if (refs.manager_id) {
-      const manager = refs.manager_id.toLowerCase();
-      const problem = await this.managerProblem(manager, self);
+      const problem = await this.managerProblem(manager, refs.manager_id.toLowerCase(), self);
       if (problem) issues.push({ loc: ['body', 'manager_id'], msg: problem, type: 'value_error' });
     }
     if (issues.length) throw new ValidationFailed(issues);
   }
 
-  private async managerProblem(managerId: string, self?: string): Promise<string | undefined> {
+  private async managerProblem(
+    manager: EntityManager,
+    managerId: string,
+    self?: string,
+  ): Promise<string | undefined> {
     if (managerId === self) return 'A user cannot be their own manager';
     // Walks up from the proposed manager; meeting the user on the way would close a loop.
-    const chain: { id: string }[] = await this.dataSource.query(
+    const chain: { id: string }[] = await manager.query(
       `WITH RECURSIVE chain AS (
          SELECT id, manager_id FROM users WHERE id = $1
          UNION

@@ -1,6 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { STATUS_CODES } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { DomainError } from '@media/platform';
 
 /** Errors only the gateway raises; their codes are CONTRACT §0 and §2's. */
@@ -110,24 +108,4 @@ export function refuseUpload(
   req.resume();
 }
 
-/** The same answer written by hand on a socket that asked to upgrade (no ServerResponse there). */
-export function writeSocketError(
-  socket: Duplex,
-  error: DomainError,
-  requestId: string,
-  extraHeaders: Record<string, string> = {},
-): void {
-  const payload = body(error);
-  const headers = {
-    ...extraHeaders,
-    ...error.headers,
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': String(Buffer.byteLength(payload)),
-    'X-Request-Id': requestId,
-    Connection: 'close',
-  };
-  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  socket.end(
-    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n${lines.join('')}\r\n${payload}`,
-  );
-}
+export { writeSocketError } from '@media/platform';

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable, type Type } from '@n
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
-import { Forbidden, UnsupportedMediaType } from '../errors/domain-errors';
+import { Forbidden, UnsupportedMediaType, UpstreamUnavailable } from '../errors/domain-errors';
 import { ACCEPTED_BODY_TYPES, BODY_ERROR, type RequestWithBodyError } from '../http/body-parsing';
 import { isMultipart, MULTIPART, readMultipart, type MultipartOptions } from '../http/multipart';
 import type { PlatformConfig } from '../config/platform-config';
@@ -31,7 +31,11 @@ export function createJwtAuthGuard(app: string): Type<CanActivate> {
     }
 
     override handleRequest<T>(error: unknown, user: T, info: unknown): T {
-      if (error || !user) throw authFailure(error ?? info);
+      // acl unreachable while its keys were needed: 503, so clients keep their token (passport
+      // reports the key provider's failure as `info`).
+      const cause = error ?? info;
+      if (cause instanceof UpstreamUnavailable) throw cause;
+      if (error || !user) throw authFailure(cause);
       // From here on, logs and NATS requests of this request carry the caller's id.
       const context = requestContext.getStore();
       if (context) context.user_id = (user as unknown as AuthUser).id;

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { AccessTokenClaims } from '@media/contracts';
@@ -7,7 +8,7 @@ import { PLATFORM_CONFIG } from '../config/tokens';
 import type { PlatformConfig } from '../config/platform-config';
 import { userFromClaims, type AuthUser } from './auth-user';
 import { JwksKeyStore } from './jwks';
-import { keyForToken, TOKEN_ALGORITHMS } from './token-verifier';
+import { checkTokenTimes, keyObjectForToken, TOKEN_ALGORITHMS, type TokenRules } from './token-verifier';
 
 /** Registered under the app's own name, so nine apps in one process do not share a strategy. */
 export function jwtStrategyName(app: string): string {
@@ -20,6 +21,8 @@ export const APP_NAME = Symbol('APP_NAME');
 export function createJwtStrategy(app: string) {
   @Injectable()
   class JwtStrategy extends PassportStrategy(Strategy, jwtStrategyName(app)) {
+    private readonly rules: TokenRules;
+
     constructor(@Inject(PLATFORM_CONFIG) config: PlatformConfig, keys: JwksKeyStore) {
       super({
         jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
@@ -32,15 +35,24 @@ export function createJwtStrategy(app: string) {
           rawToken: string,
           done: (err: unknown, key?: string) => void,
         ) => {
-          keyForToken(keys, rawToken).then(
-            (key) => done(null, key),
+          keyObjectForToken(keys, rawToken).then(
+            // jsonwebtoken 9 takes a KeyObject as is (its typings here only say string | Buffer);
+            // a PEM would be parsed again on every request.
+            (key: KeyObject) => done(null, key as unknown as string),
             (error: unknown) => done(error),
           );
         },
       });
+      this.rules = {
+        issuer: config.JWT_ISSUER,
+        audience: config.JWT_AUDIENCE,
+        maxLifetimeMs: config.JWT_ACCESS_TTL,
+        clockSkewMs: config.JWT_CLOCK_SKEW,
+      };
     }
 
     validate(claims: AccessTokenClaims): AuthUser {
+      checkTokenTimes(claims, this.rules);
       return userFromClaims(claims);
     }
   }

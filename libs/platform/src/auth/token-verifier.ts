@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { AccessTokenClaims } from '@media/contracts';
 import jwt from 'jsonwebtoken';
 import { Unauthenticated } from '../errors/domain-errors';
@@ -6,6 +7,38 @@ import type { JwksKeyStore } from './jwks';
 export interface TokenRules {
   issuer: string;
   audience: string;
+  /** The longest `exp - iat` accepted (acl's `JWT_ACCESS_TTL`); default 15 minutes. */
+  maxLifetimeMs?: number;
+  /** Clock difference tolerated on `iat` (and the lifetime); default 30 s. */
+  clockSkewMs?: number;
+}
+
+export const DEFAULT_TOKEN_LIFETIME_MS = 15 * 60_000;
+export const DEFAULT_CLOCK_SKEW_MS = 30_000;
+
+const invalid = (detail: string) => new Unauthenticated('token_invalid', detail);
+
+/**
+ * The time rules jsonwebtoken leaves to us (CONTRACT §1): `exp` is required (a token without it
+ * would never expire), `iat` may not lie in the future beyond a small skew, and no token may
+ * live longer than acl issues them for, so a leaked signing path cannot mint long-lived tokens.
+ */
+export function checkTokenTimes(
+  claims: Partial<AccessTokenClaims>,
+  rules: TokenRules,
+  now = Date.now(),
+): void {
+  const maxLifetime = rules.maxLifetimeMs ?? DEFAULT_TOKEN_LIFETIME_MS;
+  const skew = rules.clockSkewMs ?? DEFAULT_CLOCK_SKEW_MS;
+  if (typeof claims.exp !== 'number' || !Number.isFinite(claims.exp))
+    throw invalid('The access token has no expiry.');
+  if (claims.iat !== undefined) {
+    if (typeof claims.iat !== 'number' || !Number.isFinite(claims.iat))
+      throw invalid('The access token has an invalid issue time.');
+    if (claims.iat * 1000 > now + skew) throw invalid('The access token is issued in the future.');
+    if ((claims.exp - claims.iat) * 1000 > maxLifetime) throw invalid('The access token lives too long.');
+  }
+  if (claims.exp * 1000 > now + maxLifetime + skew) throw invalid('The access token lives too long.');
 }
 
 /** The algorithm is pinned: `alg: none`, HS* (even keyed with the public key) are refused. */
@@ -28,14 +61,28 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-/** Resolves the verification key of a raw token from its `kid`, refusing what cannot be ours. */
-export async function keyForToken(keys: JwksKeyStore, rawToken: string): Promise<string> {
+function kidOf(rawToken: string): string {
   const decoded = jwt.decode(rawToken, { complete: true });
   const kid = decoded?.header.kid;
   if (!decoded || decoded.header.alg !== 'RS256' || typeof kid !== 'string') {
     throw new Unauthenticated('token_invalid', 'The access token is invalid.');
   }
-  const key = await keys.getKey(kid);
+  return kid;
+}
+
+/** Resolves the verification key (PEM) of a raw token from its `kid`, refusing what cannot be ours. */
+export async function keyForToken(keys: JwksKeyStore, rawToken: string): Promise<string> {
+  const key = await keys.getKey(kidOf(rawToken));
+  if (!key) throw new Unauthenticated('token_invalid', 'The access token is signed with an unknown key.');
+  return key;
+}
+
+/**
+ * Like keyForToken, but the parsed key: jsonwebtoken would parse a PEM again on every
+ * verification. Throws UpstreamUnavailable (503) when acl could not be asked.
+ */
+export async function keyObjectForToken(keys: JwksKeyStore, rawToken: string): Promise<KeyObject> {
+  const key = await keys.getKeyObject(kidOf(rawToken));
   if (!key) throw new Unauthenticated('token_invalid', 'The access token is signed with an unknown key.');
   return key;
 }
@@ -46,9 +93,10 @@ export async function verifyAccessToken(
   rules: TokenRules,
   rawToken: string,
 ): Promise<AccessTokenClaims> {
-  const key = await keyForToken(keys, rawToken);
+  const key = await keyObjectForToken(keys, rawToken);
+  let claims: AccessTokenClaims;
   try {
-    return jwt.verify(rawToken, key, {
+    claims = jwt.verify(rawToken, key, {
       algorithms: TOKEN_ALGORITHMS,
       issuer: rules.issuer,
       audience: rules.audience,
@@ -56,4 +104,6 @@ export async function verifyAccessToken(
   } catch (error) {
     throw authFailure(error);
   }
+  checkTokenTimes(claims, rules);
+  return claims;
 }

@@ -11,6 +11,7 @@ import { ConfigError, processEnv, validateConfig } from '../config/env';
 import type { PlatformConfig } from '../config/platform-config';
 import { databaseOptions, runMigrations } from '../database/database';
 import { bodyParsing } from '../http/body-parsing';
+import { answerClientErrors } from '../http/client-errors';
 import { declarePathParameters } from '../http/openapi-paths';
 import { requestContext } from '../http/request-context';
 import { requestId } from '../http/request-id';
@@ -147,6 +148,7 @@ export async function createApp<C extends PlatformConfig>(
       ms: 2_000,
     }),
   );
+  answerClientErrors(app.getHttpServer() as import('node:http').Server);
   await app.listen(config.PORT, options.host ?? '0.0.0.0');
   return app;
 }

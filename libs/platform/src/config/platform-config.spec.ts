@@ -71,3 +71,44 @@ describe('validateConfig', () => {
     expect(() => validateConfig(PlatformConfig, { ...valid, [name]: value })).toThrow(message);
   });
 });
+
+describe('database limits', () => {
+  it('defaults to a pool of 10, a 30 s statement timeout and a 60 s idle-in-transaction timeout', () => {
+    const config = validateConfig(PlatformConfig, valid);
+    expect([config.DB_POOL_MAX, config.DB_STATEMENT_TIMEOUT, config.DB_IDLE_IN_TRANSACTION_TIMEOUT]).toEqual([
+      10, 30_000, 60_000,
+    ]);
+  });
+
+  it('reads DB_POOL_MAX 1..1000 and durations', () => {
+    const config = validateConfig(PlatformConfig, {
+      ...valid,
+      DB_POOL_MAX: '1000',
+      DB_STATEMENT_TIMEOUT: '0',
+      DB_IDLE_IN_TRANSACTION_TIMEOUT: '5m',
+    });
+    expect([config.DB_POOL_MAX, config.DB_STATEMENT_TIMEOUT, config.DB_IDLE_IN_TRANSACTION_TIMEOUT]).toEqual([
+      1000, 0, 300_000,
+    ]);
+    expect(validateConfig(PlatformConfig, { ...valid, DB_POOL_MAX: '1' }).DB_POOL_MAX).toBe(1);
+  });
+
+  it.each([
+    ['DB_POOL_MAX', '0'],
+    ['DB_POOL_MAX', '1001'],
+    ['DB_POOL_MAX', 'many'],
+    ['DB_STATEMENT_TIMEOUT', 'soon'],
+    ['DB_IDLE_IN_TRANSACTION_TIMEOUT', '-1'],
+  ])('stops at boot naming %s=%s', (name, value) => {
+    expect(() => validateConfig(PlatformConfig, { ...valid, [name]: value })).toThrow(
+      new RegExp(`^Invalid configuration: ${name} `),
+    );
+  });
+});
+
+describe('token rules', () => {
+  it('defaults JWT_ACCESS_TTL to 15 minutes and JWT_CLOCK_SKEW to 30 s', () => {
+    const config = validateConfig(PlatformConfig, valid);
+    expect([config.JWT_ACCESS_TTL, config.JWT_CLOCK_SKEW]).toEqual([900_000, 30_000]);
+  });
+});

@@ -1,7 +1,8 @@
 import type { DataSource, DataSourceOptions, EntitySchema } from 'typeorm';
 import type { PlatformConfig } from '../config/platform-config';
 import { CreateOutbox1700000000000 } from '../outbox/outbox.migration';
-import { OutboxMessage, ProcessedEvent } from '../outbox/outbox.entity';
+import { CreateDeadLetters1700000000900 } from '../outbox/dead-letters.migration';
+import { DeadLetter, OutboxMessage, ProcessedEvent } from '../outbox/outbox.entity';
 
 /** An entity or migration class. */
 export type ClassRef = abstract new (...args: never[]) => unknown;
@@ -11,24 +12,47 @@ export interface DatabaseParts {
   migrations: ClassRef[];
 }
 
-/** TypeORM options of one app: its own database, its own migrations, never `synchronize`. */
+/** The database limits of PlatformConfig; each has a default when a caller does not give it. */
+export type DatabaseLimits = Partial<
+  Pick<PlatformConfig, 'DB_POOL_MAX' | 'DB_STATEMENT_TIMEOUT' | 'DB_IDLE_IN_TRANSACTION_TIMEOUT'>
+>;
+
+/**
+ * TypeORM options of one app: its own database, its own migrations, never `synchronize`. Every
+ * session gets `statement_timeout` and `idle_in_transaction_session_timeout`, so a runaway query
+ * or a transaction left open cannot hold a connection and its locks for ever; the migrations'
+ * data source (named `<app>-migrations` by startApp) runs without the statement timeout, since an
+ * index build on a large table may legitimately take long.
+ */
 export function databaseOptions(
   app: string,
-  config: Pick<PlatformConfig, 'DATABASE_URL'>,
+  config: Pick<PlatformConfig, 'DATABASE_URL'> & DatabaseLimits,
   parts: DatabaseParts,
 ): DataSourceOptions {
+  const migrating = app.endsWith('-migrations');
+  const statementTimeout = migrating ? 0 : (config.DB_STATEMENT_TIMEOUT ?? 30_000);
   return {
     type: 'postgres',
     url: config.DATABASE_URL,
-    // Every app has the outbox and processed-events tables, applied before its own migrations.
-    entities: [OutboxMessage, ProcessedEvent, ...parts.entities] as DataSourceOptions['entities'],
-    migrations: [CreateOutbox1700000000000, ...parts.migrations] as DataSourceOptions['migrations'],
+    // Every app has the outbox, processed-events and dead-letter tables, applied before its own migrations.
+    entities: [OutboxMessage, ProcessedEvent, DeadLetter, ...parts.entities] as DataSourceOptions['entities'],
+    migrations: [
+      CreateOutbox1700000000000,
+      CreateDeadLetters1700000000900,
+      ...parts.migrations,
+    ] as DataSourceOptions['migrations'],
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,
     uuidExtension: 'pgcrypto',
     applicationName: app,
-    extra: { max: 10, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 },
+    extra: {
+      max: config.DB_POOL_MAX ?? 10,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      statement_timeout: statementTimeout,
+      idle_in_transaction_session_timeout: config.DB_IDLE_IN_TRANSACTION_TIMEOUT ?? 60_000,
+    },
   };
 }
 

@@ -2,9 +2,14 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import {
   AckPolicy,
   DeliverPolicy,
+  DiscardPolicy,
   jetstream,
   jetstreamManager,
+  RetentionPolicy,
+  StorageType,
   type JetStreamClient,
+  type JetStreamManager,
+  type StreamConfig,
 } from '@nats-io/jetstream';
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import { EVENT_SUBJECTS, EVENTS_STREAM, type EventEnvelope } from '@media/contracts';
@@ -12,6 +17,7 @@ import type { PlatformConfig } from '../config/platform-config';
 import { PLATFORM_CONFIG } from '../config/tokens';
 import { APP_NAME } from '../auth/jwt.strategy';
 import { isInProcess } from '../nats/transport';
+import { natsConnectionOptions } from '../nats/credentials';
 
 export type EventDelivery = (event: EventEnvelope) => Promise<void>;
 
@@ -22,22 +28,83 @@ export interface ConsumerStats {
   redelivered: number;
 }
 
-/** Handlers of every app in this process, for the in-process bus (embedded default, no NATS). */
-const inProcessHandlers = new Map<string, Map<string, EventDelivery>>();
+/** A message given up on, as handed to `onDeadLetter`. */
+export interface DeadLetterRecord {
+  consumer: string;
+  subject: string;
+  eventId: string | null;
+  payload: string;
+  error: string;
+  deliveries: number;
+}
 
-const ACK_WAIT_NS = 30_000_000_000;
-/** Events are kept a week: enough for an app that was down to catch up, bounded on disk. */
-const MAX_AGE_NS = 7 * 24 * 3600 * 1_000_000_000;
+export interface SubscribeOptions {
+  /**
+   * Names the handler: each handler gets its own durable consumer (so two handlers of one
+   * subject in one app each receive every event) whose name includes this.
+   */
+  handler?: string;
+  /** Stores a message given up on; while it throws, the message is redelivered instead. */
+  onDeadLetter?: (letter: DeadLetterRecord) => Promise<void>;
+}
+
+interface InProcessHandler {
+  deliver: EventDelivery;
+  options: SubscribeOptions;
+  maxDeliver: number;
+  /** Failed deliveries per event id, so that a poison event is given up on here too. */
+  failures: Map<string, number>;
+}
+
+/** Handlers of every app in this process, for the in-process bus (embedded default, no NATS). */
+const inProcessHandlers = new Map<string, Map<string, InProcessHandler>>();
+
+const NS = 1_000_000;
+const ACK_WAIT_MS = 30_000;
+const MAX_RETRY_DELAY_MS = 5 * 60_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The redelivery delay after `attempt` failed deliveries: doubling from `base`, capped. */
+export function retryDelayMs(attempt: number, base: number): number {
+  return Math.min(MAX_RETRY_DELAY_MS, base * 2 ** Math.max(0, attempt - 1));
+}
+
+/** A JetStream durable name: letters, digits, `_` and `-` only. */
+export function durableName(
+  prefix: string | undefined,
+  app: string,
+  subject: string,
+  handler?: string,
+): string {
+  const parts = [prefix, app, subject, handler].filter((part): part is string => !!part);
+  return parts.map((part) => part.replace(/[^A-Za-z0-9_-]/g, '_')).join('--');
+}
+
+/** Why an envelope cannot be applied at all (redelivering it would not help), or undefined. */
+export function envelopeProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return 'the message is not an event envelope';
+  const envelope = value as Partial<EventEnvelope>;
+  if (typeof envelope.id !== 'string' || !UUID.test(envelope.id))
+    return `the event id ${JSON.stringify(envelope.id)} is not a uuid`;
+  if (typeof envelope.subject !== 'string') return 'the event has no subject';
+  return undefined;
+}
 
 /**
  * Durable events: JetStream when NATS is configured (stream EVENTS, publish de-duplicated on the
- * event id, one durable consumer per app and subject), else in-process delivery.
+ * event id, one durable consumer per handler), else in-process delivery.
+ *
+ * A failing handler is retried with a doubling delay; after EVENTS_MAX_DELIVER deliveries, or at
+ * once for a malformed message (not JSON, id not a uuid), the message is handed to
+ * `onDeadLetter` (the `dead_letters` table), logged at error level and terminated, so a poison
+ * message cannot loop for ever.
  */
 @Injectable()
 export class EventBus implements OnApplicationShutdown {
   private readonly logger = new Logger('EventBus');
   private connection?: Promise<NatsConnection>;
   private stream?: Promise<JetStreamClient>;
+  private streamReady?: Promise<void>;
   private readonly stops: (() => void)[] = [];
   /** The durable consumers this app subscribed, for the lag gauges. */
   private readonly durables = new Set<string>();
@@ -53,7 +120,9 @@ export class EventBus implements OnApplicationShutdown {
 
   async publish(event: EventEnvelope): Promise<void> {
     if (this.inProcess) {
-      for (const deliver of inProcessHandlers.get(event.subject)?.values() ?? []) await deliver(event);
+      for (const [durable, handler] of inProcessHandlers.get(event.subject) ?? []) {
+        await this.deliverInProcess(durable, handler, event);
+      }
       return;
     }
     const js = await this.jetStream();
@@ -67,11 +136,16 @@ export class EventBus implements OnApplicationShutdown {
   }
 
   /** Delivers every event of `subject` to `deliver` until shutdown; failures are redelivered. */
-  async subscribe(subject: string, deliver: EventDelivery): Promise<void> {
-    const durable = `${this.app}--${subject.replace(/\./g, '_')}`;
+  async subscribe(subject: string, deliver: EventDelivery, options: SubscribeOptions = {}): Promise<void> {
+    const durable = durableName(this.config.EVENTS_CONSUMER_PREFIX, this.app, subject, options.handler);
     if (this.inProcess) {
-      const handlers = inProcessHandlers.get(subject) ?? new Map<string, EventDelivery>();
-      handlers.set(durable, deliver);
+      const handlers = inProcessHandlers.get(subject) ?? new Map<string, InProcessHandler>();
+      handlers.set(durable, {
+        deliver,
+        options,
+        maxDeliver: this.config.EVENTS_MAX_DELIVER,
+        failures: new Map(),
+      });
       inProcessHandlers.set(subject, handlers);
       this.stops.push(() => handlers.delete(durable));
       return;
@@ -79,39 +153,157 @@ export class EventBus implements OnApplicationShutdown {
     const nc = await this.nats();
     const jsm = await jetstreamManager(nc);
     await this.ensureStream();
+    const maxDeliver = this.config.EVENTS_MAX_DELIVER;
+    const consumerConfig = {
+      filter_subject: subject,
+      ack_wait: ACK_WAIT_MS * NS,
+      // One spare delivery: the handler's last failure is dead-lettered by us, with its error;
+      // the server's bound only stops a message whose every delivery crashed the process.
+      max_deliver: maxDeliver + 1,
+    };
     await jsm.consumers
       .add(EVENTS_STREAM, {
         durable_name: durable,
-        filter_subject: subject,
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.All,
-        ack_wait: ACK_WAIT_NS,
-        max_deliver: -1,
+        ...consumerConfig,
       })
-      .catch(async () => jsm.consumers.info(EVENTS_STREAM, durable));
+      .catch(async () => jsm.consumers.update(EVENTS_STREAM, durable, consumerConfig));
     this.durables.add(durable);
     const consumer = await jetstream(nc).consumers.get(EVENTS_STREAM, durable);
     const messages = await consumer.consume({ max_messages: 50 });
     this.stops.push(() => void messages.close());
     void (async () => {
       for await (const message of messages) {
+        const deliveries = message.info.deliveryCount;
+        const raw = message.string();
+        let event: EventEnvelope | undefined;
+        let problem: string | undefined;
         try {
-          await deliver(message.json<EventEnvelope>());
+          const parsed: unknown = JSON.parse(raw);
+          problem = envelopeProblem(parsed);
+          if (!problem) event = parsed as EventEnvelope;
+        } catch {
+          problem = 'the message is not JSON';
+        }
+        const idOf = () => {
+          try {
+            const id = (JSON.parse(raw) as { id?: unknown }).id;
+            return typeof id === 'string' ? id : null;
+          } catch {
+            return null;
+          }
+        };
+        if (!event) {
+          await this.giveUp(message, options, {
+            consumer: durable,
+            subject,
+            eventId: idOf(),
+            payload: raw,
+            error: problem!,
+            deliveries,
+          });
+          continue;
+        }
+        try {
+          await deliver(event);
           message.ack();
         } catch (error) {
+          const reason = error instanceof Error ? error.message : String(error);
+          if (deliveries >= maxDeliver) {
+            await this.giveUp(message, options, {
+              consumer: durable,
+              subject,
+              eventId: event.id,
+              payload: raw,
+              error: reason,
+              deliveries,
+            });
+            continue;
+          }
+          const delay = retryDelayMs(deliveries, this.config.EVENTS_RETRY_DELAY);
           this.logger.warn(
-            { subject, err: error instanceof Error ? error.message : String(error) },
+            { subject, event_id: event.id, consumer: durable, deliveries, retry_in_ms: delay, err: reason },
             'Event handler failed; redelivering',
           );
-          message.nak(2_000);
+          message.nak(delay);
         }
       }
     })();
   }
 
+  /**
+   * In-process delivery (the outbox relay calls publish, and retries the row while it throws):
+   * after EVENTS_MAX_DELIVER failures of one handler for one event, the event is dead-lettered
+   * for that handler and no longer blocks the relay.
+   */
+  private async deliverInProcess(
+    durable: string,
+    handler: InProcessHandler,
+    event: EventEnvelope,
+  ): Promise<void> {
+    try {
+      await handler.deliver(event);
+      handler.failures.delete(event.id);
+    } catch (error) {
+      const deliveries = (handler.failures.get(event.id) ?? 0) + 1;
+      const reason = error instanceof Error ? error.message : String(error);
+      if (deliveries < handler.maxDeliver) {
+        handler.failures.set(event.id, deliveries);
+        throw error;
+      }
+      await handler.options.onDeadLetter?.({
+        consumer: durable,
+        subject: event.subject,
+        eventId: event.id,
+        payload: JSON.stringify(event),
+        error: reason,
+        deliveries,
+      });
+      handler.failures.delete(event.id);
+      this.logger.error(
+        { subject: event.subject, event_id: event.id, consumer: durable, deliveries, err: reason },
+        'Event dead-lettered',
+      );
+    }
+  }
+
+  /** Dead-letters a message; if even that fails, it is redelivered later instead of lost. */
+  private async giveUp(
+    message: { term(reason?: string): void; nak(delay?: number): void },
+    options: SubscribeOptions,
+    letter: DeadLetterRecord,
+  ): Promise<void> {
+    try {
+      await options.onDeadLetter?.(letter);
+    } catch (error) {
+      this.logger.error(
+        {
+          subject: letter.subject,
+          consumer: letter.consumer,
+          err: error instanceof Error ? error.message : String(error),
+        },
+        'Could not store a dead letter; redelivering',
+      );
+      message.nak(retryDelayMs(letter.deliveries, this.config.EVENTS_RETRY_DELAY));
+      return;
+    }
+    this.logger.error(
+      {
+        subject: letter.subject,
+        event_id: letter.eventId,
+        consumer: letter.consumer,
+        deliveries: letter.deliveries,
+        err: letter.error,
+      },
+      'Event dead-lettered',
+    );
+    message.term(letter.error.slice(0, 200));
+  }
+
   private nats(): Promise<NatsConnection> {
     this.connection ??= connect({
-      servers: this.config.NATS_URL.split(','),
+      ...natsConnectionOptions(this.config.NATS_URL, this.config),
       name: `${this.app}-events`,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 1_000,
@@ -128,14 +320,56 @@ export class EventBus implements OnApplicationShutdown {
     });
   }
 
-  /** Creates or updates the stream; apps starting together may race, so both paths are tried. */
-  private async ensureStream(): Promise<void> {
+  private ensureStream(): Promise<void> {
+    this.streamReady ??= this.createOrUpdateStream().catch((error: unknown) => {
+      this.streamReady = undefined;
+      throw error;
+    });
+    return this.streamReady;
+  }
+
+  /**
+   * Creates the stream, or updates it with the union of its subjects and ours: during a rolling
+   * deploy an older version must not remove the subjects a newer one added. Limits are explicit.
+   */
+  private async createOrUpdateStream(): Promise<void> {
     const jsm = await jetstreamManager(await this.nats());
-    const subjects = [...EVENT_SUBJECTS];
+    const limits: Partial<StreamConfig> = {
+      max_age: this.config.EVENTS_MAX_AGE * NS,
+      max_bytes: this.config.EVENTS_MAX_BYTES,
+      duplicate_window: this.config.EVENTS_DUPLICATE_WINDOW * NS,
+      discard: DiscardPolicy.Old,
+    };
+    const existing = await this.streamSubjects(jsm);
+    if (existing === undefined) {
+      try {
+        await jsm.streams.add({
+          name: EVENTS_STREAM,
+          subjects: [...EVENT_SUBJECTS],
+          retention: RetentionPolicy.Limits,
+          storage: StorageType.File,
+          num_replicas: this.config.EVENTS_REPLICAS,
+          ...limits,
+        });
+        return;
+      } catch {
+        // Another app created it meanwhile: update it as below.
+      }
+    }
+    const current = (await this.streamSubjects(jsm)) ?? [];
+    const subjects = [...new Set([...current, ...EVENT_SUBJECTS])];
+    await jsm.streams.update(EVENTS_STREAM, {
+      subjects,
+      num_replicas: this.config.EVENTS_REPLICAS,
+      ...limits,
+    });
+  }
+
+  private async streamSubjects(jsm: JetStreamManager): Promise<string[] | undefined> {
     try {
-      await jsm.streams.add({ name: EVENTS_STREAM, subjects, max_age: MAX_AGE_NS });
+      return (await jsm.streams.info(EVENTS_STREAM)).config.subjects ?? [];
     } catch {
-      await jsm.streams.update(EVENTS_STREAM, { subjects, max_age: MAX_AGE_NS });
+      return undefined;
     }
   }
 

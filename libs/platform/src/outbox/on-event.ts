@@ -7,7 +7,8 @@ import { APP_NAME } from '../auth/jwt.strategy';
 import { requestContext } from '../http/request-context';
 import { AppMetrics } from '../observability/metrics';
 import { contextFrom, inSpan, SpanKind } from '../observability/tracing';
-import { EventBus } from './event-bus';
+import { EventBus, type DeadLetterRecord } from './event-bus';
+import { DeadLetter } from './outbox.entity';
 
 const ON_EVENT = 'events:on-event';
 
@@ -46,10 +47,26 @@ export class EventConsumers implements OnApplicationBootstrap {
         const handler = instance[method] as EventHandlerMethod;
         const subject = Reflect.getMetadata(ON_EVENT, handler) as string | undefined;
         if (!subject) continue;
-        const consumer = `${this.app}:${wrapper.name}.${method}`;
-        await this.bus.subscribe(subject, (event) => this.apply(consumer, event, handler.bind(instance)));
+        const name = `${wrapper.name}.${method}`;
+        const consumer = `${this.app}:${name}`;
+        await this.bus.subscribe(subject, (event) => this.apply(consumer, event, handler.bind(instance)), {
+          handler: name,
+          onDeadLetter: (letter) => this.deadLetter(consumer, letter),
+        });
       }
     }
+  }
+
+  private async deadLetter(consumer: string, letter: DeadLetterRecord): Promise<void> {
+    await this.dataSource.getRepository(DeadLetter).insert({
+      consumer,
+      subject: letter.subject,
+      eventId: letter.eventId,
+      payload: letter.payload,
+      error: letter.error,
+      deliveries: letter.deliveries,
+    });
+    this.metrics.deadLettered.inc({ subject: letter.subject });
   }
 
   private async apply(consumer: string, event: EventEnvelope, handler: EventHandlerMethod): Promise<void> {

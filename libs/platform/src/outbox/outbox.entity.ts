@@ -25,6 +25,10 @@ export class OutboxMessage {
 
   @Column({ type: 'int', default: 0 })
   attempts!: number;
+
+  /** While in the future, a relay is publishing this row (a lease, not a lock). */
+  @Column({ name: 'claimed_until', type: 'timestamptz', precision: 3, nullable: true })
+  claimedUntil!: Date | null;
 }
 
 /** Which events a consumer has already applied, so a redelivery changes nothing. */
@@ -38,4 +42,34 @@ export class ProcessedEvent {
 
   @CreateDateColumn({ name: 'processed_at', type: 'timestamptz', precision: 3 })
   processedAt!: Date;
+}
+
+/** An event a handler gave up on: malformed, or still failing after EVENTS_MAX_DELIVER attempts. */
+@Entity({ name: 'dead_letters' })
+export class DeadLetter {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ type: 'text' })
+  consumer!: string;
+
+  @Column({ type: 'text' })
+  subject!: string;
+
+  /** The envelope's id as received (it may not be a uuid: that is one reason to be here). */
+  @Column({ name: 'event_id', type: 'text', nullable: true })
+  eventId!: string | null;
+
+  /** The message as received. */
+  @Column({ type: 'text' })
+  payload!: string;
+
+  @Column({ type: 'text' })
+  error!: string;
+
+  @Column({ type: 'int' })
+  deliveries!: number;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
+  createdAt!: Date;
 }

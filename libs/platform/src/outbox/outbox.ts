@@ -10,16 +10,30 @@ import type { EventEnvelope } from '@media/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 import { currentContext } from '../http/request-context';
 import { contextFrom, inSpan, SpanKind, traceparentOf } from '../observability/tracing';
+import type { PlatformConfig } from '../config/platform-config';
+import { PLATFORM_CONFIG } from '../config/tokens';
 import { EventBus } from './event-bus';
 import { OutboxMessage } from './outbox.entity';
 
 const POLL_MS = 500;
 const BATCH = 100;
+/** A claimed row is another relay's again after this long (a publish times out after 2 s). */
+const CLAIM_SECONDS = 30;
+const PRUNE_EVERY_MS = 10 * 60_000;
+const PRUNE_BATCH = 5_000;
+
+interface ClaimedRow {
+  id: string;
+  subject: string;
+  payload: object;
+  meta: EventEnvelope['meta'];
+  created_at: Date;
+}
 
 /**
  * Transactional outbox: `enqueue` writes the event in the caller's transaction; the relay
- * publishes pending rows in order (several replicas share the work with SKIP LOCKED) and marks
- * them published only once the bus accepted them, so an event is never lost (CONTRACT §5).
+ * publishes pending rows in order (several replicas share the work) and marks them published
+ * only once the bus accepted them, so an event is never lost (CONTRACT §5).
  */
 @Injectable()
 export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -27,10 +41,12 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private stopped = false;
+  private lastPrune = Number.NEGATIVE_INFINITY;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(EventBus) private readonly bus: EventBus,
+    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
   ) {}
 
   async enqueue(manager: EntityManager, subject: string, payload: object): Promise<void> {
@@ -53,53 +69,105 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
     await this.running;
   }
 
-  /** Publishes what is pending now; exposed so tests and shutdown can flush. */
+  /**
+   * Publishes what is pending now; exposed so tests and shutdown can flush. Rows are claimed in a
+   * short statement (a lease in `claimed_until`, taken with SKIP LOCKED so replicas share the
+   * work) and published with no transaction or row lock open: a slow or unreachable NATS never
+   * holds database locks or a pooled connection in a transaction. A relay that dies mid-batch
+   * leaves its claims to expire; the consumers' idempotency absorbs the rare double publish.
+   */
   async relay(): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
-      const rows = await manager
-        .createQueryBuilder(OutboxMessage, 'o')
-        .where('o.published_at IS NULL')
-        .orderBy('o.created_at', 'ASC')
-        .addOrderBy('o.id', 'ASC')
-        .limit(BATCH)
-        .setLock('pessimistic_write')
-        .setOnLocked('skip_locked')
-        .getMany();
-      let published = 0;
-      for (const row of rows) {
-        const event: EventEnvelope = {
-          id: row.id,
-          subject: row.subject,
-          occurred_at: row.createdAt.toISOString(),
-          data: row.payload,
-          meta: row.meta,
-        };
-        try {
-          // The publish continues the trace of the request that wrote the event; consumers continue this span.
-          await inSpan(
-            `publish ${row.subject}`,
-            SpanKind.PRODUCER,
-            {
-              'messaging.system': 'nats',
-              'messaging.destination.name': row.subject,
-              'messaging.message.id': row.id,
-            },
-            () => this.bus.publish({ ...event, meta: { ...event.meta, traceparent: traceparentOf() } }),
-            contextFrom(row.meta),
-          );
-        } catch (error) {
-          await manager.increment(OutboxMessage, { id: row.id }, 'attempts', 1);
-          this.logger.warn(
-            { subject: row.subject, err: error instanceof Error ? error.message : String(error) },
-            'Outbox publish failed; will retry',
-          );
-          break;
-        }
-        await manager.update(OutboxMessage, { id: row.id }, { publishedAt: new Date() });
-        published++;
+    await this.pruneNow();
+    const rows: ClaimedRow[] = await this.dataSource
+      .query(
+        `UPDATE outbox SET claimed_until = now() + make_interval(secs => $2)
+        WHERE id IN (
+          SELECT id FROM outbox
+           WHERE published_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
+           ORDER BY created_at, id
+           LIMIT $1
+           FOR UPDATE SKIP LOCKED)
+        RETURNING id, subject, payload, meta, created_at`,
+        [BATCH, CLAIM_SECONDS],
+      )
+      .then((result: [ClaimedRow[], number]) => result[0]);
+    rows.sort((a, b) => +new Date(a.created_at) - +new Date(b.created_at) || a.id.localeCompare(b.id));
+    let published = 0;
+    for (const [index, row] of rows.entries()) {
+      const event: EventEnvelope = {
+        id: row.id,
+        subject: row.subject,
+        occurred_at: new Date(row.created_at).toISOString(),
+        data: row.payload,
+        meta: row.meta,
+      };
+      try {
+        // The publish continues the trace of the request that wrote the event; consumers continue this span.
+        await inSpan(
+          `publish ${row.subject}`,
+          SpanKind.PRODUCER,
+          {
+            'messaging.system': 'nats',
+            'messaging.destination.name': row.subject,
+            'messaging.message.id': row.id,
+          },
+          () => this.bus.publish({ ...event, meta: { ...event.meta, traceparent: traceparentOf() } }),
+          contextFrom(row.meta),
+        );
+      } catch (error) {
+        // This row and the rest of the batch go back to the queue, in order.
+        await this.dataSource.query(
+          `UPDATE outbox SET attempts = attempts + (id = $1)::int, claimed_until = NULL WHERE id = ANY($2::uuid[])`,
+          [row.id, rows.slice(index).map((r) => r.id)],
+        );
+        this.logger.warn(
+          { subject: row.subject, err: error instanceof Error ? error.message : String(error) },
+          'Outbox publish failed; will retry',
+        );
+        break;
       }
-      return published;
-    });
+      await this.dataSource.query(
+        `UPDATE outbox SET published_at = now(), claimed_until = NULL WHERE id = $1`,
+        [row.id],
+      );
+      published++;
+    }
+    return published;
+  }
+
+  /**
+   * Deletes published outbox rows and processed-event records older than EVENTS_RETENTION, a
+   * batch at a time; runs from the relay loop at most every PRUNE_EVERY_MS.
+   */
+  async prune(): Promise<number> {
+    const retention = this.config.EVENTS_RETENTION / 1000;
+    const [, outbox]: [unknown, number] = await this.dataSource.query(
+      `DELETE FROM outbox WHERE id IN (
+         SELECT id FROM outbox WHERE published_at < now() - make_interval(secs => $1) LIMIT $2)`,
+      [retention, PRUNE_BATCH],
+    );
+    const [, processed]: [unknown, number] = await this.dataSource.query(
+      `DELETE FROM processed_events WHERE (event_id, consumer) IN (
+         SELECT event_id, consumer FROM processed_events
+          WHERE processed_at < now() - make_interval(secs => $1) LIMIT $2)`,
+      [retention, PRUNE_BATCH],
+    );
+    return outbox + processed;
+  }
+
+  private async pruneNow(): Promise<void> {
+    if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = Date.now();
+    try {
+      while ((await this.prune()) >= PRUNE_BATCH && !this.stopped) {
+        /* keep going until a batch comes back short */
+      }
+    } catch (error) {
+      this.logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'Outbox pruning failed',
+      );
+    }
   }
 
   private schedule(delay: number): void {

@@ -1,0 +1,292 @@
+/**
+ * Event delivery over JetStream (CONTRACT §5): one durable consumer per handler, poison and
+ * malformed messages dead-lettered instead of redelivered for ever, the stream's subjects kept
+ * as a union across versions with explicit limits, and outbox/processed_events pruning.
+ */
+import { randomUUID } from 'node:crypto';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { ChatEvents, EVENT_SUBJECTS, EVENTS_STREAM, type EventEnvelope } from '@media/contracts';
+import { queryDatabase } from '@media/testing';
+import { DataSource } from 'typeorm';
+import { Outbox } from '../src';
+import { bootFixture, type BootedFixture } from './fixture/boot';
+
+/** The run's own NATS server, as the harness's env.ts reads it (not exported by @media/testing). */
+const testEnv = { natsUrl: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222' };
+
+async function eventually<T>(
+  probe: () => Promise<T>,
+  ok: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await probe();
+  while (!ok(value) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    value = await probe();
+  }
+  return value;
+}
+
+const FUTURE_SUBJECT = 'future.thing.happened';
+let fixture: BootedFixture;
+let nc: NatsConnection;
+
+function envelope(data: object, id: string = randomUUID()): EventEnvelope {
+  return { id, subject: ChatEvents.messageCreated, occurred_at: new Date().toISOString(), data, meta: {} };
+}
+
+async function publish(event: EventEnvelope | string): Promise<void> {
+  const body = typeof event === 'string' ? event : JSON.stringify(event);
+  await jetstream(nc).publish(ChatEvents.messageCreated, body, { msgID: randomUUID() });
+}
+
+beforeAll(async () => {
+  nc = await connect({ servers: testEnv.natsUrl });
+  // A newer version already added a subject this one does not know (rolling deploy).
+  const jsm = await jetstreamManager(nc);
+  const current = await jsm.streams.info(EVENTS_STREAM).then(
+    (info) => info.config.subjects ?? [],
+    () => undefined,
+  );
+  if (current === undefined) await jsm.streams.add({ name: EVENTS_STREAM, subjects: [FUTURE_SUBJECT] });
+  else await jsm.streams.update(EVENTS_STREAM, { subjects: [...new Set([...current, FUTURE_SUBJECT])] });
+  fixture = await bootFixture({
+    NATS_URL: testEnv.natsUrl,
+    EVENTS_CONSUMER_PREFIX: `t${randomUUID().slice(0, 8)}`,
+    EVENTS_MAX_DELIVER: '3',
+    EVENTS_RETRY_DELAY: '100ms',
+    EVENTS_REPLICAS: '1',
+    EVENTS_DUPLICATE_WINDOW: '90s',
+  });
+});
+
+afterAll(async () => {
+  await fixture?.stop();
+  await nc?.close();
+});
+
+const processed = (eventId: string) =>
+  queryDatabase<{ consumer: string }>(
+    fixture.db,
+    `SELECT consumer FROM processed_events WHERE event_id = $1 ORDER BY consumer`,
+    [eventId],
+  );
+
+const deadLetters = (eventId: string) =>
+  queryDatabase<{ consumer: string; subject: string; error: string; deliveries: number; payload: string }>(
+    fixture.db,
+    `SELECT consumer, subject, error, deliveries, payload FROM dead_letters WHERE event_id = $1 ORDER BY consumer`,
+    [eventId],
+  );
+
+it('gives each handler of one subject its own durable consumer, so each gets every event', async () => {
+  const events = Array.from({ length: 6 }, () => envelope({ fixture: randomUUID() }));
+  for (const event of events) await publish(event);
+  for (const event of events) {
+    const rows = await eventually(
+      () => processed(event.id),
+      (r) => r.length === 2,
+    );
+    expect(rows.map((r) => r.consumer)).toEqual([
+      'fixture-platform:AuditRecorder.audit',
+      'fixture-platform:ReceiptRecorder.record',
+    ]);
+  }
+  const jsm = await jetstreamManager(nc);
+  const names: string[] = [];
+  for await (const info of jsm.consumers.list(EVENTS_STREAM)) names.push(info.name);
+  const ours = names.filter((n) => n.includes('fixture-platform'));
+  expect(ours).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/--chat_message_created--AuditRecorder_audit$/),
+      expect.stringMatching(/--chat_message_created--ReceiptRecorder_record$/),
+    ]),
+  );
+});
+
+it('dead-letters an event its handler keeps failing after EVENTS_MAX_DELIVER deliveries, with the error', async () => {
+  const event = envelope({ fixture: randomUUID(), poison: 'always' });
+  await publish(event);
+  const letters = await eventually(
+    () => deadLetters(event.id),
+    (r) => r.length > 0,
+  );
+  expect(letters).toEqual([
+    {
+      consumer: 'fixture-platform:AuditRecorder.audit',
+      subject: ChatEvents.messageCreated,
+      error: 'poisoned: always',
+      deliveries: 3,
+      payload: JSON.stringify(event),
+    },
+  ]);
+  // The other handler applied it as usual; the failing one did not record it as processed.
+  expect((await processed(event.id)).map((r) => r.consumer)).toEqual([
+    'fixture-platform:ReceiptRecorder.record',
+  ]);
+  // And it is not redelivered any more.
+  await new Promise((r) => setTimeout(r, 1_000));
+  expect(await deadLetters(event.id)).toHaveLength(1);
+  // The dead letter is counted for the alert (issue 9).
+  const metrics = await (await fetch(`${fixture.base}/metrics`)).text();
+  const counted = metrics
+    .split('\n')
+    .find(
+      (line) =>
+        line.startsWith('events_dead_lettered_total{') &&
+        line.includes(`subject="${ChatEvents.messageCreated}"`),
+    );
+  expect(Number(counted?.split(' ').pop())).toBeGreaterThanOrEqual(1);
+});
+
+it('dead-letters at once an event whose id is not a uuid, in every handler, without retrying', async () => {
+  // Unique per run: the stream keeps earlier runs' messages, and new consumers read them too.
+  const badId = `not-a-uuid-${randomUUID().slice(0, 8)}`;
+  await publish(envelope({ fixture: 'x' }, badId));
+  const letters = await eventually(
+    () => deadLetters(badId),
+    (r) => r.length === 2,
+  );
+  expect(letters.map((l) => [l.consumer, l.deliveries])).toEqual([
+    ['fixture-platform:AuditRecorder.audit', 1],
+    ['fixture-platform:ReceiptRecorder.record', 1],
+  ]);
+  expect(letters[0].error).toMatch(/not a uuid/);
+});
+
+it('dead-letters a message that is not JSON', async () => {
+  const marker = `garbage-${randomUUID()}`;
+  await publish(`{${marker}`);
+  const letters = await eventually(
+    () =>
+      queryDatabase<{ error: string }>(fixture.db, `SELECT error FROM dead_letters WHERE payload = $1`, [
+        `{${marker}`,
+      ]),
+    (r) => r.length === 2,
+  );
+  expect(letters.map((l) => l.error)).toEqual(['the message is not JSON', 'the message is not JSON']);
+});
+
+it("keeps a newer version's subjects in the stream and sets its limits explicitly", async () => {
+  const info = await (await jetstreamManager(nc)).streams.info(EVENTS_STREAM);
+  expect(info.config.subjects).toEqual(expect.arrayContaining([FUTURE_SUBJECT, ...EVENT_SUBJECTS]));
+  expect(info.config.duplicate_window).toBe(90 * 1e9);
+  expect(info.config.max_age).toBe(7 * 86_400 * 1e9);
+  expect(info.config.max_bytes).toBe(1024 ** 3);
+  expect(info.config.num_replicas).toBe(1);
+});
+
+it('prunes published outbox rows and processed events older than EVENTS_RETENTION, and nothing newer', async () => {
+  const old = randomUUID();
+  const recent = randomUUID();
+  await queryDatabase(
+    fixture.db,
+    `INSERT INTO outbox (id, subject, payload, created_at, published_at) VALUES
+       ($1, 'x.y.z', '{}', now() - interval '9 days', now() - interval '8 days 1 minute'),
+       ($2, 'x.y.z', '{}', now() - interval '8 days', now() - interval '7 days 23 hours')`,
+    [old, recent],
+  );
+  await queryDatabase(
+    fixture.db,
+    `INSERT INTO processed_events (event_id, consumer, processed_at) VALUES
+       ($1, 'c', now() - interval '8 days 1 minute'), ($2, 'c', now() - interval '7 days 23 hours')`,
+    [old, recent],
+  );
+  expect(await fixture.app.get(Outbox).prune()).toBeGreaterThanOrEqual(2);
+  const left = await queryDatabase<{ id: string }>(
+    fixture.db,
+    `SELECT id FROM outbox WHERE id = ANY($1::uuid[]) UNION ALL
+     SELECT event_id FROM processed_events WHERE event_id = ANY($1::uuid[])`,
+    [[old, recent]],
+  );
+  expect(left).toEqual([{ id: recent }, { id: recent }]);
+});
+
+it('relays outbox rows without holding a row lock while publishing', async () => {
+  const outbox = fixture.app.get(Outbox);
+  const id = randomUUID();
+  await queryDatabase(fixture.db, `INSERT INTO outbox (id, subject, payload) VALUES ($1, $2, '{}')`, [
+    id,
+    ChatEvents.messageCreated,
+  ]);
+  // While the relay publishes, another session can lock the row at once (no lock is held).
+  const bus = (outbox as unknown as { bus: { publish: (e: EventEnvelope) => Promise<void> } }).bus;
+  const original = bus.publish.bind(bus);
+  let lockedMeanwhile: unknown;
+  bus.publish = async (event) => {
+    if (event.id === id)
+      lockedMeanwhile = await queryDatabase(
+        fixture.db,
+        `SELECT id FROM outbox WHERE id = $1 FOR UPDATE NOWAIT`,
+        [id],
+      ).catch((error: Error) => error.message);
+    return original(event);
+  };
+  try {
+    await eventually(
+      async () => {
+        await outbox.relay();
+        return queryDatabase<{ published: boolean }>(
+          fixture.db,
+          `SELECT published_at IS NOT NULL AS published FROM outbox WHERE id = $1`,
+          [id],
+        );
+      },
+      (rows) => rows[0]?.published === true,
+    );
+  } finally {
+    bus.publish = original;
+  }
+  expect(lockedMeanwhile).toEqual([{ id }]);
+});
+
+describe('over the in-process bus (embedded default)', () => {
+  let embedded: BootedFixture;
+
+  beforeAll(async () => {
+    embedded = await bootFixture({ NATS_URL: 'inproc', EVENTS_MAX_DELIVER: '3' });
+  });
+
+  afterAll(async () => {
+    await embedded?.stop();
+  });
+
+  it('dead-letters an event its handler keeps failing, and the events after it still flow', async () => {
+    const outbox = embedded.app.get(Outbox);
+    const poison = randomUUID();
+    const after = randomUUID();
+    await embedded.app
+      .get(DataSource)
+      .transaction((manager) =>
+        outbox.enqueue(manager, ChatEvents.messageCreated, { fixture: poison, poison: 'always' }),
+      );
+    await embedded.app
+      .get(DataSource)
+      .transaction((manager) => outbox.enqueue(manager, ChatEvents.messageCreated, { fixture: after }));
+    const letters = await eventually(
+      () =>
+        queryDatabase<{ consumer: string; error: string; deliveries: number }>(
+          embedded.db,
+          `SELECT consumer, error, deliveries FROM dead_letters WHERE payload::jsonb -> 'data' ->> 'fixture' = $1`,
+          [poison],
+        ),
+      (rows) => rows.length > 0,
+      15_000,
+    );
+    expect(letters).toEqual([
+      { consumer: 'fixture-platform:AuditRecorder.audit', error: 'poisoned: always', deliveries: 3 },
+    ]);
+    const receipts = await eventually(
+      () =>
+        queryDatabase<{ fixture: string }>(
+          embedded.db,
+          `SELECT data->>'fixture' AS fixture FROM fixture_receipts WHERE data->>'fixture' = ANY($1::text[])`,
+          [[poison, after]],
+        ),
+      (rows) => rows.length === 2,
+    );
+    expect(receipts.map((r) => r.fixture).sort()).toEqual([poison, after].sort());
+  });
+});

@@ -1,0 +1,247 @@
+/**
+ * Token verification against acl's JWKS as every app does it (CONTRACT §1, §2): an unreachable
+ * JWKS is 503 (never a 401 that makes clients discard good tokens), the time claims are
+ * enforced, and the key set is refreshed on its Cache-Control TTL without hammering acl.
+ */
+import { createPublicKey, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { INestApplication } from '@nestjs/common';
+import jwt from 'jsonwebtoken';
+import {
+  call,
+  createDatabases,
+  databaseUrl,
+  dropDatabases,
+  freePort,
+  generateTestKeys,
+  mintToken,
+  type TestKeys,
+} from '@media/testing';
+import { createApp } from '../src';
+import { fixtureApp } from './fixture/fixture.app';
+
+/** The run's own NATS server, as the harness's env.ts reads it (not exported by @media/testing). */
+const testEnv = { natsUrl: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222' };
+
+/** A JWKS endpoint whose keys, availability and Cache-Control a test controls. */
+class FakeJwks {
+  keys: TestKeys[] = [];
+  up = true;
+  cacheControl = 'public, max-age=300';
+  fetches = 0;
+  private server?: Server;
+  url = '';
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      this.fetches += 1;
+      if (!this.up) {
+        req.socket.destroy();
+        return;
+      }
+      const keys = this.keys.map((k) => ({
+        ...createPublicKey(k.publicKeyPem).export({ format: 'jwk' }),
+        kid: k.kid,
+        alg: 'RS256',
+        use: 'sig',
+      }));
+      res.setHeader('content-type', 'application/json');
+      res.setHeader('cache-control', this.cacheControl);
+      res.end(JSON.stringify({ keys }));
+    });
+    const port = await freePort();
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${port}/jwks.json`;
+  }
+
+  stop(): void {
+    this.server?.closeAllConnections();
+    this.server?.close();
+  }
+}
+
+/** Signs arbitrary claims (mintToken always sets iat and exp). */
+function sign(keys: TestKeys, claims: Record<string, unknown>): string {
+  return jwt.sign(
+    {
+      sub: randomUUID(),
+      email: 't@example.com',
+      name: 'T',
+      permissions: [],
+      iss: 'media-backoffice-acl',
+      aud: 'media-backoffice',
+      jti: randomUUID(),
+      ...claims,
+    },
+    keys.privateKeyPem,
+    // jsonwebtoken adds `iat` unless told not to; a test that sets none means none.
+    { algorithm: 'RS256', keyid: keys.kid, noTimestamp: !('iat' in claims) },
+  );
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+
+async function boot(jwksUrl: string): Promise<{ app: INestApplication; base: string; db: string }> {
+  const db = `e2e_${Date.now()}_${Math.random().toString(16).slice(2, 8)}_tokens`;
+  await createDatabases([db]);
+  const port = await freePort();
+  const app = await createApp(
+    fixtureApp,
+    {
+      PORT: String(port),
+      DATABASE_URL: databaseUrl(db),
+      NATS_URL: testEnv.natsUrl,
+      CURSOR_SECRET: 'a'.repeat(48),
+      JWT_JWKS_URL: jwksUrl,
+      LOG_LEVEL: 'silent',
+    },
+    { host: '127.0.0.1' },
+  );
+  return { app, base: `http://127.0.0.1:${port}/fixture`, db };
+}
+
+const me = (base: string, token: string) => call(base, '/api/v1/items', { token });
+
+describe('JWKS reachability (CONTRACT §1, §2)', () => {
+  const jwks = new FakeJwks();
+  const keys = generateTestKeys();
+  let booted: { app: INestApplication; base: string; db: string };
+
+  beforeAll(async () => {
+    await jwks.start();
+    booted = await boot(jwks.url);
+  });
+
+  afterAll(async () => {
+    await booted?.app.close();
+    jwks.stop();
+    if (booted) await dropDatabases([booted.db]);
+  }, 60_000);
+
+  it('answers 503 upstream_unavailable, not 401, while the JWKS cannot be fetched on a cold cache', async () => {
+    jwks.keys = [keys];
+    jwks.up = false;
+    const res = await me(booted.base, mintToken(keys));
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ detail: expect.any(String), code: 'upstream_unavailable' });
+  });
+
+  it('verifies as soon as the JWKS answers again, and keeps verifying known keys while it is down', async () => {
+    jwks.up = true;
+    // The failed attempt backs off for a second at most.
+    let res = await me(booted.base, mintToken(keys));
+    for (let i = 0; i < 20 && res.status === 503; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      res = await me(booted.base, mintToken(keys));
+    }
+    expect(res.status).toBe(200);
+    jwks.up = false;
+    expect((await me(booted.base, mintToken(keys))).status).toBe(200);
+  });
+
+  it('answers 503 for a new kid while the JWKS is down, and does not hammer it', async () => {
+    const rotated = generateTestKeys();
+    jwks.keys = [keys, rotated];
+    await new Promise((r) => setTimeout(r, 1_100));
+    const before = jwks.fetches;
+    const answers = await Promise.all(Array.from({ length: 30 }, () => me(booted.base, mintToken(rotated))));
+    expect(answers.map((r) => r.status)).toEqual(Array(30).fill(503));
+    // One attempt for the 30 (shared), then backing off.
+    expect(jwks.fetches - before).toBeLessThanOrEqual(2);
+    jwks.up = true;
+    await new Promise((r) => setTimeout(r, 2_100));
+    expect((await me(booted.base, mintToken(rotated))).status).toBe(200);
+  });
+
+  it('still answers 401 for a kid the reachable JWKS does not publish', async () => {
+    await new Promise((r) => setTimeout(r, 1_100));
+    const res = await me(booted.base, mintToken(generateTestKeys()));
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('token_invalid');
+  });
+});
+
+describe('time claims (CONTRACT §1)', () => {
+  const jwks = new FakeJwks();
+  const keys = generateTestKeys();
+  let booted: { app: INestApplication; base: string; db: string };
+
+  beforeAll(async () => {
+    jwks.keys = [keys];
+    await jwks.start();
+    booted = await boot(jwks.url);
+  });
+
+  afterAll(async () => {
+    await booted?.app.close();
+    jwks.stop();
+    if (booted) await dropDatabases([booted.db]);
+  }, 60_000);
+
+  it('refuses a correctly signed token without exp with 401 token_invalid', async () => {
+    const res = await me(booted.base, sign(keys, { iat: now() }));
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('token_invalid');
+  });
+
+  it('refuses a token issued more than 30 s in the future, and accepts one 10 s ahead (clock skew)', async () => {
+    const ahead = await me(booted.base, sign(keys, { iat: now() + 60, exp: now() + 60 + 600 }));
+    expect(ahead.status).toBe(401);
+    expect(ahead.body.code).toBe('token_invalid');
+    expect((await me(booted.base, sign(keys, { iat: now() + 10, exp: now() + 610 }))).status).toBe(200);
+  });
+
+  it('refuses a token living longer than JWT_ACCESS_TTL (15 min), and accepts exactly 15 min', async () => {
+    const long = await me(booted.base, sign(keys, { iat: now(), exp: now() + 901 }));
+    expect(long.status).toBe(401);
+    expect(long.body.code).toBe('token_invalid');
+    const noIat = await me(booted.base, sign(keys, { exp: now() + 24 * 3600 }));
+    expect(noIat.status).toBe(401);
+    expect((await me(booted.base, sign(keys, { iat: now(), exp: now() + 900 }))).status).toBe(200);
+  });
+});
+
+describe('JWKS refresh on its TTL (key retirement)', () => {
+  const jwks = new FakeJwks();
+  const retiring = generateTestKeys();
+  const current = generateTestKeys();
+  let booted: { app: INestApplication; base: string; db: string };
+
+  beforeAll(async () => {
+    jwks.keys = [current, retiring];
+    jwks.cacheControl = 'public, max-age=1';
+    await jwks.start();
+    booted = await boot(jwks.url);
+  });
+
+  afterAll(async () => {
+    await booted?.app.close();
+    jwks.stop();
+    if (booted) await dropDatabases([booted.db]);
+  }, 60_000);
+
+  it('stops accepting a retired key once the cached set is older than its max-age', async () => {
+    expect((await me(booted.base, mintToken(retiring))).status).toBe(200);
+    jwks.keys = [current];
+    await new Promise((r) => setTimeout(r, 1_200));
+    // The first request after the TTL is answered from the stale set while it is refreshed.
+    let res = await me(booted.base, mintToken(retiring));
+    for (let i = 0; i < 20 && res.status === 200; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      res = await me(booted.base, mintToken(retiring));
+    }
+    expect(res.status).toBe(401);
+    expect((await me(booted.base, mintToken(current))).status).toBe(200);
+  });
+
+  it('fetches at most once per max-age while keys are known', async () => {
+    await new Promise((r) => setTimeout(r, 1_100));
+    const before = jwks.fetches;
+    const started = Date.now();
+    for (let i = 0; i < 30; i++) expect((await me(booted.base, mintToken(current))).status).toBe(200);
+    // One refresh per elapsed max-age (1 s) at most, however many requests: 30 requests on a
+    // loaded machine may take a few seconds.
+    expect(jwks.fetches - before).toBeLessThanOrEqual(1 + Math.floor((Date.now() - started) / 1000));
+    expect(jwks.fetches - before).toBeLessThan(30);
+  });
+});
