@@ -2,7 +2,11 @@
  * The whole of an app is its features: one feature module declaring one entity and its migration
  * boots through `createApp` with nothing else declared (no root module, no central lists).
  */
+import { randomUUID } from 'node:crypto';
 import { Controller, Get, Module, Post, type INestApplication } from '@nestjs/common';
+import { MessagePattern } from '@nestjs/microservices';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { IsString, MinLength } from 'class-validator';
 import { InjectRepository, TypeOrmModule } from '@nestjs/typeorm';
 import {
   Column,
@@ -13,7 +17,18 @@ import {
   type Repository,
 } from 'typeorm';
 import { call, createDatabases, databaseUrl, dropDatabases, freePort, testEnv } from '@media/testing';
-import { createApp, defineApp, EventConsumers, Feature, Outbox, PlatformConfig, Public } from '../src';
+import {
+  createApp,
+  defineApp,
+  EventConsumers,
+  Feature,
+  Outbox,
+  PlatformConfig,
+  Public,
+  RpcPayload,
+} from '../src';
+
+const NOTES_ECHO = `fixture-notes.echo.${randomUUID()}`;
 
 @Entity({ name: 'notes' })
 class Note {
@@ -50,8 +65,23 @@ class NotesController {
   }
 }
 
+class NoteRequest {
+  @IsString()
+  @MinLength(1)
+  text!: string;
+}
+
+/** A NATS responder: `@RpcPayload` hands it the envelope's `data`, validated. */
+@Controller()
+class NotesRpcController {
+  @MessagePattern(NOTES_ECHO)
+  echo(@RpcPayload(NoteRequest) request: NoteRequest): { text: string; dto: boolean } {
+    return { text: request.text, dto: request instanceof NoteRequest };
+  }
+}
+
 @Feature({ entities: [Note], migrations: [CreateNotes1800000000000] })
-@Module({ imports: [TypeOrmModule.forFeature([Note])], controllers: [NotesController] })
+@Module({ imports: [TypeOrmModule.forFeature([Note])], controllers: [NotesController, NotesRpcController] })
 class NotesModule {}
 
 const notesApp = defineApp({
@@ -65,6 +95,15 @@ describe('an app declared with defineApp', () => {
   const db = `e2e_${Date.now()}_${Math.random().toString(16).slice(2, 8)}_define_app`;
   let app: INestApplication;
   let base: string;
+  let nc: NatsConnection;
+
+  /** A request as another app's Nest client sends it; answers Nest's reply packet. */
+  const ask = async (data: unknown) => {
+    const id = randomUUID();
+    const packet = { id, pattern: NOTES_ECHO, data: { data, meta: { request_id: `test-${id}` } } };
+    const reply = await nc.request(NOTES_ECHO, JSON.stringify(packet), { timeout: 5_000 });
+    return reply.json<{ response?: unknown; err?: { status: number; code: string; detail: unknown } }>();
+  };
 
   beforeAll(async () => {
     await createDatabases([db]);
@@ -82,9 +121,11 @@ describe('an app declared with defineApp', () => {
       { host: '127.0.0.1' },
     );
     base = `http://127.0.0.1:${port}/notes-app`;
+    nc = await connect({ servers: testEnv.natsUrl });
   });
 
   afterAll(async () => {
+    await nc?.drain();
     await app?.close();
     await dropDatabases([db]);
   });
@@ -103,5 +144,17 @@ describe('an app declared with defineApp', () => {
     expect(notesApp.events).toEqual({ consumes: false, publishes: false });
     expect(() => app.get(Outbox)).toThrow();
     expect(() => app.get(EventConsumers)).toThrow();
+  });
+
+  it('validates a NATS request with @RpcPayload: the DTO on success, a 422 at ["data", ...] else', async () => {
+    expect(await ask({ text: 'hi' })).toMatchObject({ response: { text: 'hi', dto: true } });
+    const bad = await ask({ text: '', extra: 1 });
+    expect(bad.err?.status).toBe(422);
+    expect((bad.err?.detail as { loc: string[] }[]).map((issue) => issue.loc)).toEqual(
+      expect.arrayContaining([
+        ['data', 'text'],
+        ['data', 'extra'],
+      ]),
+    );
   });
 });
