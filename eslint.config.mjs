@@ -4,6 +4,12 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** `@media/testing` (or a path into libs/testing): for tests only. */
+const TESTING_IMPORTS = {
+  group: ['@media/testing', '@media/testing/*', '**/libs/testing/**', '**/testing/src/**'],
+  message: 'Production code must not import the test kit (@media/testing).',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.nx/**', '.data/**', 'coverage/**', 'bench/results/**'] },
   js.configs.recommended,
@@ -20,6 +26,8 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'error',
+      // Production code never loads the test kit (issue 8); tests switch this off below.
+      'no-restricted-imports': ['error', { patterns: [TESTING_IMPORTS] }],
       '@nx/enforce-module-boundaries': [
         'error',
         {
@@ -46,6 +54,7 @@ export default tseslint.config(
     ],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
+      'no-restricted-imports': 'off',
       // A committed `.only` silently skips every other test of the run (issue 6).
       'no-restricted-properties': [
         'error',
@@ -70,6 +79,24 @@ export default tseslint.config(
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:app'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The contracts are plain types and constants every side shares: they depend on nothing.
+    files: ['libs/contracts/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            TESTING_IMPORTS,
+            {
+              group: ['@media/*', '**/libs/platform/**', '**/platform/src/**', '@nestjs/*', 'typeorm'],
+              message: 'libs/contracts imports nothing from the platform, Nest or TypeORM.',
+            },
           ],
         },
       ],

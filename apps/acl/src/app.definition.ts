@@ -1,23 +1,28 @@
-import type { AppDefinition } from '@media/platform';
-import { AclModule } from './app.module';
-import { LoginFailure, RefreshToken } from './auth/refresh-token.entity';
+import { defineApp } from '@media/platform';
+import { AnalyticsModule } from './analytics/analytics.module';
+import { AuthModule } from './auth/auth.module';
+import { BootstrapModule } from './bootstrap/bootstrap.module';
 import { AclConfig } from './config';
-import { Invitation } from './correspondents/invitation.entity';
-import { migrations } from './database/migrations';
-import { Group, GroupMember } from './groups/group.entity';
-import { SigningKey } from './keys/signing-key.entity';
-import { Role, UserRole } from './roles/role.entity';
-import { User } from './users/user.entity';
+import { CorrespondentsModule } from './correspondents/correspondents.module';
+import { GroupsModule } from './groups/groups.module';
+import { KeysModule } from './keys/keys.module';
+import { RolesModule } from './roles/roles.module';
+import { RpcModule } from './rpc/rpc.module';
+import { UsersModule } from './users/users.module';
 
-const database = {
-  entities: [User, Role, UserRole, Group, GroupMember, SigningKey, RefreshToken, LoginFailure, Invitation],
-  migrations,
-};
-
-/** How acl boots, alone or inside the embedded default. */
-export const aclApp: AppDefinition<AclConfig> = {
+/** How acl boots, alone or inside the embedded default: its features declare their own tables. */
+export const aclApp = defineApp({
   name: 'acl',
-  configClass: AclConfig,
-  database,
-  rootModule: (config) => AclModule.forRoot(config, database),
-};
+  config: AclConfig,
+  features: [
+    KeysModule,
+    AuthModule,
+    UsersModule,
+    GroupsModule,
+    RolesModule,
+    CorrespondentsModule,
+    AnalyticsModule,
+    RpcModule,
+    BootstrapModule,
+  ],
+});

@@ -1,15 +1,11 @@
-import type { AppDefinition } from '@media/platform';
-import { AssignmentModule } from './app.module';
+import { defineApp } from '@media/platform';
 import { AssignmentConfig } from './config';
-import { migrations } from './database/migrations';
-import { Task } from './tasks/task.entity';
+import { EscalationModule } from './escalation/escalation.module';
+import { TasksModule } from './tasks/tasks.module';
 
-const database = { entities: [Task], migrations };
-
-/** How assignment boots, alone or inside the embedded default. */
-export const assignmentApp: AppDefinition<AssignmentConfig> = {
+/** How assignment boots, alone or inside the embedded default: its features declare their own tables. */
+export const assignmentApp = defineApp({
   name: 'assignment',
-  configClass: AssignmentConfig,
-  database,
-  rootModule: (config) => AssignmentModule.forRoot(config, database),
-};
+  config: AssignmentConfig,
+  features: [TasksModule, EscalationModule],
+});

@@ -1,19 +1,13 @@
-import type { AppDefinition } from '@media/platform';
-import { ChatNotificationsModule } from './app.module';
-import { ChatMessage, ChatRoom, ChatRoomMember } from './chat/chat.entities';
+import { defineApp } from '@media/platform';
+import { ChatModule } from './chat/chat.module';
 import { ChatNotificationsConfig } from './config';
-import { migrations } from './database/migrations';
-import { Notification, NotificationPreference } from './notifications/notification.entities';
+import { EventsModule } from './events/events.module';
+import { NotificationsModule } from './notifications/notifications.module';
+import { RealtimeModule } from './realtime/realtime.module';
 
-const database = {
-  entities: [ChatRoom, ChatRoomMember, ChatMessage, NotificationPreference, Notification],
-  migrations,
-};
-
-/** How chat-notifications boots, alone or inside the embedded default. */
-export const chatNotificationsApp: AppDefinition<ChatNotificationsConfig> = {
+/** How chat-notifications boots, alone or inside the embedded default: its features declare their own tables. */
+export const chatNotificationsApp = defineApp({
   name: 'chat-notifications',
-  configClass: ChatNotificationsConfig,
-  database,
-  rootModule: (config) => ChatNotificationsModule.forRoot(config, database),
-};
+  config: ChatNotificationsConfig,
+  features: [RealtimeModule, ChatModule, NotificationsModule, EventsModule],
+});

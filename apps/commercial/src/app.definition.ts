@@ -1,16 +1,12 @@
-import type { AppDefinition } from '@media/platform';
-import { CommercialModule } from './app.module';
-import { Client } from './clients/client.entity';
+import { defineApp } from '@media/platform';
+import { AnalyticsModule } from './analytics/analytics.module';
+import { ClientsModule } from './clients/clients.module';
 import { CommercialConfig } from './config';
-import { migrations } from './database/migrations';
-import { Deal } from './deals/deal.entity';
+import { DealsModule } from './deals/deals.module';
 
-const database = { entities: [Client, Deal], migrations };
-
-/** How commercial boots, alone or inside the embedded default. */
-export const commercialApp: AppDefinition<CommercialConfig> = {
+/** How commercial boots, alone or inside the embedded default: its features declare their own tables. */
+export const commercialApp = defineApp({
   name: 'commercial',
-  configClass: CommercialConfig,
-  database,
-  rootModule: (config) => CommercialModule.forRoot(config, database),
-};
+  config: CommercialConfig,
+  features: [ClientsModule, DealsModule, AnalyticsModule],
+});

@@ -1,17 +1,11 @@
-import type { AppDefinition } from '@media/platform';
-import { ContentModule } from './app.module';
+import { defineApp } from '@media/platform';
 import { ContentConfig } from './config';
-import { migrations } from './database/migrations';
-import { BroadcastSchedule } from './lineup/broadcast-schedule.entity';
-import { Slot, SlotAsset } from './lineup/slot.entity';
-import { StoryCategory } from './story-categories/story-category.entity';
+import { LineupModule } from './lineup/lineup.module';
+import { StoryCategoriesModule } from './story-categories/story-categories.module';
 
-const database = { entities: [BroadcastSchedule, Slot, SlotAsset, StoryCategory], migrations };
-
-/** How content boots, alone or inside the embedded default. */
-export const contentApp: AppDefinition<ContentConfig> = {
+/** How content boots, alone or inside the embedded default: its features declare their own tables. */
+export const contentApp = defineApp({
   name: 'content',
-  configClass: ContentConfig,
-  database,
-  rootModule: (config) => ContentModule.forRoot(config, database),
-};
+  config: ContentConfig,
+  features: [LineupModule, StoryCategoriesModule],
+});

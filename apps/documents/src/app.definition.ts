@@ -1,15 +1,11 @@
-import type { AppDefinition } from '@media/platform';
-import { DocumentsAppModule } from './app.module';
+import { defineApp } from '@media/platform';
 import { DocumentsConfig } from './config';
-import { migrations } from './database/migrations';
-import { Document } from './documents/document.entity';
+import { DocumentsModule } from './documents/documents.module';
+import { StorageModule } from './storage/storage.module';
 
-const database = { entities: [Document], migrations };
-
-/** How documents boots, alone or inside the embedded default. */
-export const documentsApp: AppDefinition<DocumentsConfig> = {
+/** How documents boots, alone or inside the embedded default: its features declare their own tables. */
+export const documentsApp = defineApp({
   name: 'documents',
-  configClass: DocumentsConfig,
-  database,
-  rootModule: (config) => DocumentsAppModule.forRoot(config, database),
-};
+  config: DocumentsConfig,
+  features: [StorageModule, DocumentsModule],
+});

@@ -1,15 +1,11 @@
-import type { AppDefinition } from '@media/platform';
-import { InventoryModule } from './app.module';
-import { Booking, BookingLine, LineAsset } from './bookings/booking.entity';
+import { defineApp } from '@media/platform';
+import { BookingsModule } from './bookings/bookings.module';
 import { InventoryConfig } from './config';
-import { migrations } from './database/migrations';
+import { RevenueModule } from './revenue/revenue.module';
 
-const database = { entities: [Booking, BookingLine, LineAsset], migrations };
-
-/** How inventory boots, alone or inside the embedded default. */
-export const inventoryApp: AppDefinition<InventoryConfig> = {
+/** How inventory boots, alone or inside the embedded default: its features declare their own tables. */
+export const inventoryApp = defineApp({
   name: 'inventory',
-  configClass: InventoryConfig,
-  database,
-  rootModule: (config) => InventoryModule.forRoot(config, database),
-};
+  config: InventoryConfig,
+  features: [BookingsModule, RevenueModule],
+});

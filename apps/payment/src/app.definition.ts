@@ -1,17 +1,14 @@
-import type { AppDefinition } from '@media/platform';
-import { PaymentModule } from './app.module';
-import { Collection } from './collections/collection.entity';
+import { defineApp } from '@media/platform';
+import { AclDirectoryModule } from './acl/acl-directory.module';
+import { AttainmentModule } from './attainment/attainment.module';
+import { CollectionsModule } from './collections/collections.module';
 import { PaymentConfig } from './config';
-import { migrations } from './database/migrations';
-import { CommissionPlan } from './plans/plan.entity';
-import { CommissionTarget } from './targets/target.entity';
+import { PlansModule } from './plans/plans.module';
+import { TargetsModule } from './targets/targets.module';
 
-const database = { entities: [CommissionPlan, CommissionTarget, Collection], migrations };
-
-/** How payment boots, alone or inside the embedded default. */
-export const paymentApp: AppDefinition<PaymentConfig> = {
+/** How payment boots, alone or inside the embedded default: its features declare their own tables. */
+export const paymentApp = defineApp({
   name: 'payment',
-  configClass: PaymentConfig,
-  database,
-  rootModule: (config) => PaymentModule.forRoot(config, database),
-};
+  config: PaymentConfig,
+  features: [AclDirectoryModule, PlansModule, TargetsModule, CollectionsModule, AttainmentModule],
+});

@@ -8,12 +8,71 @@ export interface ValidationIssue {
 /** The body of every non-validation error (CONTRACT §2). */
 export interface ErrorBody {
   detail: string;
-  code: string;
+  code: ErrorCode;
 }
 
 /** How a failed NATS request travels back to its caller, so the caller can rethrow it. */
 export interface RpcErrorPayload {
   status: number;
-  code: string;
+  code: ErrorCode;
   detail: string | ValidationIssue[];
 }
+
+/**
+ * Every `code` an error body or NATS error payload can carry, across the apps and the gateway
+ * (CONTRACT §2). Clients switch on these: one list, so a code cannot silently change.
+ */
+export const ERROR_CODES = [
+  // platform
+  'validation_error',
+  'not_found',
+  'conflict',
+  'forbidden',
+  'gone',
+  'not_authenticated',
+  'token_invalid',
+  'token_expired',
+  'invalid_credentials',
+  'precondition_failed',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'upstream_unavailable',
+  'internal_error',
+  /** An HTTP status the platform has no name for. */
+  'error',
+  // gateway
+  'bad_request',
+  'invalid_path',
+  'method_not_allowed',
+  'request_header_fields_too_large',
+  'request_timeout',
+  'route_not_found',
+  'upstream_timeout',
+  // acl
+  'email_taken',
+  'employee_number_taken',
+  'group_name_taken',
+  'invitation_expired',
+  'invitation_pending',
+  'last_admin',
+  // assignment
+  'invalid_transition',
+  'task_not_claimable',
+  // chat-notifications
+  'not_group_member',
+  'room_inactive',
+  'room_is_direct',
+  // commercial
+  'client_name_taken',
+  // content
+  'story_category_name_taken',
+  // documents
+  'range_not_satisfiable',
+  // inventory
+  'booking_cancelled',
+  'booking_reference_taken',
+  'invalid_status_transition',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -3,7 +3,10 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { JwksController, KeysController } from './jwks.controller';
 import { SigningKey } from './signing-key.entity';
 import { SigningKeys } from './signing-keys.service';
+import { Feature } from '@media/platform';
+import { CreateCredentials1764000000002 } from '../database/migrations/1764000000002-create-credentials';
 
+@Feature({ entities: [SigningKey], migrations: [CreateCredentials1764000000002] })
 @Module({
   imports: [TypeOrmModule.forFeature([SigningKey])],
   controllers: [JwksController, KeysController],

@@ -4,7 +4,10 @@ import { UserDirectory } from './user-directory.service';
 import { User } from './user.entity';
 import { UsersController } from './users.controller';
 import { UsersService } from './users.service';
+import { Feature } from '@media/platform';
+import { CreateIdentity1764000000000 } from '../database/migrations/1764000000000-create-identity';
 
+@Feature({ entities: [User], migrations: [CreateIdentity1764000000000] })
 @Module({
   imports: [TypeOrmModule.forFeature([User])],
   controllers: [UsersController],

@@ -2,7 +2,11 @@ import { Module } from '@nestjs/common';
 import { RealtimeModule } from '../realtime/realtime.module';
 import { RoomsController } from './rooms.controller';
 import { RoomsService } from './rooms.service';
+import { Feature } from '@media/platform';
+import { ChatRoom, ChatRoomMember, ChatMessage } from './chat.entities';
+import { CreateChat1764800000000 } from '../database/migrations/1764800000000-create-chat';
 
+@Feature({ entities: [ChatRoom, ChatRoomMember, ChatMessage], migrations: [CreateChat1764800000000] })
 @Module({
   imports: [RealtimeModule],
   controllers: [RoomsController],

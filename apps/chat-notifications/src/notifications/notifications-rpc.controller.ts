@@ -1,13 +1,11 @@
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { MessagePattern } from '@nestjs/microservices';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { NotificationsSubjects, type NotificationsRpc, type RpcEnvelope } from '@media/contracts';
-import { validateDto } from '@media/platform';
+import { NotificationsSubjects } from '@media/contracts';
+import { RpcPayload } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import { SendNotificationDto } from './dto/notification.dto';
 import { Notifier } from './notifier.service';
-
-type SendRequest = RpcEnvelope<NotificationsRpc[typeof NotificationsSubjects.send]['req']>;
 
 /** `notifications.send`: other apps put entries in users' inboxes. */
 @Controller()
@@ -18,8 +16,7 @@ export class NotificationsRpcController {
   ) {}
 
   @MessagePattern(NotificationsSubjects.send)
-  async send(@Payload() envelope: SendRequest): Promise<{ delivered: number }> {
-    const data = await validateDto(SendNotificationDto, envelope?.data, ['data']);
+  async send(@RpcPayload(SendNotificationDto) data: SendNotificationDto): Promise<{ delivered: number }> {
     const delivered = await this.dataSource.transaction((manager) => this.notifier.notify(manager, data));
     return { delivered };
   }

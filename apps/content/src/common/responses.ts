@@ -1,6 +1,6 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import type { ErrorBody, ValidationIssue } from '@media/contracts';
+import type { ErrorBody, ErrorCode, ValidationIssue } from '@media/contracts';
 
 /** `{detail, code}`: every error but a 422 (CONTRACT §2). */
 export class ErrorResponse implements ErrorBody {
@@ -8,7 +8,7 @@ export class ErrorResponse implements ErrorBody {
   detail!: string;
 
   @ApiProperty({ example: 'not_found' })
-  code!: string;
+  code!: ErrorCode;
 }
 
 export class ValidationIssueResponse implements ValidationIssue {

@@ -5,7 +5,10 @@ import { Directory } from './directory.service';
 import { LineupController } from './lineup.controller';
 import { LineupService } from './lineup.service';
 import { Slot, SlotAsset } from './slot.entity';
+import { Feature } from '@media/platform';
+import { CreateLineup1764100000000 } from '../database/migrations/1764100000000-create-lineup';
 
+@Feature({ entities: [BroadcastSchedule, Slot, SlotAsset], migrations: [CreateLineup1764100000000] })
 @Module({
   imports: [TypeOrmModule.forFeature([BroadcastSchedule, Slot, SlotAsset])],
   controllers: [LineupController],

@@ -5,7 +5,10 @@ import { DocumentsRpcController } from './documents-rpc.controller';
 import { DocumentsController } from './documents.controller';
 import { DocumentsService } from './documents.service';
 import { SweeperService } from './sweeper.service';
+import { Feature } from '@media/platform';
+import { CreateDocuments1765000000000 } from '../database/migrations/1765000000000-create-documents';
 
+@Feature({ entities: [Document], migrations: [CreateDocuments1765000000000] })
 @Module({
   imports: [TypeOrmModule.forFeature([Document])],
   controllers: [DocumentsController, DocumentsRpcController],

@@ -1,9 +1,10 @@
 import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { PLATFORM_CONFIG } from '@media/platform';
+import { Feature, PLATFORM_CONFIG } from '@media/platform';
 import type { DocumentsConfig } from '../config';
 import { DocumentStorage } from './document-storage';
 import { FsDocumentStorage } from './fs-storage';
 import { S3DocumentStorage } from './s3-storage';
+import { CreateStorageOwner1765000000001 } from '../database/migrations/1765000000001-create-storage-owner';
 
 /** The driver DOCUMENTS_STORAGE names, configured from the app's variables. */
 export function createStorage(config: DocumentsConfig): DocumentStorage {
@@ -23,6 +24,7 @@ export function createStorage(config: DocumentsConfig): DocumentStorage {
   return new FsDocumentStorage(config.storageDir());
 }
 
+@Feature({ migrations: [CreateStorageOwner1765000000001] })
 @Global()
 @Module({
   providers: [

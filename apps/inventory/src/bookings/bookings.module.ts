@@ -3,7 +3,11 @@ import { AssetsService } from './assets.service';
 import { BookingsController } from './bookings.controller';
 import { BookingsService } from './bookings.service';
 import { DocumentEvents } from './document-events';
+import { Feature } from '@media/platform';
+import { Booking, BookingLine, LineAsset } from './booking.entity';
+import { CreateBookings1764100000000 } from '../database/migrations/1764100000000-create-bookings';
 
+@Feature({ entities: [Booking, BookingLine, LineAsset], migrations: [CreateBookings1764100000000] })
 @Module({
   controllers: [BookingsController],
   providers: [BookingsService, AssetsService, DocumentEvents],

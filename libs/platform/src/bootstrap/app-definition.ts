@@ -2,10 +2,11 @@ import type { DynamicModule } from '@nestjs/common';
 import type { ServiceName } from '@media/contracts';
 import type { PlatformConfig } from '../config/platform-config';
 import type { DatabaseParts } from '../database/database';
+import type { EventRoles } from './feature';
 
 /**
  * What an app tells the platform to boot it, alone (`main.ts`) or with the others in one
- * process (the embedded default).
+ * process (the embedded default). Apps build it with `defineApp`; test fixtures may spell it out.
  */
 export interface AppDefinition<C extends PlatformConfig = PlatformConfig> {
   /** One of the nine apps, or a test fixture's own name (which then needs `prefix`). */
@@ -14,7 +15,10 @@ export interface AppDefinition<C extends PlatformConfig = PlatformConfig> {
   prefix?: string;
   /** Its config class, extending PlatformConfig with the app's own variables. */
   configClass: new () => C;
+  /** Every entity and migration (ordered); `defineApp` gathers them from the features' `@Feature`. */
   database: DatabaseParts;
+  /** What the app does with events, as detected by `defineApp` (absent: both). */
+  events?: EventRoles;
   /** The root module; it imports PlatformModule.forApp(...) and the app's feature modules. */
   rootModule(config: C): DynamicModule;
 }

@@ -10,6 +10,7 @@ import { JwksKeyStore } from '../auth/jwks';
 import { APP_NAME, createJwtStrategy } from '../auth/jwt.strategy';
 import type { PlatformConfig } from '../config/platform-config';
 import type { AppDefinition } from './app-definition';
+import type { EventRoles } from './feature';
 import { PLATFORM_CONFIG } from '../config/tokens';
 import { databaseOptions, type DatabaseParts } from '../database/database';
 import { ContractExceptionFilter } from '../errors/exception.filter';
@@ -31,6 +32,8 @@ export interface PlatformModuleOptions {
   name: AppDefinition['name'];
   config: PlatformConfig;
   database: DatabaseParts;
+  /** What the app does with events (default: both): no discovery without consumers, no relay without publishers. */
+  events?: EventRoles;
 }
 
 /**
@@ -39,12 +42,13 @@ export interface PlatformModuleOptions {
  */
 @Module({})
 export class PlatformModule {
-  static forApp({ name, config, database }: PlatformModuleOptions): DynamicModule {
+  static forApp({ name, config, database, events }: PlatformModuleOptions): DynamicModule {
+    const { consumes, publishes } = events ?? { consumes: true, publishes: true };
     const imports: ModuleMetadata['imports'] = [
       LoggerModule.forRoot(loggerOptions(name, config)),
       TypeOrmModule.forRoot(databaseOptions(name, config, database)),
       PassportModule,
-      DiscoveryModule,
+      ...(consumes ? [DiscoveryModule] : []),
       TerminusModule.forRoot({ logger: false }),
     ];
     return {
@@ -64,8 +68,8 @@ export class PlatformModule {
         RpcClient,
         BusHealthIndicator,
         EventBus,
-        Outbox,
-        EventConsumers,
+        ...(publishes ? [Outbox] : []),
+        ...(consumes ? [EventConsumers] : []),
         { provide: APP_GUARD, useClass: createJwtAuthGuard(name) },
         { provide: APP_GUARD, useClass: BodyGuard },
         { provide: APP_GUARD, useClass: PermissionsGuard },
@@ -82,7 +86,7 @@ export class PlatformModule {
         Paginator,
         RpcClient,
         EventBus,
-        Outbox,
+        ...(publishes ? [Outbox] : []),
       ],
     };
   }

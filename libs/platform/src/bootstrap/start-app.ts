@@ -29,6 +29,7 @@ import {
 } from '../observability/tracing';
 import type { AppDefinition } from './app-definition';
 import { manageConnections, type HttpConnections } from './connections';
+import { runProcess } from './run-process';
 
 /** Each app's connection manager (the Nest application object is a proxy: no own properties). */
 const CONNECTIONS = new WeakMap<INestApplication, HttpConnections>();
@@ -172,35 +173,19 @@ export function isDraining(app: INestApplication): boolean {
 }
 
 /** `main.ts` of every app: boot from the environment, stop cleanly on SIGTERM/SIGINT. */
-export async function runApp<C extends PlatformConfig>(def: AppDefinition<C>): Promise<void> {
-  let app: INestApplication;
-  let shutdownTimeout: number;
-  try {
-    const env = processEnv();
-    shutdownTimeout = loadAppConfig(def, env).SHUTDOWN_TIMEOUT;
-    app = await createApp(def, env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    // stopApp is bounded by SHUTDOWN_TIMEOUT already; this only guards against a hang past it.
-    const force = setTimeout(() => process.exit(1), shutdownTimeout + 5_000);
-    force.unref();
-    app.get(Logger).log(`${signal} received: draining`);
-    stopApp(app, shutdownTimeout)
-      .then(() => stopTracing())
-      .then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+export function runApp<C extends PlatformConfig>(def: AppDefinition<C>): Promise<void> {
+  return runProcess({
+    name: def.name,
+    start: async () => {
+      const env = processEnv();
+      const shutdownTimeout = loadAppConfig(def, env).SHUTDOWN_TIMEOUT;
+      return { app: await createApp(def, env), shutdownTimeout };
+    },
+    shutdownTimeout: (running) => running.shutdownTimeout,
+    stop: async ({ app, shutdownTimeout }, signal) => {
+      app.get(Logger).log(`${signal} received: draining`);
+      await stopApp(app, shutdownTimeout);
+      await stopTracing();
+    },
+  });
 }

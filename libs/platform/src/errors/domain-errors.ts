@@ -1,10 +1,10 @@
-import type { RpcErrorPayload, ValidationIssue } from '@media/contracts';
+import type { ErrorCode, RpcErrorPayload, ValidationIssue } from '@media/contracts';
 
 /** An error with a stable code; the one exception filter turns it into the contract's shape. */
 export class DomainError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     readonly detail: string,
     readonly headers: Record<string, string> = {},
   ) {
@@ -23,18 +23,21 @@ export class NotFound extends DomainError {
 }
 
 export class Conflict extends DomainError {
-  constructor(detail: string, code = 'conflict') {
+  constructor(detail: string, code: ErrorCode = 'conflict') {
     super(409, code, detail);
   }
 }
 
 export class Forbidden extends DomainError {
-  constructor(detail = 'You do not have permission to perform this action.', code = 'forbidden') {
+  constructor(detail = 'You do not have permission to perform this action.', code: ErrorCode = 'forbidden') {
     super(403, code, detail);
   }
 }
 
-export type AuthFailureCode = 'not_authenticated' | 'token_invalid' | 'token_expired' | 'invalid_credentials';
+export type AuthFailureCode = Extract<
+  ErrorCode,
+  'not_authenticated' | 'token_invalid' | 'token_expired' | 'invalid_credentials'
+>;
 
 export class Unauthenticated extends DomainError {
   constructor(code: AuthFailureCode, detail: string) {
@@ -43,7 +46,7 @@ export class Unauthenticated extends DomainError {
 }
 
 export class Gone extends DomainError {
-  constructor(detail: string, code = 'gone') {
+  constructor(detail: string, code: ErrorCode = 'gone') {
     super(410, code, detail);
   }
 }
@@ -101,7 +104,8 @@ export class ValidationFailed extends Error {
 /** Rebuilds the error a NATS responder threw, so callers handle it like a local one. */
 export function errorFromPayload(payload: RpcErrorPayload): DomainError | ValidationFailed {
   if (payload.status === 422 && Array.isArray(payload.detail)) return new ValidationFailed(payload.detail);
-  return new DomainError(payload.status, payload.code, String(payload.detail));
+  // A code from another app of this platform: one of ERROR_CODES.
+  return new DomainError(payload.status, payload.code as ErrorCode, String(payload.detail));
 }
 
 export function isRpcErrorPayload(value: unknown): value is RpcErrorPayload {

@@ -1,10 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { RpcErrorPayload } from '@media/contracts';
+import type { ErrorCode, RpcErrorPayload } from '@media/contracts';
 import type { Response } from 'express';
 import { throwError, type Observable } from 'rxjs';
 import { DomainError, ValidationFailed } from './domain-errors';
 
-const STATUS_CODES: Record<number, string> = {
+const STATUS_CODES: Record<number, ErrorCode> = {
   400: 'bad_request',
   401: 'not_authenticated',
   403: 'forbidden',

@@ -18,6 +18,9 @@ const ON_EVENT = 'events:on-event';
  */
 export const OnEvent = (subject: string) => SetMetadata(ON_EVENT, subject);
 
+/** True for a method marked `@OnEvent` (the platform runs event discovery only for apps with one). */
+export const isEventHandler = (method: object): boolean => Reflect.hasMetadata(ON_EVENT, method);
+
 export type EventHandlerMethod<T = unknown> = (
   event: EventEnvelope<T>,
   manager: EntityManager,
