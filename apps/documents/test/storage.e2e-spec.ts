@@ -184,9 +184,12 @@ describe('sweeper', () => {
       10_000,
     );
     expect(left).toEqual(['.owner', fresh, livePath].sort());
-    const [row] = await db(app.databaseUrl, `SELECT file_removed_at FROM documents WHERE id = $1`, [
-      deleted.id,
-    ]);
+    // The sweeper records the removal just after the file goes.
+    const [row] = await eventually(
+      () => db(app.databaseUrl, `SELECT file_removed_at FROM documents WHERE id = $1`, [deleted.id]),
+      (rows) => rows[0]?.file_removed_at !== null,
+      5_000,
+    );
     expect(row.file_removed_at).not.toBeNull();
     expect((await download(app.url, live.id, writer.token)).bytes.toString()).toBe('keep me');
   });

@@ -15,6 +15,7 @@ export * from './config/tokens';
 export * from './database/database';
 export * from './errors/domain-errors';
 export * from './errors/exception.filter';
+export * from './http/api-docs';
 export * from './http/client-errors';
 export * from './http/multipart';
 export * from './http/public-url';

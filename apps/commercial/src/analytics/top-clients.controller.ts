@@ -1,8 +1,7 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Permissions, type TopClientRow } from '@media/contracts';
-import { RequirePermissions } from '@media/platform';
-import { ApiErrors } from '../http/api-docs';
+import { ApiErrors, RequirePermissions } from '@media/platform';
 import { TopClientRowDto, TopClientsQuery } from './dto/top-clients.query';
 import { TopClientsService } from './top-clients.service';
 

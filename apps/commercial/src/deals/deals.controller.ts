@@ -1,9 +1,8 @@
 import { Body, Controller, Get, Inject, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Permissions, type DealView } from '@media/contracts';
-import { RequirePermissions, type Page } from '@media/platform';
+import { ApiErrors, RequirePermissions, type Page } from '@media/platform';
 import type { Request } from 'express';
-import { ApiErrors } from '../http/api-docs';
 import { DealsService } from './deals.service';
 import { CreateDealDto, DealDto, DealPageDto, ListDealsQuery } from './dto/deal.dto';
 

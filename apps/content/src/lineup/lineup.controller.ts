@@ -25,8 +25,10 @@ import {
 } from '@nestjs/swagger';
 import { Permissions, type BroadcastScheduleView, type SlotView } from '@media/contracts';
 import {
+  ApiErrors,
   CurrentUser,
   Multipart,
+  pageSchema,
   RequirePermissions,
   UploadedFiles,
   type AuthUser,
@@ -34,7 +36,6 @@ import {
   type UploadedFileInfo,
 } from '@media/platform';
 import type { Request, Response } from 'express';
-import { ApiErrors, pageSchema } from '../common/responses';
 import { AttachAssetDto } from './dto/attach-asset.dto';
 import {
   ListSchedulesQuery,

@@ -21,9 +21,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Permissions, type StoryCategoryView } from '@media/contracts';
-import { RequirePermissions, type Page } from '@media/platform';
+import { ApiErrors, pageSchema, RequirePermissions, type Page } from '@media/platform';
 import type { Request } from 'express';
-import { ApiErrors, pageSchema } from '../common/responses';
 import {
   CreateStoryCategoryDto,
   ListStoryCategoriesQuery,

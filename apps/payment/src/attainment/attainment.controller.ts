@@ -1,9 +1,8 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Permissions, type AttainmentRow } from '@media/contracts';
-import { CurrentUser, type AuthUser } from '@media/platform';
+import { ApiErrors, CurrentUser, type AuthUser } from '@media/platform';
 import { RequireAnyPermission } from '../http/any-permission.guard';
-import { ApiErrors } from '../http/api-docs';
 import { AttainmentService } from './attainment.service';
 import { AttainmentQuery, AttainmentRowDto } from './dto/attainment.query';
 

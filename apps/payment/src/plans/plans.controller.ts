@@ -1,9 +1,8 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { Permissions, type CommissionPlanView } from '@media/contracts';
-import { RequirePermissions, type Page } from '@media/platform';
+import { ApiErrors, RequirePermissions, type Page } from '@media/platform';
 import type { Request, Response } from 'express';
-import { ApiErrors } from '../http/api-docs';
 import { CreatePlanDto, ListPlansQuery, PlanDto, PlanPageDto } from './dto/plan.dto';
 import { PlansService } from './plans.service';
 

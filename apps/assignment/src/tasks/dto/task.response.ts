@@ -1,5 +1,4 @@
-import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiResponse } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import {
   TASK_PRIORITIES,
   TASK_STATUSES,
@@ -57,41 +56,4 @@ export class ClaimResponseDto {
   @ApiProperty({ type: TaskDto }) data!: TaskDto;
 }
 
-class ErrorBodyDto {
-  @ApiProperty() detail!: string;
-  @ApiProperty({ example: 'not_found' }) code!: string;
-}
-
-class ValidationIssueDto {
-  @ApiProperty({ type: [String], example: ['body', 'user_id'] }) loc!: string[];
-  @ApiProperty() msg!: string;
-  @ApiProperty({ example: 'uuid_parsing' }) type!: string;
-}
-
-class ValidationErrorDto {
-  @ApiProperty({ type: [ValidationIssueDto] }) detail!: ValidationIssueDto[];
-}
-
-const ERROR_TEXT: Record<number, string> = {
-  401: 'Missing, malformed or expired token (`not_authenticated`, `token_invalid`, `token_expired`).',
-  403: 'A permission is missing (`forbidden`).',
-  404: 'Unknown or deleted task (`not_found`).',
-  409: 'The task is not in a status that allows this (`task_not_claimable`, `invalid_transition`).',
-  413: 'Body over the limit (`payload_too_large`).',
-  415: 'Unsupported content type (`unsupported_media_type`).',
-  422: 'Validation failure: one item per failing field.',
-  503: 'acl (or another NATS responder) did not answer (`upstream_unavailable`).',
-};
-
-/** Documents the error statuses a route can answer, with the contract's bodies (CONTRACT §2). */
-export function ApiErrors(...statuses: number[]) {
-  return applyDecorators(
-    ...statuses.map((status) =>
-      ApiResponse({
-        status,
-        description: ERROR_TEXT[status] ?? 'Error',
-        type: status === 422 ? ValidationErrorDto : ErrorBodyDto,
-      }),
-    ),
-  );
-}
+export { ApiErrors } from '@media/platform';

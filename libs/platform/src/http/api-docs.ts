@@ -40,7 +40,10 @@ const DESCRIPTIONS: Record<number, string> = {
   503: 'A service this request depends on did not answer',
 };
 
-/** Documents the error statuses a route can answer, each with its body schema. */
+/**
+ * Documents the error statuses a route can answer, each with the contract's body schema
+ * (CONTRACT §2): `{detail, code}`, or the 422 list of issues.
+ */
 export function ApiErrors(...statuses: number[]) {
   return applyDecorators(
     ApiExtraModels(ErrorResponse, ValidationErrorResponse),
