@@ -33,6 +33,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Client as HttpClient } from 'undici';
 import {
+  appMigrations,
   benchDatabase,
   dist,
   log,
@@ -48,7 +49,7 @@ const { DataSource } = require('typeorm');
 const { databaseOptions, runMigrations } = require(dist('libs/platform/src/database/database.js'));
 const { generateTestKeys, mintToken } = require(dist('libs/testing/src/tokens.js'));
 const { freePort } = require(dist('libs/testing/src/ports.js'));
-const { migrations } = require(dist('apps/inventory/src/database/migrations/index.js'));
+const migrations = appMigrations('inventory');
 const { REVENUE_DAYS_BACKFILL } = require(
   dist('apps/inventory/src/database/migrations/1764100000001-create-revenue-days.js'),
 );

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as HttpClient } from 'undici';
-import { dist } from './seed-users.mjs';
+import { appMigrations, dist } from './seed-users.mjs';
 
 const require = createRequire(import.meta.url);
 const { DataSource } = require('typeorm');
@@ -19,7 +19,7 @@ const { databaseOptions, runMigrations } = require(dist('libs/platform/src/datab
 
 /** An app's own migrations (and the platform's outbox), exactly as it applies them at boot. */
 export async function applySchema(app, url) {
-  const { migrations } = require(dist(`apps/${app}/src/database/migrations/index.js`));
+  const migrations = appMigrations(app);
   const dataSource = new DataSource(
     databaseOptions(`${app}-bench`, { DATABASE_URL: url }, { entities: [], migrations }),
   );

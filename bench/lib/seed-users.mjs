@@ -22,7 +22,12 @@ const { Client } = require('pg');
 const { hash } = require('@node-rs/argon2');
 const { DataSource } = require('typeorm');
 const { databaseOptions, runMigrations } = require(dist('libs/platform/src/database/database.js'));
-const { migrations } = require(dist('apps/acl/src/database/migrations/index.js'));
+/** An app's migrations as its definition collects them from its features (`defineApp`), in order. */
+export function appMigrations(app) {
+  const name = `${app.replace(/-(\w)/g, (_, c) => c.toUpperCase())}App`;
+  return require(dist(`apps/${app}/src/app.definition.js`))[name].database.migrations;
+}
+const migrations = appMigrations('acl');
 const { USER_JOIN_DAYS_BACKFILL } = require(
   dist('apps/acl/src/database/migrations/1764000000003-create-user-join-days.js'),
 );
