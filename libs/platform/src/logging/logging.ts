@@ -12,11 +12,14 @@ export function loggerOptions(app: string, config: Pick<PlatformConfig, 'LOG_LEV
       base: { app },
       messageKey: 'msg',
       genReqId: (req: IncomingMessage) => req.id ?? 'unknown',
-      customAttributeKeys: { responseTime: 'latency_ms' },
-      customProps: (req: IncomingMessage) => ({
-        request_id: req.id,
-        user_id: (req as LoggedRequest).user?.id,
-      }),
+      // The request's logger is bound to its id once, under `request_id`; `user_id` joins when the
+      // caller is known (pino-http re-binds custom props at the end, so the id is not in them).
+      quietReqLogger: true,
+      customAttributeKeys: { reqId: 'request_id', responseTime: 'latency_ms' },
+      customProps: (req: IncomingMessage) => {
+        const userId = (req as LoggedRequest).user?.id;
+        return userId ? { user_id: userId } : {};
+      },
       autoLogging: { ignore: (req: IncomingMessage) => /\/health\/(live|ready)$/.test(req.url ?? '') },
       serializers: {
         req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
