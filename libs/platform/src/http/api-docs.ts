@@ -71,3 +71,16 @@ export function pageSchema(item: Type<unknown>) {
     },
   };
 }
+
+/**
+ * A cursor page of `item` (CONTRACT §3) as a response class to name by extending it:
+ * `export class PlanPageDto extends PageDto(PlanDto) {}`.
+ */
+export function PageDto<T>(item: Type<T>) {
+  class Page {
+    @ApiProperty({ type: [item] }) results!: T[];
+    @ApiProperty({ type: String, nullable: true, format: 'uri' }) next!: string | null;
+    @ApiProperty({ type: String, nullable: true, format: 'uri' }) previous!: string | null;
+  }
+  return Page;
+}

@@ -7,6 +7,7 @@ import {
   type TaskStatus,
   type TaskView,
 } from '@media/contracts';
+import { PageDto } from '@media/platform';
 import { RequiredPermissionDto } from './create-task.dto';
 
 /** `assigned_to_user`: the assignee as acl described it at the claim. */
@@ -43,11 +44,7 @@ export class TaskDto implements TaskView {
 }
 
 /** A page of the task list (CONTRACT §3). */
-export class TaskPageDto {
-  @ApiProperty({ type: [TaskDto] }) results!: TaskDto[];
-  @ApiProperty({ type: String, nullable: true, format: 'uri' }) next!: string | null;
-  @ApiProperty({ type: String, nullable: true, format: 'uri' }) previous!: string | null;
-}
+export class TaskPageDto extends PageDto(TaskDto) {}
 
 /** Endpoint 4's envelope. */
 export class ClaimResponseDto {

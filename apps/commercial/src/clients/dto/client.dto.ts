@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsString, MaxLength, MinLength } from 'class-validator';
-import { PageQuery } from '@media/platform';
+import { PageDto, PageQuery } from '@media/platform';
 import type { ClientView } from '@media/contracts';
 
 const trim = () =>
@@ -35,8 +35,4 @@ export class ClientDto implements ClientView {
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }
 
-export class ClientPageDto {
-  @ApiProperty({ type: [ClientDto] }) results!: ClientDto[];
-  @ApiProperty({ type: String, nullable: true, format: 'uri' }) next!: string | null;
-  @ApiProperty({ type: String, nullable: true, format: 'uri' }) previous!: string | null;
-}
+export class ClientPageDto extends PageDto(ClientDto) {}

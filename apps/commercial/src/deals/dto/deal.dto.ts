@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsUUID, IsDefined } from 'class-validator';
 import { DEAL_STATUSES, type DealStatus, type DealView } from '@media/contracts';
-import { IsDateOnly, IsMoney, PageQuery, ToDecimalString } from '@media/platform';
+import { IsDateOnly, IsMoney, PageDto, PageQuery, ToDecimalString } from '@media/platform';
 
 /** `POST /commercial/api/v1/deals` (CONTRACT §4a). */
 export class CreateDealDto {
@@ -49,8 +49,4 @@ export class DealDto implements DealView {
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }
 
-export class DealPageDto {
-  @ApiProperty({ type: [DealDto] }) results!: DealDto[];
-  @ApiProperty({ type: String, nullable: true, format: 'uri' }) next!: string | null;
-  @ApiProperty({ type: String, nullable: true, format: 'uri' }) previous!: string | null;
-}
+export class DealPageDto extends PageDto(DealDto) {}

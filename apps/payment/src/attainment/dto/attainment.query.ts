@@ -1,21 +1,13 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
 import type { AttainmentRow } from '@media/contracts';
+import { MonthField, YearField } from '../../http/fields';
 
 /** `GET /payment/api/v1/commissions/cm-team-attainment` (endpoint 9). */
 export class AttainmentQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 12, description: 'Default: the current UTC month' })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(12)
+  @MonthField({ optional: true, description: 'Default: the current UTC month' })
   month?: number;
 
-  @ApiPropertyOptional({ minimum: 2020, maximum: 9999, description: 'Default: the current UTC year' })
-  @IsOptional()
-  @IsInt()
-  @Min(2020)
-  @Max(9999)
+  @YearField({ optional: true, description: 'Default: the current UTC year' })
   year?: number;
 }
 

@@ -1,26 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsOptional, IsString, IsUUID, MaxLength, MinLength, IsDefined } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import type { CollectionView } from '@media/contracts';
-import { IsDateTime, IsMoney, PageQuery, ToDecimalString } from '@media/platform';
+import { IsDateTime, PageDto, PageQuery } from '@media/platform';
+import { BmIdField, BmIdFilter, CategoryField, CategoryFilter, MoneyField } from '../../http/fields';
 
 /** `POST /payment/api/v1/collections` (CONTRACT §4a). */
 export class CreateCollectionDto {
-  @ApiProperty({ format: 'uuid', description: 'A user known to acl' })
-  @IsUUID('all')
+  @BmIdField()
   bm_id!: string;
 
-  @ApiProperty({ minLength: 1, maxLength: 100 })
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
-  @IsString()
-  @MinLength(1)
-  @MaxLength(100)
+  @CategoryField()
   category!: string;
 
-  @ApiProperty({ type: String, example: '1250.00', description: 'Decimal text or a JSON number, >= 0.01' })
-  @IsDefined()
-  @ToDecimalString()
-  @IsMoney({ min: 0.01 })
+  @MoneyField(0.01, '1250.00')
   amount!: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Default: now' })
@@ -31,15 +23,10 @@ export class CreateCollectionDto {
 
 /** `GET /payment/api/v1/collections`: latest collected_at first, then id; optional filters. */
 export class ListCollectionsQuery extends PageQuery {
-  @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
-  @IsUUID('all')
+  @BmIdFilter()
   bm_id?: string;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @CategoryFilter()
   category?: string;
 }
 
@@ -52,8 +39,4 @@ export class CollectionDto implements CollectionView {
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
 
-export class CollectionPageDto {
-  @ApiProperty({ type: [CollectionDto] }) results!: CollectionDto[];
-  @ApiProperty({ type: String, nullable: true, format: 'uri' }) next!: string | null;
-  @ApiProperty({ type: String, nullable: true, format: 'uri' }) previous!: string | null;
-}
+export class CollectionPageDto extends PageDto(CollectionDto) {}

@@ -11,7 +11,7 @@ import {
   IsDefined,
 } from 'class-validator';
 import type { CommissionPlanView, CommissionTierView } from '@media/contracts';
-import { PageQuery, ToDecimalString } from '@media/platform';
+import { PageDto, PageQuery, ToDecimalString } from '@media/platform';
 import { IsPercent } from '../../http/decimals';
 
 export const MAX_TIERS = 20;
@@ -69,8 +69,4 @@ export class PlanDto implements CommissionPlanView {
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }
 
-export class PlanPageDto {
-  @ApiProperty({ type: [PlanDto] }) results!: PlanDto[];
-  @ApiProperty({ type: String, nullable: true, format: 'uri' }) next!: string | null;
-  @ApiProperty({ type: String, nullable: true, format: 'uri' }) previous!: string | null;
-}
+export class PlanPageDto extends PageDto(PlanDto) {}
