@@ -19,6 +19,75 @@ export const REVENUE_DAYS_BACKFILL = `
     FROM revenue_days
    GROUP BY 1, 2, 3`;
 
+/** One of the two rollups: its table, its key column, and that key computed from a UTC day. */
+interface Rollup {
+  table: 'revenue_days' | 'revenue_months';
+  key: 'day' | 'month';
+  of: (day: string) => string;
+}
+
+const DAYS: Rollup = { table: 'revenue_days', key: 'day', of: (day) => day };
+const MONTHS: Rollup = {
+  table: 'revenue_months',
+  key: 'month',
+  of: (day) => `date_trunc('month', ${day}::timestamp)::date`,
+};
+
+function rollupTable(r: Rollup, ...constraints: string[]): string {
+  return `
+      CREATE TABLE ${r.table} (
+        ${r.key} date NOT NULL,
+        platform text NOT NULL,
+        category text NOT NULL,
+        rate_card numeric NOT NULL,
+        booked numeric NOT NULL,
+        lines int NOT NULL,
+        PRIMARY KEY (${r.key}, platform, category)${constraints.map((c) => `,\n        ${c}`).join('')}
+      )`;
+}
+
+/** The tail of an INSERT into a rollup that adds to the row already there. */
+function addToRow(r: Rollup): string {
+  return `ON CONFLICT (${r.key}, platform, category) DO UPDATE
+            SET rate_card = ${r.table}.rate_card + EXCLUDED.rate_card,
+                booked = ${r.table}.booked + EXCLUDED.booked,
+                lines = ${r.table}.lines + EXCLUDED.lines`;
+}
+
+/** revenue_days_line(): the line's old figures out of and its new ones into one rollup, by key. */
+function lineChange(r: Rollup): string {
+  return `
+        FOR change IN
+          SELECT ${r.of('c.day')} AS ${r.key}, c.platform, c.category,
+                 sum(c.rate) AS rate, sum(c.booked) AS booked, sum(c.n)::int AS n
+            FROM (VALUES (old_day, o_platform, o_category, -o_rate, -o_booked, -1),
+                         (new_day, n_platform, n_category, n_rate, n_booked, 1))
+                 AS c (day, platform, category, rate, booked, n)
+           WHERE c.day IS NOT NULL
+           GROUP BY 1, 2, 3
+           ORDER BY 1, 2, 3
+        LOOP
+          CONTINUE WHEN change.rate = 0 AND change.booked = 0 AND change.n = 0;
+          INSERT INTO ${r.table} (${r.key}, platform, category, rate_card, booked, lines)
+          VALUES (change.${r.key}, change.platform, change.category, change.rate, change.booked, change.n)
+          ${addToRow(r)};
+        END LOOP;`;
+}
+
+/** revenue_days_booking(): all the booking's lines out of its old day and into its new one. */
+function bookingChange(r: Rollup): string {
+  return `
+          INSERT INTO ${r.table} (${r.key}, platform, category, rate_card, booked, lines)
+          SELECT ${r.of('c.day')}, l.platform, l.category, sum(c.sign * l.rate_card_amount),
+                 sum(c.sign * l.booked_amount), sum(c.sign)::int
+            FROM booking_lines l
+           CROSS JOIN (VALUES (old_day, -1), (new_day, 1)) AS c (day, sign)
+           WHERE l.order_id = OLD.id AND c.day IS NOT NULL
+           GROUP BY 1, 2, 3
+           ORDER BY 1, 2, 3
+          ${addToRow(r)};`;
+}
+
 /**
  * Per-(UTC day of the order's created_at, platform, category) and per-(month, platform, category)
  * rollups of the lines of CONFIRMED bookings, kept exact by triggers on bookings and booking_lines
@@ -32,27 +101,10 @@ export class CreateRevenueDays1764100000001 implements MigrationInterface {
   name = 'CreateRevenueDays1764100000001';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`
-      CREATE TABLE revenue_days (
-        day date NOT NULL,
-        platform text NOT NULL,
-        category text NOT NULL,
-        rate_card numeric NOT NULL,
-        booked numeric NOT NULL,
-        lines int NOT NULL,
-        PRIMARY KEY (day, platform, category)
-      )`);
-    await q.query(`
-      CREATE TABLE revenue_months (
-        month date NOT NULL,
-        platform text NOT NULL,
-        category text NOT NULL,
-        rate_card numeric NOT NULL,
-        booked numeric NOT NULL,
-        lines int NOT NULL,
-        PRIMARY KEY (month, platform, category),
-        CONSTRAINT revenue_months_first_day CHECK (extract(day FROM month) = 1)
-      )`);
+    await q.query(rollupTable(DAYS));
+    await q.query(
+      rollupTable(MONTHS, 'CONSTRAINT revenue_months_first_day CHECK (extract(day FROM month) = 1)'),
+    );
 
     // A line counts while its booking is CONFIRMED. Locking the booking FOR SHARE makes a line
     // write and a status change of the same booking take turns: whichever comes second sees the
@@ -93,42 +145,8 @@ export class CreateRevenueDays1764100000001 implements MigrationInterface {
           n_rate := NEW.rate_card_amount;
           n_booked := NEW.booked_amount;
         END IF;
-        FOR change IN
-          SELECT c.day, c.platform, c.category, sum(c.rate) AS rate, sum(c.booked) AS booked,
-                 sum(c.n)::int AS n
-            FROM (VALUES (old_day, o_platform, o_category, -o_rate, -o_booked, -1),
-                         (new_day, n_platform, n_category, n_rate, n_booked, 1))
-                 AS c (day, platform, category, rate, booked, n)
-           WHERE c.day IS NOT NULL
-           GROUP BY 1, 2, 3
-           ORDER BY 1, 2, 3
-        LOOP
-          CONTINUE WHEN change.rate = 0 AND change.booked = 0 AND change.n = 0;
-          INSERT INTO revenue_days (day, platform, category, rate_card, booked, lines)
-          VALUES (change.day, change.platform, change.category, change.rate, change.booked, change.n)
-          ON CONFLICT (day, platform, category) DO UPDATE
-            SET rate_card = revenue_days.rate_card + EXCLUDED.rate_card,
-                booked = revenue_days.booked + EXCLUDED.booked,
-                lines = revenue_days.lines + EXCLUDED.lines;
-        END LOOP;
-        FOR change IN
-          SELECT date_trunc('month', c.day::timestamp)::date AS month, c.platform, c.category,
-                 sum(c.rate) AS rate, sum(c.booked) AS booked, sum(c.n)::int AS n
-            FROM (VALUES (old_day, o_platform, o_category, -o_rate, -o_booked, -1),
-                         (new_day, n_platform, n_category, n_rate, n_booked, 1))
-                 AS c (day, platform, category, rate, booked, n)
-           WHERE c.day IS NOT NULL
-           GROUP BY 1, 2, 3
-           ORDER BY 1, 2, 3
-        LOOP
-          CONTINUE WHEN change.rate = 0 AND change.booked = 0 AND change.n = 0;
-          INSERT INTO revenue_months (month, platform, category, rate_card, booked, lines)
-          VALUES (change.month, change.platform, change.category, change.rate, change.booked, change.n)
-          ON CONFLICT (month, platform, category) DO UPDATE
-            SET rate_card = revenue_months.rate_card + EXCLUDED.rate_card,
-                booked = revenue_months.booked + EXCLUDED.booked,
-                lines = revenue_months.lines + EXCLUDED.lines;
-        END LOOP;
+        ${lineChange(DAYS)}
+        ${lineChange(MONTHS)}
         RETURN NULL;
       END
       $$`);
@@ -159,30 +177,8 @@ export class CreateRevenueDays1764100000001 implements MigrationInterface {
           new_day := (NEW.created_at AT TIME ZONE 'UTC')::date;
         END IF;
         IF old_day IS DISTINCT FROM new_day THEN
-          INSERT INTO revenue_days (day, platform, category, rate_card, booked, lines)
-          SELECT c.day, l.platform, l.category, sum(c.sign * l.rate_card_amount),
-                 sum(c.sign * l.booked_amount), sum(c.sign)::int
-            FROM booking_lines l
-           CROSS JOIN (VALUES (old_day, -1), (new_day, 1)) AS c (day, sign)
-           WHERE l.order_id = OLD.id AND c.day IS NOT NULL
-           GROUP BY 1, 2, 3
-           ORDER BY 1, 2, 3
-          ON CONFLICT (day, platform, category) DO UPDATE
-            SET rate_card = revenue_days.rate_card + EXCLUDED.rate_card,
-                booked = revenue_days.booked + EXCLUDED.booked,
-                lines = revenue_days.lines + EXCLUDED.lines;
-          INSERT INTO revenue_months (month, platform, category, rate_card, booked, lines)
-          SELECT date_trunc('month', c.day::timestamp)::date, l.platform, l.category,
-                 sum(c.sign * l.rate_card_amount), sum(c.sign * l.booked_amount), sum(c.sign)::int
-            FROM booking_lines l
-           CROSS JOIN (VALUES (old_day, -1), (new_day, 1)) AS c (day, sign)
-           WHERE l.order_id = OLD.id AND c.day IS NOT NULL
-           GROUP BY 1, 2, 3
-           ORDER BY 1, 2, 3
-          ON CONFLICT (month, platform, category) DO UPDATE
-            SET rate_card = revenue_months.rate_card + EXCLUDED.rate_card,
-                booked = revenue_months.booked + EXCLUDED.booked,
-                lines = revenue_months.lines + EXCLUDED.lines;
+          ${bookingChange(DAYS)}
+          ${bookingChange(MONTHS)}
         END IF;
         IF TG_OP = 'DELETE' THEN
           RETURN OLD;
