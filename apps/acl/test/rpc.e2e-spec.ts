@@ -4,34 +4,20 @@
  * `{data, meta}` envelope; the reply is `{id, response, isDisposed}` or `{id, err, isDisposed}`.
  */
 import { randomUUID } from 'node:crypto';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { rpcTestClient, type RpcTestClient } from '@media/testing';
 import { acl, admin, createUser, system } from './support';
 
-let nc: NatsConnection;
+let rpc: RpcTestClient;
 
 beforeAll(async () => {
-  nc = await connect({ servers: system().env.NATS_URL });
+  rpc = await rpcTestClient(system().env.NATS_URL);
 });
 
 afterAll(async () => {
-  await nc?.close();
+  await rpc?.close();
 });
 
-interface NestReply<T> {
-  id: string;
-  response?: T;
-  err?: { status: number; code: string; detail: unknown };
-  isDisposed: boolean;
-}
-
-async function ask<T = any>(subject: string, data: unknown): Promise<NestReply<T>> {
-  const id = randomUUID();
-  const packet = { id, pattern: subject, data: { data, meta: { request_id: `rpc-test-${id}` } } };
-  const message = await nc.request(subject, JSON.stringify(packet), { timeout: 3000 });
-  const reply = message.json<NestReply<T>>();
-  expect(reply.id).toBe(id);
-  return reply;
-}
+const ask = <T = any>(subject: string, data: unknown) => rpc.ask<T>(subject, data);
 
 describe('acl.users.get-many', () => {
   it('answers the profiles of known ids in the order asked, unknown and malformed ids absent, no credentials', async () => {

@@ -13,6 +13,7 @@ import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import {
   appDatabase,
+  askNats,
   call,
   e2eStack,
   freePort,
@@ -21,6 +22,7 @@ import {
   type ApiRequest,
   type ApiResponse,
   type MintOptions,
+  type NestReply,
 } from '@media/testing';
 import WebSocket from 'ws';
 
@@ -184,14 +186,8 @@ export async function startReplica(
 }
 
 /** A NATS request as another app's Nest client sends it; returns Nest's reply packet. */
-export async function ask<T = any>(
-  subject: string,
-  data: unknown,
-): Promise<{ response?: T; err?: { status: number; code: string; detail: unknown } }> {
-  const id = randomUUID();
-  const packet = { id, pattern: subject, data: { data, meta: { request_id: `test-${id}` } } };
-  const message = await (await nats()).request(subject, JSON.stringify(packet), { timeout: 5000 });
-  return message.json();
+export async function ask<T = any>(subject: string, data: unknown): Promise<NestReply<T>> {
+  return askNats<T>(await nats(), subject, data, { timeout: 5000, requestIdPrefix: 'test' });
 }
 
 /**

@@ -5,34 +5,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { rpcTestClient, type RpcTestClient } from '@media/testing';
 import { caller, documents, system, uploaded } from './support';
 
-let nc: NatsConnection;
+let rpc: RpcTestClient;
 
 beforeAll(async () => {
-  nc = await connect({ servers: system().env.NATS_URL });
+  rpc = await rpcTestClient(system().env.NATS_URL);
 });
 
 afterAll(async () => {
-  await nc?.close();
+  await rpc?.close();
 });
 
-interface NestReply<T> {
-  id: string;
-  response?: T;
-  err?: { status: number; code: string; detail: unknown };
-  isDisposed: boolean;
-}
-
-async function ask<T = any>(subject: string, data: unknown): Promise<NestReply<T>> {
-  const id = randomUUID();
-  const packet = { id, pattern: subject, data: { data, meta: { request_id: `rpc-test-${id}` } } };
-  const message = await nc.request(subject, JSON.stringify(packet), { timeout: 3000 });
-  const reply = message.json<NestReply<T>>();
-  expect(reply.id).toBe(id);
-  return reply;
-}
+const ask = <T = any>(subject: string, data: unknown) => rpc.ask<T>(subject, data);
 
 const remove = (id: string, token: string) =>
   documents(`/api/v1/documents/${id}`, { method: 'DELETE', token });
@@ -99,7 +85,7 @@ describe('documents.documents.get-many', () => {
 
 describe('documents.document.deleted', () => {
   it('reaches a durable consumer that was stopped during the delete, once it starts again', async () => {
-    const jsm = await jetstreamManager(nc);
+    const jsm = await jetstreamManager(rpc.nc);
     const durable = `documents-e2e-${randomUUID().slice(0, 8)}`;
     // The consumer exists (as a stopped app's would) but nobody is pulling from it.
     await jsm.consumers.add('EVENTS', {
@@ -116,7 +102,7 @@ describe('documents.document.deleted', () => {
       // Let the outbox relay publish while the consumer is still stopped.
       await new Promise((r) => setTimeout(r, 1500));
 
-      const consumer = await jetstream(nc).consumers.get('EVENTS', durable);
+      const consumer = await jetstream(rpc.nc).consumers.get('EVENTS', durable);
       const deadline = Date.now() + 10_000;
       let event: Record<string, any> | undefined;
       while (!event && Date.now() < deadline) {

@@ -3,6 +3,6 @@ export * from './databases';
 export * from './env';
 export * from './http';
 export * from './ports';
+export * from './rpc';
 export * from './stack';
 export * from './tokens';
-export * from './env';

@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+
+/** Nest's reply packet to a NATS request: `{id, response, isDisposed}` or `{id, err, isDisposed}`. */
+export interface NestReply<T> {
+  id: string;
+  response?: T;
+  err?: { status: number; code: string; detail: unknown };
+  isDisposed: boolean;
+}
+
+/**
+ * Sends `data` to `subject` as another app's Nest client would (CONTRACT §5): Nest's packet
+ * `{id, pattern, data}` whose `data` is the `{data, meta}` envelope. Throws when the reply
+ * answers another request's id.
+ */
+export async function askNats<T = any>(
+  nc: NatsConnection,
+  subject: string,
+  data: unknown,
+  { timeout = 3000, requestIdPrefix = 'rpc-test' } = {},
+): Promise<NestReply<T>> {
+  const id = randomUUID();
+  const packet = { id, pattern: subject, data: { data, meta: { request_id: `${requestIdPrefix}-${id}` } } };
+  const message = await nc.request(subject, JSON.stringify(packet), { timeout });
+  const reply = message.json<NestReply<T>>();
+  if (reply.id !== id) throw new Error(`the reply to request ${id} carries id ${String(reply.id)}`);
+  return reply;
+}
+
+export interface RpcTestClient {
+  /** The connection, for what else a test does on NATS (JetStream consumers, subscriptions). */
+  nc: NatsConnection;
+  ask<T = any>(subject: string, data: unknown): Promise<NestReply<T>>;
+  close(): Promise<void>;
+}
+
+/** A plain NATS connection that calls the apps' responders (open in beforeAll, close in afterAll). */
+export async function rpcTestClient(natsUrl: string): Promise<RpcTestClient> {
+  const nc = await connect({ servers: natsUrl });
+  return {
+    nc,
+    ask: (subject, data) => askNats(nc, subject, data),
+    close: () => nc.close(),
+  };
+}
