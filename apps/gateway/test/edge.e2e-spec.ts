@@ -14,7 +14,7 @@ import {
   type BootedGateway,
   type FakeUpstream,
 } from './support/fake-upstream';
-import { head, RawConnection } from './support/raw-client';
+import { expectContractError, head, RawConnection, trickle } from './support/raw-client';
 
 let upstream: FakeUpstream;
 const booted: BootedGateway[] = [];
@@ -35,10 +35,6 @@ async function gateway(extra: Record<string, string> = {}): Promise<BootedGatewa
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function expectContractError(answer: { body: string }, code: string): void {
-  expect(JSON.parse(answer.body)).toEqual({ detail: expect.any(String), code });
-}
 
 async function openSocket(gw: BootedGateway, token: string): Promise<WebSocket> {
   const socket = new WebSocket(`ws://127.0.0.1:${gw.port}/api/v1/ws`, {
@@ -87,20 +83,16 @@ describe('timeouts (issue 6)', () => {
     const token = mintToken(upstream.keys);
     const connection = await RawConnection.open(gw.port);
     const started = Date.now();
-    await connection.write(
+    const result = await trickle(
+      connection,
       head('POST', '/content/api/v1/echo', {
         authorization: `Bearer ${token}`,
         'content-type': 'application/json',
         'content-length': 100_000,
       }),
+      '1',
+      { timeoutMs: 15_000 },
     );
-    let answered = false;
-    const answer = connection.read(15_000).then((a) => ((answered = true), a));
-    while (!answered && !connection.closed && Date.now() - started < 15_000) {
-      await connection.write('1');
-      await sleep(100);
-    }
-    const result = await answer;
     expect(result.status).toBe(408);
     expectContractError(result, 'request_timeout');
     expect(Date.now() - started).toBeLessThan(9_000);
@@ -136,20 +128,16 @@ describe('timeouts (issue 6)', () => {
     const token = mintToken(upstream.keys);
     const connection = await RawConnection.open(gw.port);
     const started = Date.now();
-    await connection.write(
+    const result = await trickle(
+      connection,
       head('POST', '/content/api/v1/echo', {
         authorization: `Bearer ${token}`,
         'content-type': 'application/json',
         'content-length': 1_000,
       }),
+      ' ',
+      { timeoutMs: 10_000 },
     );
-    let answered = false;
-    const answer = connection.read(10_000).then((a) => ((answered = true), a));
-    while (!answered && !connection.closed && Date.now() - started < 10_000) {
-      await connection.write(' ');
-      await sleep(100);
-    }
-    const result = await answer;
     expect(result.status).toBe(408);
     expectContractError(result, 'request_timeout');
     expect(Date.now() - started).toBeLessThan(4_000);

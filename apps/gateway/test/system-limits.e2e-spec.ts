@@ -4,7 +4,7 @@
  * answered (acl's 415: the route declares no multipart) instead of a cut connection.
  */
 import { stack, type StackInfo } from '@media/testing';
-import { head, RawConnection, sendBody, type RawAnswer } from './support/raw-client';
+import { expectContractError, expectTooLarge, head, postBody, RawConnection } from './support/raw-client';
 
 const BODY_LIMIT = 1024 * 1024;
 const TOKEN_PATH = '/acl/api/v1/auth/token';
@@ -16,32 +16,12 @@ beforeAll(() => {
   port = Number(new URL(system.gatewayUrl).port);
 });
 
-async function exchange(
-  connection: RawConnection,
-  size: number,
-  headers: Record<string, string | number>,
-  chunked = false,
-): Promise<RawAnswer> {
-  await connection.write(head('POST', TOKEN_PATH, headers));
-  let answered = false;
-  const answer = connection.read(10_000).then((a) => ((answered = true), a));
-  const sending = sendBody(connection, size, { chunked, stop: () => answered });
-  const result = await answer;
-  await sending;
-  return result;
-}
-
 const json = { 'content-type': 'application/json', 'content-length': BODY_LIMIT + 1 };
-
-function expectTooLarge(answer: RawAnswer): void {
-  expect(answer.status).toBe(413);
-  expect(JSON.parse(answer.body)).toEqual({ detail: expect.any(String), code: 'payload_too_large' });
-}
 
 it('answers 40 sequential JSON posts just over 1 MiB on a keep-alive connection with 413, never a reset or a hang', async () => {
   let connection = await RawConnection.open(port);
   for (let i = 0; i < 40; i += 1) {
-    const answer = await exchange(connection, BODY_LIMIT + 1, json);
+    const answer = await postBody(connection, TOKEN_PATH, BODY_LIMIT + 1, json);
     expectTooLarge(answer);
     if (answer.headers.connection === 'close') {
       expect(await connection.waitClosed(5_000)).toBe(true);
@@ -56,7 +36,7 @@ it('answers 40 sequential JSON posts just over 1 MiB on a keep-alive connection 
 it('answers 40 JSON posts just over 1 MiB, each on a new connection, with 413', async () => {
   for (let i = 0; i < 40; i += 1) {
     const connection = await RawConnection.open(port);
-    expectTooLarge(await exchange(connection, BODY_LIMIT + 1, json));
+    expectTooLarge(await postBody(connection, TOKEN_PATH, BODY_LIMIT + 1, json));
     connection.destroy();
   }
 });
@@ -64,14 +44,15 @@ it('answers 40 JSON posts just over 1 MiB, each on a new connection, with 413', 
 it('answers an anonymous 40 MB chunked multipart body with acl’s 415 and closes, within seconds', async () => {
   const connection = await RawConnection.open(port);
   const started = Date.now();
-  const answer = await exchange(
+  const answer = await postBody(
     connection,
+    TOKEN_PATH,
     40 * 1024 * 1024,
     { 'content-type': 'multipart/form-data; boundary=xyz', 'transfer-encoding': 'chunked' },
     true,
   );
   expect(answer.status).toBe(415);
-  expect(JSON.parse(answer.body)).toEqual({ detail: expect.any(String), code: 'unsupported_media_type' });
+  expectContractError(answer, 'unsupported_media_type');
   expect(answer.headers.connection).toBe('close');
   expect(Date.now() - started).toBeLessThan(5_000);
   expect(await connection.waitClosed(5_000)).toBe(true);

@@ -158,3 +158,55 @@ export async function sendBody(
   if (options.chunked && sent >= total) await connection.write('0\r\n\r\n');
   return sent;
 }
+
+/**
+ * POSTs a body of `size` bytes to `path`, reading the answer while still sending (the gateway may
+ * answer before the body is complete) and sending no more once it has.
+ */
+export async function postBody(
+  connection: RawConnection,
+  path: string,
+  size: number,
+  headers: Record<string, string | number>,
+  chunked = false,
+): Promise<RawAnswer> {
+  await connection.write(head('POST', path, headers));
+  let answered = false;
+  const answer = connection.read(10_000).then((a) => ((answered = true), a));
+  const sending = sendBody(connection, size, { chunked, stop: () => answered });
+  const result = await answer;
+  await sending;
+  return result;
+}
+
+/**
+ * Writes `requestHead`, then `chunk` every `everyMs` until the answer comes, the connection closes
+ * or `timeoutMs` have passed; returns the answer.
+ */
+export async function trickle(
+  connection: RawConnection,
+  requestHead: string,
+  chunk: string,
+  { everyMs = 100, timeoutMs }: { everyMs?: number; timeoutMs: number },
+): Promise<RawAnswer> {
+  const started = Date.now();
+  await connection.write(requestHead);
+  let answered = false;
+  const answer = connection.read(timeoutMs).then((a) => ((answered = true), a));
+  while (!answered && !connection.closed && Date.now() - started < timeoutMs) {
+    await connection.write(chunk);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  return answer;
+}
+
+/** The contract's error body (CONTRACT §2) with `code`. */
+export function expectContractError(answer: { body: string }, code: string): void {
+  expect(JSON.parse(answer.body)).toEqual({ detail: expect.any(String), code });
+}
+
+/** A 413 in the contract's shape. */
+export function expectTooLarge(answer: RawAnswer): void {
+  expect(answer.status).toBe(413);
+  expectContractError(answer, 'payload_too_large');
+}
