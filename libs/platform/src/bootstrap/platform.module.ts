@@ -15,6 +15,7 @@ import { PLATFORM_CONFIG } from '../config/tokens';
 import { databaseOptions, type DatabaseParts } from '../database/database';
 import { ContractExceptionFilter } from '../errors/exception.filter';
 import { BusHealthIndicator } from '../health/bus.health';
+import { DrainHealthIndicator } from '../health/drain.health';
 import { HealthController } from '../health/health.controller';
 import { loggerOptions } from '../logging/logging';
 import { RpcClient } from '../nats/rpc-client';
@@ -67,6 +68,7 @@ export class PlatformModule {
         Paginator,
         RpcClient,
         BusHealthIndicator,
+        DrainHealthIndicator,
         EventBus,
         ...(publishes ? [Outbox] : []),
         ...(consumes ? [EventConsumers] : []),

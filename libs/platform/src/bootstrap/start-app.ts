@@ -18,6 +18,7 @@ import { requestId } from '../http/request-id';
 import { parseTrustedProxies, type TrustedProxies } from '../http/public-url';
 import { busListenerOptions } from '../nats/transport';
 import { BusHealthIndicator } from '../health/bus.health';
+import { DrainHealthIndicator } from '../health/drain.health';
 import { AppMetrics, httpMetrics } from '../observability/metrics';
 import {
   contextFrom,
@@ -141,13 +142,12 @@ export async function createApp<C extends PlatformConfig>(
   const listener = app.connectMicroservice(busListenerOptions(def.name, config), { inheritAppConfig: true });
   app.get(BusHealthIndicator).watchListener(listener.status);
   await app.startAllMicroservices();
-  CONNECTIONS.set(
-    app,
-    manageConnections(app.getHttpServer(), {
-      bytes: config.UPLOAD_LIMIT,
-      ms: 2_000,
-    }),
-  );
+  const connections = manageConnections(app.getHttpServer(), {
+    bytes: config.UPLOAD_LIMIT,
+    ms: 2_000,
+  });
+  CONNECTIONS.set(app, connections);
+  app.get(DrainHealthIndicator).follow(() => connections.draining);
   answerClientErrors(app.getHttpServer() as import('node:http').Server);
   await app.listen(config.PORT, options.host ?? '0.0.0.0');
   return app;

@@ -4,6 +4,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from '../auth/decorators';
 import { BusHealthIndicator } from './bus.health';
+import { DrainHealthIndicator } from './drain.health';
 
 /** `GET /<prefix>/health/live` (process up) and `/health/ready` (database and NATS reachable). */
 @ApiTags('health')
@@ -14,6 +15,7 @@ export class HealthController {
     @Inject(HealthCheckService) private readonly health: HealthCheckService,
     @Inject(TypeOrmHealthIndicator) private readonly database: TypeOrmHealthIndicator,
     @Inject(BusHealthIndicator) private readonly bus: BusHealthIndicator,
+    @Inject(DrainHealthIndicator) private readonly drain: DrainHealthIndicator,
   ) {}
 
   @Get('live')
@@ -26,10 +28,12 @@ export class HealthController {
   @HealthCheck()
   async ready(@Res({ passthrough: true }) res: Response) {
     try {
-      return await this.health.check([
-        () => this.database.pingCheck('database', { timeout: 1500 }),
-        () => this.bus.check('nats'),
-      ]);
+      return await this.health.check(
+        // Draining: down at once, whatever the dependencies say.
+        this.drain.draining
+          ? [() => this.drain.check('shutdown')]
+          : [() => this.database.pingCheck('database', { timeout: 1500 }), () => this.bus.check('nats')],
+      );
     } catch (error) {
       if (!(error instanceof ServiceUnavailableException)) throw error;
       res.status(503);
