@@ -3,11 +3,13 @@
  * the in-process bus of the embedded default: same subjects, same errors, same guarantees.
  */
 import { randomUUID } from 'node:crypto';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { ChatEvents, type EventEnvelope } from '@media/contracts';
+import { ChatEvents, EVENTS_STREAM, type EventEnvelope } from '@media/contracts';
 import { call, mintToken, queryDatabase, testEnv } from '@media/testing';
+import { durableName, PLATFORM_CONFIG, type PlatformConfig } from '../src';
 import { bootFixture, type BootedFixture } from './fixture/boot';
+import { fixtureApp } from './fixture/fixture.app';
 
 async function eventually<T>(
   probe: () => Promise<T>,
@@ -111,19 +113,28 @@ describe('durable events over JetStream', () => {
     const js = jetstream(nc);
     // Two publishes with different message ids, so JetStream's own de-duplication does not hide the repeat.
     await js.publish(event.subject, JSON.stringify(event), { msgID: `${event.id}-1` });
-    await js.publish(event.subject, JSON.stringify(event), { msgID: `${event.id}-2` });
+    const repeat = await js.publish(event.subject, JSON.stringify(event), { msgID: `${event.id}-2` });
+    // The consumer acks a message once it has handled it (or skipped it as already applied): when
+    // its ack floor reaches the repeat, both deliveries are done.
+    const durable = durableName(
+      fixture.app.get<PlatformConfig>(PLATFORM_CONFIG).EVENTS_CONSUMER_PREFIX,
+      fixtureApp.name,
+      event.subject,
+      'ReceiptRecorder.record',
+    );
+    const jsm = await jetstreamManager(nc);
+    const consumer = await eventually(
+      () => jsm.consumers.info(EVENTS_STREAM, durable),
+      (info) => info.ack_floor.stream_seq >= repeat.seq,
+    );
     await nc.close();
-    const rows = await eventually(
-      () =>
-        queryDatabase<{ n: number }>(
-          fixture.db,
-          `SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1 AND consumer = $2`,
-          [event.id, 'fixture-platform:ReceiptRecorder.record'],
-        ),
-      (r) => r[0].n > 0,
+    expect(consumer.ack_floor.stream_seq).toBeGreaterThanOrEqual(repeat.seq);
+    const rows = await queryDatabase<{ n: number }>(
+      fixture.db,
+      `SELECT count(*)::int AS n FROM processed_events WHERE event_id = $1 AND consumer = $2`,
+      [event.id, 'fixture-platform:ReceiptRecorder.record'],
     );
     expect(rows[0].n).toBe(1);
-    await new Promise((r) => setTimeout(r, 500));
     const receipts = await queryDatabase<{ n: number }>(
       fixture.db,
       `SELECT count(*)::int AS n FROM fixture_receipts WHERE event_id = $1`,
