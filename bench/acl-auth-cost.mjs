@@ -18,12 +18,12 @@
  * ROUNDS (default 5), DURATION (s, default 5), CONNECTIONS (default 16), LOG_LEVEL for the apps
  * (default warn: request lines off in both builds). Writes bench/results/acl-auth-cost.json.
  */
-import { execSync, spawn } from 'node:child_process';
+import { execSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { freePort, startProcess, stopProcess, waitReady } from './lib/processes.mjs';
 import { benchDatabase, log, machine, root, withClient, writeResult } from './lib/seed-users.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -37,16 +37,6 @@ const admin = { email: 'bench-admin@example.com', password: 'bench-admin-passwor
 const privateKeyPem = generateKeyPairSync('rsa', { modulusLength: 2048 })
   .privateKey.export({ type: 'pkcs8', format: 'pem' })
   .toString();
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The merge base with main, built once into a temporary copy (node_modules linked). */
 function beforeDist() {
@@ -70,26 +60,8 @@ function beforeDist() {
   return { dist: join(dir, 'dist'), commit };
 }
 
-function start(entry, env) {
-  const child = spawn(process.execPath, [entry], {
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return child;
-}
-
-async function waitReady(url, child) {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`${url}: exited with ${child.exitCode}`);
-    const ok = await fetch(url).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} not ready`);
-}
+/** Starts a build's entry (its stderr is ours) and returns the child. */
+const start = (entry, env) => startProcess('acl-auth-cost', entry, env, { stderr: 'inherit' }).child;
 
 /** utime + stime of a process, in ms. */
 function cpuMs(pid) {
@@ -117,7 +89,7 @@ async function boot(name, dist) {
     // Keep the two builds' durable consumers apart on a shared NATS.
     EVENTS_CONSUMER_PREFIX: `bench-${name}`,
   });
-  await waitReady(`${acl}/acl/health/ready`, aclChild);
+  await waitReady(`${acl}/acl/health/ready`, { child: aclChild, timeoutMs: 120_000 });
   const gatewayChild = start(join(dist, 'apps/gateway/src/main.js'), {
     GATEWAY_PORT: String(gatewayPort),
     PORT: String(gatewayPort),
@@ -126,8 +98,9 @@ async function boot(name, dist) {
     RATE_LIMIT_PER_MINUTE: '100000000',
     LOG_LEVEL,
   });
-  await waitReady(`http://127.0.0.1:${gatewayPort}/health/live`, gatewayChild).catch(() =>
-    waitReady(`http://127.0.0.1:${gatewayPort}/openapi.json`, gatewayChild),
+  const gatewayReady = { child: gatewayChild, timeoutMs: 120_000 };
+  await waitReady(`http://127.0.0.1:${gatewayPort}/health/live`, gatewayReady).catch(() =>
+    waitReady(`http://127.0.0.1:${gatewayPort}/openapi.json`, gatewayReady),
   );
   // The admin in three groups, as a real user would be.
   await withClient(database.url, async (db) => {
@@ -151,12 +124,7 @@ async function boot(name, dist) {
     token,
     aclPid: aclChild.pid,
     stop: async () => {
-      for (const child of [gatewayChild, aclChild]) {
-        if (child.exitCode === null) {
-          child.kill('SIGTERM');
-          await new Promise((r) => child.once('exit', r));
-        }
-      }
+      for (const child of [gatewayChild, aclChild]) await stopProcess(child);
       await database.drop();
     },
   };

@@ -21,7 +21,7 @@
  */
 import { createRequire } from 'node:module';
 import {
-  applyAclSchema,
+  applySchema,
   benchDatabase,
   benchPasswordHash,
   checkRollup,
@@ -76,7 +76,7 @@ async function main() {
   await database.create();
   log(`database ${database.name}`);
   try {
-    await applyAclSchema(database.url);
+    await applySchema('acl', database.url);
     const passwordHash = await benchPasswordHash();
     const result = await withClient(database.url, async (db) => {
       const host = await machine(db);

@@ -41,17 +41,22 @@
  * Writes bench/results/acl-users-list.json. Compare ratios more than absolute figures: autocannon,
  * acl and PostgreSQL share this machine's cores.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { closeSync, openSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import autocannon from 'autocannon';
-import { Client as HttpClient } from 'undici';
 import {
-  applyAclSchema,
+  executionMs,
+  explain,
+  httpClient,
+  percentiles,
+  runAutocannon,
+  sqlRecorder,
+  startApp,
+} from './lib/app-server.mjs';
+import { freePort } from './lib/processes.mjs';
+import {
+  applySchema,
+  assert,
   benchDatabase,
   benchPasswordHash,
   checkRollup,
@@ -66,12 +71,9 @@ import {
 } from './lib/seed-users.mjs';
 
 const require = createRequire(import.meta.url);
-const { DataSource } = require('typeorm');
-const { databaseOptions } = require(dist('libs/platform/src/database/database.js'));
 const { CursorCodec } = require(dist('libs/platform/src/pagination/cursor.js'));
 const { Paginator } = require(dist('libs/platform/src/pagination/paginator.js'));
 const { generateTestKeys, mintToken } = require(dist('libs/testing/src/tokens.js'));
-const { freePort } = require(dist('libs/testing/src/ports.js'));
 const { User } = require(dist('apps/acl/src/users/user.entity.js'));
 const { UserDirectory } = require(dist('apps/acl/src/users/user-directory.service.js'));
 const { UsersService } = require(dist('apps/acl/src/users/users.service.js'));
@@ -117,94 +119,17 @@ const LISTS = {
   },
 };
 
-function percentiles(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  const round = (x) => Number(x.toFixed(2));
-  return {
-    requests: samples.length,
-    p50_ms: round(at(0.5)),
-    p90_ms: round(at(0.9)),
-    p99_ms: round(at(0.99)),
-    max_ms: round(sorted[sorted.length - 1]),
-    mean_ms: round(samples.reduce((s, x) => s + x, 0) / samples.length),
-  };
-}
+/** The figures of bench/results/acl-users-list.json: p50, p90, p99, max and mean. */
+const figures = (samples) => percentiles(samples, { quantiles: [50, 90, 99], mean: true });
 
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
-// ---------------------------------------------------------------- acl, booted from dist
-
-async function startAcl(env) {
-  const logFile = join(tmpdir(), `${database.name}-acl.log`);
-  const fd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [dist('apps/acl/src/main.js')], {
-    env: { ...env, PATH: process.env.PATH ?? '' },
-    stdio: ['ignore', fd, fd],
+/** autocannon's own result, for CONNECTIONS connections over DURATION seconds. */
+const autocannonRun = (url, token) =>
+  runAutocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: { authorization: `Bearer ${token}` },
   });
-  closeSync(fd);
-  const base = `http://127.0.0.1:${env.PORT}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`acl exited with ${child.exitCode}; log in ${logFile}`);
-    try {
-      const res = await fetch(`${base}/acl/health/ready`, { signal: AbortSignal.timeout(1000) });
-      await res.arrayBuffer();
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`acl was not ready within 60 s; log in ${logFile}`);
-    await new Promise((done) => setTimeout(done, 200));
-  }
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.kill('SIGTERM');
-    await once(child, 'exit');
-    clearTimeout(kill);
-  };
-  return { base, logFile, stop };
-}
-
-/** GETs over one keep-alive connection, timed from sending to the last byte of the body. */
-function httpClient(base, token) {
-  const client = new HttpClient(base, { pipelining: 1 });
-  const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
-  return {
-    async get(url) {
-      const target = new URL(url, base);
-      const start = performance.now();
-      const res = await client.request({
-        method: 'GET',
-        path: `${target.pathname}${target.search}`,
-        headers,
-      });
-      const text = await res.body.text();
-      const ms = performance.now() - start;
-      if (res.statusCode !== 200) throw new Error(`GET ${url}: ${res.statusCode} ${text}`);
-      return { body: JSON.parse(text), ms };
-    },
-    close: () => client.close(),
-  };
-}
-
-function runAutocannon(url, token) {
-  return new Promise((done, fail) => {
-    const instance = autocannon(
-      {
-        url,
-        connections: CONNECTIONS,
-        duration: DURATION,
-        headers: { authorization: `Bearer ${token}` },
-      },
-      (error, result) => (error ? fail(error) : done(result)),
-    );
-    instance.on('error', fail);
-  });
-}
 
 // ---------------------------------------------------------------- the SQL acl runs
 
@@ -214,22 +139,8 @@ function runAutocannon(url, token) {
  * and Host from the request, as Express gives them to acl.
  */
 async function sqlCapture(url, cursorSecret) {
-  const captured = [];
-  let capturing = false;
-  const logger = {
-    logQuery: (query, parameters) => capturing && captured.push({ query, parameters: parameters ?? [] }),
-    logQueryError: () => undefined,
-    logQuerySlow: () => undefined,
-    logSchemaBuild: () => undefined,
-    logMigration: () => undefined,
-    log: () => undefined,
-  };
-  const dataSource = new DataSource({
-    ...databaseOptions('acl-bench-sql', { DATABASE_URL: url }, { entities: [User], migrations: [] }),
-    logging: ['query'],
-    logger,
-  });
-  await dataSource.initialize();
+  const recorder = await sqlRecorder('acl-bench-sql', url, [User]);
+  const dataSource = recorder.dataSource;
   const paginator = new Paginator({ CURSOR_SECRET: cursorSecret });
   const directory = new UserDirectory(dataSource);
   const services = {
@@ -254,14 +165,8 @@ async function sqlCapture(url, cursorSecret) {
   return {
     /** The page and the statements of one list request. */
     async run(list, absoluteUrl) {
-      captured.length = 0;
-      capturing = true;
-      try {
-        const page = await call(list, absoluteUrl);
-        return { page, statements: [...captured] };
-      } finally {
-        capturing = false;
-      }
+      const { result: page, statements } = await recorder.record(() => call(list, absoluteUrl));
+      return { page, statements };
     },
     /** Median and p99 of the request's service call alone (its SQL and mapping, no HTTP). */
     async time(list, absoluteUrl, runs) {
@@ -271,9 +176,9 @@ async function sqlCapture(url, cursorSecret) {
         await call(list, absoluteUrl);
         samples.push(performance.now() - start);
       }
-      return percentiles(samples);
+      return figures(samples);
     },
-    close: () => dataSource.destroy(),
+    close: () => recorder.close(),
   };
 }
 
@@ -289,16 +194,13 @@ function statementLabel(sql) {
 async function explainAll(db, statements) {
   const out = [];
   for (const { query, parameters } of statements) {
-    const lines = (await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${query}`, parameters)).rows.map(
-      (r) => r['QUERY PLAN'],
-    );
-    const text = lines.join('\n');
+    const lines = await explain(db, query, parameters);
     out.push({
       statement: statementLabel(query),
       sql: query.replace(/\s+/g, ' ').trim(),
       parameters,
-      execution_ms: Number(/Execution Time: ([\d.]+) ms/.exec(text)?.[1]),
-      planning_ms: Number(/Planning Time: ([\d.]+) ms/.exec(text)?.[1]),
+      execution_ms: executionMs(lines),
+      planning_ms: Number(/Planning Time: ([\d.]+) ms/.exec(lines.join('\n'))?.[1]),
       explain: lines,
     });
   }
@@ -312,7 +214,7 @@ async function main() {
   log(`database ${database.name}`);
   let acl;
   try {
-    await applyAclSchema(database.url);
+    await applySchema('acl', database.url);
     const passwordHash = await benchPasswordHash();
     await withClient(database.url, async (db) => {
       const host = await machine(db);
@@ -346,7 +248,7 @@ async function main() {
       const cursorSecret = randomBytes(32).toString('hex');
       const port = await freePort();
       start = performance.now();
-      acl = await startAcl({
+      acl = await startApp('acl', 'acl', {
         PORT: String(port),
         DATABASE_URL: database.url,
         NATS_URL,
@@ -462,7 +364,7 @@ async function main() {
       walks.users_first_pages = {
         what: `the first ${WALK_PAGES} pages of 100 (rows 1..${head.seen}), following acl's next links`,
         signed_cursor_equals_acls: true,
-        latency: percentiles(head.samples),
+        latency: figures(head.samples),
         middle_page_sql: await middlePageSql('users', head.urls),
       };
 
@@ -476,8 +378,8 @@ async function main() {
       const back = await walkBack('users', tail.page, totals.users - tail.page.results.length, deepRank);
       walks.users_tail = {
         what: `from row ${deepRank + 1} to the last (${tail.pages} pages of ${PAGE_SIZE}) with next, then back with previous`,
-        next: percentiles(tail.samples),
-        previous: percentiles(back.samples),
+        next: figures(tail.samples),
+        previous: figures(back.samples),
       };
       const deepPage = (await http.get(usersDeepUrl)).body;
       assert(deepPage.previous, 'users: the deep page has no previous link');
@@ -500,7 +402,7 @@ async function main() {
       walks.correspondents_all = {
         what: `every correspondent, ${all.pages} pages of 100, following acl's next links`,
         rows: all.seen,
-        latency: percentiles(all.samples),
+        latency: figures(all.samples),
         middle_page_sql: await middlePageSql('correspondents', all.urls),
       };
       const corrDeepRank = Math.max(0, totals.correspondents - FROM_END);
@@ -520,8 +422,8 @@ async function main() {
       );
       walks.correspondents_tail = {
         what: `from correspondent ${corrDeepRank + 1} to the last (${corrTail.pages} pages of ${PAGE_SIZE}) with next, then back with previous`,
-        next: percentiles(corrTail.samples),
-        previous: percentiles(corrBack.samples),
+        next: figures(corrTail.samples),
+        previous: figures(corrBack.samples),
       };
       const corrDeepPage = (await http.get(corrDeepUrl)).body;
       pagesFor.correspondents = {
@@ -561,7 +463,7 @@ async function main() {
           }
         }
         sweep[list] = points.map(({ depth, samples }) => {
-          const { p50_ms, p99_ms } = percentiles(samples);
+          const { p50_ms, p99_ms } = figures(samples);
           return { rows_before_page: depth, p50_ms, p99_ms };
         });
         log(
@@ -615,8 +517,8 @@ async function main() {
       const baselines = [];
       const cases = [];
       for (const target of targets) {
-        const sequential = percentiles(target.samples);
-        const loaded = await runAutocannon(target.url, token);
+        const sequential = figures(target.samples);
+        const loaded = await autocannonRun(target.url, token);
         assert(
           loaded.non2xx === 0 && loaded.errors === 0,
           `${target.name}: ${loaded.non2xx} non-2xx, ${loaded.errors} errors`,

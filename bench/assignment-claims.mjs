@@ -15,9 +15,9 @@
  * as 200s were counted. Compare ratios: client, apps and PostgreSQL share this machine's 2 cores.
  */
 import { loadavg } from 'node:os';
-import autocannon from 'autocannon';
+import { runAutocannon } from './lib/app-server.mjs';
 import { startAssignmentStack } from './lib/assignment-stack.mjs';
-import { log, machine, withClient, writeResult } from './lib/seed-users.mjs';
+import { assert, log, machine, withClient, writeResult } from './lib/seed-users.mjs';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
@@ -35,10 +35,6 @@ const EDITOR = [
   'tasks:read',
   'tasks:claim',
 ];
-
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
 
 async function createUsers(stack) {
   const login = await fetch(`${stack.urls.gateway}/acl/api/v1/auth/token`, {
@@ -68,34 +64,28 @@ async function createUsers(stack) {
 }
 
 function claimRun(base, ids, tokens, cursor, duration) {
-  return new Promise((done, fail) => {
-    const instance = autocannon(
+  return runAutocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration,
+    requests: [
       {
-        url: base,
-        connections: CONNECTIONS,
-        duration,
-        requests: [
-          {
-            method: 'POST',
-            setupRequest: (req) => {
-              const i = cursor.next++;
-              assert(i < ids.length, 'ran out of seeded tasks: raise TASKS');
-              return {
-                ...req,
-                path: `/assignment/api/v1/tasks/${ids[i]}/claim`,
-                headers: {
-                  authorization: `Bearer ${tokens[i % tokens.length]}`,
-                  'content-type': 'application/json',
-                },
-                body: '{}',
-              };
+        method: 'POST',
+        setupRequest: (req) => {
+          const i = cursor.next++;
+          assert(i < ids.length, 'ran out of seeded tasks: raise TASKS');
+          return {
+            ...req,
+            path: `/assignment/api/v1/tasks/${ids[i]}/claim`,
+            headers: {
+              authorization: `Bearer ${tokens[i % tokens.length]}`,
+              'content-type': 'application/json',
             },
-          },
-        ],
+            body: '{}',
+          };
+        },
       },
-      (error, result) => (error ? fail(error) : done(result)),
-    );
-    instance.on('error', fail);
+    ],
   });
 }
 

@@ -23,10 +23,9 @@
  */
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
-import autocannon from 'autocannon';
-import { Client as HttpClient } from 'undici';
+import { executionMs, explain, httpClient, percentiles, runAutocannon } from './lib/app-server.mjs';
 import { startAssignmentStack } from './lib/assignment-stack.mjs';
-import { dist, log, machine, seconds, withClient, writeResult } from './lib/seed-users.mjs';
+import { assert, dist, log, machine, seconds, withClient, writeResult } from './lib/seed-users.mjs';
 
 const require = createRequire(import.meta.url);
 const { CursorCodec } = require(dist('libs/platform/src/pagination/cursor.js'));
@@ -41,21 +40,8 @@ const PAGE_SIZE = 20;
 const PATH = '/assignment/api/v1/tasks';
 const ROUNDS = 10;
 
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
-function percentiles(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  const round = (x) => Number(x.toFixed(2));
-  return {
-    requests: samples.length,
-    p50_ms: round(at(0.5)),
-    p90_ms: round(at(0.9)),
-    p99_ms: round(at(0.99)),
-  };
-}
+/** The figures of bench/results/assignment-list.json: p50, p90 and p99. */
+const figures = (samples) => percentiles(samples, { quantiles: [50, 90, 99], max: false });
 
 async function seed(db) {
   const indexes = (
@@ -99,46 +85,10 @@ async function seed(db) {
   };
 }
 
-function httpClient(base, token) {
-  const client = new HttpClient(base, { pipelining: 1 });
-  return {
-    async get(url) {
-      const target = new URL(url, base);
-      const start = performance.now();
-      const res = await client.request({
-        method: 'GET',
-        path: `${target.pathname}${target.search}`,
-        headers: { authorization: `Bearer ${token}` },
-      });
-      const text = await res.body.text();
-      const ms = performance.now() - start;
-      assert(res.statusCode === 200, `GET ${url}: ${res.statusCode} ${text}`);
-      return { body: JSON.parse(text), ms };
-    },
-    close: () => client.close(),
-  };
-}
-
-function runAutocannon(url, token) {
-  return new Promise((done, fail) => {
-    const instance = autocannon(
-      { url, connections: CONNECTIONS, duration: DURATION, headers: { authorization: `Bearer ${token}` } },
-      (error, result) => (error ? fail(error) : done(result)),
-    );
-    instance.on('error', fail);
-  });
-}
-
-async function explain(db, sql, params) {
-  const lines = (await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params)).rows.map(
-    (r) => r['QUERY PLAN'],
-  );
-  const text = lines.join('\n');
-  return {
-    sql: sql.replace(/\s+/g, ' ').trim(),
-    execution_ms: Number(/Execution Time: ([\d.]+) ms/.exec(text)?.[1]),
-    explain: lines,
-  };
+/** EXPLAIN (ANALYZE, BUFFERS) of a statement with its execution time. */
+async function explained(db, sql, params) {
+  const lines = await explain(db, sql, params);
+  return { sql: sql.replace(/\s+/g, ' ').trim(), execution_ms: executionMs(lines), explain: lines };
 }
 
 async function main() {
@@ -219,9 +169,14 @@ async function main() {
         for (const c of cases)
           for (let i = 0; i < SEQUENTIAL / ROUNDS; i++) c.samples.push((await http[c.via].get(c.url)).ms);
       for (const c of cases) {
-        c.sequential = percentiles(c.samples);
+        c.sequential = figures(c.samples);
         const load = loadavg()[0];
-        const loaded = await runAutocannon(c.url, token);
+        const loaded = await runAutocannon({
+          url: c.url,
+          connections: CONNECTIONS,
+          duration: DURATION,
+          headers: { authorization: `Bearer ${token}` },
+        });
         assert(loaded.errors === 0 && loaded.non2xx === 0, `${c.via} ${c.position}: errors or non-2xx`);
         c.autocannon = {
           connections: CONNECTIONS,
@@ -242,13 +197,17 @@ async function main() {
       const [createdAt, id] = await keyAt((PAGE - 1) * PAGE_SIZE - 1);
       const select = `SELECT * FROM tasks t WHERE t.deleted_at IS NULL AND t.status = 'OPEN'`;
       const sql = {
-        first_page_keyset: await explain(db, `${select} ORDER BY t.created_at DESC, t.id DESC LIMIT 21`, []),
-        page_5000_keyset: await explain(
+        first_page_keyset: await explained(
+          db,
+          `${select} ORDER BY t.created_at DESC, t.id DESC LIMIT 21`,
+          [],
+        ),
+        page_5000_keyset: await explained(
           db,
           `${select} AND (t.created_at, t.id) < ($1::timestamptz, $2::uuid) ORDER BY t.created_at DESC, t.id DESC LIMIT 21`,
           [createdAt, id],
         ),
-        page_5000_offset_for_contrast: await explain(
+        page_5000_offset_for_contrast: await explained(
           db,
           `${select} ORDER BY t.created_at DESC, t.id DESC OFFSET ${(PAGE - 1) * PAGE_SIZE} LIMIT 21`,
           [],

@@ -21,14 +21,15 @@
  * tokens are minted with a key whose JWKS this script serves. Writes bench/results/chat-notifications.json.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes, randomUUID, createPublicKey } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { closeSync, openSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as HttpClient } from 'undici';
+import { serveJwks } from './lib/app-server.mjs';
+import { startProcess, waitReady } from './lib/processes.mjs';
 import { benchDatabase, dist, log, machine, seconds, withClient, writeResult } from './lib/seed-users.mjs';
 
 const require = createRequire(import.meta.url);
@@ -57,38 +58,11 @@ const summary = (values) => ({
   max_ms: ms(Math.max(...values)),
 });
 
-async function waitReady(url, child, logFile) {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${url}: exited with ${child.exitCode}; log ${logFile}`);
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      await res.arrayBuffer();
-      if (res.ok) return;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} not ready; log ${logFile}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-function start(name, entry, env) {
-  const logFile = join(tmpdir(), `chat-bench-${name}-${Date.now()}.log`);
-  const fd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [entry], {
-    env: { ...env, PATH: process.env.PATH ?? '' },
-    stdio: ['ignore', fd, fd],
-  });
-  closeSync(fd);
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.kill('SIGTERM');
-    await once(child, 'exit');
-    clearTimeout(kill);
-  };
-  return { child, logFile, stop };
+/** Starts a dist entry of ours and waits for it; its stop() runs first at the end. */
+async function startReady(name, entry, env, readyUrl) {
+  const { child, logFile, stop } = startProcess(`chat-bench-${name}`, entry, env);
+  stops.unshift(stop);
+  await waitReady(readyUrl, { child, logFile, timeoutMs: 90_000 });
 }
 
 const database = benchDatabase('bench_chat');
@@ -116,20 +90,9 @@ async function main() {
 
   // The JWKS acl would publish, for a key of ours.
   const keys = generateTestKeys();
-  const jwk = {
-    ...createPublicKey(keys.publicKeyPem).export({ format: 'jwk' }),
-    kid: keys.kid,
-    alg: 'RS256',
-    use: 'sig',
-  };
-  const jwks = createServer((_req, res) => {
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ keys: [jwk] }));
-  });
-  jwks.listen(0, '127.0.0.1');
-  await once(jwks, 'listening');
-  stops.push(() => new Promise((r) => jwks.close(r)));
-  const jwksUrl = `http://127.0.0.1:${jwks.address().port}/acl/.well-known/jwks.json`;
+  const jwks = await serveJwks(keys);
+  stops.push(jwks.stop);
+  const jwksUrl = jwks.url;
 
   const appPort = await freePort();
   const gatewayPort = await freePort();
@@ -139,21 +102,23 @@ async function main() {
     JWT_JWKS_URL: jwksUrl,
     LOG_LEVEL: 'warn',
   };
-  const app = start('app', dist('apps/chat-notifications/src/main.js'), {
-    ...common,
-    DATABASE_URL: database.url,
-    CHAT_NOTIFICATIONS_PORT: String(appPort),
-  });
-  stops.unshift(app.stop);
-  await waitReady(`http://127.0.0.1:${appPort}/api/health/ready`, app.child, app.logFile);
-  const gw = start('gateway', dist('apps/gateway/src/main.js'), {
-    ...common,
-    GATEWAY_PORT: String(gatewayPort),
-    CHAT_NOTIFICATIONS_URL: `http://127.0.0.1:${appPort}`,
-    RATE_LIMIT_PER_MINUTE: '0',
-  });
-  stops.unshift(gw.stop);
-  await waitReady(`http://127.0.0.1:${gatewayPort}/health/live`, gw.child, gw.logFile);
+  await startReady(
+    'app',
+    dist('apps/chat-notifications/src/main.js'),
+    { ...common, DATABASE_URL: database.url, CHAT_NOTIFICATIONS_PORT: String(appPort) },
+    `http://127.0.0.1:${appPort}/api/health/ready`,
+  );
+  await startReady(
+    'gateway',
+    dist('apps/gateway/src/main.js'),
+    {
+      ...common,
+      GATEWAY_PORT: String(gatewayPort),
+      CHAT_NOTIFICATIONS_URL: `http://127.0.0.1:${appPort}`,
+      RATE_LIMIT_PER_MINUTE: '0',
+    },
+    `http://127.0.0.1:${gatewayPort}/health/live`,
+  );
   const gateway = `http://127.0.0.1:${gatewayPort}`;
   log(`chat-notifications :${appPort}, gateway :${gatewayPort}, nats :${natsPort}, db ${database.name}`);
 

@@ -20,22 +20,25 @@
  * (default nats://127.0.0.1:4222), ROWS (default 1,000,000), CSV_ROWS (10,000), SEQUENTIAL (200
  * requests per list case), IMPORTS (10), KEEP_DB=1. Writes bench/results/content-lineup.json.
  */
-import { spawn } from 'node:child_process';
-import { createPublicKey, randomBytes, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { closeSync, openSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
-import { Client as HttpClient } from 'undici';
-import { benchDatabase, dist, log, machine, seconds, withClient, writeResult } from './lib/seed-users.mjs';
+import { httpClient, percentiles, serveJwks, startApp } from './lib/app-server.mjs';
+import { freePort } from './lib/processes.mjs';
+import {
+  assert,
+  benchDatabase,
+  dist,
+  log,
+  machine,
+  seconds,
+  withClient,
+  writeResult,
+} from './lib/seed-users.mjs';
 
 const require = createRequire(import.meta.url);
 const { CursorCodec } = require(dist('libs/platform/src/pagination/cursor.js'));
 const { generateTestKeys, mintToken } = require(dist('libs/testing/src/tokens.js'));
-const { freePort } = require(dist('libs/testing/src/ports.js'));
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
 const CSV_ROWS = Number(process.env.CSV_ROWS ?? 10_000);
@@ -48,21 +51,8 @@ const ROUNDS = 10;
 
 const database = benchDatabase('bench_content_lineup');
 
-function percentiles(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  const round = (x) => Number(x.toFixed(2));
-  return {
-    requests: samples.length,
-    p50_ms: round(at(0.5)),
-    p90_ms: round(at(0.9)),
-    p99_ms: round(at(0.99)),
-  };
-}
-
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
+/** p50, p90 and p99 of a case, the shape of bench/results/content-lineup.json. */
+const figures = (samples) => percentiles(samples, { quantiles: [50, 90, 99], max: false });
 
 async function seed(db, uploader) {
   let start = performance.now();
@@ -93,51 +83,9 @@ async function seed(db, uploader) {
   return scheduleId;
 }
 
-async function startContent(env) {
-  const logFile = join(tmpdir(), `${database.name}-content.log`);
-  const fd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [dist('apps/content/src/main.js')], {
-    env: { ...env, PATH: process.env.PATH ?? '' },
-    stdio: ['ignore', fd, fd],
-  });
-  closeSync(fd);
-  const base = `http://127.0.0.1:${env.PORT}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`content exited with ${child.exitCode}; log in ${logFile}`);
-    try {
-      const res = await fetch(`${base}/content/health/ready`, { signal: AbortSignal.timeout(1000) });
-      await res.arrayBuffer();
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`content was not ready within 120 s; log in ${logFile}`);
-    await new Promise((done) => setTimeout(done, 200));
-  }
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.kill('SIGTERM');
-    await once(child, 'exit');
-    clearTimeout(kill);
-  };
-  return { base, stop };
-}
-
 async function main() {
   const keys = generateTestKeys();
-  const jwk = {
-    ...createPublicKey(keys.publicKeyPem).export({ format: 'jwk' }),
-    kid: keys.kid,
-    alg: 'RS256',
-    use: 'sig',
-  };
-  const jwks = createServer((_req, res) =>
-    res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [jwk] })),
-  );
-  const jwksPort = await freePort();
-  await new Promise((done) => jwks.listen(jwksPort, '127.0.0.1', done));
+  const jwks = await serveJwks(keys);
 
   const uploader = randomUUID();
   const nc = await connect({ servers: NATS_URL });
@@ -167,15 +115,20 @@ async function main() {
   try {
     const cursorSecret = randomBytes(32).toString('hex');
     const port = await freePort();
-    content = await startContent({
-      PORT: String(port),
-      CONTENT_PORT: String(port),
-      DATABASE_URL: database.url,
-      NATS_URL,
-      CURSOR_SECRET: cursorSecret,
-      JWT_JWKS_URL: `http://127.0.0.1:${jwksPort}/jwks.json`,
-      LOG_LEVEL: 'warn',
-    });
+    content = await startApp(
+      'content',
+      'content',
+      {
+        PORT: String(port),
+        CONTENT_PORT: String(port),
+        DATABASE_URL: database.url,
+        NATS_URL,
+        CURSOR_SECRET: cursorSecret,
+        JWT_JWKS_URL: jwks.url,
+        LOG_LEVEL: 'warn',
+      },
+      { readyTimeoutMs: 120_000 },
+    );
     const report = await withClient(database.url, async (db) => {
       const scheduleId = await seed(db, uploader);
       const token = mintToken(keys, {
@@ -183,19 +136,8 @@ async function main() {
         permissions: ['lineup:read', 'lineup:write', 'story-categories:read'],
       });
       const codec = new CursorCodec(cursorSecret);
-      const http = new HttpClient(content.base, { pipelining: 1 });
-      const get = async (path) => {
-        const started = performance.now();
-        const res = await http.request({
-          method: 'GET',
-          path,
-          headers: { authorization: `Bearer ${token}` },
-        });
-        const text = await res.body.text();
-        const ms = performance.now() - started;
-        assert(res.statusCode === 200, `GET ${path}: ${res.statusCode} ${text}`);
-        return { body: JSON.parse(text), ms };
-      };
+      const http = httpClient(content.base, token);
+      const get = (path) => http.get(path);
       const skipped = (DEEP_PAGE - 1) * PAGE_SIZE;
       const lists = {
         story_categories: {
@@ -231,8 +173,8 @@ async function main() {
             for (let i = 0; i < SEQUENTIAL / ROUNDS; i++) v.samples.push((await get(v.url)).ms);
       const listFigures = {};
       for (const [name, c] of Object.entries(cases)) {
-        const first = percentiles(c.first.samples);
-        const deep = percentiles(c.deep.samples);
+        const first = figures(c.first.samples);
+        const deep = figures(c.deep.samples);
         listFigures[name] = {
           rows: ROWS,
           first_page: first,
@@ -276,7 +218,7 @@ async function main() {
         const total = Object.values(body.slot_count).reduce((n, v) => n + v.count, 0);
         assert(total === CSV_ROWS, `import stored ${total} slots`);
       }
-      const csvFigures = { rows: CSV_ROWS, bytes: Buffer.byteLength(csv), ...percentiles(imports) };
+      const csvFigures = { rows: CSV_ROWS, bytes: Buffer.byteLength(csv), ...figures(imports) };
       log(`CSV import of ${CSV_ROWS} rows: p50 ${csvFigures.p50_ms} ms`);
       return {
         when: new Date().toISOString(),
@@ -290,7 +232,7 @@ async function main() {
   } finally {
     await content?.stop();
     await nc.close();
-    jwks.close();
+    await jwks.stop();
     await database.drop();
   }
 }

@@ -19,8 +19,7 @@
  * Writes bench/results/documents-transfer.json. The machine's cores are shared by the client,
  * the gateway, documents and PostgreSQL, so compare ratios (gateway vs direct) over absolutes.
  */
-import { spawn } from 'node:child_process';
-import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import {
   createReadStream,
@@ -31,10 +30,13 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { mkdirSync } from 'node:fs';
-import { createServer, request } from 'node:http';
+import { request } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { serveJwks } from './lib/app-server.mjs';
+import { signToken, upstreamEnv } from './lib/edge.mjs';
+import { freePort, startProcess, stopProcess, waitReady } from './lib/processes.mjs';
 import { dist, log, root } from './lib/seed-users.mjs';
 
 /** File sizes in MB (10^6 bytes); the largest is past the default UPLOAD_LIMIT, so it is raised. */
@@ -47,28 +49,6 @@ const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const MB = 1_000_000;
 
 // ------------------------------------------------------------------ servers
-
-async function freePort() {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  await new Promise((done) => server.close(done));
-  return port;
-}
-
-async function waitReady(url, child, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}`);
-    const ok = await fetch(url).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`${url} not ready`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 function rss(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -90,26 +70,6 @@ async function sampled(pids, work) {
 }
 
 // ------------------------------------------------------------------ client
-
-function token(privateKey, kid) {
-  const now = Math.floor(Date.now() / 1000);
-  const b64 = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const input = `${b64({ alg: 'RS256', typ: 'JWT', kid })}.${b64({
-    sub: randomUUID(),
-    email: 'bench@example.com',
-    name: 'Bench',
-    employee_number: null,
-    groups: [],
-    roles: [],
-    permissions: ['documents:write'],
-    iss: 'media-backoffice-acl',
-    aud: 'media-backoffice',
-    iat: now,
-    exp: now + 3600,
-    jti: randomUUID(),
-  })}`;
-  return `${input}.${sign('RSA-SHA256', Buffer.from(input), privateKey).toString('base64url')}`;
-}
 
 /** Streams `path` as the `file` part of a multipart POST; resolves with the 201 body. */
 function uploadFile(base, path, size, bearer) {
@@ -180,32 +140,26 @@ async function main() {
 
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const kid = 'bench-documents';
-  const jwks = JSON.stringify({
-    keys: [{ ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' }],
-  });
-  const jwksServer = createServer((_req, res) =>
-    res.writeHead(200, { 'content-type': 'application/json' }).end(jwks),
-  );
-  jwksServer.listen(0, '127.0.0.1');
-  await once(jwksServer, 'listening');
-  const jwksUrl = `http://127.0.0.1:${jwksServer.address().port}/acl/.well-known/jwks.json`;
+  const jwks = await serveJwks({ publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }), kid });
 
   const [documentsPort, gatewayPort] = [await freePort(), await freePort()];
   const documentsUrl = `http://127.0.0.1:${documentsPort}`;
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const tmp = join(work, 'tmp');
   mkdirSync(tmp);
-  const common = { PATH: process.env.PATH, JWT_JWKS_URL: jwksUrl, LOG_LEVEL: 'warn', NATS_URL, UPLOAD_LIMIT };
+  const common = { JWT_JWKS_URL: jwks.url, LOG_LEVEL: 'warn', NATS_URL, UPLOAD_LIMIT };
   const children = [];
-  const start = (main, env) => {
-    const child = spawn(process.execPath, [dist(main)], {
-      env: { ...common, ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+  const start = (name, env) => {
+    const { child } = startProcess(
+      name,
+      dist(`apps/${name}/src/main.js`),
+      { ...common, ...env },
+      { stderr: 'inherit' },
+    );
     children.push(child);
     return child;
   };
-  const documents = start('apps/documents/src/main.js', {
+  const documents = start('documents', {
     PORT: String(documentsPort),
     DOCUMENTS_PORT: String(documentsPort),
     DATABASE_URL: dbUrl.toString(),
@@ -214,42 +168,25 @@ async function main() {
     // The temp files of uploads on the storage's filesystem, so storing one is a rename.
     TMPDIR: tmp,
   });
-  const upstreams = {};
-  for (const app of [
-    'CONTENT',
-    'ASSIGNMENT',
-    'INVENTORY',
-    'COMMERCIAL',
-    'PAYMENT',
-    'ACL',
-    'CHAT_NOTIFICATIONS',
-  ])
-    upstreams[`${app}_URL`] = 'http://127.0.0.1:9';
-  const gateway = start('apps/gateway/src/main.js', {
-    ...upstreams,
-    DOCUMENTS_URL: documentsUrl,
+  const gateway = start('gateway', {
+    ...upstreamEnv('http://127.0.0.1:9', { DOCUMENTS_URL: documentsUrl }),
     GATEWAY_PORT: String(gatewayPort),
     PORT: String(gatewayPort),
     RATE_LIMIT_PER_MINUTE: '0',
   });
 
   const stop = async () => {
-    for (const child of children) {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await once(child, 'exit');
-      }
-    }
-    jwksServer.close();
+    for (const child of children) await stopProcess(child);
+    await jwks.stop();
     if (!process.env.KEEP_DB) await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await admin.end();
     rmSync(work, { recursive: true, force: true });
   };
 
   try {
-    await waitReady(`${documentsUrl}/documents/health/ready`, documents);
-    await waitReady(`${gatewayUrl}/health/live`, gateway);
-    const bearer = token(privateKey, kid);
+    await waitReady(`${documentsUrl}/documents/health/ready`, { child: documents, intervalMs: 150 });
+    await waitReady(`${gatewayUrl}/health/live`, { child: gateway, intervalMs: 150 });
+    const bearer = signToken(privateKey, kid, ['documents:write']);
     const pids = { gateway: gateway.pid, documents: documents.pid };
 
     const files = {};

@@ -16,28 +16,19 @@
  */
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
-import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setTimeout } from 'node:timers';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { signToken, upstreamEnv } from './lib/edge.mjs';
+import { freePort, startProcess, stopProcess, waitReady } from './lib/processes.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const APP_URL_VARIABLES = [
-  'CONTENT',
-  'ASSIGNMENT',
-  'INVENTORY',
-  'COMMERCIAL',
-  'PAYMENT',
-  'ACL',
-  'DOCUMENTS',
-  'CHAT_NOTIFICATIONS',
-];
 
 const { values: args } = parseArgs({
   options: {
@@ -128,50 +119,6 @@ if (args.role === 'upstream') {
 
 // ---------------------------------------------------------------- helpers
 
-function signToken(privateKey, kid) {
-  const now = Math.floor(Date.now() / 1000);
-  const b64 = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const input = `${b64({ alg: 'RS256', typ: 'JWT', kid })}.${b64({
-    sub: randomUUID(),
-    email: 'bench@example.com',
-    name: 'Bench',
-    employee_number: null,
-    groups: [],
-    roles: [],
-    permissions: [],
-    iss: 'media-backoffice-acl',
-    aud: 'media-backoffice',
-    iat: now,
-    exp: now + 3600,
-    jti: randomUUID(),
-  })}`;
-  return `${input}.${sign('RSA-SHA256', Buffer.from(input), privateKey).toString('base64url')}`;
-}
-
-async function freePort() {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  await new Promise((done) => server.close(done));
-  return port;
-}
-
-async function waitFor(url, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const res = await globalThis.fetch(url);
-      await res.arrayBuffer();
-      if (res.status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
-    await new Promise((done) => setTimeout(done, 100));
-  }
-}
-
 /** Starts the fake upstream and the built gateway as child processes; returns URLs and a stop(). */
 async function startLocal() {
   const gatewayMain = join(root, 'dist/apps/gateway/src/main.js');
@@ -203,16 +150,17 @@ async function startLocal() {
     // Access logs are written (one line per request, as in production) and discarded.
     LOG_LEVEL: 'info',
   };
-  for (const name of APP_URL_VARIABLES) env[`${name}_URL`] = upstreamUrl;
-  const gateway = spawn(process.execPath, [gatewayMain], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const { child: gateway } = startProcess(
+    'gateway',
+    gatewayMain,
+    { ...env, ...upstreamEnv(upstreamUrl) },
+    { stderr: 'inherit' },
+  );
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  await waitFor(`${gatewayUrl}/health/live`);
+  await waitReady(`${gatewayUrl}/health/live`, { child: gateway, timeoutMs: 15_000, intervalMs: 100 });
 
   const stop = async () => {
-    for (const child of [gateway, bare, upstream]) {
-      child.kill('SIGTERM');
-      if (child.exitCode === null) await once(child, 'exit');
-    }
+    for (const child of [gateway, bare, upstream]) await stopProcess(child);
   };
   return { upstreamUrl, gatewayUrl, bareProxyUrl, token: signToken(privateKey, kid), stop };
 }

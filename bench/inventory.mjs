@@ -22,18 +22,21 @@
  * default 300), RUNS (SQL runs per case, default 30), CONNECTIONS (default 10), DURATION (seconds,
  * default 5), KEEP_DB=1. Writes bench/results/inventory.json.
  */
-import { spawn } from 'node:child_process';
-import { createPublicKey, randomBytes, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { closeSync, openSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import autocannon from 'autocannon';
-import { Client as HttpClient } from 'undici';
 import {
-  appMigrations,
+  applySchema,
+  executionMs,
+  explain,
+  httpClient,
+  percentiles,
+  runAutocannon,
+  serveJwks,
+  sqlRecorder,
+  startApp,
+} from './lib/app-server.mjs';
+import { freePort } from './lib/processes.mjs';
+import {
   benchDatabase,
   dist,
   log,
@@ -45,11 +48,7 @@ import {
 } from './lib/seed-users.mjs';
 
 const require = createRequire(import.meta.url);
-const { DataSource } = require('typeorm');
-const { databaseOptions, runMigrations } = require(dist('libs/platform/src/database/database.js'));
 const { generateTestKeys, mintToken } = require(dist('libs/testing/src/tokens.js'));
-const { freePort } = require(dist('libs/testing/src/ports.js'));
-const migrations = appMigrations('inventory');
 const { REVENUE_DAYS_BACKFILL } = require(
   dist('apps/inventory/src/database/migrations/1764100000001-create-revenue-days.js'),
 );
@@ -79,19 +78,6 @@ const FROM_LINES_SQL = `
      AND ($3::text IS NULL OR l.platform = $3::text)
    GROUP BY GROUPING SETS ((), (date_trunc('month', b.created_at AT TIME ZONE 'UTC')), (l.platform), (l.platform, l.category))`;
 
-function percentiles(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  const round = (x) => Number(x.toFixed(2));
-  return {
-    runs: samples.length,
-    p50_ms: round(at(0.5)),
-    p95_ms: round(at(0.95)),
-    p99_ms: round(at(0.99)),
-    max_ms: round(sorted[sorted.length - 1]),
-  };
-}
-
 async function timeSql(db, sql, params, runs) {
   await db.query(sql, params);
   const samples = [];
@@ -100,28 +86,10 @@ async function timeSql(db, sql, params, runs) {
     await db.query(sql, params);
     samples.push(performance.now() - start);
   }
-  return percentiles(samples);
+  return percentiles(samples, { count: 'runs' });
 }
 
-async function explain(db, sql, params) {
-  return (await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params)).rows.map((r) => r['QUERY PLAN']);
-}
-
-const executionMs = (plan) => Number(/Execution Time: ([\d.]+) ms/.exec(plan.join('\n'))?.[1]);
-
-// ---------------------------------------------------------------- schema and seed
-async function applySchema(url) {
-  const dataSource = new DataSource(
-    databaseOptions('inventory-bench', { DATABASE_URL: url }, { entities: [], migrations }),
-  );
-  await dataSource.initialize();
-  try {
-    await runMigrations('inventory', dataSource);
-  } finally {
-    await dataSource.destroy();
-  }
-}
-
+// ---------------------------------------------------------------- seed
 async function seed(db) {
   let start = performance.now();
   await db.query('BEGIN');
@@ -177,70 +145,17 @@ async function checkRollup(db) {
 }
 
 // ---------------------------------------------------------------- inventory, booted from dist
-async function jwksServer(keys) {
-  const jwk = {
-    ...createPublicKey(keys.publicKeyPem).export({ format: 'jwk' }),
-    kid: keys.kid,
-    alg: 'RS256',
-    use: 'sig',
-  };
-  const server = createServer((_req, res) =>
-    res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [jwk] })),
-  );
-  const port = await freePort();
-  await new Promise((done) => server.listen(port, '127.0.0.1', done));
-  return { url: `http://127.0.0.1:${port}/jwks.json`, close: () => server.close() };
-}
-
-async function startInventory(env) {
-  const logFile = join(tmpdir(), `${database.name}-inventory.log`);
-  const fd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [dist('apps/inventory/src/main.js')], {
-    env: { ...env, PATH: process.env.PATH ?? '' },
-    stdio: ['ignore', fd, fd],
-  });
-  closeSync(fd);
-  const base = `http://127.0.0.1:${env.PORT}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null)
-      throw new Error(`inventory exited with ${child.exitCode}; log in ${logFile}`);
-    try {
-      const res = await fetch(`${base}/inventory/health/ready`, { signal: AbortSignal.timeout(1000) });
-      await res.arrayBuffer();
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`inventory was not ready within 60 s; log in ${logFile}`);
-    await new Promise((done) => setTimeout(done, 200));
-  }
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.kill('SIGTERM');
-    await once(child, 'exit');
-    clearTimeout(kill);
-  };
-  return { base, stop };
-}
-
 /**
  * GETs over one keep-alive connection per case, timed from sending to the last byte, taken in
  * ROUNDS rounds interleaved across the cases so that this shared machine's drift falls on all alike.
  */
 async function sequentialInterleaved(base, token, cases, n) {
-  const clients = cases.map(() => new HttpClient(base, { pipelining: 1 }));
-  const headers = { authorization: `Bearer ${token}` };
+  const clients = cases.map(() => httpClient(base, token));
   const samples = cases.map(() => []);
   const bodies = [];
   const get = async (i, path) => {
-    const start = performance.now();
-    const res = await clients[i].request({ method: 'GET', path, headers });
-    const text = await res.body.text();
-    const ms = performance.now() - start;
-    if (res.statusCode !== 200) throw new Error(`GET ${path}: ${res.statusCode} ${text}`);
-    bodies[i] = JSON.parse(text);
+    const { body, ms } = await clients[i].get(path);
+    bodies[i] = body;
     return ms;
   };
   try {
@@ -254,59 +169,35 @@ async function sequentialInterleaved(base, token, cases, n) {
   } finally {
     await Promise.all(clients.map((c) => c.close()));
   }
-  return cases.map((_, i) => ({ stats: percentiles(samples[i]), body: bodies[i] }));
+  return cases.map((_, i) => ({ stats: percentiles(samples[i], { count: 'runs' }), body: bodies[i] }));
 }
 
-function runAutocannon(url, token) {
-  return new Promise((done, fail) => {
-    const instance = autocannon(
-      { url, connections: CONNECTIONS, duration: DURATION, headers: { authorization: `Bearer ${token}` } },
-      (error, result) =>
-        error
-          ? fail(error)
-          : done({
-              connections: CONNECTIONS,
-              duration_s: DURATION,
-              requests_per_s: result.requests.average,
-              latency_p50_ms: result.latency.p50,
-              latency_p97_5_ms: result.latency.p97_5,
-              non_2xx: result.non2xx,
-            }),
-    );
-    instance.on('error', fail);
+async function autocannonFigures(url, token) {
+  const result = await runAutocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: { authorization: `Bearer ${token}` },
   });
+  return {
+    connections: CONNECTIONS,
+    duration_s: DURATION,
+    requests_per_s: result.requests.average,
+    latency_p50_ms: result.latency.p50,
+    latency_p97_5_ms: result.latency.p97_5,
+    non_2xx: result.non2xx,
+  };
 }
 
 /** Endpoint 12's statements, captured from inventory's compiled BookingsService. */
 async function endpoint12Statements(url, orderId) {
-  const captured = [];
-  let capturing = false;
-  const logger = {
-    logQuery: (query, parameters) => capturing && captured.push({ query, parameters: parameters ?? [] }),
-    logQueryError: () => undefined,
-    logQuerySlow: () => undefined,
-    logSchemaBuild: () => undefined,
-    logMigration: () => undefined,
-    log: () => undefined,
-  };
-  const dataSource = new DataSource({
-    ...databaseOptions(
-      'inventory-bench-sql',
-      { DATABASE_URL: url },
-      { entities: [Booking, BookingLine, LineAsset], migrations: [] },
-    ),
-    logging: ['query'],
-    logger,
-  });
-  await dataSource.initialize();
+  const sql = await sqlRecorder('inventory-bench-sql', url, [Booking, BookingLine, LineAsset]);
   try {
-    const service = new BookingsService(dataSource, null);
-    capturing = true;
-    const view = await service.get(orderId);
-    capturing = false;
-    return { statements: captured, lines: view.lines.length };
+    const service = new BookingsService(sql.dataSource, null);
+    const { result: view, statements } = await sql.record(() => service.get(orderId));
+    return { statements, lines: view.lines.length };
   } finally {
-    await dataSource.destroy();
+    await sql.close();
   }
 }
 
@@ -314,10 +205,10 @@ async function main() {
   await database.create();
   log(`database ${database.name}`);
   const keys = generateTestKeys();
-  const jwks = await jwksServer(keys);
+  const jwks = await serveJwks(keys);
   let app;
   try {
-    await applySchema(database.url);
+    await applySchema('inventory', database.url);
     const report = await withClient(database.url, async (db) => {
       const host = await machine(db);
       const { seedSeconds, backfillSeconds } = await seed(db);
@@ -359,7 +250,7 @@ async function main() {
 
       // ---- HTTP
       const port = await freePort();
-      app = await startInventory({
+      app = await startApp('inventory', 'inventory', {
         PORT: String(port),
         DATABASE_URL: database.url,
         NATS_URL,
@@ -419,7 +310,7 @@ async function main() {
       const http = [];
       for (const [i, [label, path]] of cases.entries()) {
         const { stats, body } = measured[i];
-        const load = await runAutocannon(`${app.base}${path}`, token);
+        const load = await autocannonFigures(`${app.base}${path}`, token);
         http.push({
           case: label,
           path,
@@ -473,7 +364,7 @@ async function main() {
     await writeResult('inventory.json', report);
   } finally {
     await app?.stop();
-    jwks.close();
+    await jwks.stop();
     await database.drop();
   }
 }

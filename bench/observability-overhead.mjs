@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { startApp } from './lib/app-server.mjs';
+import { freePort } from './lib/processes.mjs';
 import { benchDatabase, log, root } from './lib/seed-users.mjs';
 
 const { values: args } = parseArgs({
@@ -26,15 +27,6 @@ const { values: args } = parseArgs({
     out: { type: 'string', default: join(root, 'bench/results/observability-overhead.json') },
   },
 });
-
-const freePort = async () => {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  await new Promise((r) => server.close(r));
-  return port;
-};
 
 // An OTLP receiver that accepts and counts export requests, as a collector would.
 let exports = 0;

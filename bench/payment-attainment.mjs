@@ -17,16 +17,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
 import { createRequire } from 'node:module';
 import { applySchema, explain, httpClient, measure, percentiles, startApp } from './lib/app-server.mjs';
-import {
-  applyAclSchema,
-  benchDatabase,
-  dist,
-  log,
-  machine,
-  seconds,
-  withClient,
-  writeResult,
-} from './lib/seed-users.mjs';
+import { benchDatabase, dist, log, machine, seconds, withClient, writeResult } from './lib/seed-users.mjs';
 
 const require = createRequire(import.meta.url);
 const { generateTestKeys, mintToken } = require(dist('libs/testing/src/tokens.js'));
@@ -50,7 +41,7 @@ async function main() {
   let acl;
   let payment;
   try {
-    await applyAclSchema(aclDb.url);
+    await applySchema('acl', aclDb.url);
     await applySchema('payment', paymentDb.url);
     const managerId = await withClient(aclDb.url, async (db) => {
       const manager = (

@@ -1,35 +1,21 @@
 /**
- * What the commercial and payment benchmarks share: an app booted from dist on its own database,
- * a JWKS served from this process (so an app verifies the tokens minted here without acl), a
- * keep-alive HTTP client that times each GET, and percentiles.
+ * What the app benchmarks share: an app booted from dist on its own database, a JWKS served from
+ * this process (so an app verifies the tokens minted here without acl), a keep-alive HTTP client
+ * that times each GET, percentiles, autocannon, and the SQL a service sends, for EXPLAIN.
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
-import { closeSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import autocannon from 'autocannon';
 import { Client as HttpClient } from 'undici';
-import { appMigrations, dist } from './seed-users.mjs';
+import { startProcess, waitReady } from './processes.mjs';
+import { applySchema, dist } from './seed-users.mjs';
 
 const require = createRequire(import.meta.url);
 const { DataSource } = require('typeorm');
-const { databaseOptions, runMigrations } = require(dist('libs/platform/src/database/database.js'));
+const { databaseOptions } = require(dist('libs/platform/src/database/database.js'));
 
-/** An app's own migrations (and the platform's outbox), exactly as it applies them at boot. */
-export async function applySchema(app, url) {
-  const migrations = appMigrations(app);
-  const dataSource = new DataSource(
-    databaseOptions(`${app}-bench`, { DATABASE_URL: url }, { entities: [], migrations }),
-  );
-  await dataSource.initialize();
-  try {
-    await runMigrations(app, dataSource);
-  } finally {
-    await dataSource.destroy();
-  }
-}
+export { applySchema };
 
 /** Serves `{keys: [jwk]}` for a test key pair on a free port; returns its URL and a stop(). */
 export async function serveJwks(keys) {
@@ -48,67 +34,71 @@ export async function serveJwks(keys) {
   };
 }
 
-/** Boots `app` from dist with `env` and waits for its readiness; stop() sends SIGTERM. */
-export async function startApp(app, prefix, env) {
-  const logFile = join(tmpdir(), `bench-${app}-${Date.now()}.log`);
-  const fd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [dist(`apps/${app}/src/main.js`)], {
-    env: { ...env, PATH: process.env.PATH ?? '' },
-    stdio: ['ignore', fd, fd],
-  });
-  closeSync(fd);
+/**
+ * Boots `app` from dist with `env` and waits for its readiness (`readyTimeoutMs`, default 60 s);
+ * stop() sends SIGTERM.
+ */
+export async function startApp(app, prefix, env, { readyTimeoutMs = 60_000 } = {}) {
+  const { child, logFile, stop } = startProcess(app, dist(`apps/${app}/src/main.js`), env);
   const base = `http://127.0.0.1:${env.PORT}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${app} exited with ${child.exitCode}; log in ${logFile}`);
-    try {
-      const res = await fetch(`${base}/${prefix}/health/ready`, { signal: AbortSignal.timeout(1000) });
-      await res.arrayBuffer();
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${app} was not ready within 60 s; log in ${logFile}`);
-    await new Promise((done) => setTimeout(done, 200));
+  try {
+    await waitReady(`${base}/${prefix}/health/ready`, { child, logFile, timeoutMs: readyTimeoutMs });
+  } catch (error) {
+    await stop();
+    throw error;
   }
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.kill('SIGTERM');
-    await once(child, 'exit');
-    clearTimeout(kill);
-  };
   return { base, logFile, stop };
 }
 
-/** GETs over one keep-alive connection, timed from sending to the last byte of the body. */
+/**
+ * GETs over one keep-alive connection, timed from sending to the last byte of the body; `url` is
+ * a path or an absolute URL on `base` (a `next` link). Anything but a 200 throws.
+ */
 export function httpClient(base, token) {
   const client = new HttpClient(base, { pipelining: 1 });
   const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
   return {
-    async get(path) {
+    async get(url) {
+      const target = new URL(url, base);
       const start = performance.now();
-      const res = await client.request({ method: 'GET', path, headers });
+      const res = await client.request({
+        method: 'GET',
+        path: `${target.pathname}${target.search}`,
+        headers,
+      });
       const text = await res.body.text();
       const ms = performance.now() - start;
-      if (res.statusCode !== 200) throw new Error(`GET ${path}: ${res.statusCode} ${text}`);
+      if (res.statusCode !== 200) throw new Error(`GET ${url}: ${res.statusCode} ${text}`);
       return { body: JSON.parse(text), ms };
     },
     close: () => client.close(),
   };
 }
 
-export function percentiles(samples) {
+/**
+ * The count, the `quantiles` (as `p<q>_ms`), and optionally the max and the mean of samples in
+ * milliseconds, to two decimals. `count` names the count's key.
+ */
+export function percentiles(
+  samples,
+  { quantiles = [50, 95, 99], count = 'requests', max = true, mean = false } = {},
+) {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
   const round = (x) => Number(x.toFixed(2));
-  return {
-    requests: samples.length,
-    p50_ms: round(at(0.5)),
-    p95_ms: round(at(0.95)),
-    p99_ms: round(at(0.99)),
-    max_ms: round(sorted[sorted.length - 1]),
-  };
+  const figures = { [count]: samples.length };
+  for (const q of quantiles) figures[`p${q}_ms`] = round(at(q / 100));
+  if (max) figures.max_ms = round(sorted[sorted.length - 1]);
+  if (mean) figures.mean_ms = round(samples.reduce((sum, x) => sum + x, 0) / samples.length);
+  return figures;
+}
+
+/** One autocannon run with `options`; resolves with its result. */
+export function runAutocannon(options) {
+  return new Promise((done, fail) => {
+    const instance = autocannon(options, (error, result) => (error ? fail(error) : done(result)));
+    instance.on('error', fail);
+  });
 }
 
 /**
@@ -131,4 +121,45 @@ export async function measure(http, cases, requests, rounds = 10) {
 export async function explain(db, sql, params) {
   const { rows } = await db.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
   return rows.map((r) => r['QUERY PLAN']);
+}
+
+/** The `Execution Time` of an EXPLAIN ANALYZE, in ms. */
+export const executionMs = (plan) => Number(/Execution Time: ([\d.]+) ms/.exec(plan.join('\n'))?.[1]);
+
+/**
+ * A DataSource on `url` for `entities` whose logger keeps the statements sent while `record(work)`
+ * runs, so that a service's request can be replayed under EXPLAIN. Returns the DataSource (to
+ * build the service on), `record(work)` resolving with `{ result, statements }`, and `close()`.
+ */
+export async function sqlRecorder(name, url, entities) {
+  const statements = [];
+  let recording = false;
+  const logger = {
+    logQuery: (query, parameters) => recording && statements.push({ query, parameters: parameters ?? [] }),
+    logQueryError: () => undefined,
+    logQuerySlow: () => undefined,
+    logSchemaBuild: () => undefined,
+    logMigration: () => undefined,
+    log: () => undefined,
+  };
+  const dataSource = new DataSource({
+    ...databaseOptions(name, { DATABASE_URL: url }, { entities, migrations: [] }),
+    logging: ['query'],
+    logger,
+  });
+  await dataSource.initialize();
+  return {
+    dataSource,
+    async record(work) {
+      statements.length = 0;
+      recording = true;
+      try {
+        const result = await work();
+        return { result, statements: [...statements] };
+      } finally {
+        recording = false;
+      }
+    },
+    close: () => dataSource.destroy(),
+  };
 }

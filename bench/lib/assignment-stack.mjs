@@ -3,13 +3,10 @@
  * their own processes, each app on a fresh database of its own (never .data), on the NATS of
  * NATS_URL; a signing key given to acl so that tokens minted here verify everywhere.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { closeSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { upstreamEnv } from './edge.mjs';
+import { startProcess, waitReady } from './processes.mjs';
 import { benchDatabase, dist, log } from './seed-users.mjs';
 
 const require = createRequire(import.meta.url);
@@ -18,50 +15,11 @@ const { freePort } = require(dist('libs/testing/src/ports.js'));
 
 export { mintToken };
 
-const APPS = [
-  'CONTENT',
-  'ASSIGNMENT',
-  'INVENTORY',
-  'COMMERCIAL',
-  'PAYMENT',
-  'ACL',
-  'DOCUMENTS',
-  'CHAT_NOTIFICATIONS',
-];
-
-async function waitReady(url, child, logFile) {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${url}: exited with ${child.exitCode}; log in ${logFile}`);
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      await res.arrayBuffer();
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} not ready within 90 s; log in ${logFile}`);
-    await new Promise((done) => setTimeout(done, 200));
-  }
-}
-
-function start(name, main, env) {
-  const logFile = join(tmpdir(), `bench-assignment-${name}-${Date.now()}.log`);
-  const fd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [dist(main)], {
-    env: { ...env, PATH: process.env.PATH ?? '' },
-    stdio: ['ignore', fd, fd],
-  });
-  closeSync(fd);
-  return { child, logFile };
-}
-
-async function stop(child) {
-  if (child.exitCode !== null) return;
-  const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  child.kill('SIGTERM');
-  await once(child, 'exit');
-  clearTimeout(kill);
+/** Starts `main` (a dist path), adds it to `processes` and waits until `readyUrl` answers 2xx. */
+async function startReady(name, main, env, readyUrl, processes) {
+  const { child, logFile, stop } = startProcess(`assignment-${name}`, dist(main), env);
+  processes.push({ stop });
+  await waitReady(readyUrl, { child, logFile, timeoutMs: 90_000 });
 }
 
 /**
@@ -87,32 +45,43 @@ export async function startAssignmentStack({ prefix, natsUrl, env: extra = {} })
   };
   const processes = [];
   try {
-    const acl = start('acl', 'apps/acl/src/main.js', {
-      ...common,
-      PORT: String(ports.acl),
-      DATABASE_URL: databases.acl.url,
-      JWT_PRIVATE_KEY: keys.privateKeyPem,
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-    });
-    processes.push(acl);
-    await waitReady(`${urls.acl}/acl/health/ready`, acl.child, acl.logFile);
-    const assignment = start('assignment', 'apps/assignment/src/main.js', {
-      ...common,
-      PORT: String(ports.assignment),
-      DATABASE_URL: databases.assignment.url,
-    });
-    processes.push(assignment);
-    await waitReady(`${urls.assignment}/assignment/health/ready`, assignment.child, assignment.logFile);
-    const gatewayEnv = { ...common, GATEWAY_PORT: String(ports.gateway), RATE_LIMIT_PER_MINUTE: '0' };
+    await startReady(
+      'acl',
+      'apps/acl/src/main.js',
+      {
+        ...common,
+        PORT: String(ports.acl),
+        DATABASE_URL: databases.acl.url,
+        JWT_PRIVATE_KEY: keys.privateKeyPem,
+        ADMIN_EMAIL: admin.email,
+        ADMIN_PASSWORD: admin.password,
+      },
+      `${urls.acl}/acl/health/ready`,
+      processes,
+    );
+    await startReady(
+      'assignment',
+      'apps/assignment/src/main.js',
+      { ...common, PORT: String(ports.assignment), DATABASE_URL: databases.assignment.url },
+      `${urls.assignment}/assignment/health/ready`,
+      processes,
+    );
     // Apps not started here point at assignment; the benchmarks never route to them.
-    for (const app of APPS) gatewayEnv[`${app}_URL`] = urls.assignment;
-    gatewayEnv.ACL_URL = urls.acl;
-    const gateway = start('gateway', 'apps/gateway/src/main.js', gatewayEnv);
-    processes.push(gateway);
-    await waitReady(`${urls.gateway}/health/live`, gateway.child, gateway.logFile);
+    const gatewayEnv = {
+      ...common,
+      GATEWAY_PORT: String(ports.gateway),
+      RATE_LIMIT_PER_MINUTE: '0',
+      ...upstreamEnv(urls.assignment, { ACL_URL: urls.acl }),
+    };
+    await startReady(
+      'gateway',
+      'apps/gateway/src/main.js',
+      gatewayEnv,
+      `${urls.gateway}/health/live`,
+      processes,
+    );
   } catch (error) {
-    for (const p of processes) await stop(p.child);
+    for (const p of processes) await p.stop();
     for (const db of Object.values(databases)) await db.drop();
     throw error;
   }
@@ -124,7 +93,7 @@ export async function startAssignmentStack({ prefix, natsUrl, env: extra = {} })
     databases,
     token: (claims) => mintToken(keys, { expiresIn: 3600, ...claims }),
     async stop() {
-      for (const p of processes.reverse()) await stop(p.child);
+      for (const p of processes.reverse()) await p.stop();
       for (const db of Object.values(databases)) await db.drop();
     },
   };

@@ -1,7 +1,7 @@
 /**
- * What the acl benchmarks share: a fresh database with acl's real schema (its migrations from
- * dist, run as acl runs them), a million users inserted in one statement with one precomputed
- * password hash, and the result file written as Prettier would.
+ * What the benchmarks share: a fresh database with an app's real schema (its migrations from
+ * dist, run as the app runs them), a million acl users inserted in one statement with one
+ * precomputed password hash, and the result file written as Prettier would.
  *
  * The users_join_days rollup's row trigger is disabled for the bulk insert (through it, one
  * statement of a million inserts took 309 s instead of 24 s and left the rollup bloated with dead
@@ -27,12 +27,15 @@ export function appMigrations(app) {
   const name = `${app.replace(/-(\w)/g, (_, c) => c.toUpperCase())}App`;
   return require(dist(`apps/${app}/src/app.definition.js`))[name].database.migrations;
 }
-const migrations = appMigrations('acl');
 const { USER_JOIN_DAYS_BACKFILL } = require(
   dist('apps/acl/src/database/migrations/1764000000003-create-user-join-days.js'),
 );
 
 export const log = (...args) => process.stderr.write(`${args.join(' ')}\n`);
+
+export function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
 export const seconds = (start) => Number(((performance.now() - start) / 1000).toFixed(2));
 
 export async function withClient(url, work) {
@@ -65,14 +68,14 @@ export function benchDatabase(prefix) {
   };
 }
 
-/** acl's own migrations (and the platform's outbox), exactly as acl applies them at boot. */
-export async function applyAclSchema(url) {
+/** An app's own migrations (and the platform's outbox), exactly as it applies them at boot. */
+export async function applySchema(app, url) {
   const dataSource = new DataSource(
-    databaseOptions('acl-bench', { DATABASE_URL: url }, { entities: [], migrations }),
+    databaseOptions(`${app}-bench`, { DATABASE_URL: url }, { entities: [], migrations: appMigrations(app) }),
   );
   await dataSource.initialize();
   try {
-    await runMigrations('acl', dataSource);
+    await runMigrations(app, dataSource);
   } finally {
     await dataSource.destroy();
   }
@@ -142,12 +145,16 @@ export async function machine(db) {
   };
 }
 
-/** Writes bench/results/<name> as Prettier would, so that `npm run lint` passes on a fresh result. */
+/**
+ * Writes bench/results/<name> as Prettier would, so that `npm run lint` passes on a fresh result;
+ * BENCH_RESULTS_DIR writes it elsewhere (a smoke run at a tiny size keeps the recorded figures).
+ */
 export async function writeResult(name, report) {
-  mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-  const file = join(root, 'bench', 'results', name);
+  const dir = process.env.BENCH_RESULTS_DIR ?? join(root, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, name);
   const prettier = require('prettier');
   const options = { ...(await prettier.resolveConfig(file)), filepath: file };
   writeFileSync(file, await prettier.format(JSON.stringify(report), options));
-  log(`wrote bench/results/${name}`);
+  log(`wrote ${file}`);
 }

@@ -1,0 +1,67 @@
+/**
+ * What every benchmark does with processes: a free port, an app (or anything) started from
+ * `dist` as a child process, waited for until it answers, and stopped with SIGTERM (SIGKILL after
+ * 10 s). Nothing here needs a build, so the gateway benchmark (which builds only the gateway)
+ * uses it too.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, openSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A TCP port free on 127.0.0.1 this moment. */
+export async function freePort() {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address();
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+/**
+ * Starts `node <entry>` with `env` (and this process's PATH). Its output goes to a log file in
+ * the temporary directory named after `name`, or with `{ stderr: 'inherit' }` its stderr to ours
+ * (stdout dropped). Returns the child, the log file (if any) and `stop()`.
+ */
+export function startProcess(name, entry, env, { stderr = 'file' } = {}) {
+  const logFile = stderr === 'file' ? join(tmpdir(), `bench-${name}-${Date.now()}.log`) : undefined;
+  const fd = logFile ? openSync(logFile, 'w') : undefined;
+  const child = spawn(process.execPath, [entry], {
+    env: { ...env, PATH: process.env.PATH ?? '' },
+    stdio: fd === undefined ? ['ignore', 'ignore', 'inherit'] : ['ignore', fd, fd],
+  });
+  if (fd !== undefined) closeSync(fd);
+  return { child, logFile, stop: () => stopProcess(child) };
+}
+
+/** SIGTERM, then SIGKILL if the child is still there after 10 s; resolves once it exited. */
+export async function stopProcess(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+  clearTimeout(kill);
+}
+
+/**
+ * Polls `url` until it answers 2xx. Throws when `child` (if given) exits first, or after
+ * `timeoutMs`; the error names the log file when there is one.
+ */
+export async function waitReady(url, { child, logFile, timeoutMs = 60_000, intervalMs = 200 } = {}) {
+  const where = logFile ? `; log in ${logFile}` : '';
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child && child.exitCode !== null) throw new Error(`${url}: exited with ${child.exitCode}${where}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await res.arrayBuffer();
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} not ready within ${timeoutMs / 1000} s${where}`);
+    await new Promise((done) => setTimeout(done, intervalMs));
+  }
+}
