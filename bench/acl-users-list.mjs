@@ -135,8 +135,8 @@ const autocannonRun = (url, token) =>
 
 /**
  * acl's compiled list services on their own DataSource whose logger keeps every statement, so a
- * request's statements can be replayed under EXPLAIN. Paginator reads method, path, originalUrl
- * and Host from the request, as Express gives them to acl.
+ * request's statements can be replayed under EXPLAIN. Paginator reads method, path, originalUrl,
+ * protocol and host from the request, as Express gives them to acl.
  */
 async function sqlCapture(url, cursorSecret) {
   const recorder = await sqlRecorder('acl-bench-sql', url, [User]);
@@ -158,6 +158,7 @@ async function sqlCapture(url, cursorSecret) {
       path: target.pathname,
       originalUrl: `${target.pathname}${target.search}`,
       protocol: target.protocol.slice(0, -1),
+      host: target.host,
       headers: { host: target.host },
     };
     return services[list].list(query, req);

@@ -28,7 +28,7 @@ import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as HttpClient } from 'undici';
-import { serveJwks } from './lib/app-server.mjs';
+import { BENCH_TOKEN_TTL, serveJwks } from './lib/app-server.mjs';
 import { startProcess, waitReady } from './lib/processes.mjs';
 import { benchDatabase, dist, log, machine, seconds, withClient, writeResult } from './lib/seed-users.mjs';
 
@@ -100,6 +100,7 @@ async function main() {
     NATS_URL: `nats://127.0.0.1:${natsPort}`,
     CURSOR_SECRET: randomBytes(32).toString('hex'),
     JWT_JWKS_URL: jwksUrl,
+    JWT_ACCESS_TTL: BENCH_TOKEN_TTL,
     LOG_LEVEL: 'warn',
   };
   await startReady(
@@ -140,7 +141,9 @@ async function main() {
        SELECT $1, u, CASE WHEN ord = 1 THEN 'ADMIN' ELSE 'MEMBER' END FROM unnest($2::uuid[]) WITH ORDINALITY AS x (u, ord)`,
       [roomId, members],
     );
-    const tokens = members.map((sub) => mintToken(keys, { sub, expiresIn: 3600 }));
+    // The default lifetime (15 min): chat-notifications checks a websocket's token against it,
+    // whatever JWT_ACCESS_TTL says.
+    const tokens = members.map((sub) => mintToken(keys, { sub }));
     const sockets = await Promise.all(
       tokens.map(async (token) => {
         const socket = new WebSocket(`${gateway.replace('http', 'ws')}/api/v1/ws`, {

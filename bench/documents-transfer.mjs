@@ -21,23 +21,16 @@
  */
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import {
-  createReadStream,
-  createWriteStream,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { serveJwks } from './lib/app-server.mjs';
+import { BENCH_TOKEN_TTL, serveJwks } from './lib/app-server.mjs';
 import { signToken, upstreamEnv } from './lib/edge.mjs';
 import { freePort, startProcess, stopProcess, waitReady } from './lib/processes.mjs';
-import { dist, log, root } from './lib/seed-users.mjs';
+import { dist, log, writeResult } from './lib/seed-users.mjs';
 
 /** File sizes in MB (10^6 bytes); the largest is past the default UPLOAD_LIMIT, so it is raised. */
 const SIZES = (process.env.SIZES ?? '5,50,200').split(',').map(Number);
@@ -147,7 +140,13 @@ async function main() {
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const tmp = join(work, 'tmp');
   mkdirSync(tmp);
-  const common = { JWT_JWKS_URL: jwks.url, LOG_LEVEL: 'warn', NATS_URL, UPLOAD_LIMIT };
+  const common = {
+    JWT_JWKS_URL: jwks.url,
+    JWT_ACCESS_TTL: BENCH_TOKEN_TTL,
+    LOG_LEVEL: 'warn',
+    NATS_URL,
+    UPLOAD_LIMIT,
+  };
   const children = [];
   const start = (name, env) => {
     const { child } = startProcess(
@@ -268,12 +267,7 @@ async function main() {
       },
       cases,
     };
-    mkdirSync(join(root, 'bench/results'), { recursive: true });
-    writeFileSync(
-      join(root, 'bench/results/documents-transfer.json'),
-      `${JSON.stringify(results, null, 2)}\n`,
-    );
-    log('written bench/results/documents-transfer.json');
+    await writeResult('documents-transfer.json', results);
   } finally {
     await stop();
   }

@@ -25,7 +25,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { signToken, upstreamEnv } from './lib/edge.mjs';
+import { BENCH_TOKEN_TTL, signToken, upstreamEnv } from './lib/edge.mjs';
 import { freePort, startProcess, stopProcess, waitReady } from './lib/processes.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -149,6 +149,7 @@ async function startLocal() {
     RATE_LIMIT_PER_MINUTE: '0',
     // Access logs are written (one line per request, as in production) and discarded.
     LOG_LEVEL: 'info',
+    JWT_ACCESS_TTL: BENCH_TOKEN_TTL,
   };
   const { child: gateway } = startProcess(
     'gateway',

@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
 import { Client as HttpClient } from 'undici';
+import { BENCH_TOKEN_TTL } from './edge.mjs';
 import { startProcess, waitReady } from './processes.mjs';
 import { applySchema, dist } from './seed-users.mjs';
 
@@ -15,7 +16,7 @@ const require = createRequire(import.meta.url);
 const { DataSource } = require('typeorm');
 const { databaseOptions } = require(dist('libs/platform/src/database/database.js'));
 
-export { applySchema };
+export { applySchema, BENCH_TOKEN_TTL };
 
 /** Serves `{keys: [jwk]}` for a test key pair on a free port; returns its URL and a stop(). */
 export async function serveJwks(keys) {
@@ -39,7 +40,10 @@ export async function serveJwks(keys) {
  * stop() sends SIGTERM.
  */
 export async function startApp(app, prefix, env, { readyTimeoutMs = 60_000 } = {}) {
-  const { child, logFile, stop } = startProcess(app, dist(`apps/${app}/src/main.js`), env);
+  const { child, logFile, stop } = startProcess(app, dist(`apps/${app}/src/main.js`), {
+    JWT_ACCESS_TTL: BENCH_TOKEN_TTL,
+    ...env,
+  });
   const base = `http://127.0.0.1:${env.PORT}`;
   try {
     await waitReady(`${base}/${prefix}/health/ready`, { child, logFile, timeoutMs: readyTimeoutMs });

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { upstreamEnv } from './edge.mjs';
+import { BENCH_TOKEN_TTL, upstreamEnv } from './edge.mjs';
 import { startProcess, waitReady } from './processes.mjs';
 import { benchDatabase, dist, log } from './seed-users.mjs';
 
@@ -41,6 +41,7 @@ export async function startAssignmentStack({ prefix, natsUrl, env: extra = {} })
     CURSOR_SECRET: randomBytes(32).toString('hex'),
     JWT_JWKS_URL: `${urls.acl}/acl/.well-known/jwks.json`,
     LOG_LEVEL: 'info',
+    JWT_ACCESS_TTL: BENCH_TOKEN_TTL,
     ...extra,
   };
   const processes = [];
