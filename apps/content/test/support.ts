@@ -51,21 +51,7 @@ export async function editor(
   return { id, token: tokenWith(permissions, id), name: 'Edna Editor', employee_number };
 }
 
-export { follow } from '@media/testing';
-
-export async function eventually<T>(
-  probe: () => Promise<T>,
-  ok: (value: T) => boolean,
-  timeoutMs = 5_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await probe();
-  while (!ok(value) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-    value = await probe();
-  }
-  return value;
-}
+export { eventually, follow } from '@media/testing';
 
 export function schedule(fields: Record<string, unknown> = {}): Record<string, unknown> {
   return {

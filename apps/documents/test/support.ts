@@ -22,6 +22,8 @@ import {
   type ApiResponse,
 } from '@media/testing';
 
+export { eventually } from '@media/testing';
+
 /** The stack booted by the global setup. */
 export const system = e2eStack;
 
@@ -215,18 +217,4 @@ export async function startDocuments(env: Record<string, string> = {}): Promise<
       rmSync(root, { recursive: true, force: true });
     },
   };
-}
-
-export async function eventually<T>(
-  probe: () => Promise<T>,
-  ok: (value: T) => boolean,
-  ms = 5_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  let value = await probe();
-  while (!ok(value) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-    value = await probe();
-  }
-  return value;
 }

@@ -7,27 +7,14 @@ import { randomUUID } from 'node:crypto';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ChatEvents, EVENT_SUBJECTS, EVENTS_STREAM, type EventEnvelope } from '@media/contracts';
-import { queryDatabase } from '@media/testing';
+import { eventually as poll, queryDatabase, testEnv } from '@media/testing';
 import { DataSource } from 'typeorm';
 import { Outbox } from '../src';
 import { bootFixture, type BootedFixture } from './fixture/boot';
 
-/** The run's own NATS server, as the harness's env.ts reads it (not exported by @media/testing). */
-const testEnv = { natsUrl: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222' };
-
-async function eventually<T>(
-  probe: () => Promise<T>,
-  ok: (value: T) => boolean,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await probe();
-  while (!ok(value) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-    value = await probe();
-  }
-  return value;
-}
+/** Event delivery across the bus gets a little longer than the harness's default. */
+const eventually = <T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000) =>
+  poll(probe, ok, timeoutMs);
 
 const FUTURE_SUBJECT = 'future.thing.happened';
 let fixture: BootedFixture;
