@@ -4,18 +4,10 @@
  * `{data, meta}` envelope; the reply is `{id, response, isDisposed}` or `{id, err, isDisposed}`.
  */
 import { randomUUID } from 'node:crypto';
-import { rpcTestClient, type RpcTestClient } from '@media/testing';
+import { rpcTestClientForFile } from '@media/testing';
 import { acl, admin, createUser, system } from './support';
 
-let rpc: RpcTestClient;
-
-beforeAll(async () => {
-  rpc = await rpcTestClient(system().env.NATS_URL);
-});
-
-afterAll(async () => {
-  await rpc?.close();
-});
+const rpc = rpcTestClientForFile(() => system().env.NATS_URL);
 
 const ask = <T = any>(subject: string, data: unknown) => rpc.ask<T>(subject, data);
 

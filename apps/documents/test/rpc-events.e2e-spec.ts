@@ -5,18 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { rpcTestClient, type RpcTestClient } from '@media/testing';
+import { rpcTestClientForFile } from '@media/testing';
 import { caller, documents, system, uploaded } from './support';
 
-let rpc: RpcTestClient;
-
-beforeAll(async () => {
-  rpc = await rpcTestClient(system().env.NATS_URL);
-});
-
-afterAll(async () => {
-  await rpc?.close();
-});
+const rpc = rpcTestClientForFile(() => system().env.NATS_URL);
 
 const ask = <T = any>(subject: string, data: unknown) => rpc.ask<T>(subject, data);
 

@@ -44,3 +44,28 @@ export async function rpcTestClient(natsUrl: string): Promise<RpcTestClient> {
     close: () => nc.close(),
   };
 }
+
+/**
+ * The test file's RpcTestClient: connected in a `beforeAll`, closed in an `afterAll` (call it at
+ * the top of the file). `natsUrl` is read when the file's tests start.
+ */
+export function rpcTestClientForFile(natsUrl: () => string): RpcTestClient {
+  let client: RpcTestClient | undefined;
+  beforeAll(async () => {
+    client = await rpcTestClient(natsUrl());
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+  const open = (): RpcTestClient => {
+    if (!client) throw new Error('the NATS test client is used before beforeAll or after afterAll');
+    return client;
+  };
+  return {
+    get nc() {
+      return open().nc;
+    },
+    ask: (subject, data) => open().ask(subject, data),
+    close: async () => client?.close(),
+  };
+}
