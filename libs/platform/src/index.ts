@@ -1,3 +1,4 @@
+export * from './auth/any-permission';
 export * from './auth/auth-user';
 export * from './auth/decorators';
 export * from './auth/jwks';

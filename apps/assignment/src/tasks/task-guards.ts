@@ -1,34 +1,10 @@
-import {
-  CanActivate,
-  ExecutionContext,
-  Inject,
-  Injectable,
-  SetMetadata,
-  UseGuards,
-  applyDecorators,
-} from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import { Permissions, type Permission } from '@media/contracts';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Permissions } from '@media/contracts';
 import { Forbidden, hasPermission, type AuthUser } from '@media/platform';
 import type { Request } from 'express';
 
-const ANY_OF = 'assignment:any-permission';
-
-/** 403 unless the caller holds at least one of the permissions (`*` grants all). */
-@Injectable()
-export class AnyPermissionGuard implements CanActivate {
-  constructor(@Inject(Reflector) private readonly reflector: Reflector) {}
-
-  canActivate(context: ExecutionContext): boolean {
-    const anyOf = this.reflector.get<Permission[]>(ANY_OF, context.getHandler()) ?? [];
-    const user = context.switchToHttp().getRequest<Request & { user?: AuthUser }>().user;
-    if (!user || !anyOf.some((p) => hasPermission(user, p))) throw new Forbidden();
-    return true;
-  }
-}
-
-export const RequireAnyPermission = (...permissions: Permission[]) =>
-  applyDecorators(SetMetadata(ANY_OF, permissions), UseGuards(AnyPermissionGuard));
+/** Claims need `tasks:claim` or `tasks:assign`: the platform's any-of guard. */
+export { AnyPermissionGuard, RequireAnyPermission } from '@media/platform';
 
 /**
  * Endpoint 4's first check (CONTRACT §4.4), before the body is validated: claiming for another
