@@ -3,12 +3,20 @@
  * they must generate one signing key between them, create the first administrator once, and
  * accept each other's tokens; a restart changes none of it (CONTRACT §1, §4a).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join, resolve } from 'node:path';
-import { call, createDatabases, databaseUrl, dropDatabases, freePort, queryDatabase } from '@media/testing';
+import type { ChildProcess } from 'node:child_process';
+import {
+  call,
+  createDatabases,
+  databaseUrl,
+  dropDatabases,
+  freePort,
+  queryDatabase,
+  spawnDist,
+  stopChild,
+  waitReady,
+} from '@media/testing';
 import { system } from './support';
 
-const ENTRY = join(resolve(__dirname, '../../..'), 'dist', 'apps', 'acl', 'src', 'main.js');
 const database = `e2e_${Date.now()}_acl_replicas`;
 const admin = { email: 'first-admin@example.com', password: 'replica-admin-password' };
 const running: ChildProcess[] = [];
@@ -16,40 +24,19 @@ const running: ChildProcess[] = [];
 async function startReplica(port: number): Promise<{ url: string; child: ChildProcess }> {
   const { JWT_PRIVATE_KEY: _unused, ...env } = system().env;
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [ENTRY], {
-    env: {
-      ...env,
-      PATH: process.env.PATH ?? '',
-      PORT: String(port),
-      ACL_PORT: String(port),
-      DATABASE_URL: databaseUrl(database),
-      JWT_JWKS_URL: `${url}/acl/.well-known/jwks.json`,
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: 'ignore',
+  const replica = spawnDist('acl', {
+    ...env,
+    PORT: String(port),
+    ACL_PORT: String(port),
+    DATABASE_URL: databaseUrl(database),
+    JWT_JWKS_URL: `${url}/acl/.well-known/jwks.json`,
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+    LOG_LEVEL: 'warn',
   });
-  running.push(child);
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`replica on ${port} exited with ${child.exitCode}`);
-    const ready = await fetch(`${url}/acl/health/ready`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) return { url, child };
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`replica on ${port} not ready`);
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((done) => {
-    if (child.exitCode !== null) return done();
-    child.once('exit', () => done());
-    child.kill('SIGTERM');
-  });
+  running.push(replica.child);
+  await waitReady(`${url}/acl/health/ready`, replica, 30_000);
+  return { url, child: replica.child };
 }
 
 beforeAll(async () => {
@@ -57,7 +44,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  await Promise.all(running.map(stop));
+  await Promise.all(running.map((child) => stopChild(child)));
   await dropDatabases([database]);
 });
 
@@ -90,7 +77,7 @@ it('agrees on one generated key and one administrator when two replicas start at
   });
   expect(refreshed.status).toBe(200);
 
-  await stop(a.child);
+  await stopChild(a.child);
   const again = await startReplica(await freePort());
   expect((await call(again.url, '/acl/.well-known/jwks.json')).body).toEqual(jwksA.body);
   expect(await db(`SELECT count(*)::int AS n FROM users`)).toEqual([{ n: 1 }]);

@@ -4,11 +4,9 @@
  * them over NATS); events published to JetStream as their owners would; a documents responder
  * standing in for the documents app when it does not answer on this branch.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
-import { join, resolve } from 'node:path';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import {
@@ -19,14 +17,14 @@ import {
   freePort,
   mintToken,
   queryDatabase,
+  spawnDist,
+  waitReady,
   type ApiRequest,
   type ApiResponse,
   type MintOptions,
   type NestReply,
 } from '@media/testing';
 import WebSocket from 'ws';
-
-const ROOT = resolve(__dirname, '../../..');
 
 /** The stack booted by the global setup. */
 export const system = e2eStack;
@@ -160,29 +158,14 @@ export async function startReplica(
   const port = await freePort();
   const env = {
     ...system().env,
-    PATH: process.env.PATH ?? '',
     DATABASE_URL: system().databases['chat-notifications'],
     CHAT_NOTIFICATIONS_PORT: String(port),
     ...extraEnv,
   };
-  const child = spawn(process.execPath, [join(ROOT, 'dist/apps/chat-notifications/src/main.js')], {
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const replica = spawnDist('chat-notifications', env);
   const url = `http://127.0.0.1:${port}`;
-  await eventually(async () => {
-    if (child.exitCode !== null) throw new Error(`replica exited with ${child.exitCode}`);
-    const res = await fetch(`${url}/api/health/ready`).catch(() => undefined);
-    return res?.ok ? true : undefined;
-  }, 60_000);
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
+  await waitReady(`${url}/api/health/ready`, replica, 60_000);
+  return { url, stop: replica.stop };
 }
 
 /** A NATS request as another app's Nest client sends it; returns Nest's reply packet. */

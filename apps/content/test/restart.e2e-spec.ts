@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import {
   AclSubjects,
@@ -24,32 +24,11 @@ import {
   freePort,
   mintToken,
   queryDatabase,
+  spawnDist,
+  waitReady,
+  type DistProcess,
 } from '@media/testing';
 import { eventually, publishEvent, respond, schedule, system } from './support';
-
-const ROOT = resolve(__dirname, '../../..');
-
-async function waitReady(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`content exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(1000) })).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} not ready`);
-}
-
-function stop(child: ChildProcess | undefined): Promise<void> {
-  return new Promise((done) => {
-    if (!child || child.exitCode !== null) return done();
-    child.once('exit', () => done());
-    child.kill('SIGTERM');
-  });
-}
 
 describe('content on its own NATS', () => {
   const userId = randomUUID();
@@ -57,7 +36,7 @@ describe('content on its own NATS', () => {
   let natsDir: string;
   let nats: ChildProcess;
   let natsUrl: string;
-  let app: ChildProcess | undefined;
+  let app: DistProcess | undefined;
   let base: string;
   let port: number;
   let nc: NatsConnection;
@@ -68,17 +47,13 @@ describe('content on its own NATS', () => {
   const db = () => databaseUrl(dbName);
 
   const startContent = async () => {
-    app = spawn(process.execPath, [join(ROOT, 'dist/apps/content/src/main.js')], {
-      env: {
-        ...system().env,
-        PATH: process.env.PATH ?? '',
-        NATS_URL: natsUrl,
-        DATABASE_URL: db(),
-        CONTENT_PORT: String(port),
-        PORT: String(port),
-        LOG_LEVEL: 'warn',
-      },
-      stdio: 'ignore',
+    app = spawnDist('content', {
+      ...system().env,
+      NATS_URL: natsUrl,
+      DATABASE_URL: db(),
+      CONTENT_PORT: String(port),
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
     });
     await waitReady(`${base}/content/health/ready`, app);
   };
@@ -144,7 +119,7 @@ describe('content on its own NATS', () => {
   }, 90_000);
 
   afterAll(async () => {
-    await stop(app);
+    await app?.stop();
     await nc?.close();
     nats?.kill('SIGTERM');
     await dropDatabases([dbName]);
@@ -189,7 +164,7 @@ describe('content on its own NATS', () => {
   it('applies a deletion published while content was down once it is back', async () => {
     const { id, doc } = await attachedSchedule();
     expect(await revision(id)).toBe(2);
-    await stop(app);
+    await app?.stop();
     live.delete(doc);
     await publishEvent<DocumentDeletedEvent>(natsUrl, DocumentsEvents.documentDeleted, {
       document_id: doc,

@@ -4,11 +4,11 @@
  * variables the test needs (a small UPLOAD_LIMIT, its own storage and temp directories, the S3
  * driver), so what they leave on disk can be checked.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import {
   call,
   createDatabases,
@@ -18,6 +18,8 @@ import {
   freePort,
   mintToken,
   queryDatabase,
+  spawnDist,
+  waitReady,
   type ApiRequest,
   type ApiResponse,
 } from '@media/testing';
@@ -147,8 +149,6 @@ export function filesUnder(dir: string): string[] {
   return found;
 }
 
-const ENTRY = join(resolve(__dirname, '../../..'), 'dist', 'apps', 'documents', 'src', 'main.js');
-
 /** A documents process of the test's own, on its own database, storage and temp directories. */
 export interface OwnDocuments {
   url: string;
@@ -169,33 +169,18 @@ export async function startDocuments(env: Record<string, string> = {}): Promise<
   const storageDir = join(root, 'store');
   const tempDir = mkdtempSync(join(root, 'tmp-'));
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [ENTRY], {
-    env: {
-      ...system().env,
-      PATH: process.env.PATH ?? '',
-      TMPDIR: tempDir,
-      PORT: String(port),
-      DOCUMENTS_PORT: String(port),
-      DATABASE_URL: databaseUrl(name),
-      STORAGE_DIR: storageDir,
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const documents = spawnDist('documents', {
+    ...system().env,
+    TMPDIR: tempDir,
+    PORT: String(port),
+    DOCUMENTS_PORT: String(port),
+    DATABASE_URL: databaseUrl(name),
+    STORAGE_DIR: storageDir,
+    LOG_LEVEL: 'warn',
+    ...env,
   });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`documents exited with ${child.exitCode}: ${stderr}`);
-    const ready = await fetch(`${url}/documents/health/ready`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) break;
-    if (Date.now() > deadline) throw new Error(`documents on ${port} not ready: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
+  const child = documents.child;
+  await waitReady(`${url}/documents/health/ready`, documents, 30_000);
   return {
     url,
     databaseUrl: databaseUrl(name),
@@ -207,12 +192,7 @@ export async function startDocuments(env: Record<string, string> = {}): Promise<
       return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
     },
     async stop() {
-      await new Promise<void>((done) => {
-        if (child.exitCode !== null) return done();
-        const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        child.once('exit', () => (clearTimeout(kill), done()));
-        child.kill('SIGTERM');
-      });
+      await documents.stop();
       await dropDatabases([name]);
       rmSync(root, { recursive: true, force: true });
     },

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import {
   call,
@@ -16,10 +16,12 @@ import {
   freePort,
   mintToken,
   queryDatabase,
+  spawnDist,
+  stopChild,
+  waitReady,
 } from '@media/testing';
 import { system } from './support';
 
-const ROOT = resolve(__dirname, '../../..');
 const run = `e2e_${Date.now()}_paydown`;
 const databases = { acl: `${run}_acl`, payment: `${run}_payment` };
 const children: ChildProcess[] = [];
@@ -33,35 +35,6 @@ function start(command: string, args: string[], env: Record<string, string>): Ch
   const child = spawn(command, args, { env: { ...env, PATH: process.env.PATH ?? '' }, stdio: 'ignore' });
   children.push(child);
   return child;
-}
-
-async function waitReady(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 45_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url}: exited with ${child.exitCode}`);
-    if (
-      await fetch(url).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`${url} not ready`);
-}
-
-/** SIGTERM, and SIGKILL when the graceful shutdown takes longer than 10 s on this busy machine. */
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done();
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      done();
-    });
-    child.kill('SIGTERM');
-  });
 }
 
 beforeAll(async () => {
@@ -90,20 +63,22 @@ beforeAll(async () => {
     LOG_LEVEL: 'warn',
     JWT_JWKS_URL: `${aclUrl}/acl/.well-known/jwks.json`,
   };
-  aclProcess = start(process.execPath, [join(ROOT, 'dist/apps/acl/src/main.js')], {
+  const acl = spawnDist('acl', {
     ...base,
     PORT: String(aclPort),
     ACL_PORT: String(aclPort),
     DATABASE_URL: databaseUrl(databases.acl),
   });
-  await waitReady(`${aclUrl}/acl/health/ready`, aclProcess);
-  const paymentProcess = start(process.execPath, [join(ROOT, 'dist/apps/payment/src/main.js')], {
+  children.push((aclProcess = acl.child));
+  await waitReady(`${aclUrl}/acl/health/ready`, acl, 45_000);
+  const payment = spawnDist('payment', {
     ...base,
     PORT: String(paymentPort),
     PAYMENT_PORT: String(paymentPort),
     DATABASE_URL: databaseUrl(databases.payment),
   });
-  await waitReady(`${paymentUrl}/payment/health/ready`, paymentProcess);
+  children.push(payment.child);
+  await waitReady(`${paymentUrl}/payment/health/ready`, payment, 45_000);
 
   await queryDatabase(
     databaseUrl(databases.acl),
@@ -123,7 +98,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(children.map(stop));
+  await Promise.all(children.map((child) => stopChild(child)));
   await dropDatabases(Object.values(databases));
   if (natsDir) rmSync(natsDir, { recursive: true, force: true });
 }, 60_000);
@@ -141,7 +116,7 @@ it('answers with acl up, then 503 upstream_unavailable once acl is stopped, scop
   ]);
   expect((await get('?month=5&year=2030', scoped())).body).toHaveLength(1);
 
-  await stop(aclProcess);
+  await stopChild(aclProcess);
 
   for (const token of [readAll(), scoped()]) {
     const started = Date.now();

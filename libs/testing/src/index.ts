@@ -4,6 +4,7 @@ export * from './env';
 export * from './http';
 export * from './poll';
 export * from './ports';
+export * from './processes';
 export * from './rpc';
 export * from './stack';
 export * from './tokens';

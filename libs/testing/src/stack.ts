@@ -6,6 +6,7 @@ import { APPS, envPrefix, SERVICE_NAMES, type AppName, type ServiceName } from '
 import { testEnv } from './env';
 import { createDatabases, databaseUrl, dropDatabases, dropStaleDatabases } from './databases';
 import { freePort } from './ports';
+import { distEntry, stopChild, waitReady } from './processes';
 import { call } from './http';
 import { generateTestKeys, type TestKeys } from './tokens';
 
@@ -31,28 +32,9 @@ interface RunningStack {
 
 let running: RunningStack | undefined;
 
-function entry(app: AppName): string {
-  return join(ROOT, 'dist', 'apps', app, 'src', 'main.js');
-}
-
-async function waitReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}`);
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      if (response.ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`${url} was not ready within ${timeoutMs} ms`);
-}
-
 function startProcess(app: AppName, env: Record<string, string>, logDir: string): ChildProcess {
   const log = createWriteStream(join(logDir, `${app}.log`));
-  const child = spawn(process.execPath, ['--enable-source-maps', entry(app)], {
+  const child = spawn(process.execPath, ['--enable-source-maps', distEntry(app)], {
     env: { ...env, PATH: testEnv.path },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -180,17 +162,7 @@ export async function stopStack(): Promise<void> {
 }
 
 async function shutdown({ info, processes }: RunningStack): Promise<void> {
-  await Promise.all(
-    [...processes.values()].map(
-      (child) =>
-        new Promise<void>((done) => {
-          if (child.exitCode !== null) return done();
-          const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-          child.once('exit', () => (clearTimeout(kill), done()));
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
+  await Promise.all([...processes.values()].map((child) => stopChild(child)));
   const names = Object.values(info.databases).map((url) => new URL(url).pathname.slice(1));
   await dropDatabases(names);
   if (info.env.STORAGE_DIR?.includes('e2e-files'))
