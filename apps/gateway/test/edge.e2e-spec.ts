@@ -36,6 +36,14 @@ async function gateway(extra: Record<string, string> = {}): Promise<BootedGatewa
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The head of a JSON POST of `length` bytes to the fake upstream's echo route. */
+const echoHead = (token: string, length: number) =>
+  head('POST', '/content/api/v1/echo', {
+    authorization: `Bearer ${token}`,
+    'content-type': 'application/json',
+    'content-length': length,
+  });
+
 async function openSocket(gw: BootedGateway, token: string): Promise<WebSocket> {
   const socket = new WebSocket(`ws://127.0.0.1:${gw.port}/api/v1/ws`, {
     headers: { authorization: `Bearer ${token}` },
@@ -83,16 +91,7 @@ describe('timeouts (issue 6)', () => {
     const token = mintToken(upstream.keys);
     const connection = await RawConnection.open(gw.port);
     const started = Date.now();
-    const result = await trickle(
-      connection,
-      head('POST', '/content/api/v1/echo', {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        'content-length': 100_000,
-      }),
-      '1',
-      { timeoutMs: 15_000 },
-    );
+    const result = await trickle(connection, echoHead(token, 100_000), '1', { timeoutMs: 15_000 });
     expect(result.status).toBe(408);
     expectContractError(result, 'request_timeout');
     expect(Date.now() - started).toBeLessThan(9_000);
@@ -105,13 +104,7 @@ describe('timeouts (issue 6)', () => {
     const token = mintToken(upstream.keys);
     const connection = await RawConnection.open(gw.port);
     const total = 14_000;
-    await connection.write(
-      head('POST', '/content/api/v1/echo', {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        'content-length': total,
-      }),
-    );
+    await connection.write(echoHead(token, total));
     // 2,000 bytes per second for 7 s: twice the minimum, over more than one 5 s window.
     for (let sent = 0; sent < total; sent += 200) {
       await connection.write(' '.repeat(200));
@@ -128,16 +121,7 @@ describe('timeouts (issue 6)', () => {
     const token = mintToken(upstream.keys);
     const connection = await RawConnection.open(gw.port);
     const started = Date.now();
-    const result = await trickle(
-      connection,
-      head('POST', '/content/api/v1/echo', {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        'content-length': 1_000,
-      }),
-      ' ',
-      { timeoutMs: 10_000 },
-    );
+    const result = await trickle(connection, echoHead(token, 1_000), ' ', { timeoutMs: 10_000 });
     expect(result.status).toBe(408);
     expectContractError(result, 'request_timeout');
     expect(Date.now() - started).toBeLessThan(4_000);
