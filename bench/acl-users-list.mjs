@@ -225,7 +225,7 @@ async function sqlCapture(url, cursorSecret) {
     log: () => undefined,
   };
   const dataSource = new DataSource({
-    ...databaseOptions('acl-bench-sql', { DATABASE_URL: url }, { entities: [User], migrations: [] }),
+    ...databaseOptions('acl-bench-sql', { url }, { entities: [User], migrations: [] }),
     logging: ['query'],
     logger,
   });

@@ -112,7 +112,7 @@ const executionMs = (plan) => Number(/Execution Time: ([\d.]+) ms/.exec(plan.joi
 // ---------------------------------------------------------------- schema and seed
 async function applySchema(url) {
   const dataSource = new DataSource(
-    databaseOptions('inventory-bench', { DATABASE_URL: url }, { entities: [], migrations }),
+    databaseOptions('inventory-bench', { url }, { entities: [], migrations }),
   );
   await dataSource.initialize();
   try {
@@ -292,7 +292,7 @@ async function endpoint12Statements(url, orderId) {
   const dataSource = new DataSource({
     ...databaseOptions(
       'inventory-bench-sql',
-      { DATABASE_URL: url },
+      { url },
       { entities: [Booking, BookingLine, LineAsset], migrations: [] },
     ),
     logging: ['query'],

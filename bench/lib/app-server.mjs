@@ -20,9 +20,7 @@ const { databaseOptions, runMigrations } = require(dist('libs/platform/src/datab
 /** An app's own migrations (and the platform's outbox), exactly as it applies them at boot. */
 export async function applySchema(app, url) {
   const migrations = appMigrations(app);
-  const dataSource = new DataSource(
-    databaseOptions(`${app}-bench`, { DATABASE_URL: url }, { entities: [], migrations }),
-  );
+  const dataSource = new DataSource(databaseOptions(`${app}-bench`, { url }, { entities: [], migrations }));
   await dataSource.initialize();
   try {
     await runMigrations(app, dataSource);

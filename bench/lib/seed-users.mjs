@@ -67,9 +67,7 @@ export function benchDatabase(prefix) {
 
 /** acl's own migrations (and the platform's outbox), exactly as acl applies them at boot. */
 export async function applyAclSchema(url) {
-  const dataSource = new DataSource(
-    databaseOptions('acl-bench', { DATABASE_URL: url }, { entities: [], migrations }),
-  );
+  const dataSource = new DataSource(databaseOptions('acl-bench', { url }, { entities: [], migrations }));
   await dataSource.initialize();
   try {
     await runMigrations('acl', dataSource);

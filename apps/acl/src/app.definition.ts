@@ -2,7 +2,7 @@ import { defineApp } from '@media/platform';
 import { AnalyticsModule } from './analytics/analytics.module';
 import { AuthModule } from './auth/auth.module';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
-import { AclConfig } from './config';
+import { aclConfig } from './config';
 import { CorrespondentsModule } from './correspondents/correspondents.module';
 import { GroupsModule } from './groups/groups.module';
 import { KeysModule } from './keys/keys.module';
@@ -13,7 +13,7 @@ import { UsersModule } from './users/users.module';
 /** How acl boots, alone or inside the embedded default: its features declare their own tables. */
 export const aclApp = defineApp({
   name: 'acl',
-  config: AclConfig,
+  config: aclConfig,
   features: [
     KeysModule,
     AuthModule,

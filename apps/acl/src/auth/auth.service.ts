@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DomainError, PLATFORM_CONFIG, Unauthenticated } from '@media/platform';
+import { DomainError, InjectConfig, Unauthenticated } from '@media/platform';
 import jwt from 'jsonwebtoken';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AclConfig } from '../config';
@@ -44,7 +44,7 @@ export class AuthService implements OnApplicationBootstrap {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(PLATFORM_CONFIG) private readonly config: AclConfig,
+    @InjectConfig() private readonly config: AclConfig,
     @Inject(SigningKeys) private readonly keys: SigningKeys,
     @Inject(UserDirectory) private readonly directory: UserDirectory,
   ) {}
@@ -140,7 +140,7 @@ export class AuthService implements OnApplicationBootstrap {
       }
       const now = Date.now();
       if (row.expiresAt.getTime() <= now) return undefined;
-      if (row.sessionStartedAt.getTime() + this.config.REFRESH_MAX_AGE <= now) return undefined;
+      if (row.sessionStartedAt.getTime() + this.config.sessions.maxAge <= now) return undefined;
       const status: { status: string }[] = await manager.query(`SELECT status FROM users WHERE id = $1`, [
         row.userId,
       ]);
@@ -176,9 +176,9 @@ export class AuthService implements OnApplicationBootstrap {
         permissions,
       },
       {
-        issuer: this.config.JWT_ISSUER,
-        audience: this.config.JWT_AUDIENCE,
-        ttlMs: this.config.JWT_ACCESS_TTL,
+        issuer: this.config.auth.issuer,
+        audience: this.config.auth.audience,
+        ttlMs: this.config.auth.accessTtl,
       },
       new Date(),
     );
@@ -188,8 +188,8 @@ export class AuthService implements OnApplicationBootstrap {
     const refreshToken = newSecretToken();
     // Never beyond the session's absolute end.
     const expiresAt = Math.min(
-      Date.now() + this.config.JWT_REFRESH_TTL,
-      sessionStartedAt.getTime() + this.config.REFRESH_MAX_AGE,
+      Date.now() + this.config.sessions.refreshTtl,
+      sessionStartedAt.getTime() + this.config.sessions.maxAge,
     );
     await manager.getRepository(RefreshToken).insert({
       familyId,
@@ -201,7 +201,7 @@ export class AuthService implements OnApplicationBootstrap {
     return {
       access_token: accessToken,
       token_type: 'Bearer',
-      expires_in: Math.floor(this.config.JWT_ACCESS_TTL / 1000),
+      expires_in: Math.floor(this.config.auth.accessTtl / 1000),
       refresh_token: refreshToken,
     };
   }

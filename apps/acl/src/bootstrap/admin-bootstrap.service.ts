@@ -1,6 +1,6 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { PLATFORM_CONFIG } from '@media/platform';
+import { InjectConfig } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import { hashPassword } from '../auth/passwords';
 import type { AclConfig } from '../config';
@@ -19,19 +19,19 @@ export class AdminBootstrap implements OnApplicationBootstrap {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(PLATFORM_CONFIG) private readonly config: AclConfig,
+    @InjectConfig() private readonly config: AclConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const email = this.config.ADMIN_EMAIL?.trim().toLowerCase();
+    const email = this.config.admin.email?.trim().toLowerCase();
     if (!email) return;
-    if (!this.config.ADMIN_PASSWORD) {
+    if (!this.config.admin.password) {
       this.logger.warn('ADMIN_EMAIL is set without ADMIN_PASSWORD; no administrator was created');
       return;
     }
     const existing: unknown[] = await this.dataSource.query(`SELECT 1 FROM users WHERE email = $1`, [email]);
     if (existing.length) return;
-    const passwordHash = await hashPassword(this.config.ADMIN_PASSWORD);
+    const passwordHash = await hashPassword(this.config.admin.password);
     await this.dataSource.transaction(async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock($1)', [ADMIN_LOCK]);
       const created: { id: string }[] = await manager.query(

@@ -2,15 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { AclEvents, type CorrespondentInvitedEvent } from '@media/contracts';
-import {
-  Gone,
-  NotFound,
-  Outbox,
-  Paginator,
-  PLATFORM_CONFIG,
-  type AuthUser,
-  type Page,
-} from '@media/platform';
+import { Gone, NotFound, Outbox, Paginator, InjectConfig, type AuthUser, type Page } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import { newSecretToken, sha256 } from '../auth/secret-tokens';
 import { hashPassword } from '../auth/passwords';
@@ -62,7 +54,7 @@ export class CorrespondentsService {
     @Inject(Paginator) private readonly paginator: Paginator,
     @Inject(Outbox) private readonly outbox: Outbox,
     @Inject(UserDirectory) private readonly directory: UserDirectory,
-    @Inject(PLATFORM_CONFIG) private readonly config: AclConfig,
+    @InjectConfig() private readonly config: AclConfig,
   ) {}
 
   /** Users holding the CORRESPONDENT role, by `date_joined` desc then `id` desc. */
@@ -85,7 +77,7 @@ export class CorrespondentsService {
   async invite(dto: InviteCorrespondentDto, inviter: AuthUser): Promise<InvitedCorrespondentView> {
     const token = newSecretToken();
     const now = new Date();
-    const expiresAt = new Date(now.getTime() + this.config.INVITATION_TTL);
+    const expiresAt = new Date(now.getTime() + this.config.invitations.ttl);
     try {
       const user = await this.dataSource.transaction(async (manager) => {
         const users = manager.getRepository(User);
