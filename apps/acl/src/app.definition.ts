@@ -7,7 +7,7 @@ import { CorrespondentsModule } from './correspondents/correspondents.module';
 import { GroupsModule } from './groups/groups.module';
 import { KeysModule } from './keys/keys.module';
 import { RolesModule } from './roles/roles.module';
-import { RpcModule } from './rpc/rpc.module';
+import { SessionsModule } from './sessions/sessions.module';
 import { UsersModule } from './users/users.module';
 
 /** How acl boots, alone or inside the embedded default: its features declare their own tables. */
@@ -16,13 +16,13 @@ export const aclApp = defineApp({
   config: aclConfig,
   features: [
     KeysModule,
+    SessionsModule,
     AuthModule,
     UsersModule,
     GroupsModule,
     RolesModule,
     CorrespondentsModule,
     AnalyticsModule,
-    RpcModule,
     BootstrapModule,
   ],
 });

@@ -1,15 +1,8 @@
 import { createPrivateKey } from 'node:crypto';
 import { Transform } from 'class-transformer';
-import {
-  IsEmail,
-  IsInt,
-  IsOptional,
-  IsString,
-  Min,
-  registerDecorator,
-  type ValidationOptions,
-} from 'class-validator';
+import { IsEmail, IsInt, IsOptional, Min, registerDecorator, type ValidationOptions } from 'class-validator';
 import { defineConfig, platformConfig, PlatformEnv, toDuration, type ConfigOf } from '@media/platform';
+import { IsPassword } from './credentials/password-rule';
 
 /** A PEM private key node can read (PKCS#8 or PKCS#1) holding an RSA key. */
 function IsRsaPrivateKeyPem(options?: ValidationOptions) {
@@ -28,21 +21,6 @@ function IsRsaPrivateKeyPem(options?: ValidationOptions) {
             return false;
           }
         },
-      },
-    });
-}
-
-/** Between `min` and `max` bytes of UTF-8, as the password rule counts (bcrypt's 72-byte ceiling). */
-function ByteLength(min: number, max: number, options?: ValidationOptions) {
-  return (target: object, propertyName: string) =>
-    registerDecorator({
-      name: 'byteLength',
-      target: target.constructor,
-      propertyName,
-      options: { message: `must be ${min} to ${max} bytes long`, ...options },
-      validator: {
-        validate: (value: unknown) =>
-          typeof value === 'string' && Buffer.byteLength(value) >= min && Buffer.byteLength(value) <= max,
       },
     });
 }
@@ -87,8 +65,7 @@ export class AclEnv extends PlatformEnv {
   ADMIN_EMAIL?: string;
 
   @IsOptional()
-  @IsString()
-  @ByteLength(12, 72)
+  @IsPassword()
   ADMIN_PASSWORD?: string;
 }
 

@@ -9,8 +9,8 @@ import {
 } from '@nestjs/swagger';
 import { Permissions } from '@media/contracts';
 import { Public, RequirePermissions } from '@media/platform';
-import { SigningKeys, type RotationResult } from './signing-keys.service';
-import type { PublicJwk } from './signing-key.entity';
+import type { PublicJwk, RotationResult } from './key.view';
+import { SigningKeys } from './signing-keys.service';
 
 /** `GET /acl/.well-known/jwks.json`: the public keys every app verifies tokens with (CONTRACT §1). */
 @ApiTags('auth')

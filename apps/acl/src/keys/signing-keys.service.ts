@@ -5,7 +5,8 @@ import { InjectConfig } from '@media/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AclConfig } from '../config';
 import { publicJwkOf } from './jwk';
-import { SigningKey, type PublicJwk } from './signing-key.entity';
+import type { PublicJwk, RotationResult } from './key.view';
+import { SigningKey } from './signing-key.entity';
 
 /** Arbitrary constant: serialises key creation and rotation between replicas. */
 const KEY_LOCK = 0x61636c4b;
@@ -20,12 +21,6 @@ interface LoadedKey {
   /** null while active; else the time the key stops being published. */
   retiredAt: Date | null;
   privateKey?: KeyObject;
-}
-
-/** The outcome of a rotation. */
-export interface RotationResult {
-  kid: string;
-  retiring: { kid: string; retires_at: string }[];
 }
 
 /**
