@@ -18,7 +18,16 @@ export { databaseOptions, runMigrations, type DatabaseParts } from './database/d
 // HTTP: auth, bodies, errors, OpenAPI
 export { CurrentUser, JsonOnly, Public, RequirePermissions } from './auth/decorators';
 export { Multipart, UploadedFiles, type MultipartOptions, type UploadedFileInfo } from './http/multipart';
-export { ApiErrors, ErrorResponse, pageSchema, ValidationErrorResponse } from './http/api-docs';
+export {
+  ApiErrors,
+  ApiSuccess,
+  envelopeSchema,
+  ErrorResponse,
+  pageSchema,
+  ValidationErrorResponse,
+  type ApiSuccessOptions,
+  type ErrorStatus,
+} from './http/api-docs';
 export { publicOrigin, urlWithQuery } from './http/public-url';
 
 // Validation

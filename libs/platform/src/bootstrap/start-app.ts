@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { APPS, envPrefix, type ServiceName } from '@media/contracts';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
@@ -13,6 +13,7 @@ import { databaseOptions, runMigrations } from '../database/database';
 import { bodyParsing } from '../http/body-parsing';
 import { answerClientErrors } from '../http/client-errors';
 import { declarePathParameters } from '../http/openapi-paths';
+import { declareSecurity } from '../http/openapi-security';
 import { requestContext } from '../http/request-context';
 import { requestId } from '../http/request-id';
 import { parseTrustedProxies, type TrustedProxies } from '../http/public-url';
@@ -87,6 +88,23 @@ async function migrate<C extends PlatformConfig>(def: AppDefinition<C>, config: 
   }
 }
 
+/** The app's OpenAPI document: every route, its path parameters and whether it needs a token. */
+export function openApiDocument(app: INestApplication, name: string): OpenAPIObject {
+  return declareSecurity(
+    declarePathParameters(
+      SwaggerModule.createDocument(
+        app,
+        new DocumentBuilder().setTitle(`${name} API`).setVersion('v1').addBearerAuth().build(),
+        {
+          // Unique across the merged document of every app (a generated client needs that), e.g. `acl_Health_live`.
+          operationIdFactory: (controller, method) =>
+            `${name.replace(/-/g, '_')}_${controller.replace(/Controller$/, '')}_${method}`,
+        },
+      ),
+    ),
+  );
+}
+
 /** Boots one app: migrations, HTTP under its prefix, its NATS listener, OpenAPI document. */
 export async function createApp<C extends PlatformConfig>(
   def: AppDefinition<C>,
@@ -119,17 +137,7 @@ export async function createApp<C extends PlatformConfig>(
   app.use(helmet({ contentSecurityPolicy: false }));
   app.use(bodyParsing(config.limits));
 
-  const document = declarePathParameters(
-    SwaggerModule.createDocument(
-      app,
-      new DocumentBuilder().setTitle(`${def.name} API`).setVersion('v1').addBearerAuth().build(),
-      {
-        // Unique across the merged document of every app (a generated client needs that), e.g. `acl_Health_live`.
-        operationIdFactory: (controller, method) =>
-          `${def.name.replace(/-/g, '_')}_${controller.replace(/Controller$/, '')}_${method}`,
-      },
-    ),
-  );
+  const document = openApiDocument(app, def.name);
   http.get(`/${prefix}/openapi.json`, (_req: Request, res: Response) => res.json(document));
   // Scraped on the app's own port; the gateway never routes it (see the README's Observability).
   if (metricsEnabled) {
