@@ -1,13 +1,19 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import type { ErrorBody, ErrorCode, ValidationIssue } from '@media/contracts';
+import { ERROR_CODES, type ErrorBody, type ErrorCode, type ValidationIssue } from '@media/contracts';
 
 /** `{detail, code}`: every error but a 422 (CONTRACT §2). */
 export class ErrorResponse implements ErrorBody {
   @ApiProperty({ description: 'A human sentence' })
   detail!: string;
 
-  @ApiProperty({ description: 'A stable snake_case code', example: 'not_found' })
+  @ApiProperty({
+    description: 'A stable snake_case code',
+    type: String,
+    enum: [...ERROR_CODES],
+    enumName: 'ErrorCode',
+    example: 'not_found',
+  })
   code!: ErrorCode;
 }
 
