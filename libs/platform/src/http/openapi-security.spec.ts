@@ -9,9 +9,10 @@ const doc = (paths: OpenAPIObject['paths']): OpenAPIObject => ({
 
 describe('declareSecurity', () => {
   it('gives @Public() operations security: [] and every other one the bearer scheme', () => {
+    const publicGet = { 'x-public': true, responses: {} };
     const result = declareSecurity(
       doc({
-        '/a': { get: { 'x-public': true, responses: {} }, post: { responses: {} } },
+        '/a': { get: publicGet, post: { responses: {} } },
         '/b': { delete: { security: [{ bearer: [] }], responses: {} } },
       }),
     );
