@@ -5,6 +5,7 @@ import {
   ApiOperation,
   ApiProperty,
   ApiPropertyOptional,
+  ApiResponse,
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
@@ -77,7 +78,7 @@ export class HealthController {
   @HealthCheck({ noCache: true, swaggerDocumentation: false })
   @ApiOperation({ summary: 'Readiness: the database and NATS are reachable' })
   @ApiSuccess(ReadyResponse, { description: 'Every dependency is up' })
-  @ApiSuccess(ReadyResponse, { status: 503, description: 'A dependency is down (the same report)' })
+  @ApiResponse({ status: 503, type: ReadyResponse, description: 'A dependency is down (the same report)' })
   async ready(@Res({ passthrough: true }) res: Response): Promise<HealthCheckResult> {
     try {
       return await this.health.check([
