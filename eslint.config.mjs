@@ -103,6 +103,31 @@ export default tseslint.config(
     },
   },
   {
+    // The gateway is plain node:http + undici: it takes the Nest-free platform entry only.
+    files: ['apps/gateway/src/**/*.ts'],
+    ignores: ['apps/gateway/src/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@media/platform',
+              message: 'The gateway imports @media/platform/core (no Nest, TypeORM or NATS).',
+            },
+          ],
+          patterns: [
+            TESTING_IMPORTS,
+            {
+              group: ['@nestjs/*', 'typeorm', '@nats-io/*', 'express'],
+              message: 'The gateway does not load Nest, TypeORM, NATS or Express.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     languageOptions: { globals: globals.node },
     rules: { '@typescript-eslint/no-require-imports': 'off', 'no-console': 'off' },

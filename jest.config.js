@@ -18,6 +18,7 @@ const swc = [
       paths: {
         '@media/contracts': ['libs/contracts/src/index.ts'],
         '@media/platform': ['libs/platform/src/index.ts'],
+        '@media/platform/core': ['libs/platform/src/core.ts'],
         '@media/testing': ['libs/testing/src/index.ts'],
       },
     },

@@ -141,11 +141,12 @@ const autocannonRun = (url, token) =>
 async function sqlCapture(url, cursorSecret) {
   const recorder = await sqlRecorder('acl-bench-sql', url, [User]);
   const dataSource = recorder.dataSource;
-  const paginator = new Paginator({ CURSOR_SECRET: cursorSecret });
+  const paginator = new Paginator({ cursorSecret });
   const directory = new UserDirectory(dataSource);
   const services = {
-    users: new UsersService(dataSource, directory, paginator),
-    correspondents: new CorrespondentsService(dataSource, paginator, null, directory, {}),
+    // Lists read only; the writers they would hand off to (memberships, sessions, accounts) are left out.
+    users: new UsersService(dataSource, directory, paginator, null, null),
+    correspondents: new CorrespondentsService(dataSource, paginator, null, directory, {}, null),
   };
   const call = (list, absoluteUrl) => {
     const target = new URL(absoluteUrl);

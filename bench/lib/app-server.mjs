@@ -147,7 +147,7 @@ export async function sqlRecorder(name, url, entities) {
     log: () => undefined,
   };
   const dataSource = new DataSource({
-    ...databaseOptions(name, { DATABASE_URL: url }, { entities, migrations: [] }),
+    ...databaseOptions(name, { url }, { entities, migrations: [] }),
     logging: ['query'],
     logger,
   });

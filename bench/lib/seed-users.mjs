@@ -71,7 +71,7 @@ export function benchDatabase(prefix) {
 /** An app's own migrations (and the platform's outbox), exactly as it applies them at boot. */
 export async function applySchema(app, url) {
   const dataSource = new DataSource(
-    databaseOptions(`${app}-bench`, { DATABASE_URL: url }, { entities: [], migrations: appMigrations(app) }),
+    databaseOptions(`${app}-bench`, { url }, { entities: [], migrations: appMigrations(app) }),
   );
   await dataSource.initialize();
   try {

@@ -2,27 +2,27 @@ import { defineApp } from '@media/platform';
 import { AnalyticsModule } from './analytics/analytics.module';
 import { AuthModule } from './auth/auth.module';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
-import { AclConfig } from './config';
+import { aclConfig } from './config';
 import { CorrespondentsModule } from './correspondents/correspondents.module';
 import { GroupsModule } from './groups/groups.module';
 import { KeysModule } from './keys/keys.module';
 import { RolesModule } from './roles/roles.module';
-import { RpcModule } from './rpc/rpc.module';
+import { SessionsModule } from './sessions/sessions.module';
 import { UsersModule } from './users/users.module';
 
 /** How acl boots, alone or inside the embedded default: its features declare their own tables. */
 export const aclApp = defineApp({
   name: 'acl',
-  config: AclConfig,
+  config: aclConfig,
   features: [
     KeysModule,
+    SessionsModule,
     AuthModule,
     UsersModule,
     GroupsModule,
     RolesModule,
     CorrespondentsModule,
     AnalyticsModule,
-    RpcModule,
     BootstrapModule,
   ],
 });

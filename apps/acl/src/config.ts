@@ -1,15 +1,8 @@
 import { createPrivateKey } from 'node:crypto';
 import { Transform } from 'class-transformer';
-import {
-  IsEmail,
-  IsInt,
-  IsOptional,
-  IsString,
-  Min,
-  registerDecorator,
-  type ValidationOptions,
-} from 'class-validator';
-import { PlatformConfig, toDuration } from '@media/platform';
+import { IsEmail, IsInt, IsOptional, Min, registerDecorator, type ValidationOptions } from 'class-validator';
+import { defineConfig, platformConfig, PlatformEnv, toDuration, type ConfigOf } from '@media/platform';
+import { IsPassword } from './credentials/password-rule';
 
 /** A PEM private key node can read (PKCS#8 or PKCS#1) holding an RSA key. */
 function IsRsaPrivateKeyPem(options?: ValidationOptions) {
@@ -32,25 +25,10 @@ function IsRsaPrivateKeyPem(options?: ValidationOptions) {
     });
 }
 
-/** Between `min` and `max` bytes of UTF-8, as the password rule counts (bcrypt's 72-byte ceiling). */
-function ByteLength(min: number, max: number, options?: ValidationOptions) {
-  return (target: object, propertyName: string) =>
-    registerDecorator({
-      name: 'byteLength',
-      target: target.constructor,
-      propertyName,
-      options: { message: `must be ${min} to ${max} bytes long`, ...options },
-      validator: {
-        validate: (value: unknown) =>
-          typeof value === 'string' && Buffer.byteLength(value) >= min && Buffer.byteLength(value) <= max,
-      },
-    });
-}
-
 const DURATION = 'must be a duration such as 900, 15m, 24h or 7d';
 
-/** acl's configuration: the platform's variables (CONTRACT §6) plus signing, lifetimes and the first admin. */
-export class AclConfig extends PlatformConfig {
+/** acl's variables: the platform's (CONTRACT §6) plus signing, lifetimes and the first admin. */
+export class AclEnv extends PlatformEnv {
   /** PEM RSA private key to sign with; when unset acl generates one on first start and keeps it in its database. */
   @IsOptional()
   @IsRsaPrivateKeyPem()
@@ -87,12 +65,21 @@ export class AclConfig extends PlatformConfig {
   ADMIN_EMAIL?: string;
 
   @IsOptional()
-  @IsString()
-  @ByteLength(12, 72)
+  @IsPassword()
   ADMIN_PASSWORD?: string;
-
-  /** The signing key's PEM with literal `\n` sequences (as some env files carry them) turned into newlines. */
-  privateKeyPem(): string | undefined {
-    return this.JWT_PRIVATE_KEY?.replace(/\\n/g, '\n');
-  }
 }
+
+export const aclConfig = defineConfig(AclEnv, (env) => ({
+  ...platformConfig(env),
+  signing: {
+    /** The PEM with literal `\n` sequences (as some env files carry them) turned into newlines. */
+    privateKeyPem: env.JWT_PRIVATE_KEY?.replace(/\\n/g, '\n'),
+    keyGrace: env.JWT_KEY_GRACE,
+  },
+  sessions: { refreshTtl: env.JWT_REFRESH_TTL, maxAge: env.REFRESH_MAX_AGE },
+  invitations: { ttl: env.INVITATION_TTL },
+  admin: { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD },
+}));
+
+/** acl's typed config. */
+export type AclConfig = ConfigOf<typeof aclConfig>;

@@ -1,11 +1,11 @@
 import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
-import { PlatformConfig, toDuration } from '@media/platform';
+import { defineConfig, platformConfig, PlatformEnv, toDuration, toInt, type ConfigOf } from '@media/platform';
 
 const DURATION = 'must be a duration such as 90s, 15m, 24h or 7d';
 
-/** assignment's configuration: the platform's variables (CONTRACT §6) plus escalation. */
-export class AssignmentConfig extends PlatformConfig {
+/** assignment's variables: the platform's (CONTRACT §6) plus escalation. */
+export class AssignmentEnv extends PlatformEnv {
   /** One escalation level per this much time past `due_at` (CONTRACT §4.4). */
   @Transform(toDuration)
   @IsInt({ message: DURATION })
@@ -25,11 +25,22 @@ export class AssignmentConfig extends PlatformConfig {
   ESCALATION_NOW_OFFSET: number = 0;
 
   /** Rows escalated per transaction; two replicas share the work through SKIP LOCKED. */
-  @Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value,
-  )
+  @Transform(toInt)
   @IsInt({ message: 'must be an integer' })
   @Min(1)
   @Max(10_000)
   ESCALATION_BATCH: number = 500;
 }
+
+export const assignmentConfig = defineConfig(AssignmentEnv, (env) => ({
+  ...platformConfig(env),
+  escalation: {
+    interval: env.ESCALATION_INTERVAL,
+    checkInterval: env.ESCALATION_CHECK_INTERVAL,
+    nowOffset: env.ESCALATION_NOW_OFFSET,
+    batch: env.ESCALATION_BATCH,
+  },
+}));
+
+/** assignment's typed config. */
+export type AssignmentConfig = ConfigOf<typeof assignmentConfig>;

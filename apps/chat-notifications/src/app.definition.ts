@@ -1,6 +1,6 @@
 import { defineApp } from '@media/platform';
 import { ChatModule } from './chat/chat.module';
-import { ChatNotificationsConfig } from './config';
+import { chatNotificationsConfig } from './config';
 import { EventsModule } from './events/events.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { RealtimeModule } from './realtime/realtime.module';
@@ -8,6 +8,6 @@ import { RealtimeModule } from './realtime/realtime.module';
 /** How chat-notifications boots, alone or inside the embedded default: its features declare their own tables. */
 export const chatNotificationsApp = defineApp({
   name: 'chat-notifications',
-  config: ChatNotificationsConfig,
+  config: chatNotificationsConfig,
   features: [RealtimeModule, ChatModule, NotificationsModule, EventsModule],
 });

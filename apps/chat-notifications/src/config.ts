@@ -1,8 +1,8 @@
 import { IsOptional, IsString, Matches, MinLength } from 'class-validator';
-import { PlatformConfig } from '@media/platform';
+import { defineConfig, platformConfig, PlatformEnv, type ConfigOf } from '@media/platform';
 
-/** chat-notifications's configuration: the platform's variables plus mail (CONTRACT §6). */
-export class ChatNotificationsConfig extends PlatformConfig {
+/** chat-notifications's variables: the platform's plus mail (CONTRACT §6). */
+export class ChatNotificationsEnv extends PlatformEnv {
   /** `smtp://user:pass@host:port` or `smtps://...`; unset: email deliveries are recorded as skipped. */
   @IsOptional()
   @Matches(/^smtps?:\/\/\S+$/, { message: 'must be an smtp:// or smtps:// URL' })
@@ -13,3 +13,11 @@ export class ChatNotificationsConfig extends PlatformConfig {
   @MinLength(3)
   MAIL_FROM: string = 'Media back office <no-reply@media.localhost>';
 }
+
+export const chatNotificationsConfig = defineConfig(ChatNotificationsEnv, (env) => ({
+  ...platformConfig(env),
+  mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+}));
+
+/** chat-notifications's typed config. */
+export type ChatNotificationsConfig = ConfigOf<typeof chatNotificationsConfig>;

@@ -1,11 +1,9 @@
 import { defineApp } from '@media/platform';
-import { ContentConfig } from './config';
 import { LineupModule } from './lineup/lineup.module';
 import { StoryCategoriesModule } from './story-categories/story-categories.module';
 
 /** How content boots, alone or inside the embedded default: its features declare their own tables. */
 export const contentApp = defineApp({
   name: 'content',
-  config: ContentConfig,
   features: [LineupModule, StoryCategoriesModule],
 });

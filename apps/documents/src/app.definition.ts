@@ -1,11 +1,11 @@
 import { defineApp } from '@media/platform';
-import { DocumentsConfig } from './config';
+import { documentsConfig } from './config';
 import { DocumentsModule } from './documents/documents.module';
 import { StorageModule } from './storage/storage.module';
 
 /** How documents boots, alone or inside the embedded default: its features declare their own tables. */
 export const documentsApp = defineApp({
   name: 'documents',
-  config: DocumentsConfig,
+  config: documentsConfig,
   features: [StorageModule, DocumentsModule],
 });

@@ -1,5 +1,5 @@
-import { ConfigError, validateConfig } from '@media/platform';
-import { DocumentsConfig } from './config';
+import { ConfigError } from '@media/platform';
+import { documentsConfig } from './config';
 
 const base = {
   PORT: '3007',
@@ -8,32 +8,38 @@ const base = {
   CURSOR_SECRET: 'x'.repeat(32),
 };
 
-describe('DocumentsConfig', () => {
+describe('documents config', () => {
   it('defaults to the filesystem driver under DATA_DIR/documents, STORAGE_DIR winning', () => {
-    const config = validateConfig(DocumentsConfig, base);
-    expect(config.DOCUMENTS_STORAGE).toBe('fs');
-    expect(config.storageDir()).toBe('.data/documents');
-    expect(validateConfig(DocumentsConfig, { ...base, DATA_DIR: '/srv/media' }).storageDir()).toBe(
-      '/srv/media/documents',
-    );
-    expect(validateConfig(DocumentsConfig, { ...base, STORAGE_DIR: '/mnt/files' }).storageDir()).toBe(
-      '/mnt/files',
-    );
+    expect(documentsConfig.load(base).storage).toEqual({ driver: 'fs', dir: '.data/documents' });
+    expect(documentsConfig.load({ ...base, DATA_DIR: '/srv/media' }).storage).toEqual({
+      driver: 'fs',
+      dir: '/srv/media/documents',
+    });
+    expect(documentsConfig.load({ ...base, STORAGE_DIR: '/mnt/files' }).storage).toEqual({
+      driver: 'fs',
+      dir: '/mnt/files',
+    });
   });
 
   it('needs S3_BUCKET with the S3 driver, and reads the rest with defaults', () => {
-    expect(() => validateConfig(DocumentsConfig, { ...base, DOCUMENTS_STORAGE: 's3' })).toThrow(
+    expect(() => documentsConfig.load({ ...base, DOCUMENTS_STORAGE: 's3' })).toThrow(
       new ConfigError('S3_BUCKET', 'is required'),
     );
-    const config = validateConfig(DocumentsConfig, {
+    const { storage } = documentsConfig.load({
       ...base,
       DOCUMENTS_STORAGE: 's3',
       S3_BUCKET: 'media-docs',
       S3_ENDPOINT: 'http://minio:9000',
     });
-    expect(config.S3_REGION).toBe('us-east-1');
-    expect(config.S3_FORCE_PATH_STYLE).toBe('true');
-    expect(config.S3_PREFIX).toBe('');
+    expect(storage).toEqual({
+      driver: 's3',
+      bucket: 'media-docs',
+      endpoint: 'http://minio:9000',
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: undefined,
+      prefix: '',
+    });
   });
 
   it('refuses an unknown driver, a bad bucket name, a prefix without its slash and a bad duration', () => {
@@ -45,12 +51,10 @@ describe('DocumentsConfig', () => {
       [{ DOCUMENTS_SWEEP_INTERVAL: 'soon' }, 'DOCUMENTS_SWEEP_INTERVAL'],
     ];
     for (const [env, variable] of bad) {
-      expect(() => validateConfig(DocumentsConfig, { ...base, ...env })).toThrow(
+      expect(() => documentsConfig.load({ ...base, ...env })).toThrow(
         expect.objectContaining({ variable }) as unknown as Error,
       );
     }
-    expect(
-      validateConfig(DocumentsConfig, { ...base, DOCUMENTS_SWEEP_INTERVAL: '5m' }).DOCUMENTS_SWEEP_INTERVAL,
-    ).toBe(300_000);
+    expect(documentsConfig.load({ ...base, DOCUMENTS_SWEEP_INTERVAL: '5m' }).sweeper.interval).toBe(300_000);
   });
 });

@@ -1,17 +1,17 @@
 import { join } from 'node:path';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Min, MinLength, ValidateIf } from 'class-validator';
-import { PlatformConfig, toDuration } from '@media/platform';
+import { defineConfig, platformConfig, PlatformEnv, toDuration, type ConfigOf } from '@media/platform';
 
 const DURATION = 'must be a duration such as 30000, 30s, 10m or 1h';
-const whenS3 = (config: DocumentsConfig) => config.DOCUMENTS_STORAGE === 's3';
+const whenS3 = (env: DocumentsEnv) => env.DOCUMENTS_STORAGE === 's3';
 
 /**
- * documents's configuration: the platform's variables (CONTRACT §6) plus where stored files go.
+ * documents's variables: the platform's (CONTRACT §6) plus where stored files go.
  * `fs` (default) keeps them under STORAGE_DIR, one replica with its volume; `s3` keeps them in an
  * S3-compatible bucket, so any number of replicas can serve them.
  */
-export class DocumentsConfig extends PlatformConfig {
+export class DocumentsEnv extends PlatformEnv {
   @IsIn(['fs', 's3'], { message: 'must be fs or s3' })
   DOCUMENTS_STORAGE: 'fs' | 's3' = 'fs';
 
@@ -42,7 +42,7 @@ export class DocumentsConfig extends PlatformConfig {
   @IsString()
   S3_ACCESS_KEY_ID?: string;
 
-  @ValidateIf((config: DocumentsConfig) => config.S3_ACCESS_KEY_ID !== undefined)
+  @ValidateIf((env: DocumentsEnv) => env.S3_ACCESS_KEY_ID !== undefined)
   @IsString({ message: 'is required with S3_ACCESS_KEY_ID' })
   S3_SECRET_ACCESS_KEY?: string;
 
@@ -65,9 +65,27 @@ export class DocumentsConfig extends PlatformConfig {
   @IsInt({ message: DURATION })
   @Min(0)
   DOCUMENTS_SWEEP_GRACE: number = 15 * 60_000;
-
-  /** The filesystem driver's directory. */
-  storageDir(): string {
-    return this.STORAGE_DIR ?? join(this.DATA_DIR, 'documents');
-  }
 }
+
+export const documentsConfig = defineConfig(DocumentsEnv, (env) => ({
+  ...platformConfig(env),
+  storage:
+    env.DOCUMENTS_STORAGE === 's3'
+      ? {
+          driver: 's3' as const,
+          bucket: env.S3_BUCKET ?? '',
+          region: env.S3_REGION,
+          endpoint: env.S3_ENDPOINT,
+          forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
+          credentials:
+            env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+              ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+              : undefined,
+          prefix: env.S3_PREFIX,
+        }
+      : { driver: 'fs' as const, dir: env.STORAGE_DIR ?? join(env.DATA_DIR, 'documents') },
+  sweeper: { interval: env.DOCUMENTS_SWEEP_INTERVAL, grace: env.DOCUMENTS_SWEEP_GRACE },
+}));
+
+/** documents's typed config. */
+export type DocumentsConfig = ConfigOf<typeof documentsConfig>;

@@ -1,13 +1,16 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { APPS, envPrefix, SERVICE_NAMES, type ServiceName } from '@media/contracts';
-import { ConfigError, parseByteSize, parseTrustedProxies, toDuration, validateConfig } from '@media/platform';
-
-const toInt = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
-
-const toBytes = ({ value }: { value: unknown }) =>
-  typeof value === 'string' ? (parseByteSize(value) ?? value) : value;
+import {
+  ConfigError,
+  defineConfig,
+  parseTrustedProxies,
+  toBytes,
+  toDuration,
+  toInt,
+  type AuthConfig,
+  type ConfigOf,
+} from '@media/platform/core';
 
 const PORT_MESSAGE = 'must be a port between 0 and 65535';
 const URL_MESSAGE = 'must be an http(s):// URL';
@@ -19,10 +22,10 @@ const DURATION_MESSAGE = 'must be a duration such as 2000, 30s or 1m';
 
 /**
  * The gateway's variables (CONTRACT §6). It has no database or NATS, so it does not extend
- * PlatformConfig. The `<APP>_URL` and `JWT_JWKS_URL` defaults depend on other variables and are
- * filled in by `loadGatewayConfig` before validation, so a bad value is still named correctly.
+ * PlatformEnv. The `<APP>_URL` and `JWT_JWKS_URL` defaults depend on other variables and are
+ * filled in before validation, so a bad value is still named correctly.
  */
-export class GatewayConfig {
+export class GatewayEnv {
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: PORT_MESSAGE })
@@ -179,37 +182,9 @@ export class GatewayConfig {
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 }
 
-/** The config with its derived values resolved, as the gateway uses it. */
-export interface ResolvedGatewayConfig {
-  port: number;
-  upstreams: Record<ServiceName, string>;
-  jwksUrl: string;
-  issuer: string;
-  audience: string;
-  rateLimitPerMinute: number;
-  bodyLimit: number;
-  uploadLimit: number;
-  headersTimeout: number;
-  requestTimeout: number;
-  idleTimeout: number;
-  maxConnections: number;
-  maxWebsockets: number;
-  minBodyRate: number;
-  corsOrigins: string[];
-  trustedProxies: string;
-  healthRatePerMinute: number;
-  upstreamTimeout: number;
-  shutdownTimeout: number;
-  logLevel: string;
-  metricsToken?: string;
-  accessTtl: number;
-  clockSkew: number;
-  otelEndpoint?: string;
-}
-
 /** `<APP>_URL` of a service; the variable name is `<APP>_URL` with CONTRACT §0's naming. */
-export function upstreamVariable(app: ServiceName): keyof GatewayConfig {
-  return `${envPrefix(app)}_URL` as keyof GatewayConfig;
+export function upstreamVariable(app: ServiceName): keyof GatewayEnv {
+  return `${envPrefix(app)}_URL` as keyof GatewayEnv;
 }
 
 function defaultUpstreamUrl(app: ServiceName, env: Record<string, string | undefined>): string {
@@ -220,8 +195,7 @@ function defaultUpstreamUrl(app: ServiceName, env: Record<string, string | undef
 
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 
-/** Validates the environment (throws ConfigError naming the first bad variable). */
-export function loadGatewayConfig(env: Record<string, string | undefined>): ResolvedGatewayConfig {
+function withDerivedDefaults(env: Record<string, string | undefined>): Record<string, string | undefined> {
   const filled: Record<string, string | undefined> = { ...env };
   for (const app of SERVICE_NAMES) {
     const variable = upstreamVariable(app);
@@ -229,42 +203,59 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Reso
   }
   const aclUrl = withoutTrailingSlash(filled.ACL_URL ?? '');
   filled.JWT_JWKS_URL = env.JWT_JWKS_URL?.trim() || `${aclUrl}/acl/.well-known/jwks.json`;
-
-  const config = validateConfig(GatewayConfig, filled);
-  try {
-    parseTrustedProxies(config.TRUSTED_PROXIES);
-  } catch (error) {
-    throw new ConfigError('TRUSTED_PROXIES', (error as Error).message);
-  }
-  const upstreams = Object.fromEntries(
-    SERVICE_NAMES.map((app) => [app, withoutTrailingSlash(config[upstreamVariable(app)] as string)]),
-  ) as Record<ServiceName, string>;
-  return {
-    port: config.GATEWAY_PORT ?? config.PORT ?? APPS.gateway.port,
-    upstreams,
-    jwksUrl: config.JWT_JWKS_URL,
-    issuer: config.JWT_ISSUER,
-    audience: config.JWT_AUDIENCE,
-    rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
-    bodyLimit: config.BODY_LIMIT,
-    uploadLimit: config.UPLOAD_LIMIT,
-    headersTimeout: config.HEADERS_TIMEOUT,
-    requestTimeout: config.REQUEST_TIMEOUT,
-    idleTimeout: config.IDLE_TIMEOUT,
-    maxConnections: config.MAX_CONNECTIONS,
-    maxWebsockets: config.MAX_WEBSOCKETS,
-    minBodyRate: config.MIN_BODY_RATE,
-    corsOrigins: config.CORS_ORIGINS.split(',')
-      .map((origin) => origin.trim().replace(/\/+$/, ''))
-      .filter((origin) => origin !== ''),
-    trustedProxies: config.TRUSTED_PROXIES,
-    healthRatePerMinute: config.HEALTH_RATE_LIMIT_PER_MINUTE,
-    upstreamTimeout: config.UPSTREAM_TIMEOUT,
-    shutdownTimeout: config.SHUTDOWN_TIMEOUT,
-    logLevel: config.LOG_LEVEL,
-    metricsToken: config.METRICS_TOKEN,
-    accessTtl: config.JWT_ACCESS_TTL,
-    clockSkew: config.JWT_CLOCK_SKEW,
-    otelEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
-  };
+  return filled;
 }
+
+/** The gateway's config, typed and grouped as the platform's (`PlatformConfig`) is. */
+export const gatewayConfig = defineConfig(
+  GatewayEnv,
+  (env) => {
+    try {
+      parseTrustedProxies(env.TRUSTED_PROXIES);
+    } catch (error) {
+      throw new ConfigError('TRUSTED_PROXIES', (error as Error).message);
+    }
+    const auth: AuthConfig = {
+      jwksUrl: env.JWT_JWKS_URL,
+      issuer: env.JWT_ISSUER,
+      audience: env.JWT_AUDIENCE,
+      accessTtl: env.JWT_ACCESS_TTL,
+      clockSkew: env.JWT_CLOCK_SKEW,
+    };
+    return {
+      port: env.GATEWAY_PORT ?? env.PORT ?? APPS.gateway.port,
+      upstreams: Object.fromEntries(
+        SERVICE_NAMES.map((app) => [app, withoutTrailingSlash(env[upstreamVariable(app)] as string)]),
+      ) as Record<ServiceName, string>,
+      auth,
+      limits: {
+        body: env.BODY_LIMIT,
+        upload: env.UPLOAD_LIMIT,
+        /** Requests per minute per client; 0: off. */
+        ratePerMinute: env.RATE_LIMIT_PER_MINUTE,
+        healthRatePerMinute: env.HEALTH_RATE_LIMIT_PER_MINUTE,
+        maxConnections: env.MAX_CONNECTIONS,
+        maxWebsockets: env.MAX_WEBSOCKETS,
+        /** Bytes per second; 0: no minimum. */
+        minBodyRate: env.MIN_BODY_RATE,
+      },
+      timeouts: {
+        headers: env.HEADERS_TIMEOUT,
+        request: env.REQUEST_TIMEOUT,
+        idle: env.IDLE_TIMEOUT,
+        upstream: env.UPSTREAM_TIMEOUT,
+        shutdown: env.SHUTDOWN_TIMEOUT,
+      },
+      corsOrigins: env.CORS_ORIGINS.split(',')
+        .map((origin) => origin.trim().replace(/\/+$/, ''))
+        .filter((origin) => origin !== ''),
+      trustedProxies: env.TRUSTED_PROXIES,
+      log: { level: env.LOG_LEVEL },
+      metrics: { token: env.METRICS_TOKEN },
+      tracing: { otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT },
+    };
+  },
+  { defaults: withDerivedDefaults },
+);
+
+export type GatewayConfig = ConfigOf<typeof gatewayConfig>;

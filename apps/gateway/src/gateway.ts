@@ -16,18 +16,19 @@ import {
   parseTrustedProxies,
   PayloadTooLarge,
   RateLimited,
-  requestId,
+  pickRequestId,
   SpanKind,
   startTracing,
   stopAccepting,
+  tokenRules,
   traceparentOf,
   Unauthenticated,
   UpstreamUnavailable,
   type Span,
   type TrustedProxies,
-} from '@media/platform';
+} from '@media/platform/core';
 import { timingSafeEqual } from 'node:crypto';
-import { loadGatewayConfig, type ResolvedGatewayConfig } from './config';
+import { gatewayConfig, type GatewayConfig } from './config';
 import { mergedOpenApi } from './docs/openapi';
 import { DOCS_CSP, serveDocs } from './docs/swagger-ui';
 import { checkUpstreams, type Readiness } from './health/readiness';
@@ -129,39 +130,33 @@ class Gateway {
   private websockets = 0;
 
   constructor(
-    private readonly config: ResolvedGatewayConfig,
+    private readonly config: GatewayConfig,
     private readonly log: GatewayLogger,
   ) {
     this.trusted = parseTrustedProxies(config.trustedProxies);
     this.forwarder = new Forwarder(config.upstreams, {
-      bodyLimit: config.bodyLimit,
-      uploadLimit: config.uploadLimit,
-      upstreamTimeout: config.upstreamTimeout,
-      minBodyRate: config.minBodyRate,
+      limits: config.limits,
+      upstreamTimeout: config.timeouts.upstream,
+      minBodyRate: config.limits.minBodyRate,
       trustedProxies: this.trusted,
     });
-    this.tokens = new TokenChecker(config.jwksUrl, {
-      issuer: config.issuer,
-      audience: config.audience,
-      maxLifetimeMs: config.accessTtl,
-      clockSkewMs: config.clockSkew,
-    });
-    this.limiter = new RateLimiter(config.rateLimitPerMinute);
-    this.healthLimiter = new RateLimiter(config.healthRatePerMinute);
+    this.tokens = new TokenChecker(config.auth.jwksUrl, tokenRules(config.auth));
+    this.limiter = new RateLimiter(config.limits.ratePerMinute);
+    this.healthLimiter = new RateLimiter(config.limits.healthRatePerMinute);
     this.corsOrigins = new Set(config.corsOrigins);
     this.server = createServer(
       {
-        headersTimeout: config.headersTimeout,
-        requestTimeout: config.requestTimeout,
-        keepAliveTimeout: config.idleTimeout,
+        headersTimeout: config.timeouts.headers,
+        requestTimeout: config.timeouts.request,
+        keepAliveTimeout: config.timeouts.idle,
         // Node checks the two timeouts above on this interval (30 s by default).
-        connectionsCheckingInterval: Math.max(100, Math.min(1_000, config.headersTimeout / 4)),
+        connectionsCheckingInterval: Math.max(100, Math.min(1_000, config.timeouts.headers / 4)),
       },
       this.onRequest,
     );
     // A connection that stays silent (never a byte, or between requests) is closed; one with an
     // answer under way is bounded by UPSTREAM_TIMEOUT instead.
-    this.server.timeout = config.idleTimeout;
+    this.server.timeout = config.timeouts.idle;
     this.server.on('timeout', (socket: Socket & { _httpMessage?: ServerResponse | null }) => {
       if (socket._httpMessage && !socket._httpMessage.writableFinished) return;
       socket.destroy();
@@ -173,12 +168,12 @@ class Gateway {
     this.server.on('upgrade', this.onUpgrade);
     // An early answer (413, 415...) closes the connection only after the rest of the body was
     // read and dropped, within a bound, so the client sees the answer rather than a reset.
-    lingerOnClose(this.server, { bytes: config.uploadLimit, ms: 2_000 });
+    lingerOnClose(this.server, { bytes: config.limits.upload, ms: 2_000 });
   }
 
   /** MAX_CONNECTIONS: one more is answered 503 and closed at once. */
   private readonly onConnection = (socket: Socket): void => {
-    if (this.httpConnections >= this.config.maxConnections) {
+    if (this.httpConnections >= this.config.limits.maxConnections) {
       const error = new UpstreamUnavailable('The gateway is at its connection limit; retry shortly.');
       socket.on('error', () => socket.destroy());
       writeSocketError(socket, error, '');
@@ -217,7 +212,7 @@ class Gateway {
 
   /** `Expect: 100-continue`: an upload the gateway would refuse is refused before it is sent. */
   private readonly onCheckContinue = (req: IncomingMessage, res: ServerResponse): void => {
-    const limit = bodyLimitOf(req, this.config);
+    const limit = bodyLimitOf(req, this.config.limits);
     if (Number(req.headers['content-length']) > limit) {
       const note = this.begin(req, res);
       note.code = 'payload_too_large';
@@ -237,7 +232,7 @@ class Gateway {
    * every upstream header one by one.
    */
   private begin(req: IncomingMessage, res: ServerResponse): RequestNote {
-    const note: RequestNote = { requestId: incomingRequestId(req), started: performance.now() };
+    const note: RequestNote = { requestId: pickRequestId(req), started: performance.now() };
     const parent = contextFrom({ traceparent: req.headers.traceparent });
     const span = openSpan(`${req.method} ${pathOf(req.url ?? '/')}`, SpanKind.SERVER, parent, {
       'http.request.method': req.method ?? 'GET',
@@ -357,7 +352,7 @@ class Gateway {
     if (wait > 0) throw new RateLimited(wait);
 
     const length = req.headers['content-length'];
-    const limit = bodyLimitOf(req, this.config);
+    const limit = bodyLimitOf(req, this.config.limits);
     if (length !== undefined && Number(length) > limit) throw new PayloadTooLarge(limit);
     note.upstream = app;
     this.forwarder.forward(app, req, res, note.requestId, (outcome) => {
@@ -380,7 +375,7 @@ class Gateway {
     // A body of known size within the limit is read and dropped by Node after the answer, and
     // the connection kept; a chunked, oversized or trickling one must not be read to its end.
     const length = req.headers['content-length'];
-    const limit = bodyLimitOf(req, this.config);
+    const limit = bodyLimitOf(req, this.config.limits);
     const unbounded =
       req.headers['transfer-encoding'] !== undefined ||
       Number(length) > limit ||
@@ -426,7 +421,7 @@ class Gateway {
 
   /** The gateway's Prometheus metrics; with METRICS_TOKEN set, only for a scraper that presents it. */
   private async exposeMetrics(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const expected = this.config.metricsToken;
+    const expected = this.config.metrics.token;
     if (expected) {
       const given = Buffer.from(bearerToken(req.headers.authorization) ?? '');
       const wanted = Buffer.from(expected);
@@ -484,7 +479,7 @@ class Gateway {
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => socket.destroy());
     const started = performance.now();
-    const id = incomingRequestId(req);
+    const id = pickRequestId(req);
     const note: RequestNote = { requestId: id, started };
     const logLine = (status: number) =>
       this.log.info(
@@ -540,12 +535,12 @@ class Gateway {
     const wait = this.limiter.take(limitKey);
     if (wait > 0) throw new RateLimited(wait);
     note.upstream = app;
-    if (this.websockets >= this.config.maxWebsockets)
+    if (this.websockets >= this.config.limits.maxWebsockets)
       throw new UpstreamUnavailable('The gateway is at its websocket limit; retry shortly.');
     proxyUpgrade(req, socket, head, {
       origin: this.config.upstreams[app],
       app,
-      upstreamTimeout: this.config.upstreamTimeout,
+      upstreamTimeout: this.config.timeouts.upstream,
       requestId: note.requestId,
       trustedProxies: this.trusted,
       onSettled: (status) => logLine(status),
@@ -575,7 +570,7 @@ class Gateway {
   }
 
   private async shutdown(): Promise<void> {
-    const deadline = Date.now() + this.config.shutdownTimeout;
+    const deadline = Date.now() + this.config.timeouts.shutdown;
     const stopped = stopAccepting(this.server);
     for (const res of this.active) if (!res.headersSent) res.setHeader('Connection', 'close');
     for (const tunnel of this.tunnels) tunnel.destroy();
@@ -583,7 +578,7 @@ class Gateway {
     // connection whose answer went out before may get one more request, answered the same way;
     // only connections that stayed idle for the grace are cut, so a client that sent a request
     // just now does not see a reset.
-    const grace = keepAliveGrace(this.config.shutdownTimeout);
+    const grace = keepAliveGrace(this.config.timeouts.shutdown);
     while (Date.now() < deadline && this.httpConnections > 0) {
       if (this.active.size === 0 && performance.now() - this.lastActivity >= grace) break;
       await new Promise((resolve) => setTimeout(resolve, 25));
@@ -605,11 +600,6 @@ const UNCOUNT = Symbol('uncount');
  * X-Request-Id of a request by the platform's rule (the caller's when sane, else a new one),
  * without the platform helper's setHeader: see `begin`, and a handshake has no response at all.
  */
-function incomingRequestId(req: IncomingMessage): string {
-  let id = '';
-  requestId(req, { setHeader: (_name: string, value: string) => (id = value) } as unknown as ServerResponse);
-  return id;
-}
 
 /**
  * Starts the gateway (CONTRACT §0): a plain node:http server whose handler routes by first path
@@ -617,9 +607,9 @@ function incomingRequestId(req: IncomingMessage): string {
  * `/docs` beside it. Throws ConfigError for a bad variable.
  */
 export async function startGateway(env: Record<string, string | undefined>): Promise<RunningGateway> {
-  const config = loadGatewayConfig(env);
-  startTracing('gateway', config.otelEndpoint);
-  const log = createLogger(config.logLevel);
+  const config = gatewayConfig.load(env);
+  startTracing('gateway', config.tracing.otlpEndpoint);
+  const log = createLogger(config.log.level);
   const gateway = new Gateway(config, log);
   const port = await gateway.listen();
   log.info({ port, upstreams: config.upstreams }, 'gateway listening');

@@ -1,5 +1,5 @@
-import { processEnv, runProcess, stopTracing } from '@media/platform';
-import { loadGatewayConfig } from './config';
+import { processEnv, runProcess, stopTracing } from '@media/platform/core';
+import { gatewayConfig } from './config';
 import { startGateway } from './gateway';
 
 /** Runs the gateway alone: config from the environment, clean stop on SIGTERM/SIGINT (CONTRACT §6). */
@@ -7,7 +7,7 @@ void runProcess({
   name: 'gateway',
   start: async () => {
     const env = processEnv();
-    const { shutdownTimeout } = loadGatewayConfig(env);
+    const shutdownTimeout = gatewayConfig.load(env).timeouts.shutdown;
     return { gateway: await startGateway(env), shutdownTimeout };
   },
   // close() is bounded by SHUTDOWN_TIMEOUT already.

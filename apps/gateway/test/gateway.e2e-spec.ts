@@ -824,7 +824,12 @@ describe('health and docs (CONTRACT §6)', () => {
     expect(Object.keys(doc.paths)).toHaveLength(SERVICE_NAMES.length);
     expect(doc.paths['/content/api/v1/things']).toBeDefined();
     expect(doc.paths['/api/api/v1/things']).toEqual({
-      get: { responses: { 200: { $ref: '#/components/schemas/chat-notifications.Thing' } } },
+      get: {
+        responses: {
+          200: { $ref: '#/components/schemas/chat-notifications.Thing' },
+          429: { $ref: '#/components/responses/RateLimited' },
+        },
+      },
     });
     expect(doc.components.schemas.Shared).toEqual({ type: 'string' });
     expect(doc.components.schemas['payment.Thing']).toBeDefined();

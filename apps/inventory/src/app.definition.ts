@@ -1,11 +1,9 @@
 import { defineApp } from '@media/platform';
 import { BookingsModule } from './bookings/bookings.module';
-import { InventoryConfig } from './config';
 import { RevenueModule } from './revenue/revenue.module';
 
 /** How inventory boots, alone or inside the embedded default: its features declare their own tables. */
 export const inventoryApp = defineApp({
   name: 'inventory',
-  config: InventoryConfig,
   features: [BookingsModule, RevenueModule],
 });

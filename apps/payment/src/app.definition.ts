@@ -2,13 +2,11 @@ import { defineApp } from '@media/platform';
 import { AclDirectoryModule } from './acl/acl-directory.module';
 import { AttainmentModule } from './attainment/attainment.module';
 import { CollectionsModule } from './collections/collections.module';
-import { PaymentConfig } from './config';
 import { PlansModule } from './plans/plans.module';
 import { TargetsModule } from './targets/targets.module';
 
 /** How payment boots, alone or inside the embedded default: its features declare their own tables. */
 export const paymentApp = defineApp({
   name: 'payment',
-  config: PaymentConfig,
   features: [AclDirectoryModule, PlansModule, TargetsModule, CollectionsModule, AttainmentModule],
 });

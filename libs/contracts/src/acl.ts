@@ -10,6 +10,18 @@ export const AclEvents = {
   correspondentInvited: 'acl.correspondent.invited',
 } as const;
 
+/**
+ * acl's routes reachable without a token (CONTRACT §1), as the gateway matches them before
+ * forwarding (`{name}` is one path segment). Besides these, every app's `/health/*` and
+ * `/openapi.json` are public. acl marks the same routes `@Public()`; a test keeps both alike.
+ */
+export const ACL_PUBLIC_ROUTES = [
+  { method: 'POST', path: '/acl/api/v1/auth/token' },
+  { method: 'POST', path: '/acl/api/v1/auth/refresh' },
+  { method: 'POST', path: '/acl/api/v1/auth/invitations/{token}/accept' },
+  { method: 'GET', path: '/acl/.well-known/jwks.json' },
+] as const;
+
 export type UserStatus = 'INVITED' | 'ACTIVE' | 'DISABLED';
 
 /** A user as other apps see it; never carries credentials. */

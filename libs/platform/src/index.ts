@@ -1,41 +1,60 @@
-export * from './auth/any-permission';
-export * from './auth/auth-user';
-export * from './auth/decorators';
-export * from './auth/jwks';
-export * from './auth/token-verifier';
-export * from './bootstrap/app-definition';
-export * from './bootstrap/define-app';
-export * from './bootstrap/feature';
-export * from './bootstrap/run-process';
-export * from './bootstrap/platform.module';
-export * from './bootstrap/start-app';
-export * from './bootstrap/connections';
-export * from './config/env';
-export * from './config/platform-config';
-export * from './config/tokens';
-export * from './database/database';
-export * from './errors/domain-errors';
-export * from './errors/exception.filter';
-export * from './http/api-docs';
-export * from './http/client-errors';
-export * from './http/multipart';
-export * from './http/public-url';
-export * from './http/request-context';
-export * from './http/request-id';
-export * from './nats/in-process';
-export * from './nats/rpc-client';
-export * from './nats/transport';
-export * from './pagination/cursor';
-export * from './pagination/page-query';
-export * from './pagination/paginator';
-export * from './validation/coerce';
-export * from './validation/decorators';
-export * from './validation/form-body';
-export * from './validation/validation.pipe';
-export * from './validation/rpc-payload';
-export * from './outbox/event-bus';
-export * from './outbox/on-event';
-export * from './outbox/outbox';
-export * from './outbox/outbox.entity';
-export * from './observability/metrics';
-export * from './observability/tracing';
+/**
+ * `@media/platform`: what an app is built with. Everything Nest-free is in `./core` (also
+ * importable alone as `@media/platform/core`); the rest is the Nest side: booting, decorators,
+ * validation, pagination, NATS requests and events. Internals (the in-process bus, the request
+ * context store, the NATS client token, the outbox tables) stay inside.
+ */
+export * from './core';
+
+// Booting an app
+export { defineApp, type AppSpec } from './bootstrap/define-app';
+export type { AppDefinition } from './bootstrap/app-definition';
+export { Feature, type FeatureModule, type FeatureParts } from './bootstrap/feature';
+export { createApp, isDraining, loadAppConfig, runApp, stopApp } from './bootstrap/start-app';
+export { InjectConfig } from './config/inject-config';
+export { APP_CONFIG, APP_NAME } from './config/tokens';
+export { databaseOptions, runMigrations, type DatabaseParts } from './database/database';
+
+// HTTP: auth, bodies, errors, OpenAPI
+export { CurrentUser, JsonOnly, Public, RequirePermissions } from './auth/decorators';
+export { AnyPermissionGuard, RequireAnyPermission } from './auth/any-permission';
+export { Multipart, UploadedFiles, type MultipartOptions, type UploadedFileInfo } from './http/multipart';
+export {
+  ApiErrors,
+  ApiSuccess,
+  envelopeSchema,
+  ErrorResponse,
+  PageDto,
+  pageSchema,
+  ValidationErrorResponse,
+  type ApiSuccessOptions,
+  type ErrorStatus,
+} from './http/api-docs';
+export { publicOrigin, urlWithQuery } from './http/public-url';
+
+// Validation
+export { ContractValidationPipe, validateDto } from './validation/validation.pipe';
+export { RpcPayload } from './validation/rpc-payload';
+export {
+  contractConstraint,
+  IsDateOnly,
+  IsDateTime,
+  isDateOnly,
+  isDateTime,
+  IsMoney,
+  IsPlainObject,
+  ToDecimalString,
+} from './validation/decorators';
+export { ItemType } from './validation/coerce';
+export { isFormBody, markFormBody } from './validation/form-body';
+
+// Pagination
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageQuery, type Page } from './pagination/page-query';
+export { Paginator, type KeysetColumn, type KeysetOrder } from './pagination/paginator';
+
+// Between apps: NATS requests and events
+export { RpcClient } from './nats/rpc-client';
+export { isInProcess } from './nats/transport';
+export { natsConnectionOptions } from './nats/credentials';
+export { OnEvent } from './outbox/on-event';
+export { Outbox } from './outbox/outbox';

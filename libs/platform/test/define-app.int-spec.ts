@@ -17,16 +17,8 @@ import {
   type Repository,
 } from 'typeorm';
 import { call, createDatabases, databaseUrl, dropDatabases, freePort, testEnv } from '@media/testing';
-import {
-  createApp,
-  defineApp,
-  EventConsumers,
-  Feature,
-  Outbox,
-  PlatformConfig,
-  Public,
-  RpcPayload,
-} from '../src';
+import { createApp, defineApp, Feature, Outbox, Public, RpcPayload } from '../src';
+import { EventConsumers } from '../src/outbox/on-event';
 
 const NOTES_ECHO = `fixture-notes.echo.${randomUUID()}`;
 
@@ -84,12 +76,7 @@ class NotesRpcController {
 @Module({ imports: [TypeOrmModule.forFeature([Note])], controllers: [NotesController, NotesRpcController] })
 class NotesModule {}
 
-const notesApp = defineApp({
-  name: 'fixture-notes',
-  prefix: 'notes-app',
-  config: PlatformConfig,
-  features: [NotesModule],
-});
+const notesApp = defineApp({ name: 'fixture-notes', prefix: 'notes-app', features: [NotesModule] });
 
 describe('an app declared with defineApp', () => {
   const db = `e2e_${Date.now()}_${Math.random().toString(16).slice(2, 8)}_define_app`;

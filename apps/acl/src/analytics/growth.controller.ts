@@ -1,9 +1,11 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permissions } from '@media/contracts';
-import { RequirePermissions } from '@media/platform';
+import { ApiErrors, ApiSuccess, RequirePermissions } from '@media/platform';
+import { GrowthResponse } from './dto/growth.response';
 import { GrowthQuery } from './dto/growth.query';
 import { GrowthService } from './growth.service';
+import type { GrowthSeries } from './growth.view';
 
 @ApiTags('analytics')
 @ApiBearerAuth()
@@ -14,7 +16,10 @@ export class GrowthController {
   /** Endpoint 13. */
   @Get('growth')
   @RequirePermissions(Permissions.analyticsGrowth)
-  series(@Query() query: GrowthQuery) {
+  @ApiOperation({ summary: 'New users per day, week or month (endpoint 13)' })
+  @ApiSuccess(GrowthResponse)
+  @ApiErrors(401, 403, 422)
+  series(@Query() query: GrowthQuery): Promise<GrowthSeries> {
     return this.growth.series(query);
   }
 }

@@ -3,16 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ValidationFailed } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import type { GrowthQuery } from './dto/growth.query';
-import { bucketCount, defaultGrowthRange, MAX_GROWTH_POINTS, type GrowthInterval } from './growth-range';
-import { GROWTH_SQL, growthParams, type GrowthRow } from './growth.sql';
-
-export interface GrowthSeries {
-  interval: GrowthInterval;
-  date_from: string;
-  date_to: string;
-  total_new_users: number;
-  series: GrowthRow[];
-}
+import { bucketCount, defaultGrowthRange, MAX_GROWTH_POINTS } from './growth-range';
+import { GROWTH_SQL, growthParams } from './growth.sql';
+import type { GrowthRow, GrowthSeries } from './growth.view';
 
 /** New-user growth (endpoint 13), users of every status. */
 @Injectable()

@@ -52,9 +52,3 @@ export function growthParams(dateFrom: string, dateTo: string, interval: GrowthI
   const last = bucketStart(dateTo, interval);
   return [first, last, dateFrom, dayAfter(dateTo), interval, nextBucket(last, interval)];
 }
-
-export interface GrowthRow {
-  period_start: string;
-  new_users: number;
-  cumulative_users: number;
-}

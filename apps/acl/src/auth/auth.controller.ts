@@ -1,8 +1,10 @@
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { Public } from '@media/platform';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiSuccess, Public } from '@media/platform';
 import { AuthService } from './auth.service';
+import type { TokenPair } from './auth.view';
 import { RefreshRequestDto, TokenRequestDto } from './dto/auth.dto';
+import { TokenPairResponse } from './dto/token.response';
 
 @ApiTags('auth')
 @Public()
@@ -12,13 +14,22 @@ export class AuthController {
 
   @Post('token')
   @HttpCode(200)
-  token(@Body() dto: TokenRequestDto) {
+  @ApiOperation({ summary: 'Log in with email and password' })
+  @ApiSuccess(TokenPairResponse)
+  @ApiErrors([401, 'Wrong email or password (`invalid_credentials`)'], 413, 415, 422, [
+    429,
+    'Another login of this account is being checked (`rate_limited`, Retry-After)',
+  ])
+  token(@Body() dto: TokenRequestDto): Promise<TokenPair> {
     return this.auth.login(dto.email, dto.password);
   }
 
   @Post('refresh')
   @HttpCode(200)
-  refresh(@Body() dto: RefreshRequestDto) {
+  @ApiOperation({ summary: 'Trade a refresh token for a new token pair' })
+  @ApiSuccess(TokenPairResponse)
+  @ApiErrors([401, 'Invalid, expired or already used refresh token (`token_invalid`)'], 413, 415, 422)
+  refresh(@Body() dto: RefreshRequestDto): Promise<TokenPair> {
     return this.auth.refresh(dto.refresh_token);
   }
 }

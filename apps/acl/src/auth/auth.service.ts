@@ -2,28 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DomainError, PLATFORM_CONFIG, Unauthenticated } from '@media/platform';
+import { DomainError, InjectConfig, Unauthenticated } from '@media/platform';
 import jwt from 'jsonwebtoken';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AclConfig } from '../config';
 import { SigningKeys } from '../keys/signing-keys.service';
+import { verifyPassword, warmDummyHash } from '../credentials/passwords';
+import { RefreshTokens } from '../sessions/refresh-tokens.service';
+import { UserAccounts } from '../users/user-accounts.service';
 import { UserDirectory } from '../users/user-directory.service';
-import { displayName } from '../users/user-view';
+import { displayName } from '../users/user.view';
+import type { TokenPair } from './auth.view';
 import { ATTEMPT_LEASE_MS, FAILURE_MEMORY_MS, loginDelayMs } from './login-throttle';
-import { verifyPassword, warmDummyHash } from './passwords';
-import { RefreshToken } from './refresh-token.entity';
-import { newSecretToken, sha256 } from './secret-tokens';
 import { buildAccessClaims } from './token-claims';
 
 const PRUNE_BATCH = 500;
-
-/** The token pair of CONTRACT §1. */
-export interface TokenPair {
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  refresh_token: string;
-}
 
 const invalidCredentials = () =>
   new Unauthenticated('invalid_credentials', 'Unable to log in with the provided credentials.');
@@ -44,9 +37,11 @@ export class AuthService implements OnApplicationBootstrap {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(PLATFORM_CONFIG) private readonly config: AclConfig,
+    @InjectConfig() private readonly config: AclConfig,
     @Inject(SigningKeys) private readonly keys: SigningKeys,
     @Inject(UserDirectory) private readonly directory: UserDirectory,
+    @Inject(UserAccounts) private readonly accounts: UserAccounts,
+    @Inject(RefreshTokens) private readonly refreshTokens: RefreshTokens,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -70,9 +65,7 @@ export class AuthService implements OnApplicationBootstrap {
       const delay = loginDelayMs(claimed.failures, claimed.lastFailedAt, new Date());
       if (delay > 0) await sleep(delay);
 
-      const rows: { id: string; password_hash: string | null; status: string }[] =
-        await this.dataSource.query(`SELECT id, password_hash, status FROM users WHERE email = $1`, [email]);
-      const user = rows[0];
+      const user = await this.accounts.signInRecord(email);
       const passwordMatches = await verifyPassword(user?.password_hash ?? null, password);
       if (!user || !passwordMatches || user.status !== 'ACTIVE') {
         await this.recordFailure(email);
@@ -82,7 +75,7 @@ export class AuthService implements OnApplicationBootstrap {
       // Success forgets the failures and ends the attempt in one statement.
       await this.dataSource.query(`DELETE FROM login_failures WHERE email = $1`, [email]);
       settled = true;
-      await this.dataSource.query(`UPDATE users SET last_login = now() WHERE id = $1`, [user.id]);
+      await this.accounts.recordLogin(user.id);
       const pair = await this.issue(user.id, randomUUID(), new Date());
       if (!pair) throw invalidCredentials();
       return pair;
@@ -124,14 +117,10 @@ export class AuthService implements OnApplicationBootstrap {
    */
   async refresh(token: string): Promise<TokenPair> {
     const pair = await this.dataSource.transaction(async (manager) => {
-      const repo = manager.getRepository(RefreshToken);
-      const row = await repo.findOne({
-        where: { tokenHash: sha256(token) },
-        lock: { mode: 'pessimistic_write' },
-      });
+      const row = await this.refreshTokens.findForRotation(manager, token);
       if (!row) return undefined;
       if (row.retiredAt || row.revokedAt) {
-        await this.revokeFamily(manager, row.familyId);
+        await this.refreshTokens.revokeFamily(manager, row.familyId);
         this.logger.warn(
           { user_id: row.userId, family_id: row.familyId },
           'Refresh token reused; family revoked',
@@ -140,15 +129,12 @@ export class AuthService implements OnApplicationBootstrap {
       }
       const now = Date.now();
       if (row.expiresAt.getTime() <= now) return undefined;
-      if (row.sessionStartedAt.getTime() + this.config.REFRESH_MAX_AGE <= now) return undefined;
-      const status: { status: string }[] = await manager.query(`SELECT status FROM users WHERE id = $1`, [
-        row.userId,
-      ]);
-      if (status[0]?.status !== 'ACTIVE') {
-        await this.revokeFamily(manager, row.familyId);
+      if (row.sessionStartedAt.getTime() + this.config.sessions.maxAge <= now) return undefined;
+      if ((await this.accounts.status(manager, row.userId)) !== 'ACTIVE') {
+        await this.refreshTokens.revokeFamily(manager, row.familyId);
         return undefined;
       }
-      await repo.update({ id: row.id }, { retiredAt: new Date() });
+      await this.refreshTokens.retire(manager, row.id);
       return this.issue(row.userId, row.familyId, row.sessionStartedAt, manager);
     });
     if (!pair) throw invalidRefresh();
@@ -176,41 +162,32 @@ export class AuthService implements OnApplicationBootstrap {
         permissions,
       },
       {
-        issuer: this.config.JWT_ISSUER,
-        audience: this.config.JWT_AUDIENCE,
-        ttlMs: this.config.JWT_ACCESS_TTL,
+        issuer: this.config.auth.issuer,
+        audience: this.config.auth.audience,
+        ttlMs: this.config.auth.accessTtl,
       },
       new Date(),
     );
     const { kid, key } = this.keys.signingKey();
     const accessToken = jwt.sign(claims, key, { algorithm: 'RS256', keyid: kid });
 
-    const refreshToken = newSecretToken();
     // Never beyond the session's absolute end.
     const expiresAt = Math.min(
-      Date.now() + this.config.JWT_REFRESH_TTL,
-      sessionStartedAt.getTime() + this.config.REFRESH_MAX_AGE,
+      Date.now() + this.config.sessions.refreshTtl,
+      sessionStartedAt.getTime() + this.config.sessions.maxAge,
     );
-    await manager.getRepository(RefreshToken).insert({
-      familyId,
+    const refreshToken = await this.refreshTokens.issue(manager, {
       userId,
-      tokenHash: sha256(refreshToken),
-      expiresAt: new Date(expiresAt),
+      familyId,
       sessionStartedAt,
+      expiresAt: new Date(expiresAt),
     });
     return {
       access_token: accessToken,
       token_type: 'Bearer',
-      expires_in: Math.floor(this.config.JWT_ACCESS_TTL / 1000),
+      expires_in: Math.floor(this.config.auth.accessTtl / 1000),
       refresh_token: refreshToken,
     };
-  }
-
-  private async revokeFamily(manager: EntityManager, familyId: string): Promise<void> {
-    await manager.query(
-      `UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL`,
-      [familyId],
-    );
   }
 
   /**

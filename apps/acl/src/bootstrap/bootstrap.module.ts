@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { UsersModule } from '../users/users.module';
 import { AdminBootstrap } from './admin-bootstrap.service';
 
-@Module({ providers: [AdminBootstrap] })
+@Module({ imports: [UsersModule], providers: [AdminBootstrap] })
 export class BootstrapModule {}

@@ -1,8 +1,20 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permissions } from '@media/contracts';
-import { CurrentUser, Multipart, Public, RequirePermissions, type AuthUser } from '@media/platform';
+import {
+  ApiErrors,
+  ApiSuccess,
+  CurrentUser,
+  Multipart,
+  Public,
+  RequirePermissions,
+  type AuthUser,
+  type Page,
+} from '@media/platform';
 import type { Request } from 'express';
+import { UserResponse } from '../users/dto/user.response';
+import type { UserView } from '../users/user.view';
+import type { CorrespondentView, InvitedCorrespondentView } from './correspondent.view';
 import { CorrespondentsService } from './correspondents.service';
 import {
   AcceptInvitationDto,
@@ -10,6 +22,7 @@ import {
   InviteCorrespondentDto,
   ListCorrespondentsQuery,
 } from './dto/correspondent.dto';
+import { CorrespondentResponse, InvitedCorrespondentResponse } from './dto/correspondent.response';
 
 @ApiTags('correspondents')
 @Controller('api/v1/auth')
@@ -20,7 +33,10 @@ export class CorrespondentsController {
   @Get('correspondents/invite')
   @ApiBearerAuth()
   @RequirePermissions(Permissions.correspondentsRead)
-  list(@Query() query: ListCorrespondentsQuery, @Req() req: Request) {
+  @ApiOperation({ summary: 'List correspondents (cursor; endpoint 7)' })
+  @ApiSuccess(CorrespondentResponse, { list: 'page' })
+  @ApiErrors(401, 403, 422)
+  list(@Query() query: ListCorrespondentsQuery, @Req() req: Request): Promise<Page<CorrespondentView>> {
     return this.correspondents.list(query, req);
   }
 
@@ -28,7 +44,13 @@ export class CorrespondentsController {
   @Multipart()
   @ApiBearerAuth()
   @RequirePermissions(Permissions.correspondentsInvite)
-  invite(@Body() dto: InviteCorrespondentDto, @CurrentUser() inviter: AuthUser) {
+  @ApiOperation({ summary: 'Invite a correspondent (an INVITED user and a single-use token)' })
+  @ApiSuccess(InvitedCorrespondentResponse, { status: 201 })
+  @ApiErrors(401, 403, [409, 'The email is taken (`email_taken`)'], 413, 415, 422)
+  invite(
+    @Body() dto: InviteCorrespondentDto,
+    @CurrentUser() inviter: AuthUser,
+  ): Promise<InvitedCorrespondentView> {
     return this.correspondents.invite(dto, inviter);
   }
 
@@ -36,7 +58,16 @@ export class CorrespondentsController {
   @Post('invitations/:token/accept')
   @Public()
   @HttpCode(200)
-  accept(@Param() params: InvitationTokenParams, @Body() dto: AcceptInvitationDto) {
+  @ApiOperation({ summary: 'Accept an invitation: set the password, become ACTIVE' })
+  @ApiSuccess(UserResponse)
+  @ApiErrors(
+    [404, 'Unknown, used or withdrawn invitation'],
+    [410, 'The invitation has expired (`invitation_expired`)'],
+    413,
+    415,
+    422,
+  )
+  accept(@Param() params: InvitationTokenParams, @Body() dto: AcceptInvitationDto): Promise<UserView> {
     return this.correspondents.accept(params.token, dto.password);
   }
 }

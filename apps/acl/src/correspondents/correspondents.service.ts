@@ -2,57 +2,25 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { AclEvents, type CorrespondentInvitedEvent } from '@media/contracts';
-import {
-  Gone,
-  NotFound,
-  Outbox,
-  Paginator,
-  PLATFORM_CONFIG,
-  type AuthUser,
-  type Page,
-} from '@media/platform';
+import { Gone, NotFound, Outbox, Paginator, InjectConfig, type AuthUser, type Page } from '@media/platform';
 import type { DataSource } from 'typeorm';
-import { newSecretToken, sha256 } from '../auth/secret-tokens';
-import { hashPassword } from '../auth/passwords';
+import { newSecretToken, sha256 } from '../credentials/secret-tokens';
+import { hashPassword } from '../credentials/passwords';
 import type { AclConfig } from '../config';
+import { UserAccounts } from '../users/user-accounts.service';
 import { isUuid, UserDirectory } from '../users/user-directory.service';
 import { User } from '../users/user.entity';
-import { userConflict } from '../users/users.service';
-import { displayName, toUserView, type UserView } from '../users/user-view';
+import { displayName, toUserView, type UserView } from '../users/user.view';
+import {
+  toCorrespondentView,
+  type CorrespondentView,
+  type InvitedCorrespondentView,
+} from './correspondent.view';
 import type { InviteCorrespondentDto, ListCorrespondentsQuery } from './dto/correspondent.dto';
 import { Invitation } from './invitation.entity';
 import { NEWEST_JOINED_FIRST } from '../users/user-order';
 
 export const CORRESPONDENT_ROLE = 'CORRESPONDENT';
-
-/** The Correspondent resource of the seed. */
-export interface CorrespondentView {
-  id: string;
-  name: string;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
-  phone_number: string | null;
-  status: User['status'];
-  date_joined: string;
-}
-
-export interface InvitedCorrespondentView extends CorrespondentView {
-  invitation: { token: string; expires_at: string };
-}
-
-export function toCorrespondentView(user: User): CorrespondentView {
-  return {
-    id: user.id,
-    name: displayName(user),
-    email: user.email,
-    first_name: user.firstName,
-    last_name: user.lastName,
-    phone_number: user.phoneNumber,
-    status: user.status,
-    date_joined: user.dateJoined.toISOString(),
-  };
-}
 
 /** Endpoint 7: correspondents, their invitations and the acceptance that activates them. */
 @Injectable()
@@ -62,7 +30,8 @@ export class CorrespondentsService {
     @Inject(Paginator) private readonly paginator: Paginator,
     @Inject(Outbox) private readonly outbox: Outbox,
     @Inject(UserDirectory) private readonly directory: UserDirectory,
-    @Inject(PLATFORM_CONFIG) private readonly config: AclConfig,
+    @InjectConfig() private readonly config: AclConfig,
+    @Inject(UserAccounts) private readonly accounts: UserAccounts,
   ) {}
 
   /** Users holding the CORRESPONDENT role, by `date_joined` desc then `id` desc. */
@@ -85,45 +54,36 @@ export class CorrespondentsService {
   async invite(dto: InviteCorrespondentDto, inviter: AuthUser): Promise<InvitedCorrespondentView> {
     const token = newSecretToken();
     const now = new Date();
-    const expiresAt = new Date(now.getTime() + this.config.INVITATION_TTL);
-    try {
-      const user = await this.dataSource.transaction(async (manager) => {
-        const users = manager.getRepository(User);
-        const created = await users.save(
-          users.create({
-            email: dto.email,
-            passwordHash: null,
-            firstName: dto.first_name ?? null,
-            lastName: dto.last_name ?? null,
-            phoneNumber: dto.phone_number ?? null,
-            status: 'INVITED',
-            dateJoined: now,
-          }),
-        );
-        await manager.query(`INSERT INTO user_roles (user_id, role_code) VALUES ($1, $2)`, [
-          created.id,
-          CORRESPONDENT_ROLE,
-        ]);
-        await manager.getRepository(Invitation).insert({
-          userId: created.id,
-          tokenHash: sha256(token),
-          invitedBy: isUuid(inviter.id) ? inviter.id : null,
-          expiresAt,
-        });
-        const event: CorrespondentInvitedEvent = {
-          user_id: created.id,
-          email: created.email,
-          name: displayName(created),
-          invited_by: inviter.id,
-          expires_at: expiresAt.toISOString(),
-        };
-        await this.outbox.enqueue(manager, AclEvents.correspondentInvited, event);
-        return created;
+    const expiresAt = new Date(now.getTime() + this.config.invitations.ttl);
+    const user = await this.dataSource.transaction(async (manager) => {
+      const created = await this.accounts.createInvited(
+        manager,
+        {
+          email: dto.email,
+          firstName: dto.first_name ?? null,
+          lastName: dto.last_name ?? null,
+          phoneNumber: dto.phone_number ?? null,
+          dateJoined: now,
+        },
+        CORRESPONDENT_ROLE,
+      );
+      await manager.getRepository(Invitation).insert({
+        userId: created.id,
+        tokenHash: sha256(token),
+        invitedBy: isUuid(inviter.id) ? inviter.id : null,
+        expiresAt,
       });
-      return { ...toCorrespondentView(user), invitation: { token, expires_at: expiresAt.toISOString() } };
-    } catch (error) {
-      throw userConflict(error) ?? error;
-    }
+      const event: CorrespondentInvitedEvent = {
+        user_id: created.id,
+        email: created.email,
+        name: displayName(created),
+        invited_by: inviter.id,
+        expires_at: expiresAt.toISOString(),
+      };
+      await this.outbox.enqueue(manager, AclEvents.correspondentInvited, event);
+      return created;
+    });
+    return { ...toCorrespondentView(user), invitation: { token, expires_at: expiresAt.toISOString() } };
   }
 
   /**
@@ -137,14 +97,12 @@ export class CorrespondentsService {
         .getRepository(Invitation)
         .findOne({ where: { tokenHash: sha256(token) }, lock: { mode: 'pessimistic_write' } });
       if (!invitation || invitation.acceptedAt) throw new NotFound('Invitation');
-      const user = await manager
-        .getRepository(User)
-        .findOne({ where: { id: invitation.userId }, lock: { mode: 'pessimistic_write' } });
+      const user = await this.accounts.lockForUpdate(manager, invitation.userId);
       if (!user || user.status !== 'INVITED') throw new NotFound('Invitation');
       if (invitation.expiresAt.getTime() <= Date.now())
         throw new Gone('This invitation has expired; ask for a new one.', 'invitation_expired');
       const passwordHash = await hashPassword(password);
-      await manager.getRepository(User).update({ id: user.id }, { passwordHash, status: 'ACTIVE' });
+      await this.accounts.activate(manager, user.id, passwordHash);
       await manager.getRepository(Invitation).update({ id: invitation.id }, { acceptedAt: new Date() });
       return user.id;
     });

@@ -1,31 +1,14 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Inject } from '@nestjs/common';
 import type { Request } from 'express';
 import { Conflict, NotFound, Paginator, ValidationFailed, type Page } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import { uniqueViolation } from '../database/errors';
 import { User } from '../users/user.entity';
 import type { ListGroupsQuery } from './dto/group.dto';
-import { Group, GroupMember } from './group.entity';
-
-export interface GroupView {
-  id: string;
-  name: string;
-  member_count: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface MembershipView {
-  group_id: string;
-  user_id: string;
-  created_at: string;
-}
-
-function toMembershipView(row: GroupMember): MembershipView {
-  return { group_id: row.groupId, user_id: row.userId, created_at: row.createdAt.toISOString() };
-}
+import { GroupMember } from './group-member.entity';
+import { Group } from './group.entity';
+import { toGroupView, toMembershipView, type GroupView, type MembershipView } from './group.view';
 
 /** Groups and their members (CONTRACT §4a, `users:admin`). */
 @Injectable()
@@ -39,7 +22,7 @@ export class GroupsService {
     const repo = this.dataSource.getRepository(Group);
     try {
       const group = await repo.save(repo.create({ name }));
-      return this.view(group, 0);
+      return toGroupView(group, 0);
     } catch (error) {
       if (uniqueViolation(error) === 'groups_name_key')
         throw new Conflict(`A group named '${name}' already exists.`, 'group_name_taken');
@@ -51,7 +34,7 @@ export class GroupsService {
     const group = await this.dataSource.getRepository(Group).findOneBy({ id: id.toLowerCase() });
     if (!group) throw new NotFound('Group', id);
     const counts = await this.memberCounts([group.id]);
-    return this.view(group, counts.get(group.id) ?? 0);
+    return toGroupView(group, counts.get(group.id) ?? 0);
   }
 
   async list(query: ListGroupsQuery, req: Request): Promise<Page<GroupView>> {
@@ -70,7 +53,7 @@ export class GroupsService {
       (g) => g,
     );
     const counts = await this.memberCounts(page.results.map((g) => g.id));
-    return { ...page, results: page.results.map((g) => this.view(g, counts.get(g.id) ?? 0)) };
+    return { ...page, results: page.results.map((g) => toGroupView(g, counts.get(g.id) ?? 0)) };
   }
 
   /**
@@ -114,15 +97,5 @@ export class GroupsService {
       [ids],
     );
     return new Map(rows.map((r) => [r.group_id, r.n]));
-  }
-
-  private view(group: Group, memberCount: number): GroupView {
-    return {
-      id: group.id,
-      name: group.name,
-      member_count: memberCount,
-      created_at: group.createdAt.toISOString(),
-      updated_at: group.updatedAt.toISOString(),
-    };
   }
 }

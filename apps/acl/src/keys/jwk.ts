@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import type { PublicJwk } from './signing-key.entity';
+import type { PublicJwk } from './key.view';
 
 /** RFC 7638 thumbprint of an RSA public key: SHA-256 over the required members in lexical order. */
 export function rsaKeyThumbprint(publicKey: KeyObject): string {

@@ -1,16 +1,10 @@
 import { Controller, Get, Header, HttpCode, Inject, Post } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiOkResponse,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permissions } from '@media/contracts';
-import { Public, RequirePermissions } from '@media/platform';
-import { SigningKeys, type RotationResult } from './signing-keys.service';
-import type { PublicJwk } from './signing-key.entity';
+import { ApiErrors, ApiSuccess, Public, RequirePermissions } from '@media/platform';
+import { JwksResponse, RotationResponse } from './dto/keys.response';
+import type { PublicJwk, RotationResult } from './key.view';
+import { SigningKeys } from './signing-keys.service';
 
 /** `GET /acl/.well-known/jwks.json`: the public keys every app verifies tokens with (CONTRACT §1). */
 @ApiTags('auth')
@@ -22,7 +16,8 @@ export class JwksController {
   @Public()
   @Get('jwks.json')
   @Header('Cache-Control', 'public, max-age=300')
-  @ApiOkResponse({ description: 'The published RS256 public keys: `{keys: [{kty, n, e, kid, alg, use}]}`' })
+  @ApiOperation({ summary: 'The RS256 public keys tokens are verified with (JWKS)' })
+  @ApiSuccess(JwksResponse, { description: 'The published keys; cacheable for 5 minutes' })
   jwks(): { keys: PublicJwk[] } {
     return { keys: this.keys.publicKeys() };
   }
@@ -38,11 +33,12 @@ export class KeysController {
   @Post('rotate')
   @HttpCode(201)
   @RequirePermissions(Permissions.usersAdmin)
-  @ApiCreatedResponse({
-    description: '`{kid, retiring: [{kid, retires_at}]}`: the new signing key and the keys it replaces',
+  @ApiOperation({ summary: 'Rotate the signing key (the previous ones retire after a grace period)' })
+  @ApiSuccess(RotationResponse, {
+    status: 201,
+    description: 'The new signing key and the keys it replaces',
   })
-  @ApiUnauthorizedResponse({ description: 'not_authenticated, token_invalid or token_expired' })
-  @ApiForbiddenResponse({ description: 'forbidden: users:admin is needed' })
+  @ApiErrors(401, [403, '`users:admin` is needed'])
   rotate(): Promise<RotationResult> {
     return this.keys.rotate();
   }

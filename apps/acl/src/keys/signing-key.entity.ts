@@ -1,14 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
-
-/** The public half as published in the JWKS. */
-export interface PublicJwk {
-  kty: 'RSA';
-  n: string;
-  e: string;
-  kid: string;
-  alg: 'RS256';
-  use: 'sig';
-}
+import type { PublicJwk } from './key.view';
 
 /** An RS256 signing key; `kid` is the RFC 7638 thumbprint of its public key. */
 @Entity({ name: 'signing_keys' })

@@ -1,11 +1,12 @@
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { PLATFORM_CONFIG } from '@media/platform';
+import { InjectConfig } from '@media/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AclConfig } from '../config';
 import { publicJwkOf } from './jwk';
-import { SigningKey, type PublicJwk } from './signing-key.entity';
+import type { PublicJwk, RotationResult } from './key.view';
+import { SigningKey } from './signing-key.entity';
 
 /** Arbitrary constant: serialises key creation and rotation between replicas. */
 const KEY_LOCK = 0x61636c4b;
@@ -20,12 +21,6 @@ interface LoadedKey {
   /** null while active; else the time the key stops being published. */
   retiredAt: Date | null;
   privateKey?: KeyObject;
-}
-
-/** The outcome of a rotation. */
-export interface RotationResult {
-  kid: string;
-  retiring: { kid: string; retires_at: string }[];
 }
 
 /**
@@ -46,7 +41,7 @@ export class SigningKeys implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(PLATFORM_CONFIG) private readonly config: AclConfig,
+    @InjectConfig() private readonly config: AclConfig,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -89,7 +84,7 @@ export class SigningKeys implements OnModuleInit, OnModuleDestroy {
       const [retiring]: [{ kid: string; retired_at: Date }[], number] = await manager.query(
         `UPDATE signing_keys SET retired_at = now() + make_interval(secs => $1)
           WHERE retired_at IS NULL RETURNING kid, retired_at`,
-        [this.config.JWT_KEY_GRACE / 1000],
+        [this.config.signing.keyGrace / 1000],
       );
       const created = await this.generate(manager);
       return {
@@ -99,7 +94,7 @@ export class SigningKeys implements OnModuleInit, OnModuleDestroy {
     });
     this.logger.log(
       { kid: result.kid, retiring: result.retiring },
-      `Rotated the signing key; previous keys retire after ${this.config.JWT_KEY_GRACE / 1000} s`,
+      `Rotated the signing key; previous keys retire after ${this.config.signing.keyGrace / 1000} s`,
     );
     await this.reload();
     return result;
@@ -146,14 +141,14 @@ export class SigningKeys implements OnModuleInit, OnModuleDestroy {
     await this.dataSource.transaction(async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock($1)', [KEY_LOCK]);
       const repo = manager.getRepository(SigningKey);
-      const given = this.config.privateKeyPem();
+      const given = this.config.signing.privateKeyPem;
       if (given) {
         const pem = createPrivateKey(given).export({ type: 'pkcs8', format: 'pem' }).toString();
         const jwk = publicJwkOf(pem);
         if (!(await repo.existsBy({ kid: jwk.kid }))) {
           await manager.query(
             `UPDATE signing_keys SET retired_at = now() + make_interval(secs => $1) WHERE retired_at IS NULL`,
-            [this.config.JWT_KEY_GRACE / 1000],
+            [this.config.signing.keyGrace / 1000],
           );
           this.logger.log(`Using the signing key from JWT_PRIVATE_KEY (kid ${jwk.kid})`);
           await repo.save(repo.create({ kid: jwk.kid, privateKeyPem: pem, publicJwk: jwk, retiredAt: null }));

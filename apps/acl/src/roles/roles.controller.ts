@@ -1,7 +1,9 @@
 import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permissions } from '@media/contracts';
-import { RequirePermissions } from '@media/platform';
+import { ApiErrors, ApiSuccess, RequirePermissions } from '@media/platform';
+import { RoleResponse } from './dto/role.response';
+import type { RoleView } from './role.view';
 import { RolesService } from './roles.service';
 
 /** `GET /acl/api/v1/roles`: the roles an admin can assign, with what each grants (a short fixed list, not paginated). */
@@ -13,7 +15,10 @@ export class RolesController {
 
   @Get()
   @RequirePermissions(Permissions.usersAdmin)
-  list() {
+  @ApiOperation({ summary: 'Every role, by code (not paginated)' })
+  @ApiSuccess(RoleResponse, { list: 'array' })
+  @ApiErrors(401, 403)
+  list(): Promise<RoleView[]> {
     return this.roles.list();
   }
 }

@@ -1,15 +1,15 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { Role, UserRole } from './role.entity';
+import { Role } from './role.entity';
 import { RolesController } from './roles.controller';
 import { RolesService } from './roles.service';
 import { Feature } from '@media/platform';
 import { CreateIdentity1764000000000 } from '../database/migrations/1764000000000-create-identity';
 import { SeedRoles1764000000001 } from '../database/migrations/1764000000001-seed-roles';
 
-@Feature({ entities: [Role, UserRole], migrations: [CreateIdentity1764000000000, SeedRoles1764000000001] })
+@Feature({ entities: [Role], migrations: [CreateIdentity1764000000000, SeedRoles1764000000001] })
 @Module({
-  imports: [TypeOrmModule.forFeature([Role, UserRole])],
+  imports: [TypeOrmModule.forFeature([Role])],
   controllers: [RolesController],
   providers: [RolesService],
 })

@@ -2,12 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Role } from './role.entity';
-
-export interface RoleView {
-  code: string;
-  name: string;
-  permissions: string[];
-}
+import type { RoleView } from './role.view';
 
 @Injectable()
 export class RolesService {

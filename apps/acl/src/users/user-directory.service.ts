@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource, type EntityManager } from 'typeorm';
 import { effectivePermissions } from '../roles/role-permissions';
 import { User } from './user.entity';
-import type { LoadedUser } from './user-view';
+import type { LoadedUser } from './user.view';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

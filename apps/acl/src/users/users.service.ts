@@ -4,14 +4,16 @@ import type { Request } from 'express';
 import type { ValidationIssue } from '@media/contracts';
 import { Conflict, NotFound, Paginator, ValidationFailed, type Page } from '@media/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-import { hashPassword } from '../auth/passwords';
-import { uniqueViolation } from '../database/errors';
+import { hashPassword } from '../credentials/passwords';
+import { GroupMemberships } from '../groups/group-memberships.service';
+import { RefreshTokens } from '../sessions/refresh-tokens.service';
 import type { CreateUserDto } from './dto/create-user.dto';
 import type { ListUsersQuery } from './dto/list-users.query';
 import type { UpdateUserDto } from './dto/update-user.dto';
+import { userConflict } from './user-conflict';
 import { UserDirectory } from './user-directory.service';
 import { User } from './user.entity';
-import { displayName, toUserView, type UserView } from './user-view';
+import { displayName, toUserView, type UserView } from './user.view';
 import { NEWEST_JOINED_FIRST } from './user-order';
 
 const ADMIN_ROLE = 'ADMIN';
@@ -47,16 +49,6 @@ const ME_QUERY = `
     FROM users u
    WHERE u.id = $1`;
 
-/** Maps a unique index hit on users to the 409 a client can act on. */
-export function userConflict(error: unknown): Conflict | undefined {
-  const index = uniqueViolation(error);
-  if (index === 'users_email_key')
-    return new Conflict('A user with this email already exists.', 'email_taken');
-  if (index === 'users_employee_number_key')
-    return new Conflict('A user with this employee number already exists.', 'employee_number_taken');
-  return undefined;
-}
-
 interface References {
   roles?: string[];
   groups?: string[];
@@ -70,6 +62,8 @@ export class UsersService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(UserDirectory) private readonly directory: UserDirectory,
     @Inject(Paginator) private readonly paginator: Paginator,
+    @Inject(GroupMemberships) private readonly memberships: GroupMemberships,
+    @Inject(RefreshTokens) private readonly refreshTokens: RefreshTokens,
   ) {}
 
   /**
@@ -135,7 +129,7 @@ export class UsersService {
         }),
       );
       await this.replaceRoles(manager, user.id, roles);
-      await this.replaceGroups(manager, user.id, groups);
+      await this.memberships.setGroupsOf(manager, user.id, groups);
       return user.id;
     });
     return this.get(id);
@@ -182,14 +176,9 @@ export class UsersService {
       if (dto.status !== undefined) user.status = dto.status;
       await repo.save(user);
       // A disabled user's sessions end now, and do not come back if the account is re-enabled.
-      if (disabling) {
-        await manager.query(
-          `UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`,
-          [id],
-        );
-      }
+      if (disabling) await this.refreshTokens.revokeAllOf(manager, id);
       if (dto.roles !== undefined) await this.replaceRoles(manager, id, unique(dto.roles));
-      if (dto.groups !== undefined) await this.replaceGroups(manager, id, uniqueIds(dto.groups));
+      if (dto.groups !== undefined) await this.memberships.setGroupsOf(manager, id, uniqueIds(dto.groups));
     });
     return this.get(id);
   }
@@ -236,17 +225,6 @@ export class UsersService {
     );
   }
 
-  private async replaceGroups(manager: EntityManager, userId: string, groups: string[]): Promise<void> {
-    await manager.query(`DELETE FROM group_members WHERE user_id = $1 AND NOT (group_id = ANY($2::uuid[]))`, [
-      userId,
-      groups,
-    ]);
-    await manager.query(
-      `INSERT INTO group_members (group_id, user_id) SELECT unnest($2::uuid[]), $1 ON CONFLICT DO NOTHING`,
-      [userId, groups],
-    );
-  }
-
   /**
    * Role codes, group ids and the manager must exist (422 at their own `loc`, array items by
    * index), and a manager may not be the user or report to the user, directly or not.
@@ -272,10 +250,7 @@ export class UsersService {
       });
     }
     if (refs.groups?.length) {
-      const rows: { id: string }[] = await manager.query(`SELECT id FROM groups WHERE id = ANY($1::uuid[])`, [
-        uniqueIds(refs.groups),
-      ]);
-      const known = new Set(rows.map((r) => r.id));
+      const known = await this.memberships.existing(uniqueIds(refs.groups), manager);
       refs.groups.forEach((id, i) => {
         if (!known.has(id.toLowerCase()))
           issues.push({

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AssignmentEvents, type TaskEscalatedEvent } from '@media/contracts';
-import { Outbox, PLATFORM_CONFIG } from '@media/platform';
+import { InjectConfig, Outbox } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import type { AssignmentConfig } from '../config';
 import { Clock } from '../tasks/clock';
@@ -49,11 +49,11 @@ export class Escalator implements OnApplicationBootstrap, OnApplicationShutdown 
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(Outbox) private readonly outbox: Outbox,
     @Inject(Clock) private readonly clock: Clock,
-    @Inject(PLATFORM_CONFIG) config: AssignmentConfig,
+    @InjectConfig() config: AssignmentConfig,
   ) {
-    this.intervalMs = config.ESCALATION_INTERVAL;
-    this.everyMs = config.ESCALATION_CHECK_INTERVAL;
-    this.batch = config.ESCALATION_BATCH;
+    this.intervalMs = config.escalation.interval;
+    this.everyMs = config.escalation.checkInterval;
+    this.batch = config.escalation.batch;
   }
 
   onApplicationBootstrap(): void {

@@ -1,5 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { PLATFORM_CONFIG } from '@media/platform';
+import { Injectable } from '@nestjs/common';
+import { InjectConfig } from '@media/platform';
 import type { AssignmentConfig } from '../config';
 
 /**
@@ -10,8 +10,8 @@ import type { AssignmentConfig } from '../config';
 export class Clock {
   private readonly offsetMs: number;
 
-  constructor(@Inject(PLATFORM_CONFIG) config: AssignmentConfig) {
-    this.offsetMs = config.ESCALATION_NOW_OFFSET;
+  constructor(@InjectConfig() config: AssignmentConfig) {
+    this.offsetMs = config.escalation.nowOffset;
   }
 
   now(): Date {

@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
-import { AssignmentSubjects, type TaskView } from '@media/contracts';
+import { AssignmentSubjects, type RpcReply } from '@media/contracts';
 import { RpcPayload } from '@media/platform';
 import { CreateTaskDto } from './dto/create-task.dto';
 import { TasksService } from './tasks.service';
@@ -11,7 +11,9 @@ export class TasksRpcController {
   constructor(@Inject(TasksService) private readonly tasks: TasksService) {}
 
   @MessagePattern(AssignmentSubjects.tasksCreate)
-  create(@RpcPayload(CreateTaskDto) dto: CreateTaskDto): Promise<TaskView> {
+  create(
+    @RpcPayload(CreateTaskDto) dto: CreateTaskDto,
+  ): Promise<RpcReply<typeof AssignmentSubjects.tasksCreate>> {
     return this.tasks.create(dto);
   }
 }

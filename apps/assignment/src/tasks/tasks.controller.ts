@@ -20,12 +20,19 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Permissions, type TaskView } from '@media/contracts';
-import { CurrentUser, JsonOnly, RequirePermissions, type AuthUser, type Page } from '@media/platform';
+import {
+  ApiErrors,
+  CurrentUser,
+  JsonOnly,
+  RequirePermissions,
+  type AuthUser,
+  type Page,
+} from '@media/platform';
 import type { Request } from 'express';
 import { CreateTaskDto } from './dto/create-task.dto';
 import { ListTasksQuery } from './dto/list-tasks.query';
 import { ClaimTaskDto, TaskIdParams } from './dto/task-params.dto';
-import { ApiErrors, ClaimResponseDto, TaskDto, TaskPageDto } from './dto/task.response';
+import { ClaimResponseDto, TaskDto, TaskPageDto } from './dto/task.response';
 import { ClaimPermissionGuard, RequireAnyPermission } from './task-guards';
 import { TasksService } from './tasks.service';
 

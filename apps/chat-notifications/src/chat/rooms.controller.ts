@@ -11,10 +11,10 @@ import {
   Req,
   Res,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { CurrentUser, Multipart, type AuthUser, type Page } from '@media/platform';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors, ApiSuccess, CurrentUser, Multipart, type AuthUser, type Page } from '@media/platform';
 import type { Request, Response } from 'express';
-import { ApiEnvelope, envelope, type Envelope } from '../common/envelope';
+import { envelope, type Envelope } from '../common/envelope';
 import {
   AddMembersDto,
   CreateMessageDto,
@@ -39,13 +39,17 @@ export class RoomsController {
   @Post()
   @HttpCode(201)
   @Multipart()
-  @ApiEnvelope(201, RoomView, { errors: [403, 413, 415, 503], description: 'Room created' })
+  @ApiOperation({ summary: 'Create a room (endpoint 1)' })
+  @ApiSuccess(RoomView, { status: 201, envelope: true, description: 'Room created' })
+  @ApiErrors(401, 403, 413, 415, 422, 503)
   async create(@Body() dto: CreateRoomDto, @CurrentUser() user: AuthUser): Promise<Envelope<RoomView>> {
     return envelope('Room created', await this.rooms.create(dto, user));
   }
 
   @Get()
-  @ApiEnvelope(200, RoomView, { list: true })
+  @ApiOperation({ summary: "The caller's rooms (cursor)" })
+  @ApiSuccess(RoomView, { list: 'page', envelope: true })
+  @ApiErrors(401, 422)
   async list(
     @Query() query: ListRoomsQuery,
     @Req() req: Request,
@@ -56,11 +60,14 @@ export class RoomsController {
 
   /** 201 with a new DIRECT room, 200 with the pair's existing one. */
   @Post('direct')
-  @ApiEnvelope(201, RoomView, {
-    alsoOk: [200],
-    errors: [503],
+  @ApiOperation({ summary: 'Open the direct room with a user (200 when it exists)' })
+  @ApiSuccess(RoomView, {
+    status: 201,
+    also: [200],
+    envelope: true,
     description: 'Direct room created (200: existing)',
   })
+  @ApiErrors(401, 413, 415, 422, 503)
   async direct(
     @Body() dto: DirectRoomDto,
     @CurrentUser() user: AuthUser,
@@ -72,14 +79,18 @@ export class RoomsController {
   }
 
   @Get(':id')
-  @ApiEnvelope(200, RoomView, { errors: [404] })
+  @ApiOperation({ summary: 'Get one room' })
+  @ApiSuccess(RoomView, { envelope: true })
+  @ApiErrors(401, 404, 422)
   async get(@Param() params: RoomIdParams, @CurrentUser() user: AuthUser): Promise<Envelope<RoomView>> {
     return envelope('Room', await this.rooms.get(params.id, user));
   }
 
   @Post(':id/messages')
   @HttpCode(201)
-  @ApiEnvelope(201, MessageView, { errors: [404, 409] })
+  @ApiOperation({ summary: 'Post a message to a room' })
+  @ApiSuccess(MessageView, { status: 201, envelope: true })
+  @ApiErrors(401, 404, 409, 413, 415, 422)
   async postMessage(
     @Param() params: RoomIdParams,
     @Body() dto: CreateMessageDto,
@@ -89,7 +100,9 @@ export class RoomsController {
   }
 
   @Get(':id/messages')
-  @ApiEnvelope(200, MessageView, { list: true, errors: [404] })
+  @ApiOperation({ summary: "A room's messages (cursor)" })
+  @ApiSuccess(MessageView, { list: 'page', envelope: true })
+  @ApiErrors(401, 404, 422)
   async listMessages(
     @Param() params: RoomIdParams,
     @Query() query: ListMessagesQuery,
@@ -101,14 +114,18 @@ export class RoomsController {
 
   @Post(':id/read')
   @HttpCode(200)
-  @ApiEnvelope(200, RoomView, { errors: [404] })
+  @ApiOperation({ summary: 'Mark a room read up to now' })
+  @ApiSuccess(RoomView, { envelope: true })
+  @ApiErrors(401, 404, 422)
   async markRead(@Param() params: RoomIdParams, @CurrentUser() user: AuthUser): Promise<Envelope<RoomView>> {
     return envelope('Room marked read', await this.rooms.markRead(params.id, user));
   }
 
   @Post(':id/members')
   @HttpCode(200)
-  @ApiEnvelope(200, RoomView, { errors: [403, 404, 409, 503] })
+  @ApiOperation({ summary: 'Add members to a room' })
+  @ApiSuccess(RoomView, { envelope: true })
+  @ApiErrors(401, 403, 404, 409, 413, 415, 422, 503)
   async addMembers(
     @Param() params: RoomIdParams,
     @Body() dto: AddMembersDto,
@@ -118,7 +135,9 @@ export class RoomsController {
   }
 
   @Delete(':id/members/:user_id')
-  @ApiEnvelope(200, RoomView, { errors: [403, 404, 409] })
+  @ApiOperation({ summary: 'Remove a member from a room' })
+  @ApiSuccess(RoomView, { envelope: true })
+  @ApiErrors(401, 403, 404, 409, 422)
   async removeMember(
     @Param() params: RoomMemberParams,
     @CurrentUser() user: AuthUser,
@@ -128,7 +147,9 @@ export class RoomsController {
 
   @Post(':id/deactivate')
   @HttpCode(200)
-  @ApiEnvelope(200, RoomView, { errors: [403, 404] })
+  @ApiOperation({ summary: 'Deactivate a room' })
+  @ApiSuccess(RoomView, { envelope: true })
+  @ApiErrors(401, 403, 404, 422)
   async deactivate(
     @Param() params: RoomIdParams,
     @CurrentUser() user: AuthUser,

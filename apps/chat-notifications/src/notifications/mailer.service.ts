@@ -1,5 +1,5 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { PLATFORM_CONFIG } from '@media/platform';
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectConfig } from '@media/platform';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { ChatNotificationsConfig } from '../config';
 
@@ -15,8 +15,8 @@ export class MailerService implements OnApplicationShutdown {
   private readonly logger = new Logger('Mailer');
   private readonly transport?: Transporter;
 
-  constructor(@Inject(PLATFORM_CONFIG) private readonly config: ChatNotificationsConfig) {
-    if (config.SMTP_URL) this.transport = nodemailer.createTransport(config.SMTP_URL);
+  constructor(@InjectConfig() private readonly config: ChatNotificationsConfig) {
+    if (config.mail.smtpUrl) this.transport = nodemailer.createTransport(config.mail.smtpUrl);
   }
 
   get enabled(): boolean {
@@ -25,7 +25,7 @@ export class MailerService implements OnApplicationShutdown {
 
   async send(mail: Mail): Promise<void> {
     if (!this.transport) throw new Error('SMTP is not configured');
-    await this.transport.sendMail({ from: this.config.MAIL_FROM, ...mail });
+    await this.transport.sendMail({ from: this.config.mail.from, ...mail });
     this.logger.log({ to: mail.to, subject: mail.subject }, 'email sent');
   }
 

@@ -1,7 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { NotificationsSubjects } from '@media/contracts';
+import { NotificationsSubjects, type RpcReply } from '@media/contracts';
 import { RpcPayload } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import { SendNotificationDto } from './dto/notification.dto';
@@ -16,7 +16,9 @@ export class NotificationsRpcController {
   ) {}
 
   @MessagePattern(NotificationsSubjects.send)
-  async send(@RpcPayload(SendNotificationDto) data: SendNotificationDto): Promise<{ delivered: number }> {
+  async send(
+    @RpcPayload(SendNotificationDto) data: SendNotificationDto,
+  ): Promise<RpcReply<typeof NotificationsSubjects.send>> {
     const delivered = await this.dataSource.transaction((manager) => this.notifier.notify(manager, data));
     return { delivered };
   }

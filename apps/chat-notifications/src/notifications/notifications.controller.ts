@@ -1,10 +1,17 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiTags, getSchemaPath } from '@nestjs/swagger';
-import { CurrentUser, Multipart, type AuthUser } from '@media/platform';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiExtraModels,
+  ApiOperation,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import { ApiErrors, ApiSuccess, CurrentUser, Multipart, type AuthUser } from '@media/platform';
 import type { Request } from 'express';
-import { ApiEnvelope, envelope, type Envelope } from '../common/envelope';
+import { envelope, type Envelope } from '../common/envelope';
 import { ListNotificationsQuery, NotificationIdParams, PreferenceItemDto } from './dto/notification.dto';
-import { NotificationView, PreferencesView, ReadAllView } from './dto/notification.views';
+import { InboxPageView, NotificationView, PreferencesView, ReadAllView } from './dto/notification.views';
 import { InboxService, type InboxPage } from './inbox.service';
 import { PreferencesService } from './preferences.service';
 
@@ -30,20 +37,27 @@ export class NotificationsController {
       ],
     },
   })
-  @ApiEnvelope(200, PreferencesView, { errors: [413, 415] })
+  @ApiOperation({ summary: "Set the caller's notification preferences (endpoint 14)" })
+  @ApiExtraModels(PreferenceItemDto)
+  @ApiSuccess(PreferencesView, { envelope: true, description: "The caller's whole list" })
+  @ApiErrors(401, 413, 415, 422)
   async update(@Body() body: unknown, @CurrentUser() user: AuthUser): Promise<Envelope<PreferencesView>> {
     return envelope('Preferences updated', await this.preferences.upsert(body, user));
   }
 
   @Get('preferences')
-  @ApiEnvelope(200, PreferencesView)
+  @ApiOperation({ summary: "The caller's notification preferences" })
+  @ApiSuccess(PreferencesView, { envelope: true })
+  @ApiErrors(401)
   async getPreferences(@CurrentUser() user: AuthUser): Promise<Envelope<PreferencesView>> {
     return envelope('Preferences', await this.preferences.list(user));
   }
 
   /** The inbox, newest first; `data` also carries the caller's `unread_count`. */
   @Get()
-  @ApiEnvelope(200, NotificationView, { list: true })
+  @ApiOperation({ summary: "The caller's inbox, newest first (cursor)" })
+  @ApiSuccess(InboxPageView, { envelope: true })
+  @ApiErrors(401, 422)
   async list(
     @Query() query: ListNotificationsQuery,
     @Req() req: Request,
@@ -54,14 +68,18 @@ export class NotificationsController {
 
   @Post('read-all')
   @HttpCode(200)
-  @ApiEnvelope(200, ReadAllView)
+  @ApiOperation({ summary: "Mark all the caller's notifications read" })
+  @ApiSuccess(ReadAllView, { envelope: true })
+  @ApiErrors(401)
   async readAll(@CurrentUser() user: AuthUser): Promise<Envelope<ReadAllView>> {
     return envelope('Notifications marked read', await this.inbox.readAll(user));
   }
 
   @Post(':id/read')
   @HttpCode(200)
-  @ApiEnvelope(200, NotificationView, { errors: [404] })
+  @ApiOperation({ summary: 'Mark a notification read' })
+  @ApiSuccess(NotificationView, { envelope: true })
+  @ApiErrors(401, 404, 422)
   async markRead(
     @Param() params: NotificationIdParams,
     @CurrentUser() user: AuthUser,
@@ -71,7 +89,9 @@ export class NotificationsController {
 
   @Post(':id/archive')
   @HttpCode(200)
-  @ApiEnvelope(200, NotificationView, { errors: [404] })
+  @ApiOperation({ summary: 'Archive a notification' })
+  @ApiSuccess(NotificationView, { envelope: true })
+  @ApiErrors(401, 404, 422)
   async archive(
     @Param() params: NotificationIdParams,
     @CurrentUser() user: AuthUser,

@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { CHAT_PUSH_SUBJECT, type PushEnvelope, type PushEventName } from '@media/contracts';
-import { isInProcess, PLATFORM_CONFIG, type PlatformConfig } from '@media/platform';
+import { InjectConfig, isInProcess, natsConnectionOptions, type PlatformConfig } from '@media/platform';
 import type { WebSocket } from 'ws';
 
 const OPEN = 1;
@@ -17,12 +17,12 @@ export class PushService implements OnModuleInit, OnApplicationShutdown {
   private readonly sockets = new Map<string, Set<WebSocket>>();
   private connection?: NatsConnection;
 
-  constructor(@Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig) {}
+  constructor(@InjectConfig() private readonly config: PlatformConfig) {}
 
   async onModuleInit(): Promise<void> {
-    if (isInProcess(this.config)) return;
+    if (isInProcess(this.config.nats)) return;
     this.connection = await connect({
-      servers: this.config.NATS_URL.split(','),
+      ...natsConnectionOptions(this.config.nats.url, this.config.nats),
       name: 'chat-notifications-push',
       maxReconnectAttempts: -1,
       reconnectTimeWait: 1_000,

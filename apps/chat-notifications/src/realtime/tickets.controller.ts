@@ -1,10 +1,10 @@
 import { Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { AccessTokenClaims } from '@media/contracts';
-import { bearerToken, Unauthenticated } from '@media/platform';
+import { ApiErrors, ApiSuccess, bearerToken, Unauthenticated } from '@media/platform';
 import type { Request } from 'express';
 import jwt from 'jsonwebtoken';
-import { ApiEnvelope, envelope, type Envelope } from '../common/envelope';
+import { envelope, type Envelope } from '../common/envelope';
 import { TicketsService } from './tickets.service';
 
 class TicketView {
@@ -21,7 +21,9 @@ export class TicketsController {
   /** A single-use ticket (valid 30 s) for a browser's websocket upgrade. */
   @Post('tickets')
   @HttpCode(201)
-  @ApiEnvelope(201, TicketView)
+  @ApiOperation({ summary: 'A single-use websocket ticket (valid 30 s)' })
+  @ApiSuccess(TicketView, { status: 201, envelope: true, description: 'Ticket issued' })
+  @ApiErrors(401)
   async issue(@Req() req: Request): Promise<Envelope<TicketView>> {
     // The guard verified this token; its claims (exp in particular) travel with the ticket.
     const raw = bearerToken(req.headers.authorization);

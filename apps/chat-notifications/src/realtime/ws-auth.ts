@@ -5,8 +5,9 @@ import {
   bearerToken,
   DomainError,
   JwksKeyStore,
-  PLATFORM_CONFIG,
+  InjectConfig,
   Unauthenticated,
+  tokenRules,
   verifyAccessToken,
   type PlatformConfig,
 } from '@media/platform';
@@ -32,7 +33,7 @@ type VerifyCallback = (
 export class WsAuthenticator {
   constructor(
     @Inject(JwksKeyStore) private readonly keys: JwksKeyStore,
-    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @InjectConfig() private readonly config: PlatformConfig,
     @Inject(TicketsService) private readonly tickets: TicketsService,
   ) {}
 
@@ -49,11 +50,7 @@ export class WsAuthenticator {
     }
     const raw = bearerToken(req.headers.authorization);
     if (!raw) throw new Unauthenticated('not_authenticated', 'Authentication credentials were not provided.');
-    return verifyAccessToken(
-      this.keys,
-      { issuer: this.config.JWT_ISSUER, audience: this.config.JWT_AUDIENCE },
-      raw,
-    );
+    return verifyAccessToken(this.keys, tokenRules(this.config.auth), raw);
   }
 
   /** ws's `verifyClient` in its asynchronous form. */

@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type TopClientRow } from '@media/contracts';
 import { ApiErrors, RequirePermissions } from '@media/platform';
 import { TopClientRowDto, TopClientsQuery } from './dto/top-clients.query';
@@ -13,6 +13,7 @@ export class TopClientsController {
 
   /** Endpoint 8. */
   @Get('top-clients')
+  @ApiOperation({ summary: 'Top clients by WON revenue in a period (endpoint 8)' })
   @RequirePermissions(Permissions.analyticsSales)
   @ApiOkResponse({
     type: [TopClientRowDto],

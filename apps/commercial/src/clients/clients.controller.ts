@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Inject, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type ClientView } from '@media/contracts';
 import { ApiErrors, RequirePermissions, type Page } from '@media/platform';
 import type { Request } from 'express';
@@ -14,13 +14,15 @@ export class ClientsController {
   constructor(@Inject(ClientsService) private readonly clients: ClientsService) {}
 
   @Post()
+  @ApiOperation({ summary: 'Create a client' })
   @ApiCreatedResponse({ type: ClientDto, description: 'The created client.' })
-  @ApiErrors(401, 403, 409, 415, 422)
+  @ApiErrors(401, 403, 409, 413, 415, 422)
   create(@Body() dto: CreateClientDto): Promise<ClientView> {
     return this.clients.create(dto);
   }
 
   @Get()
+  @ApiOperation({ summary: 'List clients (cursor)' })
   @ApiOkResponse({ type: ClientPageDto, description: 'Clients by name (byte order), then id.' })
   @ApiErrors(401, 403, 422)
   list(@Query() query: ListClientsQuery, @Req() req: Request): Promise<Page<ClientView>> {

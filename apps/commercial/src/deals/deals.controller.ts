@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Inject, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type DealView } from '@media/contracts';
 import { ApiErrors, RequirePermissions, type Page } from '@media/platform';
 import type { Request } from 'express';
@@ -14,13 +14,15 @@ export class DealsController {
   constructor(@Inject(DealsService) private readonly deals: DealsService) {}
 
   @Post()
+  @ApiOperation({ summary: 'Record a deal' })
   @ApiCreatedResponse({ type: DealDto, description: 'The created deal.' })
-  @ApiErrors(401, 403, 415, 422)
+  @ApiErrors(401, 403, 413, 415, 422)
   create(@Body() dto: CreateDealDto): Promise<DealView> {
     return this.deals.create(dto);
   }
 
   @Get()
+  @ApiOperation({ summary: 'List deals (cursor)' })
   @ApiOkResponse({ type: DealPageDto, description: 'Deals, latest contract_date first, then id.' })
   @ApiErrors(401, 403, 422)
   list(@Query() query: ListDealsQuery, @Req() req: Request): Promise<Page<DealView>> {

@@ -22,6 +22,7 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiTags,
+  ApiOperation,
 } from '@nestjs/swagger';
 import { Permissions, type BroadcastScheduleView, type SlotView } from '@media/contracts';
 import {
@@ -66,6 +67,7 @@ export class LineupController {
 
   /** CONTRACT §4a: JSON (or a form) with `slots`, or multipart with a CSV `file`. */
   @Post()
+  @ApiOperation({ summary: 'Create a monthly schedule (JSON slots or a CSV file)' })
   @RequirePermissions(Permissions.lineupWrite)
   @Multipart({ files: [CSV_FIELD] })
   @ApiBody({
@@ -98,6 +100,7 @@ export class LineupController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'List schedules (cursor)' })
   @RequirePermissions(Permissions.lineupRead)
   @ApiOkResponse({ description: 'Newest month first', schema: pageSchema(BroadcastScheduleResponse) })
   @ApiErrors(401, 403, 422, 503)
@@ -106,6 +109,7 @@ export class LineupController {
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Get one schedule (with its ETag)' })
   @RequirePermissions(Permissions.lineupRead)
   @ApiOkResponse({ type: BroadcastScheduleResponse, headers: ETAG_HEADER })
   @ApiErrors(401, 403, 404, 422, 503)
@@ -118,6 +122,7 @@ export class LineupController {
 
   /** Endpoint 2. */
   @Put(':id')
+  @ApiOperation({ summary: 'Update a schedule (If-Match; endpoint 2)' })
   @RequirePermissions(Permissions.lineupWrite)
   @Multipart()
   @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag last read; 412 when stale' })
@@ -133,6 +138,7 @@ export class LineupController {
   }
 
   @Get(':id/slots')
+  @ApiOperation({ summary: "List a schedule's slots (cursor)" })
   @RequirePermissions(Permissions.lineupRead)
   @ApiOkResponse({ description: 'By air_date, start_time, id', schema: pageSchema(SlotResponse) })
   @ApiErrors(401, 403, 404, 422)
@@ -146,6 +152,7 @@ export class LineupController {
 
   /** Endpoint 3. */
   @Post('slots/:slot_id/assets')
+  @ApiOperation({ summary: 'Attach a document to a slot (endpoint 3)' })
   @HttpCode(200)
   @RequirePermissions(Permissions.lineupWrite)
   @Multipart()
@@ -165,6 +172,7 @@ export class LineupController {
   }
 
   @Delete('slots/:slot_id/assets/:document_id')
+  @ApiOperation({ summary: 'Detach a document from a slot' })
   @HttpCode(204)
   @RequirePermissions(Permissions.lineupWrite)
   @ApiNoContentResponse({ description: 'Detached' })

@@ -19,6 +19,7 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiTags,
+  ApiOperation,
 } from '@nestjs/swagger';
 import { Permissions, type StoryCategoryView } from '@media/contracts';
 import { ApiErrors, pageSchema, RequirePermissions, type Page } from '@media/platform';
@@ -41,6 +42,7 @@ export class StoryCategoriesController {
 
   /** Endpoint 6. */
   @Get()
+  @ApiOperation({ summary: 'List story categories (cursor; endpoint 6)' })
   @RequirePermissions(Permissions.storyCategoriesRead)
   @ApiOkResponse({ description: 'By name (byte order), then id', schema: pageSchema(StoryCategoryResponse) })
   @ApiErrors(401, 403, 422)
@@ -49,6 +51,7 @@ export class StoryCategoriesController {
   }
 
   @Post()
+  @ApiOperation({ summary: 'Create a story category' })
   @RequirePermissions(Permissions.storyCategoriesWrite)
   @ApiCreatedResponse({ type: StoryCategoryResponse })
   @ApiErrors(401, 403, 409, 413, 415, 422)
@@ -57,6 +60,7 @@ export class StoryCategoriesController {
   }
 
   @Get(':id')
+  @ApiOperation({ summary: 'Get one story category' })
   @RequirePermissions(Permissions.storyCategoriesRead)
   @ApiOkResponse({ type: StoryCategoryResponse })
   @ApiErrors(401, 403, 404, 422)
@@ -65,6 +69,7 @@ export class StoryCategoriesController {
   }
 
   @Patch(':id')
+  @ApiOperation({ summary: 'Update some fields of a story category' })
   @RequirePermissions(Permissions.storyCategoriesWrite)
   @ApiOkResponse({ type: StoryCategoryResponse })
   @ApiErrors(401, 403, 404, 409, 413, 415, 422)
@@ -76,6 +81,7 @@ export class StoryCategoriesController {
   }
 
   @Put(':id')
+  @ApiOperation({ summary: 'Replace a story category' })
   @RequirePermissions(Permissions.storyCategoriesWrite)
   @ApiOkResponse({ type: StoryCategoryResponse })
   @ApiErrors(401, 403, 404, 409, 413, 415, 422)
@@ -87,6 +93,7 @@ export class StoryCategoriesController {
   }
 
   @Delete(':id')
+  @ApiOperation({ summary: 'Delete a story category' })
   @HttpCode(204)
   @RequirePermissions(Permissions.storyCategoriesWrite)
   @ApiNoContentResponse({ description: 'Deleted' })

@@ -1,12 +1,10 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
-import { DocumentsSubjects, type DocumentsRpc } from '@media/contracts';
+import { DocumentsSubjects, type RpcReply } from '@media/contracts';
 import { RpcPayload } from '@media/platform';
 import { isUUID } from 'class-validator';
 import { DocumentsService } from './documents.service';
 import { DocumentIdRequest, DocumentIdsRequest } from './dto/rpc.dto';
-
-type Res<S extends keyof DocumentsRpc> = Promise<DocumentsRpc[S]['res']>;
 
 /** documents's NATS responders (CONTRACT §5); deleted documents are reported absent. */
 @Controller()
@@ -16,7 +14,7 @@ export class DocumentsRpcController {
   @MessagePattern(DocumentsSubjects.documentsGet)
   async get(
     @RpcPayload(DocumentIdRequest) data: DocumentIdRequest,
-  ): Res<typeof DocumentsSubjects.documentsGet> {
+  ): Promise<RpcReply<typeof DocumentsSubjects.documentsGet>> {
     if (!isUUID(data.id, 'all')) return null;
     const [found] = await this.documents.getMany([data.id]);
     return found ?? null;
@@ -25,7 +23,7 @@ export class DocumentsRpcController {
   @MessagePattern(DocumentsSubjects.documentsGetMany)
   getMany(
     @RpcPayload(DocumentIdsRequest) data: DocumentIdsRequest,
-  ): Res<typeof DocumentsSubjects.documentsGetMany> {
+  ): Promise<RpcReply<typeof DocumentsSubjects.documentsGetMany>> {
     return this.documents.getMany(data.ids);
   }
 }

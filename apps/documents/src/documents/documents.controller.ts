@@ -22,16 +22,20 @@ import {
   ApiOkResponse,
   ApiParam,
   ApiProduces,
+  ApiOperation,
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { Permissions } from '@media/contracts';
+import { Permissions, type DocumentRecord } from '@media/contracts';
 import {
+  ApiErrors,
   CurrentUser,
   Multipart,
   RequirePermissions,
   UploadedFiles,
   type AuthUser,
+  type ErrorStatus,
+  type Page,
   type UploadedFileInfo,
 } from '@media/platform';
 import type { Request, Response } from 'express';
@@ -40,43 +44,36 @@ import {
   DocumentIdParams,
   DocumentPage,
   DocumentResponse,
-  ErrorResponse,
   ListDocumentsQuery,
   UPLOAD_SCHEMA,
   UploadDocumentBody,
-  ValidationErrorResponse,
 } from './dto/document.dto';
 
 const DOCUMENT_ID = { name: 'document_id', type: String, format: 'uuid', description: 'The document id.' };
 
-const errors = {
-  401: { status: 401, type: ErrorResponse, description: 'Missing, malformed or expired token.' },
-  403: { status: 403, type: ErrorResponse, description: 'A permission or rule forbids it (`forbidden`).' },
-  404: { status: 404, type: ErrorResponse, description: 'Unknown or deleted document (`not_found`).' },
-  422: { status: 422, type: ValidationErrorResponse, description: 'Invalid path, query or body.' },
-} as const;
+const UNKNOWN: ErrorStatus = [404, 'Unknown or deleted document (`not_found`).'];
+const INVALID: ErrorStatus = [422, 'Invalid path, query or body.'];
 
 @ApiTags('documents')
 @ApiBearerAuth()
-@ApiResponse(errors[401])
 @Controller('api/v1/documents')
 export class DocumentsController {
   constructor(@Inject(DocumentsService) private readonly documents: DocumentsService) {}
 
   @Post()
+  @ApiOperation({ summary: 'Upload a document (multipart, one file)' })
   @Multipart({ files: ['file'], only: true })
   @RequirePermissions(Permissions.documentsWrite)
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: UPLOAD_SCHEMA })
   @ApiCreatedResponse({ type: DocumentResponse, description: 'Stored; the record.' })
-  @ApiResponse({ ...errors[403], description: 'Needs `documents:write`.' })
-  @ApiResponse({ status: 413, type: ErrorResponse, description: 'Over UPLOAD_LIMIT (`payload_too_large`).' })
-  @ApiResponse({
-    status: 415,
-    type: ErrorResponse,
-    description: 'Not multipart/form-data (JSON and forms cannot carry a file).',
-  })
-  @ApiResponse({ ...errors[422], description: 'No `file` part, or more than one, at `["body","file"]`.' })
+  @ApiErrors(
+    401,
+    [403, 'Needs `documents:write`.'],
+    [413, 'Over UPLOAD_LIMIT (`payload_too_large`).'],
+    [415, 'Not multipart/form-data (JSON and forms cannot carry a file).'],
+    [422, 'No `file` part, or more than one, at `["body","file"]`.'],
+  )
   upload(
     @Body() _body: UploadDocumentBody,
     @UploadedFiles() files: UploadedFileInfo[],
@@ -86,23 +83,28 @@ export class DocumentsController {
   }
 
   @Get()
+  @ApiOperation({ summary: "List the caller's documents (cursor)" })
   @ApiOkResponse({ type: DocumentPage, description: "The caller's documents, newest first (cursor list)." })
-  @ApiResponse(errors[403])
-  @ApiResponse(errors[422])
-  list(@Query() query: ListDocumentsQuery, @CurrentUser() caller: AuthUser, @Req() req: Request) {
+  @ApiErrors(401, [403, "Another uploader's documents need `documents:delete`."], INVALID)
+  list(
+    @Query() query: ListDocumentsQuery,
+    @CurrentUser() caller: AuthUser,
+    @Req() req: Request,
+  ): Promise<Page<DocumentRecord>> {
     return this.documents.list(query, caller, req);
   }
 
   @Get(':document_id')
+  @ApiOperation({ summary: "Get a document's record" })
   @ApiParam(DOCUMENT_ID)
   @ApiOkResponse({ type: DocumentResponse, description: 'The record; any valid token may read it.' })
-  @ApiResponse(errors[404])
-  @ApiResponse(errors[422])
+  @ApiErrors(401, UNKNOWN, INVALID)
   get(@Param() params: DocumentIdParams): Promise<DocumentResponse> {
     return this.documents.get(params.document_id);
   }
 
   @Get(':document_id/content')
+  @ApiOperation({ summary: "Download a document's content (Range, If-None-Match)" })
   @ApiParam(DOCUMENT_ID)
   @ApiProduces('application/octet-stream')
   @ApiHeader({
@@ -127,13 +129,12 @@ export class DocumentsController {
     schema: { type: 'string', format: 'binary' },
   })
   @ApiResponse({ status: 304, description: '`If-None-Match` matched the ETag; no body.' })
-  @ApiResponse(errors[404])
-  @ApiResponse({
-    status: 416,
-    type: ErrorResponse,
-    description: 'No byte of the range exists (`range_not_satisfiable`, `Content-Range: bytes */size`).',
-  })
-  @ApiResponse(errors[422])
+  @ApiErrors(
+    401,
+    UNKNOWN,
+    [416, 'No byte of the range exists (`range_not_satisfiable`, `Content-Range: bytes */size`).'],
+    INVALID,
+  )
   async content(@Param() params: DocumentIdParams, @Req() req: Request, @Res() res: Response): Promise<void> {
     const download = await this.documents.download(params.document_id, {
       method: req.method,
@@ -148,12 +149,16 @@ export class DocumentsController {
   }
 
   @Delete(':document_id')
+  @ApiOperation({ summary: 'Delete a document' })
   @ApiParam(DOCUMENT_ID)
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Deleted; `documents.document.deleted` is published.' })
-  @ApiResponse({ ...errors[403], description: 'Neither the uploader nor a holder of `documents:delete`.' })
-  @ApiResponse({ ...errors[404], description: 'Unknown or already deleted.' })
-  @ApiResponse(errors[422])
+  @ApiErrors(
+    401,
+    [403, 'Neither the uploader nor a holder of `documents:delete`.'],
+    [404, 'Unknown or already deleted.'],
+    INVALID,
+  )
   async delete(@Param() params: DocumentIdParams, @CurrentUser() caller: AuthUser): Promise<void> {
     await this.documents.delete(params.document_id, caller);
   }

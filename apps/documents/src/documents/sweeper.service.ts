@@ -6,7 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { PLATFORM_CONFIG } from '@media/platform';
+import { InjectConfig } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import type { DocumentsConfig } from '../config';
 import { DocumentStorage, documentIdOfKey, STORAGE_KEY } from '../storage/document-storage';
@@ -40,11 +40,11 @@ export class SweeperService implements OnApplicationBootstrap, OnApplicationShut
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(DocumentStorage) private readonly storage: DocumentStorage,
     @Inject(DocumentsService) private readonly documents: DocumentsService,
-    @Inject(PLATFORM_CONFIG) private readonly config: DocumentsConfig,
+    @InjectConfig() private readonly config: DocumentsConfig,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.tick(), this.config.DOCUMENTS_SWEEP_INTERVAL);
+    this.timer = setInterval(() => this.tick(), this.config.sweeper.interval);
     this.timer.unref();
     setTimeout(() => this.tick(), 1_000).unref();
   }
@@ -129,7 +129,7 @@ export class SweeperService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async sweepOrphans(now: Date): Promise<number> {
-    const cutoff = now.getTime() - this.config.DOCUMENTS_SWEEP_GRACE;
+    const cutoff = now.getTime() - this.config.sweeper.grace;
     let removed = 0;
     let batch: string[] = [];
     const flush = async () => {

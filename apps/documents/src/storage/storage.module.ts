@@ -1,5 +1,5 @@
 import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { Feature, PLATFORM_CONFIG } from '@media/platform';
+import { APP_CONFIG, Feature } from '@media/platform';
 import type { DocumentsConfig } from '../config';
 import { DocumentStorage } from './document-storage';
 import { FsDocumentStorage } from './fs-storage';
@@ -7,21 +7,8 @@ import { S3DocumentStorage } from './s3-storage';
 import { CreateStorageOwner1765000000001 } from '../database/migrations/1765000000001-create-storage-owner';
 
 /** The driver DOCUMENTS_STORAGE names, configured from the app's variables. */
-export function createStorage(config: DocumentsConfig): DocumentStorage {
-  if (config.DOCUMENTS_STORAGE === 's3') {
-    return new S3DocumentStorage({
-      bucket: config.S3_BUCKET ?? '',
-      region: config.S3_REGION,
-      endpoint: config.S3_ENDPOINT,
-      forcePathStyle: config.S3_FORCE_PATH_STYLE === 'true',
-      credentials:
-        config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
-          ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY }
-          : undefined,
-      prefix: config.S3_PREFIX,
-    });
-  }
-  return new FsDocumentStorage(config.storageDir());
+export function createStorage(storage: DocumentsConfig['storage']): DocumentStorage {
+  return storage.driver === 's3' ? new S3DocumentStorage(storage) : new FsDocumentStorage(storage.dir);
 }
 
 @Feature({ migrations: [CreateStorageOwner1765000000001] })
@@ -30,13 +17,13 @@ export function createStorage(config: DocumentsConfig): DocumentStorage {
   providers: [
     {
       provide: DocumentStorage,
-      inject: [PLATFORM_CONFIG],
-      useFactory: (config: DocumentsConfig) => {
-        const storage = createStorage(config);
+      inject: [APP_CONFIG],
+      useFactory: ({ storage: options }: DocumentsConfig) => {
+        const storage = createStorage(options);
         new Logger('Storage').log(
-          storage.kind === 's3'
-            ? `Stored files in bucket ${config.S3_BUCKET}${config.S3_ENDPOINT ? ` at ${config.S3_ENDPOINT}` : ''}`
-            : `Stored files under ${config.storageDir()}`,
+          options.driver === 's3'
+            ? `Stored files in bucket ${options.bucket}${options.endpoint ? ` at ${options.endpoint}` : ''}`
+            : `Stored files under ${options.dir}`,
         );
         return storage;
       },

@@ -6,7 +6,8 @@ const FETCH_TIMEOUT_MS = 2_000;
 /** The parts of an OpenAPI 3 document the merge touches; everything else is carried as is. */
 export interface OpenApiDocument {
   openapi?: string;
-  info?: { title?: string; version?: string; description?: string };
+  info?: { title?: string; version?: string; description?: string; license?: { name: string } };
+  servers?: { url: string; description?: string }[];
   paths?: Record<string, unknown>;
   components?: Record<string, Record<string, unknown> | undefined>;
   tags?: { name: string; description?: string }[];
@@ -65,11 +66,16 @@ export function mergeDocuments(
     info: {
       title: 'Media back-office API',
       version: 'v1',
+      // package.json: UNLICENSED.
+      license: { name: 'Proprietary' },
       description:
         missing.length === 0
           ? 'Every app, through the gateway.'
           : `Every app, through the gateway. Not available when this was generated: ${missing.join(', ')}.`,
     },
+    servers: [{ url: '/', description: 'This gateway' }],
+    // Every app's routes need the bearer token unless an operation says `security: []`.
+    security: [{ bearer: [] }],
     paths: {},
     components: {},
     tags: [],
@@ -97,10 +103,39 @@ export function mergeDocuments(
     }
     for (const [path, item] of Object.entries(own.paths ?? {})) merged.paths[path] ??= item;
     for (const tag of own.tags ?? []) if (!tags.has(tag.name)) tags.set(tag.name, tag);
-    if (own.security && !merged.security) merged.security = own.security;
   }
   merged.tags = [...tags.values()];
-  return merged;
+  return withRateLimit(merged);
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+const ERROR_SCHEMA = {
+  type: 'object',
+  required: ['detail', 'code'],
+  properties: { detail: { type: 'string' }, code: { type: 'string' } },
+};
+
+/**
+ * The gateway rate-limits every request it forwards (public ones too), so every operation of
+ * the merged document can answer its 429 `rate_limited`, with `Retry-After`.
+ */
+function withRateLimit<D extends OpenApiDocument & { components: Record<string, Record<string, unknown>> }>(
+  document: D,
+): D {
+  const schemas = (document.components.schemas ??= {});
+  schemas.ErrorResponse ??= ERROR_SCHEMA;
+  (document.components.responses ??= {}).RateLimited = {
+    description: 'Too many requests from this client (the gateway): retry after `Retry-After` seconds',
+    headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
+  };
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(item as Record<string, { responses?: object }>)) {
+      if (!METHODS.includes(method) || typeof operation !== 'object' || operation === null) continue;
+      operation.responses = { ...operation.responses, 429: { $ref: '#/components/responses/RateLimited' } };
+    }
+  }
+  return document;
 }
 
 /** Fetches every app's `/<prefix>/openapi.json` in parallel and merges them; down apps are skipped. */

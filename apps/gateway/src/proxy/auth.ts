@@ -1,5 +1,5 @@
 import type { AccessTokenClaims } from '@media/contracts';
-import { JwksKeyStore, Unauthenticated, verifyAccessToken, type TokenRules } from '@media/platform';
+import { JwksKeyStore, Unauthenticated, verifyAccessToken, type TokenRules } from '@media/platform/core';
 
 const MAX_CACHED = 10_000;
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DomainError } from '@media/platform';
+import { DomainError } from '@media/platform/core';
 
 /** Errors only the gateway raises; their codes are CONTRACT §0 and §2's. */
 export class RouteNotFound extends DomainError {
@@ -108,4 +108,4 @@ export function refuseUpload(
   req.resume();
 }
 
-export { writeSocketError } from '@media/platform';
+export { writeSocketError } from '@media/platform/core';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { ServiceName } from '@media/contracts';
-import { DomainError, PayloadTooLarge, UpstreamUnavailable, type TrustedProxies } from '@media/platform';
+import { DomainError, PayloadTooLarge, UpstreamUnavailable, type TrustedProxies } from '@media/platform/core';
 import { Pool, type Dispatcher } from 'undici';
 import { BodyTooSlow, InternalError, UpstreamTimeout } from './errors';
 import { clientResponseHeaders, upstreamRequestHeaders } from './headers';
@@ -56,14 +56,11 @@ export function mediaType(req: IncomingMessage): string {
 }
 
 /** JSON and urlencoded bodies are held to BODY_LIMIT, anything else (uploads) to UPLOAD_LIMIT. */
-export function bodyLimitOf(
-  req: IncomingMessage,
-  limits: { bodyLimit: number; uploadLimit: number },
-): number {
+export function bodyLimitOf(req: IncomingMessage, limits: { body: number; upload: number }): number {
   const type = mediaType(req);
   return type === 'application/json' || type.endsWith('+json') || type === 'application/x-www-form-urlencoded'
-    ? limits.bodyLimit
-    : limits.uploadLimit;
+    ? limits.body
+    : limits.upload;
 }
 
 const RATE_WINDOW_MS = 5_000;
@@ -173,8 +170,8 @@ class Exchange implements Dispatcher.DispatchHandler {
 }
 
 export interface ForwardOptions {
-  bodyLimit: number;
-  uploadLimit: number;
+  /** BODY_LIMIT and UPLOAD_LIMIT, in bytes. */
+  limits: { body: number; upload: number };
   upstreamTimeout: number;
   /** Bytes per second a request body must keep up, averaged over 5 s; 0 turns it off. */
   minBodyRate: number;
@@ -242,7 +239,7 @@ export class Forwarder {
     const length = req.headers['content-length'];
     let body: Readable | null = null;
     if (chunked || (length !== undefined && length !== '0')) {
-      const limited = new ByteLimit(bodyLimitOf(req, this.options), req);
+      const limited = new ByteLimit(bodyLimitOf(req, this.options.limits), req);
       body = req.pipe(limited);
       this.bodies.add(limited);
       const settle = () => this.bodies.delete(limited);

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { parseTrustedProxies } from '@media/platform';
+import { parseTrustedProxies } from '@media/platform/core';
 import { clientAddress, upstreamRequestHeaders } from './headers';
 
 function request(peer: string, headers: Record<string, string>): IncomingMessage {

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import type { TrustedProxies } from '@media/platform';
+import type { TrustedProxies } from '@media/platform/core';
 
 /**
  * Headers that describe one hop, not the message (RFC 9110 §7.6.1), plus `host` (undici sets

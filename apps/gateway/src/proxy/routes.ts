@@ -1,4 +1,4 @@
-import { APPS, SERVICE_NAMES, type ServiceName } from '@media/contracts';
+import { ACL_PUBLIC_ROUTES, APPS, SERVICE_NAMES, type ServiceName } from '@media/contracts';
 
 /** First path segment -> the app serving it (CONTRACT §0: `api` is chat-notifications). */
 export const ROUTES: ReadonlyMap<string, ServiceName> = new Map(
@@ -36,15 +36,19 @@ export function hasDotSegment(path: string): boolean {
   return /(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path);
 }
 
-const PUBLIC_POST = new Set(['/acl/api/v1/auth/token', '/acl/api/v1/auth/refresh']);
-const INVITATION_ACCEPT = /^\/acl\/api\/v1\/auth\/invitations\/[^/]+\/accept$/;
-const UPSTREAM_HEALTH = /^\/[^/]+\/health\/[^/]+$/;
-const UPSTREAM_OPENAPI = /^\/[^/]+\/openapi\.json$/;
+/** `/acl/api/v1/auth/invitations/{token}/accept` -> a pattern where `{token}` is one segment. */
+const routePattern = (path: string) =>
+  new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^/}]+\}/g, '[^/]+')}$`);
+
+const PUBLIC_ROUTES = [
+  ...ACL_PUBLIC_ROUTES.map(({ method, path }) => ({ method, pattern: routePattern(path) })),
+  // Every app's health checks and OpenAPI document.
+  { method: 'GET', pattern: /^\/[^/]+\/health\/[^/]+$/ },
+  { method: 'GET', pattern: /^\/[^/]+\/openapi\.json$/ },
+];
 
 /** Paths reachable without a token (CONTRACT §1); everything else is checked before forwarding. */
 export function isPublicPath(method: string, path: string): boolean {
-  const read = method === 'GET' || method === 'HEAD';
-  if (method === 'POST') return PUBLIC_POST.has(path) || INVITATION_ACCEPT.test(path);
-  if (!read) return false;
-  return path === '/acl/.well-known/jwks.json' || UPSTREAM_HEALTH.test(path) || UPSTREAM_OPENAPI.test(path);
+  const asked = method === 'HEAD' ? 'GET' : method;
+  return PUBLIC_ROUTES.some((route) => route.method === asked && route.pattern.test(path));
 }

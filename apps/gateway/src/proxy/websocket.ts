@@ -3,8 +3,8 @@ import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ServiceName } from '@media/contracts';
-import type { TrustedProxies } from '@media/platform';
-import { UpstreamUnavailable } from '@media/platform';
+import type { TrustedProxies } from '@media/platform/core';
+import { UpstreamUnavailable } from '@media/platform/core';
 import { UpstreamTimeout, writeSocketError } from './errors';
 import { upstreamRequestHeaders } from './headers';
 

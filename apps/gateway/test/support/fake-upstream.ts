@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { SERVICE_NAMES, envPrefix } from '@media/contracts';
-import { lingerOnClose } from '@media/platform';
+import { lingerOnClose } from '@media/platform/core';
 import { generateTestKeys, type TestKeys } from '@media/testing';
 import { startGateway, type RunningGateway } from '../../src/gateway';
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DocumentsSubjects, type LineAssetView } from '@media/contracts';
+import { DocumentsSubjects, type LineAssetView, type RpcReply } from '@media/contracts';
 import { DomainError, NotFound, RpcClient, ValidationFailed } from '@media/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ASSET_COLUMNS, toAssetView, type AssetRow } from './booking-view';
@@ -91,7 +91,7 @@ export class AssetsService {
 
   /** Asks documents over NATS; unknown or deleted is a 422 on the field, no answer a 503. */
   private async checkDocument(id: string): Promise<void> {
-    let record: unknown;
+    let record: RpcReply<typeof DocumentsSubjects.documentsGet>;
     try {
       record = await this.rpc.send(DocumentsSubjects.documentsGet, { id });
     } catch (error) {

@@ -1,17 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiConflictResponse,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-  ApiUnauthorizedResponse,
-  ApiUnprocessableEntityResponse,
-  ApiUnsupportedMediaTypeResponse,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   Permissions,
   type BookingLineView,
@@ -19,7 +7,14 @@ import {
   type BookingView,
   type LineAssetView,
 } from '@media/contracts';
-import { CurrentUser, JsonOnly, RequirePermissions, type AuthUser, type Page } from '@media/platform';
+import {
+  ApiErrors,
+  CurrentUser,
+  JsonOnly,
+  RequirePermissions,
+  type AuthUser,
+  type Page,
+} from '@media/platform';
 import type { Request } from 'express';
 import { AssetsService } from './assets.service';
 import { BookingsService } from './bookings.service';
@@ -39,12 +34,6 @@ import { BookingBody, BookingLineBody, BookingPageBody, LineAssetBody, LinePageB
 
 @ApiTags('bookings')
 @ApiBearerAuth()
-// Every route may answer these; route-specific ones are on the routes.
-@ApiUnauthorizedResponse({ description: 'Missing or invalid token' })
-@ApiForbiddenResponse({ description: 'Permission missing' })
-@ApiUnprocessableEntityResponse({ description: 'Validation failure `{detail: [...]}`' })
-@ApiNotFoundResponse({ description: 'Unknown id, or an id not under its parent (never a leak)' })
-@ApiUnsupportedMediaTypeResponse({ description: 'A write body other than JSON' })
 @Controller('api/v1/bookings')
 export class BookingsController {
   constructor(
@@ -53,50 +42,75 @@ export class BookingsController {
   ) {}
 
   @Post()
+  @ApiOperation({ summary: 'Create a booking' })
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)
   @ApiCreatedResponse({ type: BookingBody })
-  @ApiConflictResponse({ description: '`booking_reference_taken`' })
+  @ApiErrors(401, 403, [409, '`booking_reference_taken`'], 413, [415, 'A body other than JSON'], 422)
   create(@Body() dto: CreateBookingDto, @CurrentUser() user: AuthUser): Promise<BookingView> {
     return this.bookings.create(dto, user);
   }
 
   @Get()
+  @ApiOperation({ summary: 'List bookings (cursor)' })
   @RequirePermissions(Permissions.bookingsRead)
   @ApiOkResponse({ type: BookingPageBody })
+  @ApiErrors(401, 403, 422)
   list(@Query() query: ListBookingsQuery, @Req() req: Request): Promise<Page<BookingSummaryView>> {
     return this.bookings.list(query, req);
   }
 
   /** Endpoint 12. */
   @Get(':order_id')
+  @ApiOperation({ summary: 'Get a booking with its lines and their assets (endpoint 12)' })
   @RequirePermissions(Permissions.bookingsRead)
   @ApiOkResponse({ type: BookingBody })
+  @ApiErrors(401, 403, [404, 'Unknown id, or an id not under its parent (never a leak)'], 422)
   get(@Param() params: OrderParams): Promise<BookingView> {
     return this.bookings.get(params.order_id);
   }
 
   @Patch(':order_id')
+  @ApiOperation({ summary: "Update a booking's status or client" })
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)
   @ApiOkResponse({ type: BookingBody })
-  @ApiConflictResponse({ description: '`invalid_status_transition`, naming the current status' })
+  @ApiErrors(
+    401,
+    403,
+    [404, 'Unknown id, or an id not under its parent (never a leak)'],
+    [409, '`invalid_status_transition`, naming the current status'],
+    413,
+    [415, 'A body other than JSON'],
+    422,
+  )
   update(@Param() params: OrderParams, @Body() dto: UpdateBookingDto): Promise<BookingView> {
     return this.bookings.update(params.order_id, dto);
   }
 
   @Post(':order_id/lines')
+  @ApiOperation({ summary: 'Add a line to a booking' })
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)
   @ApiCreatedResponse({ type: BookingLineBody })
-  @ApiConflictResponse({ description: '`booking_cancelled`' })
+  @ApiErrors(
+    401,
+    403,
+    [404, 'Unknown id, or an id not under its parent (never a leak)'],
+    [409, '`booking_cancelled`'],
+    413,
+    [415, 'A body other than JSON'],
+    422,
+  )
   addLine(@Param() params: OrderParams, @Body() dto: CreateLineDto): Promise<BookingLineView> {
     return this.bookings.addLine(params.order_id, dto);
   }
 
   @Get(':order_id/lines')
+  @ApiOperation({ summary: "List a booking's lines (cursor)" })
   @RequirePermissions(Permissions.bookingsRead)
   @ApiOkResponse({ type: LinePageBody })
+  @ApiErrors(401, 403, [404, 'Unknown id, or an id not under its parent (never a leak)'], 422)
   listLines(
     @Param() params: OrderParams,
     @Query() query: ListLinesQuery,
@@ -106,30 +120,57 @@ export class BookingsController {
   }
 
   @Patch(':order_id/lines/:line_id')
+  @ApiOperation({ summary: 'Update a line' })
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)
   @ApiOkResponse({ type: BookingLineBody })
-  @ApiConflictResponse({ description: '`booking_cancelled`' })
+  @ApiErrors(
+    401,
+    403,
+    [404, 'Unknown id, or an id not under its parent (never a leak)'],
+    [409, '`booking_cancelled`'],
+    413,
+    [415, 'A body other than JSON'],
+    422,
+  )
   updateLine(@Param() params: LineParams, @Body() dto: UpdateLineDto): Promise<BookingLineView> {
     return this.bookings.updateLine(params.order_id, params.line_id, dto);
   }
 
   @Post(':order_id/lines/:line_id/assets')
+  @ApiOperation({ summary: 'Add an asset to a line' })
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)
   @ApiCreatedResponse({ type: LineAssetBody })
-  @ApiServiceUnavailableResponse({ description: 'documents did not answer' })
+  @ApiErrors(
+    401,
+    403,
+    [404, 'Unknown id, or an id not under its parent (never a leak)'],
+    413,
+    [415, 'A body other than JSON'],
+    [422, 'Invalid body, or an unknown document_id'],
+    [503, 'documents did not answer'],
+  )
   createAsset(@Param() params: LineParams, @Body() dto: CreateAssetDto): Promise<LineAssetView> {
     return this.assets.create(params.order_id, params.line_id, dto);
   }
 
   /** Endpoint 5. */
   @Patch(':order_id/lines/:line_id/assets/:asset_id')
+  @ApiOperation({ summary: "Update a line's asset (endpoint 5)" })
   @HttpCode(200)
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)
   @ApiOkResponse({ type: LineAssetBody })
-  @ApiServiceUnavailableResponse({ description: 'documents did not answer' })
+  @ApiErrors(
+    401,
+    403,
+    [404, 'Unknown id, or an id not under its parent (never a leak)'],
+    413,
+    [415, 'A body other than JSON'],
+    [422, 'Invalid body, or an unknown document_id'],
+    [503, 'documents did not answer'],
+  )
   updateAsset(@Param() params: AssetParams, @Body() dto: UpdateAssetDto): Promise<LineAssetView> {
     return this.assets.update(params.order_id, params.line_id, params.asset_id, dto);
   }

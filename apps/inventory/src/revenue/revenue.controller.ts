@@ -1,14 +1,7 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiForbiddenResponse,
-  ApiOkResponse,
-  ApiTags,
-  ApiUnauthorizedResponse,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permissions, type RevenueSummary } from '@media/contracts';
-import { RequirePermissions } from '@media/platform';
+import { ApiErrors, RequirePermissions } from '@media/platform';
 import { RevenueQuery } from './dto/revenue.query';
 import { RevenueSummaryBody } from './dto/revenue.views';
 import { RevenueService } from './revenue.service';
@@ -21,11 +14,10 @@ export class RevenueController {
 
   /** Endpoint 10. */
   @Get('revenue-summary')
+  @ApiOperation({ summary: 'Revenue, erosion and trend for a date range (endpoint 10)' })
   @RequirePermissions(Permissions.analyticsRevenue)
   @ApiOkResponse({ type: RevenueSummaryBody })
-  @ApiUnauthorizedResponse({ description: 'Missing or invalid token' })
-  @ApiForbiddenResponse({ description: 'analytics:revenue missing' })
-  @ApiUnprocessableEntityResponse({ description: 'Bad dates, an inverted range or an unknown platform' })
+  @ApiErrors(401, 403, [422, 'Bad dates, an inverted range or an unknown platform'])
   summary(@Query() query: RevenueQuery): Promise<RevenueSummary> {
     return this.revenue.summary(query);
   }

@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type AttainmentRow } from '@media/contracts';
 import { ApiErrors, CurrentUser, type AuthUser } from '@media/platform';
 import { RequireAnyPermission } from '../http/any-permission.guard';
@@ -14,6 +14,7 @@ export class AttainmentController {
 
   /** Endpoint 9. */
   @Get('cm-team-attainment')
+  @ApiOperation({ summary: 'Team commission attainment for a month (endpoint 9)' })
   @RequireAnyPermission(Permissions.commissionsRead, Permissions.commissionsReadAll)
   @ApiOkResponse({
     type: [AttainmentRowDto],

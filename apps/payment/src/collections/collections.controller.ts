@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Inject, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type CollectionView } from '@media/contracts';
 import { ApiErrors, RequirePermissions, type Page } from '@media/platform';
 import type { Request } from 'express';
@@ -19,13 +19,15 @@ export class CollectionsController {
   constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
 
   @Post()
+  @ApiOperation({ summary: 'Record a collection' })
   @ApiCreatedResponse({ type: CollectionDto, description: 'The recorded collection.' })
-  @ApiErrors(401, 403, 415, 422, 503)
+  @ApiErrors(401, 403, 413, 415, 422, 503)
   create(@Body() dto: CreateCollectionDto): Promise<CollectionView> {
     return this.collections.create(dto);
   }
 
   @Get()
+  @ApiOperation({ summary: 'List collections (cursor)' })
   @ApiOkResponse({ type: CollectionPageDto, description: 'Collections, latest first, then id.' })
   @ApiErrors(401, 403, 422)
   list(@Query() query: ListCollectionsQuery, @Req() req: Request): Promise<Page<CollectionView>> {

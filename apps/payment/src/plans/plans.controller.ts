@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type CommissionPlanView } from '@media/contracts';
 import { ApiErrors, RequirePermissions, type Page } from '@media/platform';
 import type { Request, Response } from 'express';
@@ -15,9 +15,10 @@ export class PlansController {
 
   /** 201 for a category's first plan, 200 when it replaces the existing one. */
   @Post()
+  @ApiOperation({ summary: "Set a category's commission plan (200 when it replaces one)" })
   @ApiCreatedResponse({ type: PlanDto, description: "The category's first plan." })
   @ApiOkResponse({ type: PlanDto, description: "The category's plan, replaced." })
-  @ApiErrors(401, 403, 415, 422)
+  @ApiErrors(401, 403, 413, 415, 422)
   async replace(
     @Body() dto: CreatePlanDto,
     @Res({ passthrough: true }) res: Response,
@@ -28,6 +29,7 @@ export class PlansController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'List commission plans (cursor)' })
   @ApiOkResponse({ type: PlanPageDto, description: 'Plans by category (byte order), then id.' })
   @ApiErrors(401, 403, 422)
   list(@Query() query: ListPlansQuery, @Req() req: Request): Promise<Page<CommissionPlanView>> {

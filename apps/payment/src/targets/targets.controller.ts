@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type CommissionTargetView } from '@media/contracts';
 import { ApiErrors, RequirePermissions, type Page } from '@media/platform';
 import type { Request, Response } from 'express';
@@ -15,9 +15,10 @@ export class TargetsController {
 
   /** 201 when the (bm, category, month, year) target is new, 200 when it updates it. */
   @Post()
+  @ApiOperation({ summary: "Set a BM's monthly target (200 when it updates one)" })
   @ApiCreatedResponse({ type: TargetDto, description: 'A new target.' })
   @ApiOkResponse({ type: TargetDto, description: 'The existing target, updated.' })
-  @ApiErrors(401, 403, 415, 422, 503)
+  @ApiErrors(401, 403, 413, 415, 422, 503)
   async upsert(
     @Body() dto: UpsertTargetDto,
     @Res({ passthrough: true }) res: Response,
@@ -28,6 +29,7 @@ export class TargetsController {
   }
 
   @Get()
+  @ApiOperation({ summary: 'List targets (cursor)' })
   @ApiOkResponse({ type: TargetPageDto, description: 'Targets, newest first, then id.' })
   @ApiErrors(401, 403, 422)
   list(@Query() query: ListTargetsQuery, @Req() req: Request): Promise<Page<CommissionTargetView>> {

@@ -1,4 +1,5 @@
-import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
 import type { Permission } from '@media/contracts';
 import type { AuthUser } from './auth-user';
 
@@ -6,8 +7,12 @@ export const IS_PUBLIC = 'auth:public';
 export const REQUIRED_PERMISSIONS = 'auth:permissions';
 export const JSON_ONLY = 'http:json-only';
 
-/** No token needed (CONTRACT §1 public paths). */
-export const Public = () => SetMetadata(IS_PUBLIC, true);
+/** Marks a public operation in the OpenAPI document; `declareSecurity` turns it into `security: []`. */
+export const PUBLIC_EXTENSION = 'x-public';
+
+/** No token needed (CONTRACT §1 public paths); the OpenAPI document says so (`security: []`). */
+export const Public = () =>
+  applyDecorators(SetMetadata(IS_PUBLIC, true), ApiExtension(PUBLIC_EXTENSION, true));
 
 /** Every listed permission is needed; `*` grants all. */
 export const RequirePermissions = (...permissions: Permission[]) =>

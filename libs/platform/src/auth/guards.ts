@@ -6,7 +6,7 @@ import { Forbidden, UnsupportedMediaType, UpstreamUnavailable } from '../errors/
 import { ACCEPTED_BODY_TYPES, BODY_ERROR, type RequestWithBodyError } from '../http/body-parsing';
 import { isMultipart, MULTIPART, readMultipart, type MultipartOptions } from '../http/multipart';
 import type { PlatformConfig } from '../config/platform-config';
-import { PLATFORM_CONFIG } from '../config/tokens';
+import { InjectConfig } from '../config/inject-config';
 import { hasPermission, type AuthUser } from './auth-user';
 import { IS_PUBLIC, JSON_ONLY, REQUIRED_PERMISSIONS } from './decorators';
 import { jwtStrategyName } from './jwt.strategy';
@@ -53,7 +53,7 @@ export function createJwtAuthGuard(app: string): Type<CanActivate> {
 export class BodyGuard implements CanActivate {
   constructor(
     @Inject(Reflector) private readonly reflector: Reflector,
-    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @InjectConfig() private readonly config: PlatformConfig,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -78,8 +78,8 @@ export class BodyGuard implements CanActivate {
         );
       }
       await readMultipart(req, http.getResponse(), multipart, {
-        upload: this.config.UPLOAD_LIMIT,
-        field: this.config.BODY_LIMIT,
+        upload: this.config.limits.upload,
+        field: this.config.limits.body,
       });
     }
     const jsonOnly = this.reflector.getAllAndOverride<boolean>(JSON_ONLY, [

@@ -1,21 +1,25 @@
 import type { KeyObject } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { AccessTokenClaims } from '@media/contracts';
 import type { Request } from 'express';
 import { ExtractJwt, Strategy } from 'passport-jwt';
-import { PLATFORM_CONFIG } from '../config/tokens';
+import { InjectConfig } from '../config/inject-config';
 import type { PlatformConfig } from '../config/platform-config';
 import { userFromClaims, type AuthUser } from './auth-user';
 import { JwksKeyStore } from './jwks';
-import { checkTokenTimes, keyObjectForToken, TOKEN_ALGORITHMS, type TokenRules } from './token-verifier';
+import {
+  checkTokenTimes,
+  keyObjectForToken,
+  TOKEN_ALGORITHMS,
+  tokenRules,
+  type TokenRules,
+} from './token-verifier';
 
 /** Registered under the app's own name, so nine apps in one process do not share a strategy. */
 export function jwtStrategyName(app: string): string {
   return `jwt:${app}`;
 }
-
-export const APP_NAME = Symbol('APP_NAME');
 
 /** Builds the passport-jwt strategy class for one app (verification against acl's JWKS). */
 export function createJwtStrategy(app: string) {
@@ -23,12 +27,12 @@ export function createJwtStrategy(app: string) {
   class JwtStrategy extends PassportStrategy(Strategy, jwtStrategyName(app)) {
     private readonly rules: TokenRules;
 
-    constructor(@Inject(PLATFORM_CONFIG) config: PlatformConfig, keys: JwksKeyStore) {
+    constructor(@InjectConfig() { auth }: PlatformConfig, keys: JwksKeyStore) {
       super({
         jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
         algorithms: TOKEN_ALGORITHMS,
-        issuer: config.JWT_ISSUER,
-        audience: config.JWT_AUDIENCE,
+        issuer: auth.issuer,
+        audience: auth.audience,
         ignoreExpiration: false,
         secretOrKeyProvider: (
           _req: Request,
@@ -43,12 +47,7 @@ export function createJwtStrategy(app: string) {
           );
         },
       });
-      this.rules = {
-        issuer: config.JWT_ISSUER,
-        audience: config.JWT_AUDIENCE,
-        maxLifetimeMs: config.JWT_ACCESS_TTL,
-        clockSkewMs: config.JWT_CLOCK_SKEW,
-      };
+      this.rules = tokenRules(auth);
     }
 
     validate(claims: AccessTokenClaims): AuthUser {

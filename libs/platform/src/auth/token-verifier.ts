@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { AccessTokenClaims } from '@media/contracts';
 import jwt from 'jsonwebtoken';
+import type { AuthConfig } from '../config/platform-config';
 import { Unauthenticated } from '../errors/domain-errors';
 import type { JwksKeyStore } from './jwks';
 
@@ -11,6 +12,16 @@ export interface TokenRules {
   maxLifetimeMs?: number;
   /** Clock difference tolerated on `iat` (and the lifetime); default 30 s. */
   clockSkewMs?: number;
+}
+
+/** The rules of the configured issuer, audience, lifetime and skew. */
+export function tokenRules(auth: AuthConfig): TokenRules {
+  return {
+    issuer: auth.issuer,
+    audience: auth.audience,
+    maxLifetimeMs: auth.accessTtl,
+    clockSkewMs: auth.clockSkew,
+  };
 }
 
 export const DEFAULT_TOKEN_LIFETIME_MS = 15 * 60_000;

@@ -1,6 +1,8 @@
 import type { DynamicModule } from '@nestjs/common';
 import type { ServiceName } from '@media/contracts';
+import type { ConfigDefinition } from '../config/define-config';
 import type { PlatformConfig } from '../config/platform-config';
+import type { PlatformEnv } from '../config/platform-env';
 import type { DatabaseParts } from '../database/database';
 import type { EventRoles } from './feature';
 
@@ -13,8 +15,8 @@ export interface AppDefinition<C extends PlatformConfig = PlatformConfig> {
   name: ServiceName | `fixture-${string}`;
   /** First path segment; defaults to the app's CONTRACT §0 prefix. */
   prefix?: string;
-  /** Its config class, extending PlatformConfig with the app's own variables. */
-  configClass: new () => C;
+  /** Its config: the platform's variables and its own, as a typed object (`defineConfig`). */
+  config: ConfigDefinition<PlatformEnv, C>;
   /** Every entity and migration (ordered); `defineApp` gathers them from the features' `@Feature`. */
   database: DatabaseParts;
   /** What the app does with events, as detected by `defineApp` (absent: both). */

@@ -102,7 +102,8 @@ export function collectFeatures(features: FeatureModule[]): { database: Database
     if (seenDynamic.has(key)) return;
     seenDynamic.add(key);
     const imports: unknown[] = [...(dynamic?.imports ?? [])];
-    const providers: Provider[] = [...(dynamic?.providers ?? [])];
+    // Controllers are classes too: one injecting the Outbox publishes as much as a service does.
+    const providers: Provider[] = [...(dynamic?.providers ?? []), ...(dynamic?.controllers ?? [])];
     if (!seenModules.has(module)) {
       seenModules.add(module);
       const parts = Reflect.getMetadata(FEATURE, module) as FeatureParts | undefined;
@@ -110,6 +111,7 @@ export function collectFeatures(features: FeatureModule[]): { database: Database
       for (const migration of parts?.migrations ?? []) migrations.add(migration);
       imports.push(...((Reflect.getMetadata('imports', module) as unknown[] | undefined) ?? []));
       providers.push(...((Reflect.getMetadata('providers', module) as Provider[] | undefined) ?? []));
+      providers.push(...((Reflect.getMetadata('controllers', module) as Provider[] | undefined) ?? []));
     }
     for (const provider of providers) {
       const { classes, inject } = providerClasses(provider);

@@ -7,11 +7,11 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { BodyGuard, createJwtAuthGuard, PermissionsGuard } from '../auth/guards';
 import { JwksKeyStore } from '../auth/jwks';
-import { APP_NAME, createJwtStrategy } from '../auth/jwt.strategy';
+import { createJwtStrategy } from '../auth/jwt.strategy';
 import type { PlatformConfig } from '../config/platform-config';
 import type { AppDefinition } from './app-definition';
 import type { EventRoles } from './feature';
-import { PLATFORM_CONFIG } from '../config/tokens';
+import { APP_CONFIG, APP_NAME } from '../config/tokens';
 import { databaseOptions, type DatabaseParts } from '../database/database';
 import { ContractExceptionFilter } from '../errors/exception.filter';
 import { BusHealthIndicator } from '../health/bus.health';
@@ -46,8 +46,8 @@ export class PlatformModule {
   static forApp({ name, config, database, events }: PlatformModuleOptions): DynamicModule {
     const { consumes, publishes } = events ?? { consumes: true, publishes: true };
     const imports: ModuleMetadata['imports'] = [
-      LoggerModule.forRoot(loggerOptions(name, config)),
-      TypeOrmModule.forRoot(databaseOptions(name, config, database)),
+      LoggerModule.forRoot(loggerOptions(name, config.log)),
+      TypeOrmModule.forRoot(databaseOptions(name, config.database, database)),
       PassportModule,
       ...(consumes ? [DiscoveryModule] : []),
       TerminusModule.forRoot({ logger: false }),
@@ -61,9 +61,9 @@ export class PlatformModule {
         { provide: APP_NAME, useValue: name },
         { provide: AppMetrics, useFactory: () => new AppMetrics(name) },
         PlatformMetrics,
-        { provide: PLATFORM_CONFIG, useValue: config },
-        { provide: JwksKeyStore, useFactory: () => new JwksKeyStore(config.JWT_JWKS_URL) },
-        { provide: NATS_CLIENT, useFactory: () => createBusClient(name, config) },
+        { provide: APP_CONFIG, useValue: config },
+        { provide: JwksKeyStore, useFactory: () => new JwksKeyStore(config.auth.jwksUrl) },
+        { provide: NATS_CLIENT, useFactory: () => createBusClient(name, config.nats) },
         createJwtStrategy(name),
         Paginator,
         RpcClient,
@@ -82,7 +82,7 @@ export class PlatformModule {
       exports: [
         AppMetrics,
         APP_NAME,
-        PLATFORM_CONFIG,
+        APP_CONFIG,
         JwksKeyStore,
         NATS_CLIENT,
         Paginator,

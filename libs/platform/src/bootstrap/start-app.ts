@@ -1,18 +1,19 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { APPS, envPrefix, type ServiceName } from '@media/contracts';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { pino } from 'pino';
 import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
-import { ConfigError, processEnv, validateConfig } from '../config/env';
+import { ConfigError, processEnv } from '../config/env';
 import type { PlatformConfig } from '../config/platform-config';
 import { databaseOptions, runMigrations } from '../database/database';
 import { bodyParsing } from '../http/body-parsing';
 import { answerClientErrors } from '../http/client-errors';
 import { declarePathParameters } from '../http/openapi-paths';
+import { declareSecurity } from '../http/openapi-security';
 import { requestContext } from '../http/request-context';
 import { requestId } from '../http/request-id';
 import { parseTrustedProxies, type TrustedProxies } from '../http/public-url';
@@ -51,7 +52,7 @@ export function loadAppConfig<C extends PlatformConfig>(
 ): C {
   const known = def.name in APPS ? APPS[def.name as ServiceName] : undefined;
   const port = env[`${envPrefix(def.name as ServiceName)}_PORT`] || env.PORT || String(known?.port ?? 0);
-  return validateConfig(def.configClass, { ...env, PORT: port });
+  return def.config.load({ ...env, PORT: port });
 }
 
 /**
@@ -78,14 +79,31 @@ function contextMiddleware(req: Request & { id?: string }, res: Response, next: 
 
 /** Applies pending migrations with a short-lived connection, before any module touches a table. */
 async function migrate<C extends PlatformConfig>(def: AppDefinition<C>, config: C): Promise<void> {
-  const dataSource = new DataSource(databaseOptions(`${def.name}-migrations`, config, def.database));
-  const logger = pino({ level: config.LOG_LEVEL, base: { app: def.name }, messageKey: 'msg' });
+  const dataSource = new DataSource(databaseOptions(`${def.name}-migrations`, config.database, def.database));
+  const logger = pino({ level: config.log.level, base: { app: def.name }, messageKey: 'msg' });
   await dataSource.initialize();
   try {
     await runMigrations(def.name, dataSource, (message) => logger.info({ context: 'Database' }, message));
   } finally {
     await dataSource.destroy();
   }
+}
+
+/** The app's OpenAPI document: every route, its path parameters and whether it needs a token. */
+export function openApiDocument(app: INestApplication, name: string): OpenAPIObject {
+  return declareSecurity(
+    declarePathParameters(
+      SwaggerModule.createDocument(
+        app,
+        new DocumentBuilder().setTitle(`${name} API`).setVersion('v1').addBearerAuth().build(),
+        {
+          // Unique across the merged document of every app (a generated client needs that), e.g. `acl_Health_live`.
+          operationIdFactory: (controller, method) =>
+            `${name.replace(/-/g, '_')}_${controller.replace(/Controller$/, '')}_${method}`,
+        },
+      ),
+    ),
+  );
 }
 
 /** Boots one app: migrations, HTTP under its prefix, its NATS listener, OpenAPI document. */
@@ -95,9 +113,9 @@ export async function createApp<C extends PlatformConfig>(
   options: { host?: string } = {},
 ): Promise<INestApplication> {
   const config = loadAppConfig(def, env);
-  const trust = trustedProxies(config.TRUSTED_PROXIES);
+  const trust = trustedProxies(config.trustedProxies);
   // Before the first database connection, so the pg driver is instrumented for SQL spans.
-  startTracing(def.name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
+  startTracing(def.name, config.tracing.otlpEndpoint);
   await migrate(def, config);
 
   const app = await NestFactory.create(def.rootModule(config), {
@@ -114,23 +132,13 @@ export async function createApp<C extends PlatformConfig>(
   // X-Forwarded-* only from TRUSTED_PROXIES (the gateway), never from any private address.
   http.set('trust proxy', (address: string) => trust(address));
   const metrics = app.get(AppMetrics);
-  const metricsEnabled = config.METRICS_ENABLED === 'true';
+  const metricsEnabled = config.metrics.enabled;
   if (metricsEnabled) app.use(httpMetrics(metrics));
   app.use(contextMiddleware);
   app.use(helmet({ contentSecurityPolicy: false }));
-  app.use(bodyParsing({ body: config.BODY_LIMIT, upload: config.UPLOAD_LIMIT }));
+  app.use(bodyParsing(config.limits));
 
-  const document = declarePathParameters(
-    SwaggerModule.createDocument(
-      app,
-      new DocumentBuilder().setTitle(`${def.name} API`).setVersion('v1').addBearerAuth().build(),
-      {
-        // Unique across the merged document of every app (a generated client needs that), e.g. `acl_Health_live`.
-        operationIdFactory: (controller, method) =>
-          `${def.name.replace(/-/g, '_')}_${controller.replace(/Controller$/, '')}_${method}`,
-      },
-    ),
-  );
+  const document = openApiDocument(app, def.name);
   http.get(`/${prefix}/openapi.json`, (_req: Request, res: Response) => res.json(document));
   // Scraped on the app's own port; the gateway never routes it (see the README's Observability).
   if (metricsEnabled) {
@@ -139,17 +147,19 @@ export async function createApp<C extends PlatformConfig>(
     });
   }
 
-  const listener = app.connectMicroservice(busListenerOptions(def.name, config), { inheritAppConfig: true });
+  const listener = app.connectMicroservice(busListenerOptions(def.name, config.nats), {
+    inheritAppConfig: true,
+  });
   app.get(BusHealthIndicator).watchListener(listener.status);
   await app.startAllMicroservices();
   const connections = manageConnections(app.getHttpServer(), {
-    bytes: config.UPLOAD_LIMIT,
+    bytes: config.limits.upload,
     ms: 2_000,
   });
   CONNECTIONS.set(app, connections);
   app.get(DrainHealthIndicator).follow(() => connections.draining);
   answerClientErrors(app.getHttpServer() as import('node:http').Server);
-  await app.listen(config.PORT, options.host ?? '0.0.0.0');
+  await app.listen(config.port, options.host ?? '0.0.0.0');
   return app;
 }
 
@@ -178,7 +188,7 @@ export function runApp<C extends PlatformConfig>(def: AppDefinition<C>): Promise
     name: def.name,
     start: async () => {
       const env = processEnv();
-      const shutdownTimeout = loadAppConfig(def, env).SHUTDOWN_TIMEOUT;
+      const shutdownTimeout = loadAppConfig(def, env).shutdownTimeout;
       return { app: await createApp(def, env), shutdownTimeout };
     },
     shutdownTimeout: (running) => running.shutdownTimeout,

@@ -1,217 +1,116 @@
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import type { PlatformEnv } from './platform-env';
 
-const toInt = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
-
-/** Parses sizes such as `1048576`, `512kb`, `1mb`, `50MiB` into bytes. */
-export function parseByteSize(value: string): number | undefined {
-  const match = /^(\d+)\s*(b|kb|kib|mb|mib|gb|gib)?$/i.exec(value.trim());
-  if (!match) return undefined;
-  const unit = (match[2] ?? 'b').toLowerCase();
-  const factor = unit.startsWith('k')
-    ? 1024
-    : unit.startsWith('m')
-      ? 1024 ** 2
-      : unit.startsWith('g')
-        ? 1024 ** 3
-        : 1;
-  return Number(match[1]) * factor;
+/**
+ * What every app is configured with, typed and grouped, as code reads it. Built once at boot
+ * from the validated `PlatformEnv`; an app's own config extends it (see `defineConfig`).
+ */
+export interface PlatformConfig {
+  port: number;
+  database: DatabaseConfig;
+  nats: NatsConfig;
+  auth: AuthConfig;
+  limits: {
+    /** Largest JSON / urlencoded body, and largest form field, in bytes. */
+    body: number;
+    /** Largest multipart upload, in bytes. */
+    upload: number;
+  };
+  /** Signs pagination cursors (HMAC). */
+  cursorSecret: string;
+  events: EventsConfig;
+  log: { level: string };
+  metrics: { enabled: boolean };
+  tracing: { otlpEndpoint: string | undefined };
+  /** Proxies whose X-Forwarded-* are believed (CIDR list or loopback/linklocal/uniquelocal). */
+  trustedProxies: string;
+  /** How long SIGTERM waits for in-flight requests, in ms. */
+  shutdownTimeout: number;
 }
 
-const toBytes = ({ value }: { value: unknown }) =>
-  typeof value === 'string' ? (parseByteSize(value) ?? value) : value;
-
-/** Parses durations such as `2000` (ms), `30s`, `15m`, `24h`, `7d` into milliseconds. */
-export function parseDuration(value: string): number | undefined {
-  const match = /^(\d+)\s*(ms|s|m|h|d)?$/.exec(value.trim());
-  if (!match) return undefined;
-  const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] ?? 'ms'] ?? 1;
-  return Number(match[1]) * factor;
+export interface DatabaseConfig {
+  url: string;
+  /** Connections per process. */
+  poolMax?: number;
+  /** ms; 0 turns the limit off. */
+  statementTimeout?: number;
+  /** ms; 0 turns the limit off. */
+  idleInTransactionTimeout?: number;
 }
 
-export const toDuration = ({ value }: { value: unknown }) =>
-  typeof value === 'string' ? (parseDuration(value) ?? value) : value;
+export interface NatsConfig {
+  /** `nats://…` servers (comma-separated) or `inproc`. */
+  url: string;
+  /** How long a request waits for its reply, in ms. */
+  requestTimeout: number;
+  /** A `.creds` file (user JWT and nkey seed). */
+  credsFile?: string;
+  tls: { caFile?: string; certFile?: string; keyFile?: string };
+}
 
-const SIZE_MESSAGE = 'must be a size in bytes such as 1048576 or 1mb';
-const URL_MESSAGE = (scheme: string) => `must be a ${scheme} URL`;
+export interface AuthConfig {
+  jwksUrl: string;
+  issuer: string;
+  audience: string;
+  /** Access-token lifetime, in ms: issued for this long, longer-lived tokens refused. */
+  accessTtl: number;
+  /** Clock difference tolerated on `iat`, in ms. */
+  clockSkew: number;
+}
 
-/** Variables every app reads (CONTRACT §6). */
-export class PlatformConfig {
-  @Transform(toInt)
-  @IsInt({ message: 'must be an integer port' })
-  @Min(0, { message: 'must be a port between 0 and 65535' })
-  @Max(65535, { message: 'must be a port between 0 and 65535' })
-  PORT!: number;
+export interface EventsConfig {
+  consumerPrefix: string | undefined;
+  maxDeliver: number;
+  /** ms; doubles per attempt. */
+  retryDelay: number;
+  replicas: number;
+  /** ms */
+  maxAge: number;
+  maxBytes: number;
+  /** ms */
+  duplicateWindow: number;
+  /** ms */
+  retention: number;
+}
 
-  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: URL_MESSAGE('postgres://') })
-  DATABASE_URL!: string;
-
-  /** Connections per app process; replicas x DB_POOL_MAX must stay under the server's max_connections. */
-  @Transform(toInt)
-  @IsInt({ message: 'must be an integer between 1 and 1000' })
-  @Min(1, { message: 'must be an integer between 1 and 1000' })
-  @Max(1000, { message: 'must be an integer between 1 and 1000' })
-  DB_POOL_MAX: number = 10;
-
-  /** A statement running longer is cancelled (0 turns the limit off). Migrations run without it. */
-  @Transform(toDuration)
-  @IsInt({ message: 'must be a duration such as 30s' })
-  @Min(0)
-  DB_STATEMENT_TIMEOUT: number = 30_000;
-
-  /** A session idle inside an open transaction this long is ended, releasing its locks (0: off). */
-  @Transform(toDuration)
-  @IsInt({ message: 'must be a duration such as 60s' })
-  @Min(0)
-  DB_IDLE_IN_TRANSACTION_TIMEOUT: number = 60_000;
-
-  /**
-   * `nats://[user:pass@]host:port[,...]` (`tls://` for TLS), or `inproc` for the embedded
-   * single-process bus.
-   */
-  @Matches(/^(inproc|(nats|tls):\/\/\S+)$/, {
-    message: 'must be nats://host:port (comma-separated) or inproc',
-  })
-  NATS_URL!: string;
-
-  /** A NATS `.creds` file (user JWT and nkey seed), for operator-mode servers. */
-  @IsOptional()
-  @IsString()
-  NATS_CREDS_FILE?: string;
-
-  /** CA bundle to verify the NATS server's certificate (turns TLS on). */
-  @IsOptional()
-  @IsString()
-  NATS_TLS_CA_FILE?: string;
-
-  /** Client certificate and key, for servers that verify clients (mutual TLS). */
-  @IsOptional()
-  @IsString()
-  NATS_TLS_CERT_FILE?: string;
-
-  @IsOptional()
-  @IsString()
-  NATS_TLS_KEY_FILE?: string;
-
-  @IsString()
-  @MinLength(32, { message: 'must be at least 32 characters' })
-  CURSOR_SECRET!: string;
-
-  /** Where acl publishes its JWKS; every app verifies tokens against it. */
-  @Matches(/^https?:\/\/\S+$/, { message: URL_MESSAGE('http(s)://') })
-  JWT_JWKS_URL: string = 'http://127.0.0.1:3006/acl/.well-known/jwks.json';
-
-  @IsString()
-  JWT_ISSUER: string = 'media-backoffice-acl';
-
-  @IsString()
-  JWT_AUDIENCE: string = 'media-backoffice';
-
-  /** Access-token lifetime: acl issues tokens for this long, verifiers refuse longer-lived ones. */
-  @Transform(toDuration)
-  @IsInt({ message: 'must be a duration such as 900, 15m, 24h or 7d' })
-  @Min(1000, { message: 'must be at least 1s' })
-  JWT_ACCESS_TTL: number = 15 * 60_000;
-
-  /** Clock difference tolerated on a token's `iat`. */
-  @Transform(toDuration)
-  @IsInt({ message: 'must be a duration such as 30s' })
-  @Min(0)
-  JWT_CLOCK_SKEW: number = 30_000;
-
-  @Transform(toBytes)
-  @IsInt({ message: SIZE_MESSAGE })
-  @Min(1, { message: SIZE_MESSAGE })
-  BODY_LIMIT: number = 1024 * 1024;
-
-  @Transform(toBytes)
-  @IsInt({ message: SIZE_MESSAGE })
-  @Min(1, { message: SIZE_MESSAGE })
-  UPLOAD_LIMIT: number = 50 * 1024 * 1024;
-
-  @Transform(toDuration)
-  @IsInt({ message: 'must be a duration such as 2000, 2s or 1m' })
-  @Min(1)
-  NATS_REQUEST_TIMEOUT: number = 2000;
-
-  /**
-   * Prepended to every durable consumer name: two deployments (or two test runs) sharing one
-   * NATS server then keep separate consumers.
-   */
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9_-]{0,64}$/, { message: 'must be up to 64 letters, digits, _ or -' })
-  EVENTS_CONSUMER_PREFIX?: string;
-
-  /** Deliveries of one event to one handler before it is dead-lettered. */
-  @Transform(toInt)
-  @IsInt({ message: 'must be an integer between 1 and 1000' })
-  @Min(1, { message: 'must be an integer between 1 and 1000' })
-  @Max(1000, { message: 'must be an integer between 1 and 1000' })
-  EVENTS_MAX_DELIVER: number = 10;
-
-  /** First redelivery delay after a handler failure; it doubles per attempt, up to 5 minutes. */
-  @Transform(toDuration)
-  @IsInt({ message: 'must be a duration such as 1s' })
-  @Min(1)
-  EVENTS_RETRY_DELAY: number = 1_000;
-
-  /** Replicas of the JetStream events stream (3 in a production cluster). */
-  @Transform(toInt)
-  @IsInt({ message: 'must be an integer between 1 and 5' })
-  @Min(1, { message: 'must be an integer between 1 and 5' })
-  @Max(5, { message: 'must be an integer between 1 and 5' })
-  EVENTS_REPLICAS: number = 1;
-
-  /** How long the stream keeps events (an app down for less catches up). */
-  @Transform(toDuration)
-  @IsInt({ message: 'must be a duration such as 7d' })
-  @Min(60_000, { message: 'must be at least 1m' })
-  EVENTS_MAX_AGE: number = 7 * 86_400_000;
-
-  @Transform(toBytes)
-  @IsInt({ message: SIZE_MESSAGE })
-  @Min(1024 * 1024, { message: 'must be at least 1mb' })
-  EVENTS_MAX_BYTES: number = 1024 ** 3;
-
-  /** Publishes of one event id within this window are stored once. */
-  @Transform(toDuration)
-  @IsInt({ message: 'must be a duration such as 2m' })
-  @Min(1_000, { message: 'must be at least 1s' })
-  EVENTS_DUPLICATE_WINDOW: number = 2 * 60_000;
-
-  /**
-   * Published outbox rows and processed-event records older than this are deleted. Longer than
-   * EVENTS_MAX_AGE, so an event the stream can still redeliver is still known as processed.
-   */
-  @Transform(toDuration)
-  @IsInt({ message: 'must be a duration such as 8d' })
-  @Min(60_000, { message: 'must be at least 1m' })
-  EVENTS_RETENTION: number = 8 * 86_400_000;
-
-  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-  LOG_LEVEL: string = 'info';
-
-  @IsOptional()
-  @IsIn(['true', 'false'])
-  LOG_PRETTY?: string;
-
-  /** `false` turns off the HTTP request metrics and `/<prefix>/metrics` (for measuring their cost). */
-  @IsIn(['true', 'false'])
-  METRICS_ENABLED: string = 'true';
-
-  /** OTLP/HTTP collector (e.g. `http://jaeger:4318`); tracing is off when unset. The other OTEL_* variables apply as usual. */
-  @IsOptional()
-  @Matches(/^https?:\/\/\S+$/, { message: URL_MESSAGE('http(s)') })
-  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
-
-  /** Proxies (CIDR list, or loopback/linklocal/uniquelocal) whose X-Forwarded-* are believed. */
-  @IsString()
-  TRUSTED_PROXIES: string = 'loopback';
-
-  /** How long SIGTERM waits for in-flight requests before the process stops anyway. */
-  @Transform(toDuration)
-  @IsInt({ message: 'must be a duration such as 10000, 10s or 1m' })
-  @Min(0, { message: 'must be a duration such as 10000, 10s or 1m' })
-  SHUTDOWN_TIMEOUT: number = 10_000;
+/** The typed config of the platform's variables. */
+export function platformConfig(env: PlatformEnv): PlatformConfig {
+  return {
+    port: env.PORT,
+    database: {
+      url: env.DATABASE_URL,
+      poolMax: env.DB_POOL_MAX,
+      statementTimeout: env.DB_STATEMENT_TIMEOUT,
+      idleInTransactionTimeout: env.DB_IDLE_IN_TRANSACTION_TIMEOUT,
+    },
+    nats: {
+      url: env.NATS_URL,
+      requestTimeout: env.NATS_REQUEST_TIMEOUT,
+      credsFile: env.NATS_CREDS_FILE,
+      tls: { caFile: env.NATS_TLS_CA_FILE, certFile: env.NATS_TLS_CERT_FILE, keyFile: env.NATS_TLS_KEY_FILE },
+    },
+    auth: {
+      jwksUrl: env.JWT_JWKS_URL,
+      issuer: env.JWT_ISSUER,
+      audience: env.JWT_AUDIENCE,
+      accessTtl: env.JWT_ACCESS_TTL,
+      clockSkew: env.JWT_CLOCK_SKEW,
+    },
+    limits: { body: env.BODY_LIMIT, upload: env.UPLOAD_LIMIT },
+    cursorSecret: env.CURSOR_SECRET,
+    events: {
+      consumerPrefix: env.EVENTS_CONSUMER_PREFIX,
+      maxDeliver: env.EVENTS_MAX_DELIVER,
+      retryDelay: env.EVENTS_RETRY_DELAY,
+      replicas: env.EVENTS_REPLICAS,
+      maxAge: env.EVENTS_MAX_AGE,
+      maxBytes: env.EVENTS_MAX_BYTES,
+      duplicateWindow: env.EVENTS_DUPLICATE_WINDOW,
+      retention: env.EVENTS_RETENTION,
+    },
+    log: { level: env.LOG_LEVEL },
+    metrics: { enabled: env.METRICS_ENABLED === 'true' },
+    tracing: { otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT },
+    trustedProxies: env.TRUSTED_PROXIES,
+    shutdownTimeout: env.SHUTDOWN_TIMEOUT,
+  };
 }

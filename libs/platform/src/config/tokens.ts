@@ -1,2 +1,5 @@
-/** Injection token of the app's validated config object. */
-export const PLATFORM_CONFIG = Symbol('PLATFORM_CONFIG');
+/** Injection token of the app's typed config (`@InjectConfig()` reads it). */
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+/** Injection token of the app's name (`acl`, `content`, …). */
+export const APP_NAME = Symbol('APP_NAME');

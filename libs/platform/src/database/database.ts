@@ -1,5 +1,5 @@
 import type { DataSource, DataSourceOptions, EntitySchema } from 'typeorm';
-import type { PlatformConfig } from '../config/platform-config';
+import type { DatabaseConfig } from '../config/platform-config';
 import { CreateOutbox1700000000000 } from '../outbox/outbox.migration';
 import { CreateDeadLetters1700000000900 } from '../outbox/dead-letters.migration';
 import { DeadLetter, OutboxMessage, ProcessedEvent } from '../outbox/outbox.entity';
@@ -12,11 +12,6 @@ export interface DatabaseParts {
   migrations: ClassRef[];
 }
 
-/** The database limits of PlatformConfig; each has a default when a caller does not give it. */
-export type DatabaseLimits = Partial<
-  Pick<PlatformConfig, 'DB_POOL_MAX' | 'DB_STATEMENT_TIMEOUT' | 'DB_IDLE_IN_TRANSACTION_TIMEOUT'>
->;
-
 /**
  * TypeORM options of one app: its own database, its own migrations, never `synchronize`. Every
  * session gets `statement_timeout` and `idle_in_transaction_session_timeout`, so a runaway query
@@ -26,14 +21,14 @@ export type DatabaseLimits = Partial<
  */
 export function databaseOptions(
   app: string,
-  config: Pick<PlatformConfig, 'DATABASE_URL'> & DatabaseLimits,
+  database: DatabaseConfig,
   parts: DatabaseParts,
 ): DataSourceOptions {
   const migrating = app.endsWith('-migrations');
-  const statementTimeout = migrating ? 0 : (config.DB_STATEMENT_TIMEOUT ?? 30_000);
+  const statementTimeout = migrating ? 0 : (database.statementTimeout ?? 30_000);
   return {
     type: 'postgres',
-    url: config.DATABASE_URL,
+    url: database.url,
     // Every app has the outbox, processed-events and dead-letter tables, applied before its own migrations.
     entities: [OutboxMessage, ProcessedEvent, DeadLetter, ...parts.entities] as DataSourceOptions['entities'],
     migrations: [
@@ -47,11 +42,11 @@ export function databaseOptions(
     uuidExtension: 'pgcrypto',
     applicationName: app,
     extra: {
-      max: config.DB_POOL_MAX ?? 10,
+      max: database.poolMax ?? 10,
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
       statement_timeout: statementTimeout,
-      idle_in_transaction_session_timeout: config.DB_IDLE_IN_TRANSACTION_TIMEOUT ?? 60_000,
+      idle_in_transaction_session_timeout: database.idleInTransactionTimeout ?? 60_000,
     },
   };
 }

@@ -1,13 +1,19 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import type { ErrorBody, ErrorCode, ValidationIssue } from '@media/contracts';
+import { ERROR_CODES, type ErrorBody, type ErrorCode, type ValidationIssue } from '@media/contracts';
 
 /** `{detail, code}`: every error but a 422 (CONTRACT §2). */
 export class ErrorResponse implements ErrorBody {
   @ApiProperty({ description: 'A human sentence' })
   detail!: string;
 
-  @ApiProperty({ example: 'not_found' })
+  @ApiProperty({
+    description: 'A stable snake_case code',
+    type: String,
+    enum: [...ERROR_CODES],
+    enumName: 'ErrorCode',
+    example: 'not_found',
+  })
   code!: ErrorCode;
 }
 
@@ -33,43 +39,109 @@ const DESCRIPTIONS: Record<number, string> = {
   403: 'A required permission is missing',
   404: 'Not found',
   409: 'Conflict',
+  410: 'Gone',
   412: 'If-Match is not the current ETag',
   413: 'Body over the limit',
   415: 'Unsupported content type',
+  416: 'Range not satisfiable',
   422: 'Validation failed (every failing field)',
+  429: 'Too many requests; retry after Retry-After seconds',
   503: 'A service this request depends on did not answer',
 };
 
+/** An error status with, optionally, what it means for this route. */
+export type ErrorStatus = number | [status: number, description: string];
+
 /**
  * Documents the error statuses a route can answer, each with the contract's body schema
- * (CONTRACT §2): `{detail, code}`, or the 422 list of issues.
+ * (CONTRACT §2): `{detail, code}`, or the 422 list of issues. A `[status, description]` pair
+ * says what the status means for this route.
  */
-export function ApiErrors(...statuses: number[]) {
+export function ApiErrors(...statuses: ErrorStatus[]) {
   return applyDecorators(
     ApiExtraModels(ErrorResponse, ValidationErrorResponse),
-    ...statuses.map((status) =>
-      ApiResponse({
+    ...statuses.map((entry) => {
+      const [status, description] = Array.isArray(entry) ? entry : [entry, DESCRIPTIONS[entry] ?? 'Error'];
+      return ApiResponse({
         status,
-        description: DESCRIPTIONS[status] ?? 'Error',
-        schema: {
-          $ref: getSchemaPath(status === 422 ? ValidationErrorResponse : ErrorResponse),
-        },
-      }),
-    ),
+        description,
+        schema: { $ref: getSchemaPath(status === 422 ? ValidationErrorResponse : ErrorResponse) },
+      });
+    }),
   );
 }
 
+type Schema = Record<string, unknown>;
+
 /** A cursor page of `item` (CONTRACT §3), as an OpenAPI schema. */
-export function pageSchema(item: Type<unknown>) {
+export function pageSchema(item: Type<unknown>): Schema {
   return {
     type: 'object',
     required: ['results', 'next', 'previous'],
     properties: {
       results: { type: 'array', items: { $ref: getSchemaPath(item) } },
-      next: { type: 'string', format: 'uri', nullable: true },
-      previous: { type: 'string', format: 'uri', nullable: true },
+      next: { type: 'string', format: 'uri', nullable: true, description: 'Absolute URL of the next page' },
+      previous: {
+        type: 'string',
+        format: 'uri',
+        nullable: true,
+        description: 'Absolute URL of the previous page',
+      },
     },
   };
+}
+
+/** `{success, message, data}` around `data` (the enveloped answers of CONTRACT §3). */
+export function envelopeSchema(data: Schema): Schema {
+  return {
+    type: 'object',
+    required: ['success', 'message', 'data'],
+    properties: {
+      success: { type: 'boolean', enum: [true] },
+      message: { type: 'string' },
+      data,
+    },
+  };
+}
+
+export interface ApiSuccessOptions {
+  /** The success status (default 200). */
+  status?: number;
+  /** Other success statuses with the same body (e.g. 200 for an existing resource, 201 for a new one). */
+  also?: number[];
+  /** `page`: a cursor page of the model; `array`: a plain JSON array of it. */
+  list?: 'page' | 'array';
+  /** Wrapped in `{success, message, data}`. */
+  envelope?: boolean;
+  description?: string;
+  headers?: Record<string, { description?: string; schema: Schema }>;
+}
+
+/**
+ * Documents a route's success body: the model (a class with `@ApiProperty`s), a page or an
+ * array of it, optionally in the `{success, message, data}` envelope. Errors: `ApiErrors`.
+ */
+export function ApiSuccess(model: Type<unknown>, options: ApiSuccessOptions = {}) {
+  const item = { $ref: getSchemaPath(model) };
+  const data =
+    options.list === 'page'
+      ? pageSchema(model)
+      : options.list === 'array'
+        ? { type: 'array', items: item }
+        : item;
+  const schema = options.envelope ? envelopeSchema(data) : data;
+  const status = options.status ?? 200;
+  return applyDecorators(
+    ApiExtraModels(model),
+    ...[status, ...(options.also ?? [])].map((code) =>
+      ApiResponse({
+        status: code,
+        description: options.description ?? (code === 201 ? 'Created' : 'Success'),
+        schema,
+        ...(options.headers ? { headers: options.headers } : {}),
+      }),
+    ),
+  );
 }
 
 /**

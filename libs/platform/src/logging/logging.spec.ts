@@ -14,7 +14,7 @@ async function logLines(handle: (req: IncomingMessage & { log: { info(msg: strin
       done();
     },
   });
-  const logger = pinoHttp(loggerOptions('fixture', { LOG_LEVEL: 'info' }).pinoHttp as Options, sink);
+  const logger = pinoHttp(loggerOptions('fixture', { level: 'info' }).pinoHttp as Options, sink);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     (req as IncomingMessage & { id: string }).id = 'req-1';
     logger(req, res);

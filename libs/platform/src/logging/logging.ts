@@ -5,10 +5,10 @@ import type { PlatformConfig } from '../config/platform-config';
 type LoggedRequest = IncomingMessage & { user?: { id?: string } };
 
 /** JSON lines carrying `app`, `request_id`, `user_id` and latency (CONTRACT §6). */
-export function loggerOptions(app: string, config: Pick<PlatformConfig, 'LOG_LEVEL' | 'LOG_PRETTY'>): Params {
+export function loggerOptions(app: string, log: PlatformConfig['log']): Params {
   return {
     pinoHttp: {
-      level: config.LOG_LEVEL,
+      level: log.level,
       base: { app },
       messageKey: 'msg',
       genReqId: (req: IncomingMessage) => req.id ?? 'unknown',

@@ -22,18 +22,17 @@ describe('natsConnectionOptions', () => {
 
   it('turns TLS on for tls:// URLs and for CA or client certificate files', () => {
     expect(natsConnectionOptions('tls://nats:4222').tls).toEqual({});
-    expect(natsConnectionOptions('nats://nats:4222', { NATS_TLS_CA_FILE: '/ca.pem' }).tls).toEqual({
+    expect(natsConnectionOptions('nats://nats:4222', { tls: { caFile: '/ca.pem' } }).tls).toEqual({
       caFile: '/ca.pem',
     });
     expect(
-      natsConnectionOptions('nats://nats:4222', { NATS_TLS_CERT_FILE: '/c.pem', NATS_TLS_KEY_FILE: '/k.pem' })
-        .tls,
+      natsConnectionOptions('nats://nats:4222', { tls: { certFile: '/c.pem', keyFile: '/k.pem' } }).tls,
     ).toEqual({ certFile: '/c.pem', keyFile: '/k.pem' });
     expect(natsConnectionOptions('nats://nats:4222').tls).toBeUndefined();
   });
 
   it('authenticates with a creds file when NATS_CREDS_FILE is set', () => {
-    const options = natsConnectionOptions('nats://nats:4222', { NATS_CREDS_FILE: '/run/secrets/app.creds' });
+    const options = natsConnectionOptions('nats://nats:4222', { credsFile: '/run/secrets/app.creds' });
     expect(typeof options.authenticator).toBe('function');
   });
 

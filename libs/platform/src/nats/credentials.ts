@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { credsAuthenticator, type ConnectionOptions } from '@nats-io/transport-node';
-import type { PlatformConfig } from '../config/platform-config';
+import type { NatsConfig } from '../config/platform-config';
 
-/** The NATS variables that say how to authenticate and encrypt. */
-export type NatsSecurity = Partial<
-  Pick<PlatformConfig, 'NATS_CREDS_FILE' | 'NATS_TLS_CA_FILE' | 'NATS_TLS_CERT_FILE' | 'NATS_TLS_KEY_FILE'>
->;
+/** How to authenticate and encrypt (NATS_CREDS_FILE, NATS_TLS_*). */
+export type NatsSecurity = Partial<Pick<NatsConfig, 'credsFile' | 'tls'>>;
 
 /** One server of NATS_URL with its credentials taken out. */
 export interface NatsServer {
@@ -49,21 +47,17 @@ export function natsConnectionOptions(
   } else if (withCredentials?.user !== undefined) {
     options.token = withCredentials.user;
   }
-  if (security.NATS_CREDS_FILE) {
-    const file = security.NATS_CREDS_FILE;
+  if (security.credsFile) {
+    const file = security.credsFile;
     // Read at each (re)connect, so a rotated creds file is picked up without a restart.
     options.authenticator = credsAuthenticator(() => readFileSync(file));
   }
-  const tlsWanted =
-    servers.some((s) => s.tls) ||
-    !!security.NATS_TLS_CA_FILE ||
-    !!security.NATS_TLS_CERT_FILE ||
-    !!security.NATS_TLS_KEY_FILE;
-  if (tlsWanted) {
+  const { caFile, certFile, keyFile } = security.tls ?? {};
+  if (servers.some((s) => s.tls) || caFile || certFile || keyFile) {
     options.tls = {
-      ...(security.NATS_TLS_CA_FILE ? { caFile: security.NATS_TLS_CA_FILE } : {}),
-      ...(security.NATS_TLS_CERT_FILE ? { certFile: security.NATS_TLS_CERT_FILE } : {}),
-      ...(security.NATS_TLS_KEY_FILE ? { keyFile: security.NATS_TLS_KEY_FILE } : {}),
+      ...(caFile ? { caFile } : {}),
+      ...(certFile ? { certFile } : {}),
+      ...(keyFile ? { keyFile } : {}),
     };
   }
   return options;

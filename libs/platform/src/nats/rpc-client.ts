@@ -3,7 +3,7 @@ import type { ClientProxy } from '@nestjs/microservices';
 import type { MessageMeta, RpcEnvelope, RpcReply, RpcRequest, RpcSubject } from '@media/contracts';
 import { firstValueFrom, timeout } from 'rxjs';
 import type { PlatformConfig } from '../config/platform-config';
-import { PLATFORM_CONFIG } from '../config/tokens';
+import { InjectConfig } from '../config/inject-config';
 import { errorFromPayload, isRpcErrorPayload, UpstreamUnavailable } from '../errors/domain-errors';
 import { currentContext } from '../http/request-context';
 import { AppMetrics } from '../observability/metrics';
@@ -22,10 +22,10 @@ export class RpcClient implements OnApplicationShutdown {
 
   constructor(
     @Inject(NATS_CLIENT) private readonly client: ClientProxy,
-    @Inject(PLATFORM_CONFIG) config: PlatformConfig,
+    @InjectConfig() config: PlatformConfig,
     @Inject(AppMetrics) private readonly metrics: AppMetrics,
   ) {
-    this.deadlineMs = config.NATS_REQUEST_TIMEOUT;
+    this.deadlineMs = config.nats.requestTimeout;
   }
 
   async send<S extends RpcSubject>(

@@ -4,33 +4,32 @@ import {
   type MicroserviceOptions,
   ClientProxyFactory,
 } from '@nestjs/microservices';
-import type { PlatformConfig } from '../config/platform-config';
-import { natsConnectionOptions, type NatsSecurity } from './credentials';
+import type { NatsConfig } from '../config/platform-config';
+import { natsConnectionOptions } from './credentials';
 import { InProcessClient, InProcessServer } from './in-process';
 
 export const NATS_CLIENT = Symbol('NATS_CLIENT');
 
-export function isInProcess(config: Pick<PlatformConfig, 'NATS_URL'>): boolean {
-  return config.NATS_URL === 'inproc';
+type NatsConnection = Pick<NatsConfig, 'url' | 'credsFile' | 'tls'>;
+
+export function isInProcess(nats: Pick<NatsConfig, 'url'>): boolean {
+  return nats.url === 'inproc';
 }
 
 /** Servers, credentials and TLS of the app's NATS configuration. */
-function connection(config: Pick<PlatformConfig, 'NATS_URL'> & NatsSecurity) {
-  return natsConnectionOptions(config.NATS_URL, config);
+function connection(nats: NatsConnection) {
+  return natsConnectionOptions(nats.url, nats);
 }
 
 /** Reconnect forever: after a long outage a listener must come back, not stay unsubscribed. */
 const RECONNECT = { maxReconnectAttempts: -1, reconnectTimeWait: 1_000, waitOnFirstConnect: true } as const;
 
 /** The client an app uses to call other apps. */
-export function createBusClient(
-  app: string,
-  config: Pick<PlatformConfig, 'NATS_URL'> & NatsSecurity,
-): ClientProxy {
-  if (isInProcess(config)) return new InProcessClient();
+export function createBusClient(app: string, nats: NatsConnection): ClientProxy {
+  if (isInProcess(nats)) return new InProcessClient();
   return ClientProxyFactory.create({
     transport: Transport.NATS,
-    options: { ...connection(config), name: `${app}-client`, ...RECONNECT },
+    options: { ...connection(nats), name: `${app}-client`, ...RECONNECT },
   });
 }
 
@@ -38,16 +37,13 @@ export function createBusClient(
  * The app's listener: one queue group per app, so replicas share requests instead of each
  * answering; graceful shutdown drains in-flight handlers.
  */
-export function busListenerOptions(
-  app: string,
-  config: Pick<PlatformConfig, 'NATS_URL'> & NatsSecurity,
-): MicroserviceOptions {
-  if (isInProcess(config)) return { strategy: new InProcessServer(app) };
+export function busListenerOptions(app: string, nats: NatsConnection): MicroserviceOptions {
+  if (isInProcess(nats)) return { strategy: new InProcessServer(app) };
   return {
     transport: Transport.NATS,
     // After unsubscribing, in-flight handlers get as long as a caller waits for them (2 s deadline).
     options: {
-      ...connection(config),
+      ...connection(nats),
       queue: app,
       name: `${app}-listener`,
       gracefulShutdown: true,

@@ -14,8 +14,8 @@ import {
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import { EVENT_SUBJECTS, EVENTS_STREAM, type EventEnvelope } from '@media/contracts';
 import type { PlatformConfig } from '../config/platform-config';
-import { PLATFORM_CONFIG } from '../config/tokens';
-import { APP_NAME } from '../auth/jwt.strategy';
+import { InjectConfig } from '../config/inject-config';
+import { APP_NAME } from '../config/tokens';
 import { isInProcess } from '../nats/transport';
 import { natsConnectionOptions } from '../nats/credentials';
 
@@ -110,12 +110,12 @@ export class EventBus implements OnApplicationShutdown {
   private readonly durables = new Set<string>();
 
   constructor(
-    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @InjectConfig() private readonly config: PlatformConfig,
     @Inject(APP_NAME) private readonly app: string,
   ) {}
 
   get inProcess(): boolean {
-    return isInProcess(this.config);
+    return isInProcess(this.config.nats);
   }
 
   async publish(event: EventEnvelope): Promise<void> {
@@ -137,13 +137,13 @@ export class EventBus implements OnApplicationShutdown {
 
   /** Delivers every event of `subject` to `deliver` until shutdown; failures are redelivered. */
   async subscribe(subject: string, deliver: EventDelivery, options: SubscribeOptions = {}): Promise<void> {
-    const durable = durableName(this.config.EVENTS_CONSUMER_PREFIX, this.app, subject, options.handler);
+    const durable = durableName(this.config.events.consumerPrefix, this.app, subject, options.handler);
     if (this.inProcess) {
       const handlers = inProcessHandlers.get(subject) ?? new Map<string, InProcessHandler>();
       handlers.set(durable, {
         deliver,
         options,
-        maxDeliver: this.config.EVENTS_MAX_DELIVER,
+        maxDeliver: this.config.events.maxDeliver,
         failures: new Map(),
       });
       inProcessHandlers.set(subject, handlers);
@@ -153,7 +153,7 @@ export class EventBus implements OnApplicationShutdown {
     const nc = await this.nats();
     const jsm = await jetstreamManager(nc);
     await this.ensureStream();
-    const maxDeliver = this.config.EVENTS_MAX_DELIVER;
+    const maxDeliver = this.config.events.maxDeliver;
     const consumerConfig = {
       filter_subject: subject,
       ack_wait: ACK_WAIT_MS * NS,
@@ -221,7 +221,7 @@ export class EventBus implements OnApplicationShutdown {
             });
             continue;
           }
-          const delay = retryDelayMs(deliveries, this.config.EVENTS_RETRY_DELAY);
+          const delay = retryDelayMs(deliveries, this.config.events.retryDelay);
           this.logger.warn(
             { subject, event_id: event.id, consumer: durable, deliveries, retry_in_ms: delay, err: reason },
             'Event handler failed; redelivering',
@@ -285,7 +285,7 @@ export class EventBus implements OnApplicationShutdown {
         },
         'Could not store a dead letter; redelivering',
       );
-      message.nak(retryDelayMs(letter.deliveries, this.config.EVENTS_RETRY_DELAY));
+      message.nak(retryDelayMs(letter.deliveries, this.config.events.retryDelay));
       return;
     }
     this.logger.error(
@@ -303,7 +303,7 @@ export class EventBus implements OnApplicationShutdown {
 
   private nats(): Promise<NatsConnection> {
     this.connection ??= connect({
-      ...natsConnectionOptions(this.config.NATS_URL, this.config),
+      ...natsConnectionOptions(this.config.nats.url, this.config.nats),
       name: `${this.app}-events`,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 1_000,
@@ -335,9 +335,9 @@ export class EventBus implements OnApplicationShutdown {
   private async createOrUpdateStream(): Promise<void> {
     const jsm = await jetstreamManager(await this.nats());
     const limits: Partial<StreamConfig> = {
-      max_age: this.config.EVENTS_MAX_AGE * NS,
-      max_bytes: this.config.EVENTS_MAX_BYTES,
-      duplicate_window: this.config.EVENTS_DUPLICATE_WINDOW * NS,
+      max_age: this.config.events.maxAge * NS,
+      max_bytes: this.config.events.maxBytes,
+      duplicate_window: this.config.events.duplicateWindow * NS,
       discard: DiscardPolicy.Old,
     };
     const existing = await this.streamSubjects(jsm);
@@ -348,7 +348,7 @@ export class EventBus implements OnApplicationShutdown {
           subjects: [...EVENT_SUBJECTS],
           retention: RetentionPolicy.Limits,
           storage: StorageType.File,
-          num_replicas: this.config.EVENTS_REPLICAS,
+          num_replicas: this.config.events.replicas,
           ...limits,
         });
         return;
@@ -360,7 +360,7 @@ export class EventBus implements OnApplicationShutdown {
     const subjects = [...new Set([...current, ...EVENT_SUBJECTS])];
     await jsm.streams.update(EVENTS_STREAM, {
       subjects,
-      num_replicas: this.config.EVENTS_REPLICAS,
+      num_replicas: this.config.events.replicas,
       ...limits,
     });
   }

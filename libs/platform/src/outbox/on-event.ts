@@ -3,7 +3,7 @@ import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { EventEnvelope } from '@media/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
-import { APP_NAME } from '../auth/jwt.strategy';
+import { APP_NAME } from '../config/tokens';
 import { requestContext } from '../http/request-context';
 import { AppMetrics } from '../observability/metrics';
 import { contextFrom, inSpan, SpanKind } from '../observability/tracing';

@@ -11,7 +11,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { currentContext } from '../http/request-context';
 import { contextFrom, inSpan, SpanKind, traceparentOf } from '../observability/tracing';
 import type { PlatformConfig } from '../config/platform-config';
-import { PLATFORM_CONFIG } from '../config/tokens';
+import { InjectConfig } from '../config/inject-config';
 import { EventBus } from './event-bus';
 import { OutboxMessage } from './outbox.entity';
 
@@ -46,7 +46,7 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(EventBus) private readonly bus: EventBus,
-    @Inject(PLATFORM_CONFIG) private readonly config: PlatformConfig,
+    @InjectConfig() private readonly config: PlatformConfig,
   ) {}
 
   async enqueue(manager: EntityManager, subject: string, payload: object): Promise<void> {
@@ -140,7 +140,7 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
    * batch at a time; runs from the relay loop at most every PRUNE_EVERY_MS.
    */
   async prune(): Promise<number> {
-    const retention = this.config.EVENTS_RETENTION / 1000;
+    const retention = this.config.events.retention / 1000;
     const [, outbox]: [unknown, number] = await this.dataSource.query(
       `DELETE FROM outbox WHERE id IN (
          SELECT id FROM outbox WHERE published_at < now() - make_interval(secs => $1) LIMIT $2)`,

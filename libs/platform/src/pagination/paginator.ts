@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { PlatformConfig } from '../config/platform-config';
-import { PLATFORM_CONFIG } from '../config/tokens';
+import { InjectConfig } from '../config/inject-config';
 import { urlWithQuery } from '../http/public-url';
 import { CursorCodec, type KeyValue } from './cursor';
 import { DEFAULT_PAGE_SIZE, type Page, type PageQuery } from './page-query';
@@ -33,8 +33,8 @@ const flip = (direction: 'ASC' | 'DESC') => (direction === 'ASC' ? 'DESC' : 'ASC
 export class Paginator {
   private readonly codec: CursorCodec;
 
-  constructor(@Inject(PLATFORM_CONFIG) config: PlatformConfig) {
-    this.codec = new CursorCodec(config.CURSOR_SECRET);
+  constructor(@InjectConfig() config: PlatformConfig) {
+    this.codec = new CursorCodec(config.cursorSecret);
   }
 
   async paginate<T extends ObjectLiteral, R>(

@@ -3,7 +3,8 @@ import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validato
 import { PageQuery } from '@media/platform';
 import type { UserStatus } from '@media/contracts';
 import { USER_STATUSES } from '../../users/user.entity';
-import { IsNamePart, IsPassword, IsPhoneNumber, IsUserEmail } from '../../users/dto/fields';
+import { IsPassword } from '../../credentials/password-rule';
+import { IsNamePart, IsPhoneNumber, IsUserEmail } from '../../users/dto/fields';
 
 /** `GET /acl/api/v1/auth/correspondents/invite` (endpoint 7): newest first, optionally by status. */
 export class ListCorrespondentsQuery extends PageQuery {

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import type { AclSubjects, RpcRequest } from '@media/contracts';
 import { PageQuery } from '@media/platform';
 
 /** `POST /acl/api/v1/groups`. */
@@ -35,3 +36,9 @@ export class GroupMemberParams {
 
 /** `GET /acl/api/v1/groups`: by name (byte order), then id. */
 export class ListGroupsQuery extends PageQuery {}
+
+/** `acl.groups.members`, checked like an HTTP body (loc starts at `data`). */
+export class GroupMembersRequest implements RpcRequest<typeof AclSubjects.groupsMembers> {
+  @IsString()
+  group_id!: string;
+}

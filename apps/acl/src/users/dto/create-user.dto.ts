@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, IsUUID } from 'class-validator';
 import { IsDateTime } from '@media/platform';
-import { IsEmployeeNumber, IsNamePart, IsPassword, IsPhoneNumber, IsUserEmail } from './fields';
+import { IsPassword } from '../../credentials/password-rule';
+import { IsEmployeeNumber, IsNamePart, IsPhoneNumber, IsUserEmail } from './fields';
 
 /** `POST /acl/api/v1/users` (CONTRACT §4a). */
 export class CreateUserDto {

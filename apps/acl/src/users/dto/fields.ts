@@ -1,37 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { contractConstraint } from '@media/platform';
 import { IsEmail, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-
-function byteBound(name: string, type: string, message: string, test: (bytes: number) => boolean) {
-  return contractConstraint(
-    name,
-    type,
-    message,
-    (value) => typeof value !== 'string' || test(Buffer.byteLength(value, 'utf8')),
-  );
-}
-
-export const PASSWORD_MIN_BYTES = 12;
-export const PASSWORD_MAX_BYTES = 72;
-
-/** A password of 12..72 bytes of UTF-8 (72: what bcrypt would read; kept so hashes stay portable). */
-export const IsPassword = () =>
-  applyDecorators(
-    IsString(),
-    byteBound(
-      'passwordMinBytes',
-      'string_too_short',
-      `String should have at least ${PASSWORD_MIN_BYTES} bytes`,
-      (n) => n >= PASSWORD_MIN_BYTES,
-    ),
-    byteBound(
-      'passwordMaxBytes',
-      'string_too_long',
-      `String should have at most ${PASSWORD_MAX_BYTES} bytes`,
-      (n) => n <= PASSWORD_MAX_BYTES,
-    ),
-  );
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 

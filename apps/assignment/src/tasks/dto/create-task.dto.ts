@@ -13,7 +13,8 @@ import {
 } from 'class-validator';
 import {
   TASK_PRIORITIES,
-  type CreateTaskRequest,
+  type AssignmentSubjects,
+  type RpcRequest,
   type RequiredPermission,
   type TaskPriority,
 } from '@media/contracts';
@@ -41,7 +42,7 @@ export class RequiredPermissionDto implements RequiredPermission {
 }
 
 /** `POST /assignment/api/v1/tasks` and the NATS request `assignment.tasks.create` (CONTRACT §4a). */
-export class CreateTaskDto implements CreateTaskRequest {
+export class CreateTaskDto implements RpcRequest<typeof AssignmentSubjects.tasksCreate> {
   @ApiProperty({ minLength: 1, maxLength: TASK_LIMITS.workflowNodeCode })
   @IsString()
   @MinLength(1)

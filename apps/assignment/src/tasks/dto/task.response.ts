@@ -52,5 +52,3 @@ export class ClaimResponseDto {
   @ApiProperty({ example: 'Task claimed' }) message!: string;
   @ApiProperty({ type: TaskDto }) data!: TaskDto;
 }
-
-export { ApiErrors } from '@media/platform';

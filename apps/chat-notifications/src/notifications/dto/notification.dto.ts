@@ -16,7 +16,8 @@ import {
 import {
   NOTIFICATION_CHANNELS,
   type NotificationChannel,
-  type SendNotificationRequest,
+  type NotificationsSubjects,
+  type RpcRequest,
 } from '@media/contracts';
 import { PageQuery } from '@media/platform';
 
@@ -64,7 +65,7 @@ export class NotificationIdParams {
 }
 
 /** Payload of the `notifications.send` NATS request (loc starts at `data`). */
-export class SendNotificationDto implements SendNotificationRequest {
+export class SendNotificationDto implements RpcRequest<typeof NotificationsSubjects.send> {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(1000)

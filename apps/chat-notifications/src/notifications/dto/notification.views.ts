@@ -37,6 +37,14 @@ export class NotificationView {
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
 
+/** A cursor page of the inbox, with the caller's unread count. */
+export class InboxPageView {
+  @ApiProperty({ type: [NotificationView] }) results!: NotificationView[];
+  @ApiProperty({ type: String, format: 'uri', nullable: true }) next!: string | null;
+  @ApiProperty({ type: String, format: 'uri', nullable: true }) previous!: string | null;
+  @ApiProperty({ minimum: 0 }) unread_count!: number;
+}
+
 export class ReadAllView {
   @ApiProperty({ description: 'Entries marked read by this call' }) updated!: number;
   @ApiProperty() unread_count!: number;

@@ -68,29 +68,3 @@ export class ListDocumentsQuery extends PageQuery {
   @IsUUID('all')
   uploaded_by?: string;
 }
-
-/** The body of every non-validation error (CONTRACT §2). */
-export class ErrorResponse {
-  @ApiProperty({ description: 'A human sentence.' })
-  detail!: string;
-
-  @ApiProperty({ description: 'A stable snake_case code.', example: 'not_found' })
-  code!: string;
-}
-
-class ValidationIssueResponse {
-  @ApiProperty({ type: [String], example: ['path', 'document_id'] })
-  loc!: string[];
-
-  @ApiProperty()
-  msg!: string;
-
-  @ApiProperty({ example: 'uuid_parsing' })
-  type!: string;
-}
-
-/** A 422 body (CONTRACT §2). */
-export class ValidationErrorResponse {
-  @ApiProperty({ type: [ValidationIssueResponse] })
-  detail!: ValidationIssueResponse[];
-}

@@ -1,17 +1,14 @@
 import { ArrayMaxSize, IsArray, IsString } from 'class-validator';
-import { DOCUMENTS_GET_MANY_MAX, DocumentsSubjects, type DocumentsRpc } from '@media/contracts';
-
-type GetReq = DocumentsRpc[typeof DocumentsSubjects.documentsGet]['req'];
-type GetManyReq = DocumentsRpc[typeof DocumentsSubjects.documentsGetMany]['req'];
+import { DOCUMENTS_GET_MANY_MAX, type DocumentsSubjects, type RpcRequest } from '@media/contracts';
 
 /** `documents.documents.get`, checked like an HTTP body (loc starts at `data`). */
-export class DocumentIdRequest implements GetReq {
+export class DocumentIdRequest implements RpcRequest<typeof DocumentsSubjects.documentsGet> {
   @IsString()
   id!: string;
 }
 
 /** `documents.documents.get-many`. */
-export class DocumentIdsRequest implements GetManyReq {
+export class DocumentIdsRequest implements RpcRequest<typeof DocumentsSubjects.documentsGetMany> {
   @IsArray()
   @ArrayMaxSize(DOCUMENTS_GET_MANY_MAX)
   @IsString({ each: true })

@@ -1,4 +1,4 @@
-import { displayName, toUserProfile } from './user-view';
+import { displayName, toUserProfile } from './user.view';
 import type { User } from './user.entity';
 
 describe('displayName', () => {

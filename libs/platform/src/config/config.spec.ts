@@ -1,5 +1,8 @@
+import { defineConfig } from './define-config';
 import { ConfigError, validateConfig } from './env';
-import { parseByteSize, parseDuration, PlatformConfig } from './platform-config';
+import { parseByteSize, parseDuration } from './parsers';
+import { platformConfig } from './platform-config';
+import { PlatformEnv } from './platform-env';
 
 const valid = {
   PORT: '3001',
@@ -34,7 +37,7 @@ describe('parseDuration', () => {
 
 describe('validateConfig', () => {
   it('builds a typed config with defaults', () => {
-    const config = validateConfig(PlatformConfig, valid);
+    const config = validateConfig(PlatformEnv, valid);
     expect(config.PORT).toBe(3001);
     expect(config.BODY_LIMIT).toBe(1024 * 1024);
     expect(config.UPLOAD_LIMIT).toBe(50 * 1024 * 1024);
@@ -42,7 +45,7 @@ describe('validateConfig', () => {
   });
 
   it('converts sizes and durations given as text', () => {
-    const config = validateConfig(PlatformConfig, {
+    const config = validateConfig(PlatformEnv, {
       ...valid,
       BODY_LIMIT: '2mb',
       NATS_REQUEST_TIMEOUT: '5s',
@@ -53,10 +56,8 @@ describe('validateConfig', () => {
 
   it('names a missing variable in one line', () => {
     const { DATABASE_URL: _omitted, ...rest } = valid;
-    expect(() => validateConfig(PlatformConfig, rest)).toThrow(
-      new ConfigError('DATABASE_URL', 'is required'),
-    );
-    expect(() => validateConfig(PlatformConfig, rest)).toThrow(
+    expect(() => validateConfig(PlatformEnv, rest)).toThrow(new ConfigError('DATABASE_URL', 'is required'));
+    expect(() => validateConfig(PlatformEnv, rest)).toThrow(
       'Invalid configuration: DATABASE_URL is required',
     );
   });
@@ -68,20 +69,20 @@ describe('validateConfig', () => {
     ['CURSOR_SECRET', 'short', /CURSOR_SECRET must be at least 32 characters/],
     ['BODY_LIMIT', 'big', /BODY_LIMIT must be a size/],
   ])('names an invalid %s=%s', (name, value, message) => {
-    expect(() => validateConfig(PlatformConfig, { ...valid, [name]: value })).toThrow(message);
+    expect(() => validateConfig(PlatformEnv, { ...valid, [name]: value })).toThrow(message);
   });
 });
 
 describe('database limits', () => {
   it('defaults to a pool of 10, a 30 s statement timeout and a 60 s idle-in-transaction timeout', () => {
-    const config = validateConfig(PlatformConfig, valid);
+    const config = validateConfig(PlatformEnv, valid);
     expect([config.DB_POOL_MAX, config.DB_STATEMENT_TIMEOUT, config.DB_IDLE_IN_TRANSACTION_TIMEOUT]).toEqual([
       10, 30_000, 60_000,
     ]);
   });
 
   it('reads DB_POOL_MAX 1..1000 and durations', () => {
-    const config = validateConfig(PlatformConfig, {
+    const config = validateConfig(PlatformEnv, {
       ...valid,
       DB_POOL_MAX: '1000',
       DB_STATEMENT_TIMEOUT: '0',
@@ -90,7 +91,7 @@ describe('database limits', () => {
     expect([config.DB_POOL_MAX, config.DB_STATEMENT_TIMEOUT, config.DB_IDLE_IN_TRANSACTION_TIMEOUT]).toEqual([
       1000, 0, 300_000,
     ]);
-    expect(validateConfig(PlatformConfig, { ...valid, DB_POOL_MAX: '1' }).DB_POOL_MAX).toBe(1);
+    expect(validateConfig(PlatformEnv, { ...valid, DB_POOL_MAX: '1' }).DB_POOL_MAX).toBe(1);
   });
 
   it.each([
@@ -100,7 +101,7 @@ describe('database limits', () => {
     ['DB_STATEMENT_TIMEOUT', 'soon'],
     ['DB_IDLE_IN_TRANSACTION_TIMEOUT', '-1'],
   ])('stops at boot naming %s=%s', (name, value) => {
-    expect(() => validateConfig(PlatformConfig, { ...valid, [name]: value })).toThrow(
+    expect(() => validateConfig(PlatformEnv, { ...valid, [name]: value })).toThrow(
       new RegExp(`^Invalid configuration: ${name} `),
     );
   });
@@ -108,7 +109,52 @@ describe('database limits', () => {
 
 describe('token rules', () => {
   it('defaults JWT_ACCESS_TTL to 15 minutes and JWT_CLOCK_SKEW to 30 s', () => {
-    const config = validateConfig(PlatformConfig, valid);
+    const config = validateConfig(PlatformEnv, valid);
     expect([config.JWT_ACCESS_TTL, config.JWT_CLOCK_SKEW]).toEqual([900_000, 30_000]);
+  });
+});
+
+describe('the typed config', () => {
+  const config = defineConfig(PlatformEnv, platformConfig);
+
+  it('groups the variables as code reads them, camelCase, defaults filled', () => {
+    expect(config.load({ ...valid, DB_POOL_MAX: '4', NATS_CREDS_FILE: '/run/app.creds' })).toMatchObject({
+      port: 3001,
+      database: {
+        url: valid.DATABASE_URL,
+        poolMax: 4,
+        statementTimeout: 30_000,
+        idleInTransactionTimeout: 60_000,
+      },
+      nats: { url: valid.NATS_URL, requestTimeout: 2000, credsFile: '/run/app.creds', tls: {} },
+      auth: {
+        issuer: 'media-backoffice-acl',
+        audience: 'media-backoffice',
+        accessTtl: 900_000,
+        clockSkew: 30_000,
+      },
+      limits: { body: 1024 * 1024, upload: 50 * 1024 * 1024 },
+      events: { maxDeliver: 10, retention: 8 * 86_400_000 },
+      metrics: { enabled: true },
+      tracing: { otlpEndpoint: undefined },
+      shutdownTimeout: 10_000,
+    });
+  });
+
+  it('still names the variable when one is wrong', () => {
+    expect(() => config.load({ ...valid, EVENTS_REPLICAS: '9' })).toThrow(
+      /^Invalid configuration: EVENTS_REPLICAS must be an integer between 1 and 5$/,
+    );
+  });
+
+  it('fills derived defaults before validating them', () => {
+    const derived = defineConfig(PlatformEnv, (env) => env.JWT_JWKS_URL, {
+      defaults: (variables) => ({
+        ...variables,
+        JWT_JWKS_URL: variables.JWT_JWKS_URL ?? 'http://acl:3006/jwks',
+      }),
+    });
+    expect(derived.load(valid)).toBe('http://acl:3006/jwks');
+    expect(() => derived.load({ ...valid, JWT_JWKS_URL: 'ftp://x' })).toThrow(/JWT_JWKS_URL/);
   });
 });

@@ -1,19 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { AclRpc, AclSubjects, UserProfile } from '@media/contracts';
+import type { AclSubjects, RpcReply, UserProfile } from '@media/contracts';
 import type { DataSource } from 'typeorm';
-import { isUuid, UserDirectory } from '../users/user-directory.service';
-import { User } from '../users/user.entity';
-import { toUserProfile } from '../users/user-view';
-
-type Reply<S extends keyof AclRpc> = AclRpc[S]['res'];
+import { isUuid, UserDirectory } from './user-directory.service';
+import { User } from './user.entity';
+import { toUserProfile } from './user.view';
 
 /**
- * What other apps ask acl over NATS (CONTRACT §5). Unknown or malformed ids are simply absent
- * (or `null` for a single lookup); replies never carry credentials.
+ * What other apps ask acl about users over NATS (CONTRACT §5). Unknown or malformed ids are
+ * simply absent (or `null` for a single lookup); replies never carry credentials.
  */
 @Injectable()
-export class ProfilesService {
+export class UserProfiles {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(UserDirectory) private readonly directory: UserDirectory,
@@ -49,7 +47,7 @@ export class ProfilesService {
     return users.map((u) => toUserProfile(loaded.get(u.id)!));
   }
 
-  async exists(ids: string[], activeOnly: boolean): Promise<Reply<typeof AclSubjects.usersExists>> {
+  async exists(ids: string[], activeOnly: boolean): Promise<RpcReply<typeof AclSubjects.usersExists>> {
     const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
     if (wanted.length === 0) return { existing: [] };
     const rows: { id: string }[] = await this.dataSource.query(
@@ -60,7 +58,7 @@ export class ProfilesService {
     return { existing: wanted.filter((id) => found.has(id)) };
   }
 
-  async permissions(userId: string): Promise<Reply<typeof AclSubjects.usersPermissions>> {
+  async permissions(userId: string): Promise<RpcReply<typeof AclSubjects.usersPermissions>> {
     const loaded = (await this.directory.load([userId])).get(userId.toLowerCase());
     if (!loaded) return null;
     return {
@@ -69,16 +67,5 @@ export class ProfilesService {
       roles: loaded.roles,
       permissions: loaded.permissions,
     };
-  }
-
-  async groupMembers(groupId: string): Promise<Reply<typeof AclSubjects.groupsMembers>> {
-    if (!isUuid(groupId)) return null;
-    const id = groupId.toLowerCase();
-    const rows: { user_id: string | null }[] = await this.dataSource.query(
-      `SELECT m.user_id FROM groups g LEFT JOIN group_members m ON m.group_id = g.id WHERE g.id = $1 ORDER BY m.user_id`,
-      [id],
-    );
-    if (rows.length === 0) return null;
-    return { group_id: id, user_ids: rows.flatMap((r) => (r.user_id ? [r.user_id] : [])) };
   }
 }

@@ -1,0 +1,19 @@
+import { Controller, Inject } from '@nestjs/common';
+import { MessagePattern } from '@nestjs/microservices';
+import { AclSubjects, type RpcReply } from '@media/contracts';
+import { RpcPayload } from '@media/platform';
+import { GroupMembersRequest } from './dto/group.dto';
+import { GroupMemberships } from './group-memberships.service';
+
+/** groups' NATS responder (CONTRACT §5); a malformed payload is a 422 at `["data", ...]`. */
+@Controller()
+export class GroupsRpcController {
+  constructor(@Inject(GroupMemberships) private readonly memberships: GroupMemberships) {}
+
+  @MessagePattern(AclSubjects.groupsMembers)
+  members(
+    @RpcPayload(GroupMembersRequest) data: GroupMembersRequest,
+  ): Promise<RpcReply<typeof AclSubjects.groupsMembers>> {
+    return this.memberships.members(data.group_id);
+  }
+}

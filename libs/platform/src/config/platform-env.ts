@@ -1,0 +1,185 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { toBytes, toDuration, toInt } from './parsers';
+
+const SIZE_MESSAGE = 'must be a size in bytes such as 1048576 or 1mb';
+const URL_MESSAGE = (scheme: string) => `must be a ${scheme} URL`;
+
+/**
+ * The environment variables every app reads (CONTRACT §6), named as they are set and validated
+ * at boot. Code never reads these: it reads the typed, grouped `PlatformConfig` built from them.
+ */
+export class PlatformEnv {
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer port' })
+  @Min(0, { message: 'must be a port between 0 and 65535' })
+  @Max(65535, { message: 'must be a port between 0 and 65535' })
+  PORT!: number;
+
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: URL_MESSAGE('postgres://') })
+  DATABASE_URL!: string;
+
+  /** Connections per app process; replicas x DB_POOL_MAX must stay under the server's max_connections. */
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer between 1 and 1000' })
+  @Min(1, { message: 'must be an integer between 1 and 1000' })
+  @Max(1000, { message: 'must be an integer between 1 and 1000' })
+  DB_POOL_MAX: number = 10;
+
+  /** A statement running longer is cancelled (0 turns the limit off). Migrations run without it. */
+  @Transform(toDuration)
+  @IsInt({ message: 'must be a duration such as 30s' })
+  @Min(0)
+  DB_STATEMENT_TIMEOUT: number = 30_000;
+
+  /** A session idle inside an open transaction this long is ended, releasing its locks (0: off). */
+  @Transform(toDuration)
+  @IsInt({ message: 'must be a duration such as 60s' })
+  @Min(0)
+  DB_IDLE_IN_TRANSACTION_TIMEOUT: number = 60_000;
+
+  /**
+   * `nats://[user:pass@]host:port[,...]` (`tls://` for TLS), or `inproc` for the embedded
+   * single-process bus.
+   */
+  @Matches(/^(inproc|(nats|tls):\/\/\S+)$/, {
+    message: 'must be nats://host:port (comma-separated) or inproc',
+  })
+  NATS_URL!: string;
+
+  /** A NATS `.creds` file (user JWT and nkey seed), for operator-mode servers. */
+  @IsOptional()
+  @IsString()
+  NATS_CREDS_FILE?: string;
+
+  /** CA bundle to verify the NATS server's certificate (turns TLS on). */
+  @IsOptional()
+  @IsString()
+  NATS_TLS_CA_FILE?: string;
+
+  /** Client certificate and key, for servers that verify clients (mutual TLS). */
+  @IsOptional()
+  @IsString()
+  NATS_TLS_CERT_FILE?: string;
+
+  @IsOptional()
+  @IsString()
+  NATS_TLS_KEY_FILE?: string;
+
+  @IsString()
+  @MinLength(32, { message: 'must be at least 32 characters' })
+  CURSOR_SECRET!: string;
+
+  /** Where acl publishes its JWKS; every app verifies tokens against it. */
+  @Matches(/^https?:\/\/\S+$/, { message: URL_MESSAGE('http(s)://') })
+  JWT_JWKS_URL: string = 'http://127.0.0.1:3006/acl/.well-known/jwks.json';
+
+  @IsString()
+  JWT_ISSUER: string = 'media-backoffice-acl';
+
+  @IsString()
+  JWT_AUDIENCE: string = 'media-backoffice';
+
+  /** Access-token lifetime: acl issues tokens for this long, verifiers refuse longer-lived ones. */
+  @Transform(toDuration)
+  @IsInt({ message: 'must be a duration such as 900, 15m, 24h or 7d' })
+  @Min(1000, { message: 'must be at least 1s' })
+  JWT_ACCESS_TTL: number = 15 * 60_000;
+
+  /** Clock difference tolerated on a token's `iat`. */
+  @Transform(toDuration)
+  @IsInt({ message: 'must be a duration such as 30s' })
+  @Min(0)
+  JWT_CLOCK_SKEW: number = 30_000;
+
+  @Transform(toBytes)
+  @IsInt({ message: SIZE_MESSAGE })
+  @Min(1, { message: SIZE_MESSAGE })
+  BODY_LIMIT: number = 1024 * 1024;
+
+  @Transform(toBytes)
+  @IsInt({ message: SIZE_MESSAGE })
+  @Min(1, { message: SIZE_MESSAGE })
+  UPLOAD_LIMIT: number = 50 * 1024 * 1024;
+
+  @Transform(toDuration)
+  @IsInt({ message: 'must be a duration such as 2000, 2s or 1m' })
+  @Min(1)
+  NATS_REQUEST_TIMEOUT: number = 2000;
+
+  /**
+   * Prepended to every durable consumer name: two deployments (or two test runs) sharing one
+   * NATS server then keep separate consumers.
+   */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]{0,64}$/, { message: 'must be up to 64 letters, digits, _ or -' })
+  EVENTS_CONSUMER_PREFIX?: string;
+
+  /** Deliveries of one event to one handler before it is dead-lettered. */
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer between 1 and 1000' })
+  @Min(1, { message: 'must be an integer between 1 and 1000' })
+  @Max(1000, { message: 'must be an integer between 1 and 1000' })
+  EVENTS_MAX_DELIVER: number = 10;
+
+  /** First redelivery delay after a handler failure; it doubles per attempt, up to 5 minutes. */
+  @Transform(toDuration)
+  @IsInt({ message: 'must be a duration such as 1s' })
+  @Min(1)
+  EVENTS_RETRY_DELAY: number = 1_000;
+
+  /** Replicas of the JetStream events stream (3 in a production cluster). */
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer between 1 and 5' })
+  @Min(1, { message: 'must be an integer between 1 and 5' })
+  @Max(5, { message: 'must be an integer between 1 and 5' })
+  EVENTS_REPLICAS: number = 1;
+
+  /** How long the stream keeps events (an app down for less catches up). */
+  @Transform(toDuration)
+  @IsInt({ message: 'must be a duration such as 7d' })
+  @Min(60_000, { message: 'must be at least 1m' })
+  EVENTS_MAX_AGE: number = 7 * 86_400_000;
+
+  @Transform(toBytes)
+  @IsInt({ message: SIZE_MESSAGE })
+  @Min(1024 * 1024, { message: 'must be at least 1mb' })
+  EVENTS_MAX_BYTES: number = 1024 ** 3;
+
+  /** Publishes of one event id within this window are stored once. */
+  @Transform(toDuration)
+  @IsInt({ message: 'must be a duration such as 2m' })
+  @Min(1_000, { message: 'must be at least 1s' })
+  EVENTS_DUPLICATE_WINDOW: number = 2 * 60_000;
+
+  /**
+   * Published outbox rows and processed-event records older than this are deleted. Longer than
+   * EVENTS_MAX_AGE, so an event the stream can still redeliver is still known as processed.
+   */
+  @Transform(toDuration)
+  @IsInt({ message: 'must be a duration such as 8d' })
+  @Min(60_000, { message: 'must be at least 1m' })
+  EVENTS_RETENTION: number = 8 * 86_400_000;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: string = 'info';
+
+  /** `false` turns off the HTTP request metrics and `/<prefix>/metrics` (for measuring their cost). */
+  @IsIn(['true', 'false'])
+  METRICS_ENABLED: string = 'true';
+
+  /** OTLP/HTTP collector (e.g. `http://jaeger:4318`); tracing is off when unset. The other OTEL_* variables apply as usual. */
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: URL_MESSAGE('http(s)') })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
+  /** Proxies (CIDR list, or loopback/linklocal/uniquelocal) whose X-Forwarded-* are believed. */
+  @IsString()
+  TRUSTED_PROXIES: string = 'loopback';
+
+  /** How long SIGTERM waits for in-flight requests before the process stops anyway. */
+  @Transform(toDuration)
+  @IsInt({ message: 'must be a duration such as 10000, 10s or 1m' })
+  @Min(0, { message: 'must be a duration such as 10000, 10s or 1m' })
+  SHUTDOWN_TIMEOUT: number = 10_000;
+}
