@@ -3,8 +3,7 @@
  * nats-server started for the test, so nothing else answers its requests (acl is whatever the
  * test puts there) and its events go nowhere else.
  */
-import { createPublicKey, randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import type { UserProfile } from '@media/contracts';
@@ -16,26 +15,10 @@ import {
   freePort,
   generateTestKeys,
   mintToken,
-  type TestKeys,
+  startJwks,
 } from '@media/testing';
 import { assignmentApp } from '../src/app.definition';
 import { startNats, type PrivateNats } from './private-nats';
-
-/** A JWKS endpoint publishing the test keys, as acl would. */
-export async function startJwks(keys: TestKeys): Promise<{ url: string; server: Server }> {
-  const jwk = {
-    ...createPublicKey(keys.publicKeyPem).export({ format: 'jwk' }),
-    kid: keys.kid,
-    alg: 'RS256',
-    use: 'sig',
-  };
-  const server = createServer((_req, res) =>
-    res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [jwk] })),
-  );
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${port}/jwks.json`, server };
-}
 
 export interface Instance {
   app: INestApplication;
@@ -47,7 +30,7 @@ export class Harness {
   readonly keys = generateTestKeys();
   readonly database = `e2e_${Date.now()}_${randomBytes(3).toString('hex')}_assignment_int`;
   nats!: PrivateNats;
-  private jwks!: { url: string; server: Server };
+  private jwks!: { url: string; close: () => void };
   private readonly instances: Instance[] = [];
   private readonly secret = randomBytes(32).toString('hex');
 
@@ -86,7 +69,7 @@ export class Harness {
 
   async stop(): Promise<void> {
     for (const { app } of this.instances.splice(0)) await app.close();
-    this.jwks?.server.close();
+    this.jwks?.close();
     await this.nats?.stop();
     await dropDatabases([this.database]);
   }

@@ -3,8 +3,7 @@
  * the number of lines (no N+1): inventory booted in-process on a fresh database, every SQL
  * statement it sends counted through its DataSource's logger.
  */
-import { createPublicKey, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { createApp } from '@media/platform';
 import {
@@ -15,13 +14,14 @@ import {
   freePort,
   generateTestKeys,
   mintToken,
+  startJwks,
   type TestKeys,
 } from '@media/testing';
 import { DataSource } from 'typeorm';
 import { inventoryApp } from '../src/app.definition';
 
 let app: INestApplication;
-let jwks: Server;
+let jwks: { url: string; close: () => void };
 let keys: TestKeys;
 let base: string;
 const db = `e2e_${Date.now()}_${randomUUID().slice(0, 6)}_inventory_queries`;
@@ -29,17 +29,7 @@ const statements: string[] = [];
 
 beforeAll(async () => {
   keys = generateTestKeys();
-  const jwk = {
-    ...createPublicKey(keys.publicKeyPem).export({ format: 'jwk' }),
-    kid: keys.kid,
-    alg: 'RS256',
-    use: 'sig',
-  };
-  jwks = createServer((_req, res) =>
-    res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [jwk] })),
-  );
-  const jwksPort = await freePort();
-  await new Promise<void>((resolve) => jwks.listen(jwksPort, '127.0.0.1', resolve));
+  jwks = await startJwks(keys);
   await createDatabases([db]);
   const port = await freePort();
   app = await createApp(
@@ -50,7 +40,7 @@ beforeAll(async () => {
       // The in-process bus: no other run's events (replayed from a shared JetStream) add statements to the count.
       NATS_URL: 'inproc',
       CURSOR_SECRET: 'q'.repeat(48),
-      JWT_JWKS_URL: `http://127.0.0.1:${jwksPort}/jwks.json`,
+      JWT_JWKS_URL: jwks.url,
       LOG_LEVEL: 'silent',
     },
     { host: '127.0.0.1' },

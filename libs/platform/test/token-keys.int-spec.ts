@@ -16,12 +16,10 @@ import {
   generateTestKeys,
   mintToken,
   type TestKeys,
+  testEnv,
 } from '@media/testing';
 import { createApp } from '../src';
 import { fixtureApp } from './fixture/fixture.app';
-
-/** The run's own NATS server, as the harness's env.ts reads it (not exported by @media/testing). */
-const testEnv = { natsUrl: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222' };
 
 /** A JWKS endpoint whose keys, availability and Cache-Control a test controls. */
 class FakeJwks {

@@ -2,6 +2,7 @@ export * from './clients';
 export * from './databases';
 export * from './env';
 export * from './http';
+export * from './jwks';
 export * from './poll';
 export * from './ports';
 export * from './processes';

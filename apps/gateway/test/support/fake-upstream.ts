@@ -3,14 +3,13 @@
  * it answers 413 and 415 early (before the body is read) with `Connection: close` and then closes
  * the socket, as Express does, serves a JWKS for test tokens, and counts health probes.
  */
-import { createPublicKey } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { SERVICE_NAMES, envPrefix } from '@media/contracts';
 import { lingerOnClose } from '@media/platform/core';
-import { generateTestKeys, type TestKeys } from '@media/testing';
+import { generateTestKeys, publicJwk, type TestKeys } from '@media/testing';
 import { startGateway, type RunningGateway } from '../../src/gateway';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -43,12 +42,7 @@ function mediaType(req: IncomingMessage): string {
 
 export async function startFakeUpstream(): Promise<FakeUpstream> {
   const keys = generateTestKeys();
-  const jwk = {
-    ...createPublicKey(keys.publicKeyPem).export({ format: 'jwk' }),
-    kid: keys.kid,
-    alg: 'RS256',
-    use: 'sig',
-  };
+  const jwk = publicJwk(keys);
   const hits = new Map<string, number>();
   const lastHeaders = new Map<string, IncomingMessage['headers']>();
 
