@@ -4,7 +4,7 @@
  * answered (acl's 415: the route declares no multipart) instead of a cut connection.
  */
 import { stack, type StackInfo } from '@media/testing';
-import { expectContractError, expectTooLarge, head, postBody, RawConnection } from './support/raw-client';
+import { expectEarly415, expectTooLarge, head, postBody, RawConnection } from './support/raw-client';
 
 const BODY_LIMIT = 1024 * 1024;
 const TOKEN_PATH = '/acl/api/v1/auth/token';
@@ -42,19 +42,5 @@ it('answers 40 JSON posts just over 1 MiB, each on a new connection, with 413', 
 });
 
 it('answers an anonymous 40 MB chunked multipart body with acl’s 415 and closes, within seconds', async () => {
-  const connection = await RawConnection.open(port);
-  const started = Date.now();
-  const answer = await postBody(
-    connection,
-    TOKEN_PATH,
-    40 * 1024 * 1024,
-    { 'content-type': 'multipart/form-data; boundary=xyz', 'transfer-encoding': 'chunked' },
-    true,
-  );
-  expect(answer.status).toBe(415);
-  expectContractError(answer, 'unsupported_media_type');
-  expect(answer.headers.connection).toBe('close');
-  expect(Date.now() - started).toBeLessThan(5_000);
-  expect(await connection.waitClosed(5_000)).toBe(true);
-  connection.destroy();
+  await expectEarly415(port, TOKEN_PATH);
 });

@@ -210,3 +210,26 @@ export function expectTooLarge(answer: RawAnswer): void {
   expect(answer.status).toBe(413);
   expectContractError(answer, 'payload_too_large');
 }
+
+/**
+ * POSTs an anonymous 40 MB chunked multipart body to a route that takes no multipart and checks
+ * the early 415: in the contract's shape, within seconds, and the connection then closed (the
+ * answer says so) rather than left to hang.
+ */
+export async function expectEarly415(port: number, path: string): Promise<void> {
+  const connection = await RawConnection.open(port);
+  const started = Date.now();
+  const answer = await postBody(
+    connection,
+    path,
+    40 * 1024 * 1024,
+    { 'content-type': 'multipart/form-data; boundary=xyz', 'transfer-encoding': 'chunked' },
+    true,
+  );
+  expect(answer.status).toBe(415);
+  expectContractError(answer, 'unsupported_media_type');
+  expect(Date.now() - started).toBeLessThan(5_000);
+  expect(answer.headers.connection).toBe('close');
+  expect(await connection.waitClosed(5_000)).toBe(true);
+  connection.destroy();
+}
