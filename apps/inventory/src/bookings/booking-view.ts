@@ -1,10 +1,4 @@
-import type {
-  BookingLineView,
-  BookingPlatform,
-  BookingStatus,
-  BookingSummaryView,
-  LineAssetView,
-} from '@media/contracts';
+import type { BookingLineView, BookingStatus, BookingSummaryView, LineAssetView } from '@media/contracts';
 
 /** Columns of a booking as read by BOOKING_COLUMNS. */
 export interface BookingRow {
@@ -22,18 +16,7 @@ export interface BookingRow {
 }
 
 /** Columns of a line as read by LINE_COLUMNS (dates as text: pg would make them local Dates). */
-export interface LineRow {
-  id: string;
-  order_id: string;
-  platform: BookingPlatform;
-  category: string;
-  channel: string;
-  start_date: string;
-  end_date: string;
-  spots: number;
-  rate_card_amount: string;
-  booked_amount: string;
-}
+export type LineRow = Omit<BookingLineView, 'assets'> & { order_id: string };
 
 export interface AssetRow {
   id: string;
