@@ -21,6 +21,7 @@ export {
   type AuthFailureCode,
 } from './errors/domain-errors';
 export { ConfigError, processEnv, validateConfig } from './config/env';
+export { isUuid } from './validation/ids';
 export { parseByteSize, parseDuration, toBytes, toDuration, toInt } from './config/parsers';
 export { defineConfig, type ConfigDefinition, type ConfigOf } from './config/define-config';
 export { PlatformEnv } from './config/platform-env';

@@ -2,13 +2,22 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { AclEvents, type CorrespondentInvitedEvent } from '@media/contracts';
-import { Gone, NotFound, Outbox, Paginator, InjectConfig, type AuthUser, type Page } from '@media/platform';
+import {
+  Gone,
+  InjectConfig,
+  isUuid,
+  NotFound,
+  Outbox,
+  Paginator,
+  type AuthUser,
+  type Page,
+} from '@media/platform';
 import type { DataSource } from 'typeorm';
 import { newSecretToken, sha256 } from '../credentials/secret-tokens';
 import { hashPassword } from '../credentials/passwords';
 import type { AclConfig } from '../config';
 import { UserAccounts } from '../users/user-accounts.service';
-import { isUuid, UserDirectory } from '../users/user-directory.service';
+import { UserDirectory } from '../users/user-directory.service';
 import { User } from '../users/user.entity';
 import { displayName, toUserView, type UserView } from '../users/user.view';
 import {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { RpcReply } from '@media/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
-import { isUuid } from '../users/user-directory.service';
+import { isUuid } from '@media/platform';
 
 /**
  * Group membership as the rest of acl uses it: users sets a user's groups through here (groups
@@ -22,6 +22,17 @@ export class GroupMemberships {
       ids,
     ]);
     return new Set(rows.map((r) => r.id));
+  }
+
+  /** The groups of each of `userIds`, as `(user_id, group_id)` rows ordered by group id: one query. */
+  groupsOf(
+    userIds: readonly string[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ user_id: string; group_id: string }[]> {
+    return manager.query(
+      `SELECT user_id, group_id FROM group_members WHERE user_id = ANY($1::uuid[]) ORDER BY group_id`,
+      [userIds],
+    );
   }
 
   /** Makes `groupIds` (lowercase, each once) the user's whole set of groups, in two statements. */

@@ -1,15 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { isUuid } from '@media/platform';
 import { In, type DataSource, type EntityManager } from 'typeorm';
+import { GroupMemberships } from '../groups/group-memberships.service';
 import { effectivePermissions } from '../roles/role-permissions';
 import { User } from './user.entity';
 import type { LoadedUser } from './user.view';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && UUID.test(value);
-}
 
 /**
  * Loads users with their roles, effective permissions and groups: three queries for any number
@@ -17,7 +13,10 @@ export function isUuid(value: unknown): value is string {
  */
 @Injectable()
 export class UserDirectory {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(GroupMemberships) private readonly memberships: GroupMemberships,
+  ) {}
 
   /** The users among `ids` that exist, keyed by id (unknown and malformed ids are simply absent). */
   async load(
@@ -45,10 +44,7 @@ export class UserDirectory {
         ORDER BY r.code COLLATE "C"`,
       [ids],
     );
-    const groupRows: { user_id: string; group_id: string }[] = await manager.query(
-      `SELECT user_id, group_id FROM group_members WHERE user_id = ANY($1::uuid[]) ORDER BY group_id`,
-      [ids],
-    );
+    const groupRows = await this.memberships.groupsOf(ids, manager);
     for (const user of users) out.set(user.id, { user, roles: [], permissions: [], groups: [] });
     const rolesOf = new Map<string, { permissions: string[] }[]>();
     for (const row of roleRows) {

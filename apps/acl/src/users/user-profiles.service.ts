@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { AclSubjects, RpcReply, UserProfile } from '@media/contracts';
+import { isUuid } from '@media/platform';
 import type { DataSource } from 'typeorm';
-import { isUuid, UserDirectory } from './user-directory.service';
+import { UserDirectory } from './user-directory.service';
 import { User } from './user.entity';
 import { toUserProfile } from './user.view';
 

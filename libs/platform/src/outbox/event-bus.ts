@@ -18,6 +18,7 @@ import { InjectConfig } from '../config/inject-config';
 import { APP_NAME } from '../config/tokens';
 import { isInProcess } from '../nats/transport';
 import { natsConnectionOptions } from '../nats/credentials';
+import { isUuid } from '../validation/ids';
 
 export type EventDelivery = (event: EventEnvelope) => Promise<void>;
 
@@ -62,7 +63,6 @@ const inProcessHandlers = new Map<string, Map<string, InProcessHandler>>();
 const NS = 1_000_000;
 const ACK_WAIT_MS = 30_000;
 const MAX_RETRY_DELAY_MS = 5 * 60_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The redelivery delay after `attempt` failed deliveries: doubling from `base`, capped. */
 export function retryDelayMs(attempt: number, base: number): number {
@@ -84,8 +84,7 @@ export function durableName(
 export function envelopeProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return 'the message is not an event envelope';
   const envelope = value as Partial<EventEnvelope>;
-  if (typeof envelope.id !== 'string' || !UUID.test(envelope.id))
-    return `the event id ${JSON.stringify(envelope.id)} is not a uuid`;
+  if (!isUuid(envelope.id)) return `the event id ${JSON.stringify(envelope.id)} is not a uuid`;
   if (typeof envelope.subject !== 'string') return 'the event has no subject';
   return undefined;
 }
