@@ -13,6 +13,7 @@ import {
   JsonOnly,
   RequirePermissions,
   type AuthUser,
+  type ErrorStatus,
   type Page,
 } from '@media/platform';
 import type { Request } from 'express';
@@ -32,6 +33,27 @@ import {
 } from './dto/booking.dto';
 import { BookingBody, BookingLineBody, BookingPageBody, LineAssetBody, LinePageBody } from './dto/views';
 
+const NOT_UNDER_PARENT: ErrorStatus = [404, 'Unknown id, or an id not under its parent (never a leak)'];
+const JSON_ONLY: ErrorStatus = [415, 'A body other than JSON'];
+const LINE_WRITE_ERRORS: ErrorStatus[] = [
+  401,
+  403,
+  NOT_UNDER_PARENT,
+  [409, '`booking_cancelled`'],
+  413,
+  JSON_ONLY,
+  422,
+];
+const ASSET_WRITE_ERRORS: ErrorStatus[] = [
+  401,
+  403,
+  NOT_UNDER_PARENT,
+  413,
+  JSON_ONLY,
+  [422, 'Invalid body, or an unknown document_id'],
+  [503, 'documents did not answer'],
+];
+
 @ApiTags('bookings')
 @ApiBearerAuth()
 @Controller('api/v1/bookings')
@@ -46,7 +68,7 @@ export class BookingsController {
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)
   @ApiCreatedResponse({ type: BookingBody })
-  @ApiErrors(401, 403, [409, '`booking_reference_taken`'], 413, [415, 'A body other than JSON'], 422)
+  @ApiErrors(401, 403, [409, '`booking_reference_taken`'], 413, JSON_ONLY, 422)
   create(@Body() dto: CreateBookingDto, @CurrentUser() user: AuthUser): Promise<BookingView> {
     return this.bookings.create(dto, user);
   }
@@ -65,7 +87,7 @@ export class BookingsController {
   @ApiOperation({ summary: 'Get a booking with its lines and their assets (endpoint 12)' })
   @RequirePermissions(Permissions.bookingsRead)
   @ApiOkResponse({ type: BookingBody })
-  @ApiErrors(401, 403, [404, 'Unknown id, or an id not under its parent (never a leak)'], 422)
+  @ApiErrors(401, 403, NOT_UNDER_PARENT, 422)
   get(@Param() params: OrderParams): Promise<BookingView> {
     return this.bookings.get(params.order_id);
   }
@@ -78,10 +100,10 @@ export class BookingsController {
   @ApiErrors(
     401,
     403,
-    [404, 'Unknown id, or an id not under its parent (never a leak)'],
+    NOT_UNDER_PARENT,
     [409, '`invalid_status_transition`, naming the current status'],
     413,
-    [415, 'A body other than JSON'],
+    JSON_ONLY,
     422,
   )
   update(@Param() params: OrderParams, @Body() dto: UpdateBookingDto): Promise<BookingView> {
@@ -93,15 +115,7 @@ export class BookingsController {
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)
   @ApiCreatedResponse({ type: BookingLineBody })
-  @ApiErrors(
-    401,
-    403,
-    [404, 'Unknown id, or an id not under its parent (never a leak)'],
-    [409, '`booking_cancelled`'],
-    413,
-    [415, 'A body other than JSON'],
-    422,
-  )
+  @ApiErrors(...LINE_WRITE_ERRORS)
   addLine(@Param() params: OrderParams, @Body() dto: CreateLineDto): Promise<BookingLineView> {
     return this.bookings.addLine(params.order_id, dto);
   }
@@ -110,7 +124,7 @@ export class BookingsController {
   @ApiOperation({ summary: "List a booking's lines (cursor)" })
   @RequirePermissions(Permissions.bookingsRead)
   @ApiOkResponse({ type: LinePageBody })
-  @ApiErrors(401, 403, [404, 'Unknown id, or an id not under its parent (never a leak)'], 422)
+  @ApiErrors(401, 403, NOT_UNDER_PARENT, 422)
   listLines(
     @Param() params: OrderParams,
     @Query() query: ListLinesQuery,
@@ -124,15 +138,7 @@ export class BookingsController {
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)
   @ApiOkResponse({ type: BookingLineBody })
-  @ApiErrors(
-    401,
-    403,
-    [404, 'Unknown id, or an id not under its parent (never a leak)'],
-    [409, '`booking_cancelled`'],
-    413,
-    [415, 'A body other than JSON'],
-    422,
-  )
+  @ApiErrors(...LINE_WRITE_ERRORS)
   updateLine(@Param() params: LineParams, @Body() dto: UpdateLineDto): Promise<BookingLineView> {
     return this.bookings.updateLine(params.order_id, params.line_id, dto);
   }
@@ -142,15 +148,7 @@ export class BookingsController {
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)
   @ApiCreatedResponse({ type: LineAssetBody })
-  @ApiErrors(
-    401,
-    403,
-    [404, 'Unknown id, or an id not under its parent (never a leak)'],
-    413,
-    [415, 'A body other than JSON'],
-    [422, 'Invalid body, or an unknown document_id'],
-    [503, 'documents did not answer'],
-  )
+  @ApiErrors(...ASSET_WRITE_ERRORS)
   createAsset(@Param() params: LineParams, @Body() dto: CreateAssetDto): Promise<LineAssetView> {
     return this.assets.create(params.order_id, params.line_id, dto);
   }
@@ -162,15 +160,7 @@ export class BookingsController {
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)
   @ApiOkResponse({ type: LineAssetBody })
-  @ApiErrors(
-    401,
-    403,
-    [404, 'Unknown id, or an id not under its parent (never a leak)'],
-    413,
-    [415, 'A body other than JSON'],
-    [422, 'Invalid body, or an unknown document_id'],
-    [503, 'documents did not answer'],
-  )
+  @ApiErrors(...ASSET_WRITE_ERRORS)
   updateAsset(@Param() params: AssetParams, @Body() dto: UpdateAssetDto): Promise<LineAssetView> {
     return this.assets.update(params.order_id, params.line_id, params.asset_id, dto);
   }
