@@ -141,9 +141,8 @@ async function main() {
        SELECT $1, u, CASE WHEN ord = 1 THEN 'ADMIN' ELSE 'MEMBER' END FROM unnest($2::uuid[]) WITH ORDINALITY AS x (u, ord)`,
       [roomId, members],
     );
-    // The default lifetime (15 min): chat-notifications checks a websocket's token against it,
-    // whatever JWT_ACCESS_TTL says.
-    const tokens = members.map((sub) => mintToken(keys, { sub }));
+    // An hour, as every bench token: the websocket upgrade checks it against JWT_ACCESS_TTL too.
+    const tokens = members.map((sub) => mintToken(keys, { sub, expiresIn: 3600 }));
     const sockets = await Promise.all(
       tokens.map(async (token) => {
         const socket = new WebSocket(`${gateway.replace('http', 'ws')}/api/v1/ws`, {

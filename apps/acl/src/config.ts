@@ -65,7 +65,7 @@ export class AclEnv extends PlatformEnv {
   ADMIN_EMAIL?: string;
 
   @IsOptional()
-  @IsPassword()
+  @IsPassword('config')
   ADMIN_PASSWORD?: string;
 }
 
