@@ -54,7 +54,9 @@ const { REVENUE_DAYS_BACKFILL } = require(
 );
 const { REVENUE_SQL } = require(dist('apps/inventory/src/revenue/revenue.sql.js'));
 const { BookingsService } = require(dist('apps/inventory/src/bookings/bookings.service.js'));
-const { Booking, BookingLine, LineAsset } = require(dist('apps/inventory/src/bookings/booking.entity.js'));
+const { Booking } = require(dist('apps/inventory/src/bookings/booking.entity.js'));
+const { BookingLine } = require(dist('apps/inventory/src/bookings/booking-line.entity.js'));
+const { LineAsset } = require(dist('apps/inventory/src/bookings/line-asset.entity.js'));
 
 const LINES = Number(process.env.LINES ?? 1_000_000);
 const ORDER_LINES = Number(process.env.ORDER_LINES ?? 500);

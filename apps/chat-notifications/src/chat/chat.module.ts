@@ -3,7 +3,9 @@ import { RealtimeModule } from '../realtime/realtime.module';
 import { RoomsController } from './rooms.controller';
 import { RoomsService } from './rooms.service';
 import { Feature } from '@media/platform';
-import { ChatRoom, ChatRoomMember, ChatMessage } from './chat.entities';
+import { ChatRoom } from './chat-room.entity';
+import { ChatRoomMember } from './chat-room-member.entity';
+import { ChatMessage } from './chat-message.entity';
 import { CreateChat1764800000000 } from '../database/migrations/1764800000000-create-chat';
 
 @Feature({ entities: [ChatRoom, ChatRoomMember, ChatMessage], migrations: [CreateChat1764800000000] })

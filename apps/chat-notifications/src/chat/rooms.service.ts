@@ -23,7 +23,9 @@ import type { Request } from 'express';
 import type { DataSource, EntityManager } from 'typeorm';
 import { changedRows } from '../common/sql';
 import { PushService } from '../realtime/push.service';
-import { ChatMessage, ChatRoom, type MemberRole } from './chat.entities';
+import { ChatMessage } from './chat-message.entity';
+import { ChatRoom } from './chat-room.entity';
+import { type MemberRole } from './chat-room-member.entity';
 import type {
   AddMembersDto,
   CreateMessageDto,

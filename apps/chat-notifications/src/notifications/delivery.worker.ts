@@ -12,7 +12,7 @@ import type { DataSource } from 'typeorm';
 import { PushService } from '../realtime/push.service';
 import { notificationView } from './dto/notification.views';
 import { MailerService } from './mailer.service';
-import { Notification } from './notification.entities';
+import { Notification } from './notification.entity';
 
 const POLL_MS = 1_000;
 const NUDGE_MS = 30;

@@ -6,7 +6,7 @@ import type { DataSource } from 'typeorm';
 import { changedRows } from '../common/sql';
 import type { ListNotificationsQuery } from './dto/notification.dto';
 import { notificationView, type NotificationView, type ReadAllView } from './dto/notification.views';
-import { Notification } from './notification.entities';
+import { Notification } from './notification.entity';
 
 export type InboxPage = Page<NotificationView> & { unread_count: number };
 

@@ -8,7 +8,8 @@ import { NotificationsController } from './notifications.controller';
 import { Notifier } from './notifier.service';
 import { PreferencesService } from './preferences.service';
 import { Feature } from '@media/platform';
-import { NotificationPreference, Notification } from './notification.entities';
+import { NotificationPreference } from './notification-preference.entity';
+import { Notification } from './notification.entity';
 import { CreateNotifications1764800000001 } from '../database/migrations/1764800000001-create-notifications';
 
 @Feature({ entities: [NotificationPreference, Notification], migrations: [CreateNotifications1764800000001] })

@@ -5,7 +5,7 @@ import { isFormBody, validateDto, ValidationFailed, type AuthUser } from '@media
 import type { DataSource } from 'typeorm';
 import { MAX_PREFERENCES, PreferenceItemDto } from './dto/notification.dto';
 import { preferenceView, type PreferencesView } from './dto/notification.views';
-import { NotificationPreference } from './notification.entities';
+import { NotificationPreference } from './notification-preference.entity';
 
 /** Validates one item, collecting its issues rather than stopping at the first item. */
 async function item(value: unknown, loc: string[], text: boolean, issues: ValidationIssue[]) {

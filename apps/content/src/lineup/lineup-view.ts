@@ -6,7 +6,8 @@ import type {
   Weekday,
 } from '@media/contracts';
 import type { BroadcastSchedule } from './broadcast-schedule.entity';
-import type { Slot, SlotAsset } from './slot.entity';
+import type { Slot } from './slot.entity';
+import type { SlotAsset } from './slot-asset.entity';
 
 const WEEKDAYS: Weekday[] = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'];
 

@@ -4,7 +4,8 @@ import { BroadcastSchedule } from './broadcast-schedule.entity';
 import { Directory } from './directory.service';
 import { LineupController } from './lineup.controller';
 import { LineupService } from './lineup.service';
-import { Slot, SlotAsset } from './slot.entity';
+import { Slot } from './slot.entity';
+import { SlotAsset } from './slot-asset.entity';
 import { Feature } from '@media/platform';
 import { CreateLineup1764100000000 } from '../database/migrations/1764100000000-create-lineup';
 

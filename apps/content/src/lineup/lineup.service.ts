@@ -30,7 +30,8 @@ import type { ListSchedulesQuery, ListSlotsQuery } from './dto/lineup.query';
 import { CreateScheduleDto, type UpdateScheduleDto } from './dto/schedule.dto';
 import type { SlotDto } from './dto/slot.dto';
 import { ifMatchAllows, scheduleView, slotCount, slotView, uploaderOf } from './lineup-view';
-import { Slot, SlotAsset } from './slot.entity';
+import { Slot } from './slot.entity';
+import { SlotAsset } from './slot-asset.entity';
 
 /** A schedule as answered, with the revision its ETag carries. */
 export interface VersionedSchedule {

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 /** One airing of a schedule. */
 @Entity({ name: 'slots' })
@@ -24,20 +24,4 @@ export class Slot {
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt!: Date;
-}
-
-/** A document attached to a slot. */
-@Entity({ name: 'slot_assets' })
-export class SlotAsset {
-  @PrimaryColumn({ name: 'slot_id', type: 'uuid' })
-  slotId!: string;
-
-  @PrimaryColumn({ name: 'document_id', type: 'uuid' })
-  documentId!: string;
-
-  @Column({ name: 'attached_by', type: 'uuid' })
-  attachedBy!: string;
-
-  @Column({ name: 'attached_at', type: 'timestamptz', precision: 3 })
-  attachedAt!: Date;
 }

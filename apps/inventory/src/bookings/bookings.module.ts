@@ -4,7 +4,9 @@ import { BookingsController } from './bookings.controller';
 import { BookingsService } from './bookings.service';
 import { DocumentEvents } from './document-events';
 import { Feature } from '@media/platform';
-import { Booking, BookingLine, LineAsset } from './booking.entity';
+import { Booking } from './booking.entity';
+import { BookingLine } from './booking-line.entity';
+import { LineAsset } from './line-asset.entity';
 import { CreateBookings1764100000000 } from '../database/migrations/1764100000000-create-bookings';
 
 @Feature({ entities: [Booking, BookingLine, LineAsset], migrations: [CreateBookings1764100000000] })

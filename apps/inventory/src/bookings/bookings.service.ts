@@ -15,7 +15,8 @@ import {
   type BookingRow,
   type LineRow,
 } from './booking-view';
-import { Booking, BookingLine } from './booking.entity';
+import { Booking } from './booking.entity';
+import { BookingLine } from './booking-line.entity';
 import type {
   CreateBookingDto,
   CreateLineDto,

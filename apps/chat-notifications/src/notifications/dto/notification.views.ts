@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { Notification, NotificationPreference } from '../notification.entities';
+import type { Notification } from '../notification.entity';
+import type { NotificationPreference } from '../notification-preference.entity';
 
 /** NotificationPreference of the seed. */
 export class PreferenceView {
