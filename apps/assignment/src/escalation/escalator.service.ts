@@ -12,7 +12,7 @@ import type { DataSource } from 'typeorm';
 import type { AssignmentConfig } from '../config';
 import { Clock } from '../tasks/clock';
 import { Task } from '../tasks/task.entity';
-import { taskEventBase } from '../tasks/task-view';
+import { taskEventBase } from '../tasks/task.view';
 import { MAX_LEVEL } from './escalation-level';
 
 /** What one pass of the job changed. */

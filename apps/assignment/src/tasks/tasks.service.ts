@@ -37,7 +37,7 @@ import {
   TRANSITIONS,
   type TransitionName,
 } from './task-rules';
-import { taskEventBase, toTaskView } from './task-view';
+import { taskEventBase, toTaskView } from './task.view';
 
 const ACTIVE = `('OPEN', 'CLAIMED', 'IN_PROGRESS')`;
 

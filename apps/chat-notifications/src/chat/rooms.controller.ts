@@ -25,7 +25,7 @@ import {
   RoomIdParams,
   RoomMemberParams,
 } from './dto/room.dto';
-import { MessageView, RoomView } from './dto/room.views';
+import { MessageView, RoomView } from './dto/room.response';
 import { RoomsService } from './rooms.service';
 
 /** Chat rooms, members and messages (CONTRACT §4.1); every success is enveloped. */

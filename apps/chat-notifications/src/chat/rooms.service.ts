@@ -33,7 +33,7 @@ import type {
   ListMessagesQuery,
   ListRoomsQuery,
 } from './dto/room.dto';
-import type { MemberView, MessageView, RoomView } from './dto/room.views';
+import type { MemberView, MessageView, RoomView } from './dto/room.response';
 
 /** Name and group of a DIRECT room, which belongs to no group. */
 export const DIRECT_ROOM = { name: 'direct', group_id: 'direct' } as const;

@@ -10,7 +10,7 @@ import { AclSubjects } from '@media/contracts';
 import { RpcClient } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import { PushService } from '../realtime/push.service';
-import { notificationView } from './dto/notification.views';
+import { notificationView } from './dto/notification.response';
 import { MailerService } from './mailer.service';
 import { Notification } from './notification.entity';
 

@@ -5,7 +5,7 @@ import type { Request } from 'express';
 import type { DataSource } from 'typeorm';
 import { changedRows } from '../common/sql';
 import type { ListNotificationsQuery } from './dto/notification.dto';
-import { notificationView, type NotificationView, type ReadAllView } from './dto/notification.views';
+import { notificationView, type NotificationView, type ReadAllView } from './dto/notification.response';
 import { Notification } from './notification.entity';
 
 export type InboxPage = Page<NotificationView> & { unread_count: number };

@@ -11,7 +11,7 @@ import { ApiErrors, ApiSuccess, CurrentUser, Multipart, type AuthUser } from '@m
 import type { Request } from 'express';
 import { envelope, type Envelope } from '../common/envelope';
 import { ListNotificationsQuery, NotificationIdParams, PreferenceItemDto } from './dto/notification.dto';
-import { InboxPageView, NotificationView, PreferencesView, ReadAllView } from './dto/notification.views';
+import { InboxPageView, NotificationView, PreferencesView, ReadAllView } from './dto/notification.response';
 import { InboxService, type InboxPage } from './inbox.service';
 import { PreferencesService } from './preferences.service';
 

@@ -47,7 +47,7 @@ import {
 } from './dto/lineup.query';
 import { BroadcastScheduleResponse, SlotDayCountResponse, SlotResponse } from './dto/responses';
 import { CreateScheduleDto, UpdateScheduleDto } from './dto/schedule.dto';
-import { etagOf } from './lineup-view';
+import { etagOf } from './lineup.view';
 import { LineupService, type VersionedSchedule } from './lineup.service';
 import { CSV_FIELD, uploadedCsv } from './uploads';
 

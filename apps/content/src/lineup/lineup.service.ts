@@ -29,7 +29,7 @@ import { Directory, unknownDocument } from './directory.service';
 import type { ListSchedulesQuery, ListSlotsQuery } from './dto/lineup.query';
 import { CreateScheduleDto, type UpdateScheduleDto } from './dto/schedule.dto';
 import type { SlotDto } from './dto/slot.dto';
-import { ifMatchAllows, scheduleView, slotCount, slotView, uploaderOf } from './lineup-view';
+import { ifMatchAllows, scheduleView, slotCount, slotView, uploaderOf } from './lineup.view';
 import { Slot } from './slot.entity';
 import { SlotAsset } from './slot-asset.entity';
 

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DocumentsSubjects, type LineAssetView, type RpcReply } from '@media/contracts';
 import { DomainError, NotFound, RpcClient, ValidationFailed } from '@media/platform';
 import type { DataSource, EntityManager } from 'typeorm';
-import { ASSET_COLUMNS, toAssetView, type AssetRow } from './booking-view';
+import { ASSET_COLUMNS, toAssetView, type AssetRow } from './booking.view';
 import type { CreateAssetDto, UpdateAssetDto } from './dto/asset.dto';
 
 const unknownDocument = (id: string) =>

@@ -31,7 +31,13 @@ import {
   UpdateBookingDto,
   UpdateLineDto,
 } from './dto/booking.dto';
-import { BookingBody, BookingLineBody, BookingPageBody, LineAssetBody, LinePageBody } from './dto/views';
+import {
+  BookingBody,
+  BookingLineBody,
+  BookingPageBody,
+  LineAssetBody,
+  LinePageBody,
+} from './dto/booking.response';
 
 const NOT_UNDER_PARENT: ErrorStatus = [404, 'Unknown id, or an id not under its parent (never a leak)'];
 const JSON_ONLY: ErrorStatus = [415, 'A body other than JSON'];

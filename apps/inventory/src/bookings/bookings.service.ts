@@ -14,7 +14,7 @@ import {
   type AssetRow,
   type BookingRow,
   type LineRow,
-} from './booking-view';
+} from './booking.view';
 import { Booking } from './booking.entity';
 import { BookingLine } from './booking-line.entity';
 import type {

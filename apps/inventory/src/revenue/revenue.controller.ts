@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import { Permissions, type RevenueSummary } from '@media/contracts';
 import { ApiErrors, RequirePermissions } from '@media/platform';
 import { RevenueQuery } from './dto/revenue.query';
-import { RevenueSummaryBody } from './dto/revenue.views';
+import { RevenueSummaryBody } from './dto/revenue.response';
 import { RevenueService } from './revenue.service';
 
 @ApiTags('analytics')

@@ -1,4 +1,4 @@
-import { etagOf, ifMatchAllows, slotCount, weekdayOf } from './lineup-view';
+import { etagOf, ifMatchAllows, slotCount, weekdayOf } from './lineup.view';
 import { isStorableDate } from './dto/slot.dto';
 
 describe('slotCount', () => {
