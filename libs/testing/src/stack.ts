@@ -103,7 +103,10 @@ async function bootStack(
     JWT_PRIVATE_KEY: keys.privateKeyPem,
     ADMIN_EMAIL: admin.email,
     ADMIN_PASSWORD: admin.password,
+    // The shared stack serves every test file (the fuzz suite's thousands of requests included);
+    // the limits themselves are tested on private gateways.
     RATE_LIMIT_PER_MINUTE: '1000000',
+    HEALTH_RATE_LIMIT_PER_MINUTE: '1000000',
     LOG_LEVEL: 'info',
     // Durable consumers of this run only: another run on the same NATS keeps its own.
     EVENTS_CONSUMER_PREFIX: run.replace(/_/g, '-'),
