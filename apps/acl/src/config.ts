@@ -34,6 +34,7 @@ export class AclEnv extends PlatformEnv {
   @IsRsaPrivateKeyPem()
   JWT_PRIVATE_KEY?: string;
 
+  /** Lifetime of a refresh token; each rotation issues a new one (within REFRESH_MAX_AGE). */
   @Transform(toDuration)
   @IsInt({ message: DURATION })
   @Min(1000, { message: 'must be at least 1s' })
@@ -54,6 +55,7 @@ export class AclEnv extends PlatformEnv {
   @Min(1000, { message: 'must be at least 1s' })
   REFRESH_MAX_AGE: number = 30 * 24 * 3_600_000;
 
+  /** How long a correspondent invitation can be accepted. */
   @Transform(toDuration)
   @IsInt({ message: DURATION })
   @Min(1000, { message: 'must be at least 1s' })
@@ -64,6 +66,7 @@ export class AclEnv extends PlatformEnv {
   @IsEmail({}, { message: 'must be an email address' })
   ADMIN_EMAIL?: string;
 
+  /** The first administrator's password (12 to 72 bytes); without it `ADMIN_EMAIL` creates no one. */
   @IsOptional()
   @IsPassword('config')
   ADMIN_PASSWORD?: string;

@@ -12,6 +12,7 @@ const whenS3 = (env: DocumentsEnv) => env.DOCUMENTS_STORAGE === 's3';
  * S3-compatible bucket, so any number of replicas can serve them.
  */
 export class DocumentsEnv extends PlatformEnv {
+  /** Where stored files go: `fs` (a directory, one replica) or `s3` (a bucket, any number of replicas). */
   @IsIn(['fs', 's3'], { message: 'must be fs or s3' })
   DOCUMENTS_STORAGE: 'fs' | 's3' = 'fs';
 
@@ -25,6 +26,7 @@ export class DocumentsEnv extends PlatformEnv {
   @MinLength(1)
   STORAGE_DIR?: string;
 
+  /** The bucket (required with `DOCUMENTS_STORAGE=s3`). */
   @ValidateIf(whenS3)
   @Matches(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { message: 'must be an S3 bucket name' })
   S3_BUCKET?: string;
@@ -34,6 +36,7 @@ export class DocumentsEnv extends PlatformEnv {
   @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' })
   S3_ENDPOINT?: string;
 
+  /** The bucket's region. */
   @IsString()
   S3_REGION: string = 'us-east-1';
 
@@ -42,6 +45,7 @@ export class DocumentsEnv extends PlatformEnv {
   @IsString()
   S3_ACCESS_KEY_ID?: string;
 
+  /** The secret of `S3_ACCESS_KEY_ID`. */
   @ValidateIf((env: DocumentsEnv) => env.S3_ACCESS_KEY_ID !== undefined)
   @IsString({ message: 'is required with S3_ACCESS_KEY_ID' })
   S3_SECRET_ACCESS_KEY?: string;

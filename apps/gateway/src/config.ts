@@ -26,6 +26,7 @@ const DURATION_MESSAGE = 'must be a duration such as 2000, 30s or 1m';
  * filled in before validation, so a bad value is still named correctly.
  */
 export class GatewayEnv {
+  /** The gateway's port (3000 by default); wins over `PORT`. */
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: PORT_MESSAGE })
@@ -33,6 +34,7 @@ export class GatewayEnv {
   @Max(65535, { message: PORT_MESSAGE })
   GATEWAY_PORT?: number;
 
+  /** The gateway's port when `GATEWAY_PORT` is unset. */
   @IsOptional()
   @Transform(toInt)
   @IsInt({ message: PORT_MESSAGE })
@@ -40,30 +42,39 @@ export class GatewayEnv {
   @Max(65535, { message: PORT_MESSAGE })
   PORT?: number;
 
+  /** Where content is reached (default `http://127.0.0.1:3001`). */
   @Matches(ORIGIN, { message: ORIGIN_MESSAGE })
   CONTENT_URL!: string;
 
+  /** Where assignment is reached (default `http://127.0.0.1:3002`). */
   @Matches(ORIGIN, { message: ORIGIN_MESSAGE })
   ASSIGNMENT_URL!: string;
 
+  /** Where inventory is reached (default `http://127.0.0.1:3003`). */
   @Matches(ORIGIN, { message: ORIGIN_MESSAGE })
   INVENTORY_URL!: string;
 
+  /** Where commercial is reached (default `http://127.0.0.1:3004`). */
   @Matches(ORIGIN, { message: ORIGIN_MESSAGE })
   COMMERCIAL_URL!: string;
 
+  /** Where payment is reached (default `http://127.0.0.1:3005`). */
   @Matches(ORIGIN, { message: ORIGIN_MESSAGE })
   PAYMENT_URL!: string;
 
+  /** Where acl is reached (default `http://127.0.0.1:3006`). */
   @Matches(ORIGIN, { message: ORIGIN_MESSAGE })
   ACL_URL!: string;
 
+  /** Where documents is reached (default `http://127.0.0.1:3007`). */
   @Matches(ORIGIN, { message: ORIGIN_MESSAGE })
   DOCUMENTS_URL!: string;
 
+  /** Where chat-notifications is reached (default `http://127.0.0.1:3008`). */
   @Matches(ORIGIN, { message: ORIGIN_MESSAGE })
   CHAT_NOTIFICATIONS_URL!: string;
 
+  /** acl's JWKS (default: `ACL_URL` + `/acl/.well-known/jwks.json`). */
   @Matches(HTTP_URL, { message: URL_MESSAGE })
   JWT_JWKS_URL!: string;
 
@@ -167,6 +178,7 @@ export class GatewayEnv {
   @Min(60, { message: 'must be at least 60 requests per minute' })
   HEALTH_RATE_LIMIT_PER_MINUTE: number = 120;
 
+  /** pino level of the gateway's JSON log lines. */
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 

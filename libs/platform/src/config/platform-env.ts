@@ -10,12 +10,14 @@ const URL_MESSAGE = (scheme: string) => `must be a ${scheme} URL`;
  * at boot. Code never reads these: it reads the typed, grouped `PlatformConfig` built from them.
  */
 export class PlatformEnv {
+  /** The app's HTTP port when it runs alone; `<APP>_PORT` (e.g. `CONTENT_PORT`) wins over it. */
   @Transform(toInt)
   @IsInt({ message: 'must be an integer port' })
   @Min(0, { message: 'must be a port between 0 and 65535' })
   @Max(65535, { message: 'must be a port between 0 and 65535' })
   PORT!: number;
 
+  /** The app's own PostgreSQL database (`postgres://user:pass@host:port/db`). */
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: URL_MESSAGE('postgres://') })
   DATABASE_URL!: string;
 
@@ -62,10 +64,12 @@ export class PlatformEnv {
   @IsString()
   NATS_TLS_CERT_FILE?: string;
 
+  /** The private key of `NATS_TLS_CERT_FILE`. */
   @IsOptional()
   @IsString()
   NATS_TLS_KEY_FILE?: string;
 
+  /** Signs pagination cursors, so a changed cursor is refused (at least 32 characters). */
   @IsString()
   @MinLength(32, { message: 'must be at least 32 characters' })
   CURSOR_SECRET!: string;
@@ -74,9 +78,11 @@ export class PlatformEnv {
   @Matches(/^https?:\/\/\S+$/, { message: URL_MESSAGE('http(s)://') })
   JWT_JWKS_URL: string = 'http://127.0.0.1:3006/acl/.well-known/jwks.json';
 
+  /** The `iss` of access tokens: acl writes it, verifiers require it. */
   @IsString()
   JWT_ISSUER: string = 'media-backoffice-acl';
 
+  /** The `aud` of access tokens: acl writes it, verifiers require it. */
   @IsString()
   JWT_AUDIENCE: string = 'media-backoffice';
 
@@ -102,6 +108,7 @@ export class PlatformEnv {
   @Min(1, { message: SIZE_MESSAGE })
   UPLOAD_LIMIT: number = 50 * 1024 * 1024;
 
+  /** Deadline of a NATS request to another app; past it the caller answers 503 `upstream_unavailable`. */
   @Transform(toDuration)
   @IsInt({ message: 'must be a duration such as 2000, 2s or 1m' })
   @Min(1)
@@ -141,6 +148,7 @@ export class PlatformEnv {
   @Min(60_000, { message: 'must be at least 1m' })
   EVENTS_MAX_AGE: number = 7 * 86_400_000;
 
+  /** Largest size of the JetStream events stream; the oldest events go first beyond it. */
   @Transform(toBytes)
   @IsInt({ message: SIZE_MESSAGE })
   @Min(1024 * 1024, { message: 'must be at least 1mb' })
@@ -161,6 +169,7 @@ export class PlatformEnv {
   @Min(60_000, { message: 'must be at least 1m' })
   EVENTS_RETENTION: number = 8 * 86_400_000;
 
+  /** pino level (`trace` .. `fatal`); logs are JSON lines with `app`, `request_id`, `user_id` and the latency. */
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 
