@@ -106,6 +106,29 @@ export function openApiDocument(app: INestApplication, name: string): OpenAPIObj
   );
 }
 
+/**
+ * The app's OpenAPI document without serving it: Nest's preview mode resolves the modules and
+ * reads the controllers' metadata but instantiates nothing (no database, no NATS), so the
+ * document can be built from a clean clone (the typed client's generator, `tools/openapi`).
+ * `env` only has to pass the config's validation.
+ */
+export async function previewOpenApiDocument<C extends PlatformConfig>(
+  def: AppDefinition<C>,
+  env: Record<string, string | undefined>,
+): Promise<OpenAPIObject> {
+  const app = await NestFactory.create(def.rootModule(loadAppConfig(def, env)), {
+    preview: true,
+    logger: false,
+    abortOnError: false,
+  });
+  try {
+    app.setGlobalPrefix(def.prefix ?? APPS[def.name as ServiceName].prefix);
+    return openApiDocument(app, def.name);
+  } finally {
+    await app.close();
+  }
+}
+
 /** Boots one app: migrations, HTTP under its prefix, its NATS listener, OpenAPI document. */
 export async function createApp<C extends PlatformConfig>(
   def: AppDefinition<C>,
