@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SERVICE_NAMES } from '@media/contracts';
+import { startPrivateStack, type PrivateStack } from '@media/testing';
+import { seed } from '../src/seed';
+import { differences, parseWalkthrough, Shell } from './walkthrough';
+
+const PAGE = join(__dirname, '..', '..', '..', 'docs', 'walkthrough.md');
+
+/**
+ * `npm run demo` and docs/walkthrough.md against a system of their own, with the gateway's
+ * default rate limit: the seeder fills it (and a second run makes nothing), then every command
+ * block of the page runs in one bash session and each request must answer the status and the
+ * fields the page shows.
+ */
+describe('the demo data and the walkthrough', () => {
+  let system: PrivateStack;
+  const steps = parseWalkthrough(readFileSync(PAGE, 'utf8'));
+
+  beforeAll(async () => {
+    system = await startPrivateStack(SERVICE_NAMES, {
+      RATE_LIMIT_PER_MINUTE: '1200',
+      HEALTH_RATE_LIMIT_PER_MINUTE: '120',
+    });
+  }, 300_000);
+  afterAll(() => system?.stop());
+
+  it('npm run demo fills the system, and a second run makes nothing new', async () => {
+    const options = { baseUrl: system.info.gatewayUrl, admin: system.info.admin };
+    const first = await seed(options);
+    expect(first.madeTotal).toBeGreaterThan(300);
+    for (const kind of [
+      'users',
+      'groups',
+      'lineups',
+      'tasks',
+      'bookings',
+      'deals',
+      'collections',
+      'rooms',
+      'messages',
+    ]) {
+      expect({ kind, made: first.rows.get(kind)?.made ?? 0 }).toEqual({ kind, made: expect.any(Number) });
+      expect(first.rows.get(kind)!.made).toBeGreaterThan(0);
+    }
+    const second = await seed(options);
+    expect(Object.fromEntries([...second.rows].map(([kind, row]) => [kind, row.made]))).toEqual(
+      Object.fromEntries([...second.rows].map(([kind]) => [kind, 0])),
+    );
+  }, 600_000);
+
+  it('has a request for every seed endpoint, each with the answer it shows', () => {
+    const requests = steps.filter((s) => s.expected);
+    expect(requests.length).toBeGreaterThanOrEqual(15);
+    const page = readFileSync(PAGE, 'utf8');
+    for (let n = 1; n <= 14; n++) expect(page).toMatch(new RegExp(`^## ${n}\\. `, 'm'));
+  });
+
+  it('answers every command of docs/walkthrough.md as the page shows', async () => {
+    const shell = new Shell({ API: system.info.gatewayUrl });
+    try {
+      for (const step of steps) {
+        const result = await shell.run(step);
+        const where = `docs/walkthrough.md:${step.line}`;
+        expect({ where, exit: result.exit, stderr: result.stderr }).toEqual({ where, exit: 0, stderr: '' });
+        if (!step.expected) continue;
+        expect({ where, status: result.status, body: result.stdout }).toMatchObject({
+          where,
+          status: step.expected.status,
+        });
+        if (step.expected.body === undefined) {
+          expect({ where, body: result.stdout }).toEqual({ where, body: '' });
+          continue;
+        }
+        let body: unknown;
+        try {
+          body = JSON.parse(result.stdout);
+        } catch {
+          throw new Error(`${where}: the answer is not JSON: ${result.stdout.slice(0, 500)}`);
+        }
+        expect({ where, differences: differences(step.expected.body, body) }).toEqual({
+          where,
+          differences: [],
+        });
+      }
+    } finally {
+      shell.close();
+    }
+  }, 300_000);
+});
