@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# One image for every app of media-backoffice (distributed mode, CONTRACT §0).
+# One image for every app of media-backoffice (distributed mode, docs/api/contract.md §0).
 #   docker build -t media-backoffice .
 #   docker run -e APP=content -e DATABASE_URL=... -e NATS_URL=... -e CURSOR_SECRET=... media-backoffice
 # APP (build arg or run-time variable) picks dist/apps/$APP/src/main.js; a command given to

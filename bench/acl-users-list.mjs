@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * acl's cursor lists at a million users (CONTRACT §3: keyset pagination, never OFFSET):
+ * acl's cursor lists at a million users (docs/api/contract.md §3: keyset pagination, never OFFSET):
  * `GET /acl/api/v1/users` and endpoint 7, `GET /acl/api/v1/auth/correspondents/invite`, measured
  * over HTTP against acl booted from dist, at the first page, deep in the list (forwards with
  * `next` and back with `previous`) and at the last page, with EXPLAIN (ANALYZE, BUFFERS) of every

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Claims per second (endpoint 4, CONTRACT §4.4): CONNECTIONS concurrent clients (default 50),
+ * Claims per second (endpoint 4, docs/api/contract.md §4.4): CONNECTIONS concurrent clients (default 50),
  * each request claiming a different OPEN task for the caller itself, as one of USERS real acl
  * users (each claim asks acl over NATS for the claimant's status, permissions and groups, checks
  * the task's permission snapshot, runs the conditional UPDATE and writes the outbox event in one

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The task list at 1,000,000 tasks (CONTRACT §3 keyset pagination, never OFFSET): GET
+ * The task list at 1,000,000 tasks (docs/api/contract.md §3 keyset pagination, never OFFSET): GET
  * /assignment/api/v1/tasks?status=OPEN, its first page and page 5,000 (20 per page, so the 100,000
  * rows before it are skipped by the index, not read), through the gateway and straight to
  * assignment, with EXPLAIN (ANALYZE, BUFFERS) of the keyset window and, for contrast, of the

@@ -3,7 +3,7 @@
 
 Called by scripts/check-deploy.sh with the output of `docker-compose config` and of
 `kubectl kustomize` for each overlay. Offline: it reads files only. Checks what a schema
-validator would not: ports and path prefixes agree with libs/contracts (CONTRACT §0), every app
+validator would not: ports and path prefixes agree with libs/contracts (docs/api/contract.md §0), every app
 is deployed, probes hit the app's own prefix, secrets are referenced and never inlined, the
 hardening the Deployments promise is there.
 
@@ -122,7 +122,7 @@ def check_compose(path, apps):
             continue
         env = service.get("environment") or {}
         if str(env.get("PORT")) != str(port):
-            problem(where, f"PORT is {env.get('PORT')!r}, CONTRACT §0 says {port}")
+            problem(where, f"PORT is {env.get('PORT')!r}, docs/api/contract.md §0 says {port}")
         if f"dist/apps/{app}/src/main.js" not in " ".join(map(str, service.get("command") or [])):
             problem(where, "command does not run its own dist/apps/<app>/src/main.js")
         test = " ".join(map(str, (service.get("healthcheck") or {}).get("test") or []))
@@ -215,7 +215,7 @@ def check_kustomize(label, path, apps):
             problem(where, f"apps/{app}/src/main.ts does not exist")
         ports = [p.get("containerPort") for p in container.get("ports") or []]
         if ports != [port]:
-            problem(where, f"containerPort {ports}, CONTRACT §0 says {port}")
+            problem(where, f"containerPort {ports}, docs/api/contract.md §0 says {port}")
         env = {e["name"]: e for e in container.get("env") or []}
         if (env.get("PORT") or {}).get("value") != str(port):
             problem(where, f"PORT should be {port}")
@@ -327,7 +327,7 @@ def main():
     users = check_nats_auth(apps)
     print(f"  nats-auth.conf: {len(users)} NATS users against libs/contracts subjects")
     check_compose(args.compose, apps)
-    print(f"  docker-compose: {len(apps)} apps against CONTRACT §0 ports and prefixes")
+    print(f"  docker-compose: {len(apps)} apps against docs/api/contract.md §0 ports and prefixes")
     for item in args.kustomize:
         label, path = item.split("=", 1)
         keys, count = check_kustomize(label, path, apps)

@@ -1,4 +1,4 @@
--- One database per app (database-per-service, CONTRACT §0). The PostgreSQL image runs this once,
+-- One database per app (database-per-service, docs/api/contract.md §0). The PostgreSQL image runs this once,
 -- on an empty volume; each app creates its own tables through its migrations at boot.
 CREATE DATABASE media_content;
 CREATE DATABASE media_assignment;

@@ -27,7 +27,7 @@ function IsRsaPrivateKeyPem(options?: ValidationOptions) {
 
 const DURATION = 'must be a duration such as 900, 15m, 24h or 7d';
 
-/** acl's variables: the platform's (CONTRACT §6) plus signing, lifetimes and the first admin. */
+/** acl's variables: the platform's (docs/api/contract.md §6) plus signing, lifetimes and the first admin. */
 export class AclEnv extends PlatformEnv {
   /** PEM RSA private key to sign with; when unset acl generates one on first start and keeps it in its database. */
   @IsOptional()
@@ -61,7 +61,7 @@ export class AclEnv extends PlatformEnv {
   @Min(1000, { message: 'must be at least 1s' })
   INVITATION_TTL: number = 3 * 24 * 3_600_000;
 
-  /** The first administrator, created on first start when absent (CONTRACT §4a). */
+  /** The first administrator, created on first start when absent (docs/api/contract.md §4a). */
   @IsOptional()
   @IsEmail({}, { message: 'must be an email address' })
   ADMIN_EMAIL?: string;

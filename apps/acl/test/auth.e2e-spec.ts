@@ -1,5 +1,5 @@
 /**
- * Tokens, refresh rotation, JWKS and the caller's profile (CONTRACT §1, §4a), through the gateway
+ * Tokens, refresh rotation, JWKS and the caller's profile (docs/api/contract.md §1, §4a), through the gateway
  * against the real stack.
  */
 import { createPublicKey, randomUUID } from 'node:crypto';
@@ -27,7 +27,7 @@ function decode(token: string): { header: Record<string, unknown>; payload: Reco
   };
 }
 
-describe('POST /acl/api/v1/auth/token (CONTRACT §1)', () => {
+describe('POST /acl/api/v1/auth/token (docs/api/contract.md §1)', () => {
   it('issues an RS256 access token and a refresh token for the right password', async () => {
     const user = await createUser({
       first_name: 'Ana',
@@ -303,7 +303,7 @@ describe('POST /acl/api/v1/auth/token (CONTRACT §1)', () => {
   });
 });
 
-describe('POST /acl/api/v1/auth/refresh (CONTRACT §1)', () => {
+describe('POST /acl/api/v1/auth/refresh (docs/api/contract.md §1)', () => {
   it('returns a new pair and retires the old refresh token', async () => {
     const user = await createUser();
     const first = await login(user.email, user.password);
@@ -475,7 +475,7 @@ describe('POST /acl/api/v1/auth/refresh (CONTRACT §1)', () => {
   });
 });
 
-describe('GET /acl/.well-known/jwks.json (CONTRACT §1)', () => {
+describe('GET /acl/.well-known/jwks.json (docs/api/contract.md §1)', () => {
   it('publishes the signing key without a token, public members only, kid = RFC 7638 thumbprint', async () => {
     const res = await acl('/.well-known/jwks.json');
     expect(res.status).toBe(200);
@@ -500,7 +500,7 @@ describe('GET /acl/.well-known/jwks.json (CONTRACT §1)', () => {
   });
 });
 
-describe('GET /acl/api/v1/users/me (CONTRACT §4a)', () => {
+describe('GET /acl/api/v1/users/me (docs/api/contract.md §4a)', () => {
   it("answers the caller's profile with exactly the contract's fields", async () => {
     const manager = await createUser();
     const user = await createUser({

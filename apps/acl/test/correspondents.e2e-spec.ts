@@ -1,5 +1,5 @@
 /**
- * Endpoint 7 (CONTRACT §4): the correspondent list, invitations and their acceptance, through
+ * Endpoint 7 (docs/api/contract.md §4): the correspondent list, invitations and their acceptance, through
  * the gateway.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,7 +1,7 @@
 /**
  * Two acl replicas started at the same moment on one fresh database, without JWT_PRIVATE_KEY:
  * they must generate one signing key between them, create the first administrator once, and
- * accept each other's tokens; a restart changes none of it (CONTRACT §1, §4a).
+ * accept each other's tokens; a restart changes none of it (docs/api/contract.md §1, §4a).
  */
 import type { ChildProcess } from 'node:child_process';
 import {

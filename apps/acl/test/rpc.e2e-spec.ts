@@ -1,5 +1,5 @@
 /**
- * acl's NATS responders (CONTRACT §5) called from a plain NATS client, as another app's Nest
+ * acl's NATS responders (docs/api/contract.md §5) called from a plain NATS client, as another app's Nest
  * client would: the request is Nest's packet `{id, pattern, data}` whose `data` is our
  * `{data, meta}` envelope; the reply is `{id, response, isDisposed}` or `{id, err, isDisposed}`.
  */

@@ -24,7 +24,7 @@ export function tokenWith(permissions: string[], extra: { sub?: string } = {}): 
   return mintToken(system().keys, { permissions, sub: extra.sub ?? randomUUID() });
 }
 
-/** The bootstrap administrator's access token (one shared login: CONTRACT §1 answers parallel logins 429). */
+/** The bootstrap administrator's access token (one shared login: docs/api/contract.md §1 answers parallel logins 429). */
 export const admin = (): Promise<string> => adminToken(system());
 
 export function uniqueEmail(tag = 'user'): string {

@@ -1,5 +1,5 @@
 /**
- * Users, roles and groups administration (CONTRACT §4a), pagination (§3) and the order of
+ * Users, roles and groups administration (docs/api/contract.md §4a), pagination (§3) and the order of
  * checks (§1), through the gateway.
  */
 import { randomUUID } from 'node:crypto';
@@ -588,7 +588,7 @@ describe('GET and PATCH /acl/api/v1/users/{id}', () => {
 });
 
 describe('roles', () => {
-  it('lists the seeded roles with the exact permission sets of CONTRACT §1', async () => {
+  it('lists the seeded roles with the exact permission sets of docs/api/contract.md §1', async () => {
     const res = await acl('/api/v1/roles', { token: await admin() });
     expect(res.status).toBe(200);
     expect(res.body).toEqual([

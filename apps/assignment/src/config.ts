@@ -4,9 +4,9 @@ import { defineConfig, platformConfig, PlatformEnv, toDuration, toInt, type Conf
 
 const DURATION = 'must be a duration such as 90s, 15m, 24h or 7d';
 
-/** assignment's variables: the platform's (CONTRACT §6) plus escalation. */
+/** assignment's variables: the platform's (docs/api/contract.md §6) plus escalation. */
 export class AssignmentEnv extends PlatformEnv {
-  /** One escalation level per this much time past `due_at` (CONTRACT §4.4). */
+  /** One escalation level per this much time past `due_at` (docs/api/contract.md §4.4). */
   @Transform(toDuration)
   @IsInt({ message: DURATION })
   @Min(1000, { message: 'must be at least 1s' })

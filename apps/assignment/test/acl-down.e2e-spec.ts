@@ -1,7 +1,7 @@
 /**
  * A private stack of acl and assignment (its own databases): the claim works while acl runs, and
  * once acl is stopped it answers 503 `upstream_unavailable` without changing the task
- * (CONTRACT §4.4, §5). Reads keep working: they never ask acl.
+ * (docs/api/contract.md §4.4, §5). Reads keep working: they never ask acl.
  */
 import { once } from 'node:events';
 import { call, mintToken, queryDatabase, startPrivateStack, type PrivateStack } from '@media/testing';

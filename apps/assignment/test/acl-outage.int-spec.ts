@@ -1,5 +1,5 @@
 /**
- * The claim asks acl about the claimant (CONTRACT §4.4, §5): with acl answering it succeeds, with
+ * The claim asks acl about the claimant (docs/api/contract.md §4.4, §5): with acl answering it succeeds, with
  * acl down it is a 503 `upstream_unavailable` and nothing changes. Reads never need acl.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Escalation (CONTRACT §4.4) with a controlled clock: the job is called with the time it should
+ * Escalation (docs/api/contract.md §4.4) with a controlled clock: the job is called with the time it should
  * believe, or runs on its own schedule with `ESCALATION_NOW_OFFSET` moving its clock forward.
  * Levels: 0 until past due, then 1, plus one per elapsed ESCALATION_INTERVAL (24 h here);
  * idempotent; one `assignment.task.escalated` per level; two replicas at once escalate and

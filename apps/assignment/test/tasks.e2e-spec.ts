@@ -1,6 +1,6 @@
 /**
- * Tasks: creation over HTTP and NATS (CONTRACT §4a, §5), reading one, and the list with its
- * filters, orderings and the work queue (CONTRACT §3, §4.4).
+ * Tasks: creation over HTTP and NATS (docs/api/contract.md §4a, §5), reading one, and the list with its
+ * filters, orderings and the work queue (docs/api/contract.md §3, §4.4).
  */
 import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from '@nats-io/transport-node';

@@ -1,5 +1,5 @@
 /**
- * unclaim / start / complete / cancel (CONTRACT §4.4): the whole transition table, who may act,
+ * unclaim / start / complete / cancel (docs/api/contract.md §4.4): the whole transition table, who may act,
  * 409 naming the current status, and one outbox event per transition.
  */
 import { randomUUID } from 'node:crypto';

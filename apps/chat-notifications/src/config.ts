@@ -1,7 +1,7 @@
 import { IsOptional, IsString, Matches, MinLength } from 'class-validator';
 import { defineConfig, platformConfig, PlatformEnv, type ConfigOf } from '@media/platform';
 
-/** chat-notifications's variables: the platform's plus mail (CONTRACT §6). */
+/** chat-notifications's variables: the platform's plus mail (docs/api/contract.md §6). */
 export class ChatNotificationsEnv extends PlatformEnv {
   /** `smtp://user:pass@host:port` or `smtps://...`; unset: email deliveries are recorded as skipped. */
   @IsOptional()

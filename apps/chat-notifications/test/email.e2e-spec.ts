@@ -180,7 +180,7 @@ describe('email channel over SMTP', () => {
   });
 });
 
-describe('a dependency that does not answer (CONTRACT §5)', () => {
+describe('a dependency that does not answer (docs/api/contract.md §5)', () => {
   it('answers 503 upstream_unavailable when documents does not answer the document check', async () => {
     // This instance's NATS has no documents responder; acl's lookup is answered above.
     const group = randomUUID();

@@ -1,5 +1,5 @@
 /**
- * Notification preferences (seed endpoint 14, CONTRACT §4.14), the inbox fed by the other apps'
+ * Notification preferences (seed endpoint 14, docs/api/contract.md §4.14), the inbox fed by the other apps'
  * events and by `notifications.send`, and email recorded as skipped without SMTP_URL.
  */
 import { randomUUID } from 'node:crypto';
@@ -234,7 +234,7 @@ async function prefer(
   expect(res.status).toBe(200);
 }
 
-describe('preference resolution: (T, C), else (*, C), else enabled (CONTRACT §4.14)', () => {
+describe('preference resolution: (T, C), else (*, C), else enabled (docs/api/contract.md §4.14)', () => {
   it.each([
     ['no rows: enabled', [], 'pending'],
     ['(*, websocket) off', [{ notification_type: '*', channel: 'websocket', enabled: false }], 'disabled'],

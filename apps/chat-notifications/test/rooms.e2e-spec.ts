@@ -1,5 +1,5 @@
 /**
- * Chat rooms (seed endpoint 1 and the rest of CONTRACT §4.1) through the gateway, against the
+ * Chat rooms (seed endpoint 1 and the rest of docs/api/contract.md §4.1) through the gateway, against the
  * real acl (members over NATS), PostgreSQL and JetStream.
  */
 import { randomUUID } from 'node:crypto';
@@ -274,7 +274,7 @@ describe('POST /api/v1/chat/rooms (endpoint 1)', () => {
   });
 });
 
-describe('rooms, messages and unread counts (CONTRACT §4.1)', () => {
+describe('rooms, messages and unread counts (docs/api/contract.md §4.1)', () => {
   let group: string;
   let alice: TestUser;
   let bob: TestUser;

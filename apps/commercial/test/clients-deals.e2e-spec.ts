@@ -1,4 +1,4 @@
-/** Clients and deals (CONTRACT §4a, §3): create, validate, list by cursor. */
+/** Clients and deals (docs/api/contract.md §4a, §3): create, validate, list by cursor. */
 import { randomUUID } from 'node:crypto';
 import {
   commercial,

@@ -1,6 +1,6 @@
 /**
  * Endpoint 3: attach a document to a slot (checked with documents over NATS), detach it, and the
- * attachments disappearing when documents announces a deletion (CONTRACT §4.3, §5).
+ * attachments disappearing when documents announces a deletion (docs/api/contract.md §4.3, §5).
  */
 import { randomUUID } from 'node:crypto';
 import { content, documents, editor, eventually, schedule, tokenWith, type Documents } from './support';

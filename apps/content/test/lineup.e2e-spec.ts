@@ -1,6 +1,6 @@
 /**
  * Broadcast schedules: create (JSON and CSV), lists, endpoint 2 (PUT with ETag / If-Match) and
- * the slot list (CONTRACT §4.2, §4a), in the three body encodings where the contract asks.
+ * the slot list (docs/api/contract.md §4.2, §4a), in the three body encodings where the contract asks.
  */
 import { randomUUID } from 'node:crypto';
 import type { ApiRequest } from '@media/testing';

@@ -1,7 +1,7 @@
 /**
  * content alone on its own NATS (so no other app answers): a deletion published while content is
  * down is applied when it comes back (durable consumer), a redelivered event is applied once
- * (idempotent on the event id), and acl or documents not answering is a 503 (CONTRACT §5).
+ * (idempotent on the event id), and acl or documents not answering is a 503 (docs/api/contract.md §5).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

@@ -7,7 +7,7 @@ const DURATION = 'must be a duration such as 30000, 30s, 10m or 1h';
 const whenS3 = (env: DocumentsEnv) => env.DOCUMENTS_STORAGE === 's3';
 
 /**
- * documents's variables: the platform's (CONTRACT §6) plus where stored files go.
+ * documents's variables: the platform's (docs/api/contract.md §6) plus where stored files go.
  * `fs` (default) keeps them under STORAGE_DIR, one replica with its volume; `s3` keeps them in an
  * S3-compatible bucket, so any number of replicas can serve them.
  */

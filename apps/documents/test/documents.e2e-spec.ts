@@ -1,5 +1,5 @@
 /**
- * documents over HTTP against the stack (CONTRACT §1, §4.11): upload, the record, the caller's
+ * documents over HTTP against the stack (docs/api/contract.md §1, §4.11): upload, the record, the caller's
  * list, the content with its validators and ranges, and endpoint 11 (delete).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -55,7 +55,7 @@ describe('POST /documents/api/v1/documents', () => {
     expect(got.bytes).toHaveLength(0);
   });
 
-  it('keeps only the base name, without control characters, cut to 255 characters (CONTRACT §4.11)', async () => {
+  it('keeps only the base name, without control characters, cut to 255 characters (docs/api/contract.md §4.11)', async () => {
     const writer = caller();
     expect((await uploaded(writer, 'a', { filename: '../../x' })).filename).toBe('x');
     expect((await uploaded(writer, 'a', { filename: '..\\..\\windows\\win.ini' })).filename).toBe('win.ini');
@@ -166,7 +166,7 @@ describe('POST /documents/api/v1/documents', () => {
     expect(raw.status).toBe(415);
   });
 
-  it('answers 415 before 403 for a JSON upload by a caller without documents:write (CONTRACT §1 order)', async () => {
+  it('answers 415 before 403 for a JSON upload by a caller without documents:write (docs/api/contract.md §1 order)', async () => {
     const res = await documents('/api/v1/documents', { token: caller([]).token, json: { file: 'x' } });
     expect(res.status).toBe(415);
     expect(res.body.code).toBe('unsupported_media_type');
@@ -185,7 +185,7 @@ describe('POST /documents/api/v1/documents', () => {
 });
 
 describe('GET /documents/api/v1/documents/{document_id}', () => {
-  it('lets any valid token read the record (CONTRACT §1)', async () => {
+  it('lets any valid token read the record (docs/api/contract.md §1)', async () => {
     const writer = caller();
     const doc = await uploaded(writer, 'hello');
     const stranger = caller([]);

@@ -1,5 +1,5 @@
 /**
- * documents between the apps (CONTRACT §5): the `documents.documents.get` and `get-many`
+ * documents between the apps (docs/api/contract.md §5): the `documents.documents.get` and `get-many`
  * responders called as another app's Nest client would, and `documents.document.deleted`
  * delivered to a durable JetStream consumer that was not running when the delete happened.
  */

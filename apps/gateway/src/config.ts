@@ -15,13 +15,13 @@ import {
 const PORT_MESSAGE = 'must be a port between 0 and 65535';
 const URL_MESSAGE = 'must be an http(s):// URL';
 const ORIGIN_MESSAGE = 'must be an http(s)://host:port origin without a path';
-/** Upstreams are origins: the gateway forwards the path unchanged (CONTRACT §0), so no base path. */
+/** Upstreams are origins: the gateway forwards the path unchanged (docs/api/contract.md §0), so no base path. */
 const ORIGIN = /^https?:\/\/[^\s/?#]+\/?$/;
 const HTTP_URL = /^https?:\/\/[^\s/?#]+(\/\S*)?$/;
 const DURATION_MESSAGE = 'must be a duration such as 2000, 30s or 1m';
 
 /**
- * The gateway's variables (CONTRACT §6). It has no database or NATS, so it does not extend
+ * The gateway's variables (docs/api/contract.md §6). It has no database or NATS, so it does not extend
  * PlatformEnv. The `<APP>_URL` and `JWT_JWKS_URL` defaults depend on other variables and are
  * filled in before validation, so a bad value is still named correctly.
  */
@@ -90,7 +90,7 @@ export class GatewayEnv {
   @Min(0, { message: 'must be a whole number of requests per minute' })
   RATE_LIMIT_PER_MINUTE: number = 1200;
 
-  /** Largest JSON or urlencoded request body, in bytes (the apps' BODY_LIMIT, CONTRACT §6). */
+  /** Largest JSON or urlencoded request body, in bytes (the apps' BODY_LIMIT, docs/api/contract.md §6). */
   @Transform(toBytes)
   @IsInt({ message: 'must be a size in bytes such as 1048576 or 1mb' })
   @Min(1, { message: 'must be a size in bytes such as 1048576 or 1mb' })
@@ -194,13 +194,13 @@ export class GatewayEnv {
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 }
 
-/** `<APP>_URL` of a service; the variable name is `<APP>_URL` with CONTRACT §0's naming. */
+/** `<APP>_URL` of a service; the variable name is `<APP>_URL` with docs/api/contract.md §0's naming. */
 export function upstreamVariable(app: ServiceName): keyof GatewayEnv {
   return `${envPrefix(app)}_URL` as keyof GatewayEnv;
 }
 
 function defaultUpstreamUrl(app: ServiceName, env: Record<string, string | undefined>): string {
-  // `<APP>_PORT` moves an app (CONTRACT §0), so the gateway follows it unless told a URL.
+  // `<APP>_PORT` moves an app (docs/api/contract.md §0), so the gateway follows it unless told a URL.
   const port = env[`${envPrefix(app)}_PORT`]?.trim();
   return `http://127.0.0.1:${port && /^\d+$/.test(port) ? port : APPS[app].port}`;
 }

@@ -249,7 +249,7 @@ class Gateway {
     return note;
   }
 
-  /** Routing, then the token (CONTRACT §0: an unknown segment is 404 with or without one). */
+  /** Routing, then the token (docs/api/contract.md §0: an unknown segment is 404 with or without one). */
   private route(req: IncomingMessage, res: ServerResponse, note: RequestNote): void {
     const url = req.url ?? '/';
     // Only origin-form targets: absolute-form and `*` are for proxies and OPTIONS-to-server.
@@ -445,7 +445,7 @@ class Gateway {
     return OWN_SEGMENTS.has(firstSegment(path)) ? path.replace(/^\/docs\/.*$/, '/docs/*') : 'unmatched';
   }
 
-  /** One access log line per request (CONTRACT §6); the gateway's own probes only at debug. */
+  /** One access log line per request (docs/api/contract.md §6); the gateway's own probes only at debug. */
   private finished(req: IncomingMessage, res: ServerResponse, note: RequestNote): void {
     this.active.delete(res);
     this.lastActivity = performance.now();
@@ -602,7 +602,7 @@ const UNCOUNT = Symbol('uncount');
  */
 
 /**
- * Starts the gateway (CONTRACT §0): a plain node:http server whose handler routes by first path
+ * Starts the gateway (docs/api/contract.md §0): a plain node:http server whose handler routes by first path
  * segment to keep-alive undici pools, with the gateway's own `/health`, `/openapi.json` and
  * `/docs` beside it. Throws ConfigError for a bad variable.
  */

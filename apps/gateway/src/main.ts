@@ -2,7 +2,7 @@ import { processEnv, runProcess, stopTracing } from '@media/platform/core';
 import { gatewayConfig } from './config';
 import { startGateway } from './gateway';
 
-/** Runs the gateway alone: config from the environment, clean stop on SIGTERM/SIGINT (CONTRACT §6). */
+/** Runs the gateway alone: config from the environment, clean stop on SIGTERM/SIGINT (docs/api/contract.md §6). */
 void runProcess({
   name: 'gateway',
   start: async () => {

@@ -1,5 +1,5 @@
 /**
- * Bodies over the limit through the gateway (CONTRACT §2: "a body over the limit: 413, answered
+ * Bodies over the limit through the gateway (docs/api/contract.md §2: "a body over the limit: 413, answered
  * after reading at most the limit, so the client sees the status"), and upstream answers that
  * come before the body was sent (relayed, never a 503, a reset or a hang). Issue 6.
  */

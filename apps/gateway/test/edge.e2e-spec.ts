@@ -1,7 +1,7 @@
 /**
  * The gateway's own defences (issue 6): timeouts and connection caps, rate limits that bad
  * tokens and health probes cannot dodge, CORS from CORS_ORIGINS, security headers on its own
- * pages, TRUSTED_PROXIES, and Node's parser errors in the contract's shape (CONTRACT §2).
+ * pages, TRUSTED_PROXIES, and Node's parser errors in the contract's shape (docs/api/contract.md §2).
  */
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -347,7 +347,7 @@ describe('TRUSTED_PROXIES at the gateway (issue 6)', () => {
   });
 });
 
-describe("Node's parser errors in the contract's shape (issue 6, CONTRACT §2)", () => {
+describe("Node's parser errors in the contract's shape (issue 6, docs/api/contract.md §2)", () => {
   it('answers bad framing with 400 {detail, code}', async () => {
     const gw = await gateway();
     const connection = await RawConnection.open(gw.port);

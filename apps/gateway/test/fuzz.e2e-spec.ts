@@ -2,7 +2,7 @@
  * Fuzzing every operation of every app's `/openapi.json` (issue 6): directly and through the
  * gateway, with a valid token, with generated path values, queries and bodies (wrong types,
  * boundaries, huge, deep, NUL, lone surrogates, unknown fields, wrong content types). A 5xx, a
- * hang, or an error body outside the contract's shape (CONTRACT §2) fails. No per-endpoint code:
+ * hang, or an error body outside the contract's shape (docs/api/contract.md §2) fails. No per-endpoint code:
  * the operations come from the documents, so new endpoints are covered as they are added.
  * Bounded in time (FUZZ_BUDGET_MS, default 150 s): operations are visited round-robin until
  * the budget is spent, so each gets its share however many there are.
@@ -322,7 +322,7 @@ function encode(text: string): string {
 
 const isString = (value: unknown) => typeof value === 'string';
 
-/** CONTRACT §2: `{detail, code}`, or 422's `{detail: [{loc, msg, type}]}`. */
+/** docs/api/contract.md §2: `{detail, code}`, or 422's `{detail: [{loc, msg, type}]}`. */
 function contractShaped(status: number, body: unknown): boolean {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
   const record = body as Record<string, unknown>;

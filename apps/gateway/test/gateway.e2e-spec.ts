@@ -1,5 +1,5 @@
 /**
- * The gateway booted in-process against real HTTP upstreams started here (CONTRACT §0, §1, §2,
+ * The gateway booted in-process against real HTTP upstreams started here (docs/api/contract.md §0, §1, §2,
  * §6). One fake upstream serves every prefix (and acl's JWKS, and a websocket echo), so each
  * gateway below points all its `<APP>_URL`s at it, except where a test needs an app down.
  */
@@ -297,7 +297,7 @@ function lastSeen(requestId: string): Seen | undefined {
 
 // ------------------------------------------------------------------ routing
 
-describe('routing (CONTRACT §0)', () => {
+describe('routing (docs/api/contract.md §0)', () => {
   it('forwards each first segment to its app with the path and query unchanged', async () => {
     const path = '/content/api/v1/lineup/a%2Fb?x=1&y=%20z&x=2';
     const res = await call(main.url, path, { headers: bearer(token) });
@@ -419,7 +419,7 @@ describe('forwarded headers and request ids', () => {
 
 // ------------------------------------------------------------------ authentication
 
-describe('token pre-check (CONTRACT §1)', () => {
+describe('token pre-check (docs/api/contract.md §1)', () => {
   async function expect401(headers: Record<string, string>, code: string): Promise<void> {
     const requestId = randomUUID();
     const res = await call(main.url, '/content/api/v1/lineup', {
@@ -784,7 +784,7 @@ describe('websocket upgrades', () => {
 
 // ------------------------------------------------------------------ health, docs
 
-describe('health and docs (CONTRACT §6)', () => {
+describe('health and docs (docs/api/contract.md §6)', () => {
   it('answers /health/live 200', async () => {
     const res = await call(main.url, '/health/live');
     expect(res.status).toBe(200);

@@ -1,6 +1,6 @@
 /**
  * The whole system as a client sees it through the gateway: every app booted as its own process
- * against its own fresh database and the real NATS (CONTRACT §0, §1, §2, §6).
+ * against its own fresh database and the real NATS (docs/api/contract.md §0, §1, §2, §6).
  */
 import { SERVICE_NAMES } from '@media/contracts';
 import { call, mintToken, stack, type StackInfo } from '@media/testing';

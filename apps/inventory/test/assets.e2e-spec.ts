@@ -1,7 +1,7 @@
 /**
- * Line assets: creation and endpoint 5 (CONTRACT §4.5): partial updates, the document checked
+ * Line assets: creation and endpoint 5 (docs/api/contract.md §4.5): partial updates, the document checked
  * with documents over NATS (here a stand-in responder), null detaching, every id checked under
- * its parents (CONTRACT §1: 404, never a leak), and documents' deletion event (§4.11) nulling
+ * its parents (docs/api/contract.md §1: 404, never a leak), and documents' deletion event (§4.11) nulling
  * the reference while the asset keeps its row.
  */
 import { randomUUID } from 'node:crypto';
@@ -209,7 +209,7 @@ describe('PATCH .../lines/{line_id}/assets/{asset_id} (endpoint 5)', () => {
     expect(rows.map((r) => r.name)).toEqual(['Spot A', 'Spot A']);
   });
 
-  it('checks the body (422) before ownership (404), as CONTRACT §1 orders', async () => {
+  it('checks the body (422) before ownership (404), as docs/api/contract.md §1 orders', async () => {
     const { booking, second, asset } = await bookingWithAsset();
     const res = await patchAsset(`${booking.id}/lines/${second.id}/assets/${asset.id}`, {});
     expect(res.status).toBe(422);

@@ -1,7 +1,7 @@
 /**
- * Bookings and their lines (CONTRACT §4.12, §4a): create with lines, list with filters and
+ * Bookings and their lines (docs/api/contract.md §4.12, §4a): create with lines, list with filters and
  * cursors, endpoint 12, status changes (409 naming the current status), lines added and updated
- * under their order only (CONTRACT §1 ownership), money as two-decimal strings (§3).
+ * under their order only (docs/api/contract.md §1 ownership), money as two-decimal strings (§3).
  */
 import { randomUUID } from 'node:crypto';
 import {

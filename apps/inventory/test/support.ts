@@ -72,7 +72,7 @@ export async function createAsset(
 /**
  * Documents as the tests need them: when a `documents.documents.get` responder already answers
  * on this NATS (the documents app, once it has one), real documents uploaded through the gateway
- * (CONTRACT §4.11); otherwise a stand-in responder answering Nest's packet format from a set of
+ * (docs/api/contract.md §4.11); otherwise a stand-in responder answering Nest's packet format from a set of
  * known ids (the documents app on this branch has no responder yet). Only the stand-in can be
  * stopped, to test a documents outage.
  */

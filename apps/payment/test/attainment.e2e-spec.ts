@@ -1,5 +1,5 @@
 /**
- * Endpoint 9, commission attainment (CONTRACT §4.9), over the real stack with acl answering over
+ * Endpoint 9, commission attainment (docs/api/contract.md §4.9), over the real stack with acl answering over
  * NATS. Each test reads a month of its own, so the tests do not see each other's rows.
  */
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';

@@ -1,4 +1,4 @@
-/** Plans, targets and collections (CONTRACT §4a, §3): create, replace, upsert, validate, list. */
+/** Plans, targets and collections (docs/api/contract.md §4a, §3): create, replace, upsert, validate, list. */
 import { randomUUID } from 'node:crypto';
 import {
   createUser,

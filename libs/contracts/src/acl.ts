@@ -11,7 +11,7 @@ export const AclEvents = {
 } as const;
 
 /**
- * acl's routes reachable without a token (CONTRACT §1), as the gateway matches them before
+ * acl's routes reachable without a token (docs/api/contract.md §1), as the gateway matches them before
  * forwarding (`{name}` is one path segment). Besides these, every app's `/health/*` and
  * `/openapi.json` are public. acl marks the same routes `@Public()`; a test keeps both alike.
  */

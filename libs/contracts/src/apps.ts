@@ -1,4 +1,4 @@
-/** The nine apps, their public path prefix and default port (CONTRACT §0). */
+/** The nine apps, their public path prefix and default port (docs/api/contract.md §0). */
 export const APPS = {
   gateway: { prefix: '', port: 3000 },
   content: { prefix: 'content', port: 3001 },
@@ -20,7 +20,7 @@ export function envPrefix(app: AppName): string {
   return app.toUpperCase().replace(/-/g, '_');
 }
 
-/** Permissions of CONTRACT §1. */
+/** Permissions of docs/api/contract.md §1. */
 export const Permissions = {
   lineupRead: 'lineup:read',
   lineupWrite: 'lineup:write',
@@ -44,7 +44,7 @@ export const Permissions = {
 } as const;
 export type Permission = (typeof Permissions)[keyof typeof Permissions];
 
-/** The claims of an access token issued by acl (CONTRACT §1). */
+/** The claims of an access token issued by acl (docs/api/contract.md §1). */
 export interface AccessTokenClaims {
   sub: string;
   email: string;

@@ -12,7 +12,7 @@ export const AssignmentEvents = {
 } as const;
 
 export const TASK_STATUSES = ['OPEN', 'CLAIMED', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED'] as const;
-/** Lifecycle of a workflow task (CONTRACT §4.4). */
+/** Lifecycle of a workflow task (docs/api/contract.md §4.4). */
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 export const TASK_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH', 'URGENT'] as const;
@@ -20,7 +20,7 @@ export type TaskPriority = (typeof TASK_PRIORITIES)[number];
 
 /** Error codes assignment answers besides the platform's (`not_found`, `forbidden`, ...). */
 export const AssignmentErrorCodes = {
-  /** Claim of a task held by another user, or not OPEN/CLAIMED (CONTRACT §4.4). */
+  /** Claim of a task held by another user, or not OPEN/CLAIMED (docs/api/contract.md §4.4). */
   taskNotClaimable: 'task_not_claimable',
   /** unclaim/start/complete/cancel from a status that does not allow it. */
   invalidTransition: 'invalid_transition',

@@ -1,4 +1,4 @@
-/** Deal statuses; only `WON` deals count in sales analytics (CONTRACT §4.8). */
+/** Deal statuses; only `WON` deals count in sales analytics (docs/api/contract.md §4.8). */
 export const DEAL_STATUSES = ['WON', 'LOST', 'PENDING'] as const;
 export type DealStatus = (typeof DEAL_STATUSES)[number];
 

@@ -2,7 +2,7 @@
 export const MEDIA = ['TV', 'RADIO', 'DIGITAL'] as const;
 export type Medium = (typeof MEDIA)[number];
 
-/** Weekday abbreviations of `slot_count` (Monday first, CONTRACT §3). */
+/** Weekday abbreviations of `slot_count` (Monday first, docs/api/contract.md §3). */
 export type Weekday = 'MON' | 'TUE' | 'WED' | 'THU' | 'FRI' | 'SAT' | 'SUN';
 
 /** The uploader of a schedule, as acl knows it (`null` fields when acl no longer knows the user). */
@@ -12,7 +12,7 @@ export interface ScheduleUploader {
   employee_number: string | null;
 }
 
-/** A broadcast schedule (seed "BroadcastSchedule", CONTRACT §4.2). */
+/** A broadcast schedule (seed "BroadcastSchedule", docs/api/contract.md §4.2). */
 export interface BroadcastScheduleView {
   id: string;
   medium: Medium;
@@ -38,7 +38,7 @@ export interface SlotAssetView {
   attached_at: string;
 }
 
-/** A slot of a schedule (CONTRACT §4.2). */
+/** A slot of a schedule (docs/api/contract.md §4.2). */
 export interface SlotView {
   id: string;
   air_date: string;

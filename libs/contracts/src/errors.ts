@@ -1,11 +1,11 @@
-/** One item of a 422 `detail` list (CONTRACT §2). */
+/** One item of a 422 `detail` list (docs/api/contract.md §2). */
 export interface ValidationIssue {
   loc: string[];
   msg: string;
   type: string;
 }
 
-/** The body of every non-validation error (CONTRACT §2). */
+/** The body of every non-validation error (docs/api/contract.md §2). */
 export interface ErrorBody {
   detail: string;
   code: ErrorCode;
@@ -20,7 +20,7 @@ export interface RpcErrorPayload {
 
 /**
  * Every `code` an error body or NATS error payload can carry, across the apps and the gateway
- * (CONTRACT §2). Clients switch on these: one list, so a code cannot silently change.
+ * (docs/api/contract.md §2). Clients switch on these: one list, so a code cannot silently change.
  */
 export const ERROR_CODES = [
   // platform

@@ -5,7 +5,7 @@ import { ChatEvents } from './notifications';
 import type { MessageMeta } from './rpc';
 
 /**
- * Durable events (CONTRACT §5). They are kept in one JetStream stream; it lists these subjects
+ * Durable events (docs/api/contract.md §5). They are kept in one JetStream stream; it lists these subjects
  * exactly, never a wildcard, so request/reply subjects of the same shape are never captured.
  */
 export const EVENT_SUBJECTS = [

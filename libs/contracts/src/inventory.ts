@@ -1,4 +1,4 @@
-/** Booking statuses (CONTRACT §4.12). */
+/** Booking statuses (docs/api/contract.md §4.12). */
 export const BOOKING_STATUSES = ['DRAFT', 'CONFIRMED', 'CANCELLED'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
@@ -17,7 +17,7 @@ export interface LineAssetView {
   updated_at: string;
 }
 
-/** A booking line; money as two-decimal strings (CONTRACT §3). */
+/** A booking line; money as two-decimal strings (docs/api/contract.md §3). */
 export interface BookingLineView {
   id: string;
   platform: BookingPlatform;

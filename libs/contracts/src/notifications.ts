@@ -12,7 +12,7 @@ export const ChatEvents = {
  */
 export const CHAT_PUSH_SUBJECT = 'chat-notifications.push';
 
-/** Notification channels (CONTRACT §4.14). */
+/** Notification channels (docs/api/contract.md §4.14). */
 export const NOTIFICATION_CHANNELS = ['websocket', 'email'] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 
@@ -54,7 +54,7 @@ export interface PushEnvelope<T = unknown> extends PushFrame<T> {
   user_ids: string[];
 }
 
-/** Error codes chat-notifications answers beyond the common ones (CONTRACT §1, §4.1). */
+/** Error codes chat-notifications answers beyond the common ones (docs/api/contract.md §1, §4.1). */
 export const ChatErrorCodes = {
   notGroupMember: 'not_group_member',
   roomInactive: 'room_inactive',

@@ -1,5 +1,5 @@
 /**
- * An app booted from its build output the way production runs it (CONTRACT §6): configuration
+ * An app booted from its build output the way production runs it (docs/api/contract.md §6): configuration
  * from the environment only, one line naming a bad variable, SIGTERM drains and exits 0.
  * Needs `nx run-many -t build` first (`npm test` does it).
  */

@@ -1,5 +1,5 @@
 /**
- * Event delivery over JetStream (CONTRACT §5): one durable consumer per handler, poison and
+ * Event delivery over JetStream (docs/api/contract.md §5): one durable consumer per handler, poison and
  * malformed messages dead-lettered instead of redelivered for ever, the stream's subjects kept
  * as a union across versions with explicit limits, and outbox/processed_events pruning.
  */

@@ -1,5 +1,5 @@
 /**
- * Requests and durable events between apps (CONTRACT §5), over real NATS with JetStream and over
+ * Requests and durable events between apps (docs/api/contract.md §5), over real NATS with JetStream and over
  * the in-process bus of the embedded default: same subjects, same errors, same guarantees.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
  * The platform's shared behaviour, proven on a small fixture app booted for real against the
- * run's PostgreSQL and NATS: CONTRACT §1 (401/403, order of checks), §2 (422 shapes, 413, 415,
+ * run's PostgreSQL and NATS: docs/api/contract.md §1 (401/403, order of checks), §2 (422 shapes, 413, 415,
  * 500), §3 (forms, pagination) and §5 (NATS failures are 503).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -28,7 +28,7 @@ afterAll(async () => {
   await fixture?.stop();
 });
 
-describe('authentication (CONTRACT §1)', () => {
+describe('authentication (docs/api/contract.md §1)', () => {
   const cases: [string, () => string, string][] = [
     ['an expired token', () => mintToken(keys, { expiresIn: -60 }), 'token_expired'],
     ['a token for another audience', () => mintToken(keys, { aud: 'someone-else' }), 'token_invalid'],
@@ -93,7 +93,7 @@ describe('authentication (CONTRACT §1)', () => {
   });
 });
 
-describe('validation errors (CONTRACT §2)', () => {
+describe('validation errors (docs/api/contract.md §2)', () => {
   it('reports every failing field at once with its loc and type', async () => {
     const res = await call(base, '/api/v1/things', {
       token,
@@ -182,7 +182,7 @@ describe('validation errors (CONTRACT §2)', () => {
   });
 });
 
-describe('form and multipart bodies (CONTRACT §3)', () => {
+describe('form and multipart bodies (docs/api/contract.md §3)', () => {
   it('accepts a urlencoded form with repeated keys, JSON metadata and text booleans and numbers', async () => {
     const a = randomUUID();
     const b = randomUUID();
@@ -394,7 +394,7 @@ describe('multipart only where a route declares it (issue 6)', () => {
   });
 });
 
-describe('bad input never reaches a 500 (CONTRACT §2, issue 6)', () => {
+describe('bad input never reaches a 500 (docs/api/contract.md §2, issue 6)', () => {
   const nested = (depth: number) => {
     let s = '1';
     for (let i = 0; i < depth; i++) s = `{"a":${s}}`;
@@ -499,7 +499,7 @@ describe('bad input never reaches a 500 (CONTRACT §2, issue 6)', () => {
   });
 });
 
-describe('cursor pagination (CONTRACT §3)', () => {
+describe('cursor pagination (docs/api/contract.md §3)', () => {
   const ids: string[] = [];
 
   beforeAll(async () => {
@@ -596,7 +596,7 @@ describe('cursor pagination (CONTRACT §3)', () => {
   });
 });
 
-describe('NATS requests (CONTRACT §5)', () => {
+describe('NATS requests (docs/api/contract.md §5)', () => {
   it('maps a subject nobody answers to 503 upstream_unavailable', async () => {
     const res = await call(base, '/api/v1/ask/nobody', { token });
     expect(res.status).toBe(503);
@@ -626,7 +626,7 @@ describe('NATS requests (CONTRACT §5)', () => {
   });
 });
 
-describe('request ids and health (CONTRACT §2, §6)', () => {
+describe('request ids and health (docs/api/contract.md §2, §6)', () => {
   it('echoes a given X-Request-Id and makes one when absent', async () => {
     const given = await call(base, '/health/live', { headers: { 'x-request-id': 'abc-123' } });
     expect(given.headers.get('x-request-id')).toBe('abc-123');

@@ -1,4 +1,4 @@
-/** CONTRACT §6: on shutdown an app stops accepting but finishes the requests it is serving. */
+/** docs/api/contract.md §6: on shutdown an app stops accepting but finishes the requests it is serving. */
 import { Client } from 'undici';
 import { call, mintToken } from '@media/testing';
 import { stopApp } from '../src';

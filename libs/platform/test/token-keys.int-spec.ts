@@ -1,5 +1,5 @@
 /**
- * Token verification against acl's JWKS as every app does it (CONTRACT §1, §2): an unreachable
+ * Token verification against acl's JWKS as every app does it (docs/api/contract.md §1, §2): an unreachable
  * JWKS is 503 (never a 401 that makes clients discard good tokens), the time claims are
  * enforced, and the key set is refreshed on its Cache-Control TTL without hammering acl.
  */
@@ -100,7 +100,7 @@ async function boot(jwksUrl: string): Promise<{ app: INestApplication; base: str
 
 const me = (base: string, token: string) => call(base, '/api/v1/items', { token });
 
-describe('JWKS reachability (CONTRACT §1, §2)', () => {
+describe('JWKS reachability (docs/api/contract.md §1, §2)', () => {
   const jwks = new FakeJwks();
   const keys = generateTestKeys();
   let booted: { app: INestApplication; base: string; db: string };
@@ -159,7 +159,7 @@ describe('JWKS reachability (CONTRACT §1, §2)', () => {
   });
 });
 
-describe('time claims (CONTRACT §1)', () => {
+describe('time claims (docs/api/contract.md §1)', () => {
   const jwks = new FakeJwks();
   const keys = generateTestKeys();
   let booted: { app: INestApplication; base: string; db: string };

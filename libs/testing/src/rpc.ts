@@ -10,7 +10,7 @@ export interface NestReply<T> {
 }
 
 /**
- * Sends `data` to `subject` as another app's Nest client would (CONTRACT §5): Nest's packet
+ * Sends `data` to `subject` as another app's Nest client would (docs/api/contract.md §5): Nest's packet
  * `{id, pattern, data}` whose `data` is the `{data, meta}` envelope. Throws when the reply
  * answers another request's id.
  */

@@ -45,7 +45,7 @@ function startProcess(app: AppName, env: Record<string, string>, logDir: string)
 
 /**
  * Boots every app as its own process from the build output, each on its own fresh database on
- * the real PostgreSQL, all on the real NATS (CONTRACT §0 distributed mode). This is the stack of
+ * the real PostgreSQL, all on the real NATS (docs/api/contract.md §0 distributed mode). This is the stack of
  * the e2e run, found by test files through `stack()`.
  */
 export async function startStack(
@@ -182,7 +182,7 @@ const adminLogins = new Map<string, Promise<string>>();
 /**
  * The bootstrap administrator's access token on a stack (a real login through its gateway). The
  * login is shared by every caller: parallel logins of one account are answered 429 while one is
- * checked (CONTRACT §1).
+ * checked (docs/api/contract.md §1).
  */
 export function adminToken(info: StackInfo = stack()): Promise<string> {
   let login = adminLogins.get(info.gatewayUrl);

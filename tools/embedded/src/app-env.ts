@@ -22,7 +22,7 @@ export interface AppEnvironments {
 
 /**
  * The environment object each app is booted with inside the one process: the same variables
- * an app run alone reads (CONTRACT §6), so nothing in the apps knows about the embedded mode.
+ * an app run alone reads (docs/api/contract.md §6), so nothing in the apps knows about the embedded mode.
  * `PORT` is never set: `<APP>_PORT` names every port, and a shared `PORT` would put all nine on one.
  */
 export function appEnvironments(input: AppEnvInput): AppEnvironments {

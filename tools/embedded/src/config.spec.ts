@@ -1,7 +1,7 @@
 import { loadRunnerConfig, RunnerConfigError } from './config';
 
 describe('loadRunnerConfig', () => {
-  it('defaults DATA_DIR to ./.data under the working directory and every port to CONTRACT §0', () => {
+  it('defaults DATA_DIR to ./.data under the working directory and every port to docs/api/contract.md §0', () => {
     const config = loadRunnerConfig({}, '/srv/app');
     expect(config.dataDir).toBe('/srv/app/.data');
     expect(config.ports).toEqual({

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { APPS, envPrefix, type AppName } from '@media/contracts';
 
-/** What the embedded default reads from the environment (CONTRACT §6), validated once. */
+/** What the embedded default reads from the environment (docs/api/contract.md §6), validated once. */
 export interface RunnerConfig {
   /** Absolute path of the data directory (`DATA_DIR`, default `./.data`). */
   dataDir: string;
@@ -14,7 +14,7 @@ export interface RunnerConfig {
   adminPassword?: string;
   /** Set only when the user gives it; otherwise it follows acl's port. */
   jwksUrl?: string;
-  /** HTTP port of every app, `<APP>_PORT` overriding CONTRACT §0's defaults. */
+  /** HTTP port of every app, `<APP>_PORT` overriding docs/api/contract.md §0's defaults. */
   ports: Record<AppName, number>;
   /** `PATH`, searched for a nats-server binary. */
   path: string;

@@ -272,7 +272,7 @@ export class EmbeddedPostgresServer {
     await stopLeftover(pid, 'SIGINT', 'SIGQUIT', 30_000);
   }
 
-  /** Creates the cluster (superuser `postgres`, UTF8, C collation as CONTRACT §3 orders text). */
+  /** Creates the cluster (superuser `postgres`, UTF8, C collation as docs/api/contract.md §3 orders text). */
   async initialise(): Promise<void> {
     if (this.relocatedTo) {
       try {

@@ -51,7 +51,7 @@ export class AuthService implements OnApplicationBootstrap {
   /**
    * One answer for an unknown email, a wrong password, an invited and a disabled account, each
    * after a real argon2 verification; an email with recent failures waits first, whatever the
-   * outcome, so the wait tells nothing either (CONTRACT §1). The attempt first claims the email's
+   * outcome, so the wait tells nothing either (docs/api/contract.md §1). The attempt first claims the email's
    * row in the database (shared by every replica): while it waits and is checked, another
    * attempt for the same email is answered 429 without its password being checked, so parallel
    * guessing gains nothing.
@@ -208,7 +208,7 @@ export class AuthService implements OnApplicationBootstrap {
   }
 
   /**
-   * Only the last 15 minutes of failures matter (CONTRACT §1): each failure deletes a batch of
+   * Only the last 15 minutes of failures matter (docs/api/contract.md §1): each failure deletes a batch of
    * rows older than that (and rows of attempts that never finished), so the table holds about
    * 15 minutes of failing emails. Rows are only added by attempts, so pruning on failures keeps
    * pace with growth; a success deletes its own row.

@@ -1,4 +1,4 @@
-/** The token pair of CONTRACT §1 (`POST /auth/token`, `POST /auth/refresh`). */
+/** The token pair of docs/api/contract.md §1 (`POST /auth/token`, `POST /auth/refresh`). */
 export interface TokenPair {
   access_token: string;
   token_type: 'Bearer';

@@ -12,7 +12,7 @@ const FIRST_DELAY_MS = 50;
 /**
  * How long a login attempt for one email waits before it is checked, given that email's recent
  * failures: none for the first try, then 50, 100, 200, 400, 800 ms, then 1 s for good
- * (CONTRACT §1: a growing delay of at most 1 s, never a lockout).
+ * (docs/api/contract.md §1: a growing delay of at most 1 s, never a lockout).
  */
 export function loginDelayMs(failures: number, lastFailedAt: Date | null, now: Date): number {
   if (failures <= 0 || !lastFailedAt || now.getTime() - lastFailedAt.getTime() > FAILURE_MEMORY_MS) return 0;

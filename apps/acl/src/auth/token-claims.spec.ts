@@ -13,7 +13,7 @@ describe('buildAccessClaims', () => {
   const rules = { issuer: 'media-backoffice-acl', audience: 'media-backoffice', ttlMs: 15 * 60_000 };
   const now = new Date('2025-03-01T10:00:00.900Z');
 
-  it('carries every claim of CONTRACT §1 and nothing else', () => {
+  it('carries every claim of docs/api/contract.md §1 and nothing else', () => {
     const claims = buildAccessClaims(subject, rules, now, 'jti-1');
     expect(claims).toEqual({
       sub: subject.id,

@@ -12,7 +12,7 @@ export interface TokenRules {
 }
 
 /**
- * The claims of an access token (CONTRACT §1). Groups, roles and permissions are copied in, so
+ * The claims of an access token (docs/api/contract.md §1). Groups, roles and permissions are copied in, so
  * every app can authorise without asking acl; a change shows at the next token.
  */
 export function buildAccessClaims(

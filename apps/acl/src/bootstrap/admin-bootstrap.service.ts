@@ -6,7 +6,7 @@ import { UserAccounts } from '../users/user-accounts.service';
 
 /**
  * Creates the first administrator from ADMIN_EMAIL / ADMIN_PASSWORD when no user has that email
- * (CONTRACT §4a). An existing user is never touched, so restarts and replicas change nothing and
+ * (docs/api/contract.md §4a). An existing user is never touched, so restarts and replicas change nothing and
  * a password changed since is not reset.
  */
 @Injectable()

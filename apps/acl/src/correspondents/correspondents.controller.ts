@@ -54,7 +54,7 @@ export class CorrespondentsController {
     return this.correspondents.invite(dto, inviter);
   }
 
-  /** Public: the invited person has no token yet (CONTRACT §1). */
+  /** Public: the invited person has no token yet (docs/api/contract.md §1). */
   @Post('invitations/:token/accept')
   @Public()
   @HttpCode(200)

@@ -58,7 +58,7 @@ export class GroupsController {
     return this.groups.get(params.id);
   }
 
-  /** 201 when the user joins, 200 when it already was a member (CONTRACT §4a). */
+  /** 201 when the user joins, 200 when it already was a member (docs/api/contract.md §4a). */
   @Post(':id/members')
   @Multipart()
   @ApiOperation({ summary: 'Add a user to a group (200 when already a member)' })

@@ -5,7 +5,7 @@ import { RpcPayload } from '@media/platform';
 import { GroupMembersRequest } from './dto/group.dto';
 import { GroupMemberships } from './group-memberships.service';
 
-/** groups' NATS responder (CONTRACT §5); a malformed payload is a 422 at `["data", ...]`. */
+/** groups' NATS responder (docs/api/contract.md §5); a malformed payload is a 422 at `["data", ...]`. */
 @Controller()
 export class GroupsRpcController {
   constructor(@Inject(GroupMemberships) private readonly memberships: GroupMemberships) {}

@@ -10,7 +10,7 @@ import { GroupMember } from './group-member.entity';
 import { Group } from './group.entity';
 import { toGroupView, toMembershipView, type GroupView, type MembershipView } from './group.view';
 
-/** Groups and their members (CONTRACT §4a, `users:admin`). */
+/** Groups and their members (docs/api/contract.md §4a, `users:admin`). */
 @Injectable()
 export class GroupsService {
   constructor(
@@ -58,7 +58,7 @@ export class GroupsService {
 
   /**
    * Adds a member; `created` is false when the user already was one (200 rather than 201).
-   * The user is checked first: a body naming nobody is a 422 before the group's 404 (CONTRACT §1 order).
+   * The user is checked first: a body naming nobody is a 422 before the group's 404 (docs/api/contract.md §1 order).
    */
   async addMember(
     groupId: string,

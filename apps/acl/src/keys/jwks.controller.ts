@@ -6,7 +6,7 @@ import { JwksResponse, RotationResponse } from './dto/keys.response';
 import type { PublicJwk, RotationResult } from './key.view';
 import { SigningKeys } from './signing-keys.service';
 
-/** `GET /acl/.well-known/jwks.json`: the public keys every app verifies tokens with (CONTRACT §1). */
+/** `GET /acl/.well-known/jwks.json`: the public keys every app verifies tokens with (docs/api/contract.md §1). */
 @ApiTags('auth')
 @Controller('.well-known')
 export class JwksController {

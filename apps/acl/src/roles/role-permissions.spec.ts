@@ -1,7 +1,7 @@
 import { SEEDED_ROLES } from '../database/migrations/1764000000001-seed-roles';
 import { effectivePermissions } from './role-permissions';
 
-describe('seeded roles (CONTRACT §1)', () => {
+describe('seeded roles (docs/api/contract.md §1)', () => {
   const table: Record<string, string[]> = {
     ADMIN: ['*'],
     EDITOR: [

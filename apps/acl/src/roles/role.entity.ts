@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
-/** A named set of permissions (seeded: CONTRACT §1). */
+/** A named set of permissions (seeded: docs/api/contract.md §1). */
 @Entity({ name: 'roles' })
 export class Role {
   @PrimaryColumn({ type: 'text' })

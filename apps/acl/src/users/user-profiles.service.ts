@@ -8,7 +8,7 @@ import { User } from './user.entity';
 import { toUserProfile } from './user.view';
 
 /**
- * What other apps ask acl about users over NATS (CONTRACT §5). Unknown or malformed ids are
+ * What other apps ask acl about users over NATS (docs/api/contract.md §5). Unknown or malformed ids are
  * simply absent (or `null` for a single lookup); replies never carry credentials.
  */
 @Injectable()

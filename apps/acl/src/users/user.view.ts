@@ -9,7 +9,7 @@ export interface LoadedUser {
   groups: string[];
 }
 
-/** The user as acl's HTTP API shows it (CONTRACT §4a `users/me` shape). */
+/** The user as acl's HTTP API shows it (docs/api/contract.md §4a `users/me` shape). */
 export interface UserView {
   id: string;
   email: string;
@@ -26,7 +26,7 @@ export interface UserView {
 }
 
 /**
- * `"first last"` (CONTRACT §4 endpoint 7), leaving out a missing part; a user with no name yet
+ * `"first last"` (docs/api/contract.md §4 endpoint 7), leaving out a missing part; a user with no name yet
  * (an invited correspondent) is shown by email, as chat clients show a handle.
  */
 export function displayName(user: Pick<User, 'firstName' | 'lastName' | 'email'>): string {

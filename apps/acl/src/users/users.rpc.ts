@@ -5,7 +5,7 @@ import { RpcPayload } from '@media/platform';
 import { PermissionsRequest, ReportsRequest, UserIdsRequest, UsersExistRequest } from './dto/rpc.dto';
 import { UserProfiles } from './user-profiles.service';
 
-/** users' NATS responders (CONTRACT §5); a malformed payload comes back as a 422 at `["data", ...]`. */
+/** users' NATS responders (docs/api/contract.md §5); a malformed payload comes back as a 422 at `["data", ...]`. */
 @Controller()
 export class UsersRpcController {
   constructor(@Inject(UserProfiles) private readonly profiles: UserProfiles) {}

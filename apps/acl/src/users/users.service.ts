@@ -55,7 +55,7 @@ interface References {
   manager_id?: string | null;
 }
 
-/** Managing users (CONTRACT §4a, `users:admin`) and the caller's own profile. */
+/** Managing users (docs/api/contract.md §4a, `users:admin`) and the caller's own profile. */
 @Injectable()
 export class UsersService {
   constructor(

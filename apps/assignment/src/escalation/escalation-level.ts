@@ -1,5 +1,5 @@
 /**
- * The escalation level of a task `elapsedMs` past its `due_at` (CONTRACT §4.4): 0 until it is
+ * The escalation level of a task `elapsedMs` past its `due_at` (docs/api/contract.md §4.4): 0 until it is
  * past due, then 1, plus one per full `ESCALATION_INTERVAL` elapsed since. The SQL of the job
  * computes the same in the database; this is its reference, unit-tested.
  */

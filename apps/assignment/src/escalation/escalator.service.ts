@@ -30,7 +30,7 @@ interface EscalatedRow {
 }
 
 /**
- * Raises `escalation_level` of overdue, unfinished tasks (CONTRACT §4.4) and announces each
+ * Raises `escalation_level` of overdue, unfinished tasks (docs/api/contract.md §4.4) and announces each
  * level reached once. Each batch is one transaction that locks its rows with
  * `FOR UPDATE SKIP LOCKED` and only takes rows whose stored level is below the computed one, so
  * a second run (or a second replica running at the same moment) changes and announces nothing twice.

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AclSubjects, type UserProfile } from '@media/contracts';
 import { RpcClient } from '@media/platform';
 
-/** What assignment asks acl over NATS; acl not answering is a 503 (CONTRACT §5). */
+/** What assignment asks acl over NATS; acl not answering is a 503 (docs/api/contract.md §5). */
 @Injectable()
 export class AclDirectory {
   constructor(@Inject(RpcClient) private readonly rpc: RpcClient) {}

@@ -7,7 +7,7 @@ import type { Request } from 'express';
 export { AnyPermissionGuard, RequireAnyPermission } from '@media/platform';
 
 /**
- * Endpoint 4's first check (CONTRACT §4.4), before the body is validated: claiming for another
+ * Endpoint 4's first check (docs/api/contract.md §4.4), before the body is validated: claiming for another
  * user needs `tasks:assign`, claiming for oneself `tasks:claim`. Any `user_id` that is not the
  * caller's id (a malformed one included) counts as another user.
  */

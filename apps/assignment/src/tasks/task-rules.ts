@@ -1,7 +1,7 @@
 import { hasPermission } from '@media/platform';
 import type { TaskStatus } from '@media/contracts';
 
-/** The transitions besides the claim (CONTRACT §4.4); anything else is a 409 naming the status. */
+/** The transitions besides the claim (docs/api/contract.md §4.4); anything else is a 409 naming the status. */
 export const TRANSITIONS = {
   unclaim: { from: ['CLAIMED', 'IN_PROGRESS'], to: 'OPEN', verb: 'unclaimed' },
   start: { from: ['CLAIMED'], to: 'IN_PROGRESS', verb: 'started' },

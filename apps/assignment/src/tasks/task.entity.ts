@@ -1,7 +1,7 @@
 import type { RequiredPermission, TaskAssignee, TaskPriority, TaskStatus } from '@media/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-/** A workflow task someone must claim and carry out (seed resource Task, CONTRACT §4.4). */
+/** A workflow task someone must claim and carry out (seed resource Task, docs/api/contract.md §4.4). */
 @Entity({ name: 'tasks' })
 export class Task {
   @PrimaryGeneratedColumn('uuid')

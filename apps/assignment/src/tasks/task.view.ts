@@ -3,7 +3,7 @@ import type { Task } from './task.entity';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
-/** The task as clients see it: every seed field, `null` when unset (CONTRACT §3). */
+/** The task as clients see it: every seed field, `null` when unset (docs/api/contract.md §3). */
 export function toTaskView(task: Task): TaskView {
   return {
     id: task.id,

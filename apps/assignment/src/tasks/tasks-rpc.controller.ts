@@ -5,7 +5,7 @@ import { RpcPayload } from '@media/platform';
 import { CreateTaskDto } from './dto/create-task.dto';
 import { TasksService } from './tasks.service';
 
-/** Task creation by other apps (CONTRACT §5); a malformed payload is a 422 at `["data", ...]`. */
+/** Task creation by other apps (docs/api/contract.md §5); a malformed payload is a 422 at `["data", ...]`. */
 @Controller()
 export class TasksRpcController {
   constructor(@Inject(TasksService) private readonly tasks: TasksService) {}

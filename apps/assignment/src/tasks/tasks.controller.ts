@@ -36,7 +36,7 @@ import { ClaimResponseDto, TaskDto, TaskPageDto } from './dto/task.response';
 import { ClaimPermissionGuard, RequireAnyPermission } from './task-guards';
 import { TasksService } from './tasks.service';
 
-/** Endpoint 4's envelope (CONTRACT §3, §4.4). */
+/** Endpoint 4's envelope (docs/api/contract.md §3, §4.4). */
 export interface ClaimResponse {
   success: true;
   message: 'Task claimed';
@@ -90,7 +90,7 @@ export class TasksController {
     await this.tasks.remove(params.task_id);
   }
 
-  /** Endpoint 4 (CONTRACT §4.4). */
+  /** Endpoint 4 (docs/api/contract.md §4.4). */
   @Post(':task_id/claim')
   @HttpCode(200)
   @JsonOnly()

@@ -41,7 +41,7 @@ import { taskEventBase, toTaskView } from './task.view';
 
 const ACTIVE = `('OPEN', 'CLAIMED', 'IN_PROGRESS')`;
 
-/** Newest first, ties by id (CONTRACT §4.4). */
+/** Newest first, ties by id (docs/api/contract.md §4.4). */
 const NEWEST_FIRST: KeysetOrder<Task> = {
   columns: [
     { expression: 't.createdAt', direction: 'DESC', cast: 'timestamptz' },
@@ -70,7 +70,7 @@ const EVENT_OF: Record<TransitionName, string> = {
   cancel: AssignmentEvents.taskCancelled,
 };
 
-/** Workflow tasks: creation, the work queue, the claim and the other transitions (CONTRACT §4.4). */
+/** Workflow tasks: creation, the work queue, the claim and the other transitions (docs/api/contract.md §4.4). */
 @Injectable()
 export class TasksService {
   constructor(

@@ -28,7 +28,7 @@ import {
 import { MessageView, RoomView } from './dto/room.response';
 import { RoomsService } from './rooms.service';
 
-/** Chat rooms, members and messages (CONTRACT §4.1); every success is enveloped. */
+/** Chat rooms, members and messages (docs/api/contract.md §4.1); every success is enveloped. */
 @ApiTags('chat')
 @ApiBearerAuth()
 @Controller('v1/chat/rooms')

@@ -71,7 +71,7 @@ function messageView(m: ChatMessage): MessageView {
   };
 }
 
-/** Rooms, members and messages (CONTRACT §4.1). */
+/** Rooms, members and messages (docs/api/contract.md §4.1). */
 @Injectable()
 export class RoomsService {
   constructor(
@@ -87,7 +87,7 @@ export class RoomsService {
   async create(dto: CreateRoomDto, user: AuthUser): Promise<RoomView> {
     const memberIds = dto.member_ids ?? [];
     // Body checks that need other apps (422), in parallel; then group membership (403), per
-    // CONTRACT §1's order of checks.
+    // docs/api/contract.md §1's order of checks.
     const [memberIssues, documentIssues] = await Promise.all([
       this.memberIssues(memberIds, user.id, ['body', 'member_ids']),
       this.documentIssues(dto.document_id ?? null),
@@ -304,7 +304,7 @@ export class RoomsService {
 
   // ------------------------------------------------------------------ documents
 
-  /** A deleted document leaves the rooms that named it (CONTRACT §4.1). */
+  /** A deleted document leaves the rooms that named it (docs/api/contract.md §4.1). */
   async forgetDocument(manager: EntityManager, documentId: string): Promise<void> {
     await manager.query(
       `UPDATE chat_rooms SET document_id = NULL, updated_at = clock_timestamp() WHERE document_id = $1`,
@@ -392,7 +392,7 @@ export class RoomsService {
 
   /**
    * Room views of a page in three queries, whatever the page size: rooms, their members, and
-   * the caller's unread counts for all of them at once (CONTRACT §4.1: messages by others after
+   * the caller's unread counts for all of them at once (docs/api/contract.md §4.1: messages by others after
    * the caller's `last_read_at`), each count an index range on chat_messages (room_id, created_at).
    */
   private async views(roomIds: string[], userId: string): Promise<Map<string, RoomView>> {

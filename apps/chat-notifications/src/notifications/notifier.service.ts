@@ -13,7 +13,7 @@ export interface NewNotification {
 
 /**
  * One inbox entry per distinct recipient, with each channel's delivery decided by the
- * recipient's preferences (CONTRACT §4.14): the (type, channel) row, else the (`*`, channel)
+ * recipient's preferences (docs/api/contract.md §4.14): the (type, channel) row, else the (`*`, channel)
  * row, else enabled. Resolved in the INSERT itself, for every recipient at once.
  */
 export const INSERT_NOTIFICATIONS_SQL = `

@@ -21,7 +21,7 @@ async function item(value: unknown, loc: string[], text: boolean, issues: Valida
 }
 
 /**
- * Parses the body of CONTRACT §4.14: one object, or a list of 1..100 whose items are located
+ * Parses the body of docs/api/contract.md §4.14: one object, or a list of 1..100 whose items are located
  * by index; the same (type, channel) twice is a 422 at the later index.
  */
 export async function parsePreferences(body: unknown): Promise<PreferenceItemDto[]> {
@@ -52,7 +52,7 @@ export async function parsePreferences(body: unknown): Promise<PreferenceItemDto
   return items as PreferenceItemDto[];
 }
 
-/** Notification preferences of the caller (CONTRACT §4.14). */
+/** Notification preferences of the caller (docs/api/contract.md §4.14). */
 @Injectable()
 export class PreferencesService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}

@@ -11,7 +11,7 @@ async function issues(body: unknown) {
   throw new Error('accepted');
 }
 
-describe('parsePreferences (CONTRACT §4.14)', () => {
+describe('parsePreferences (docs/api/contract.md §4.14)', () => {
   it('takes one object and defaults the channel to websocket', async () => {
     expect(await parsePreferences({ notification_type: '*', enabled: false })).toEqual([
       { notification_type: '*', channel: 'websocket', enabled: false },

@@ -3,7 +3,7 @@ import { formatHundredths, revenueShares, toCents } from './revenue-shares';
 
 const sum = (shares: (string | null)[]) => shares.reduce((s, v) => s + toCents(v ?? '0'), 0n);
 
-describe('revenueShares (CONTRACT §4.8)', () => {
+describe('revenueShares (docs/api/contract.md §4.8)', () => {
   it('gives a single row 100.00', () => {
     expect(revenueShares([12345n])).toEqual(['100.00']);
   });

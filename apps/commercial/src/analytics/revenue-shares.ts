@@ -15,8 +15,8 @@ export function formatHundredths(value: bigint): string {
  * Each revenue's share of their total, in percent with two decimals, by largest remainder: every
  * share starts at its exact value rounded down to 0.01, then the 0.01s still missing to reach
  * exactly 100.00 go to the largest remainders, the higher-ranked (earlier) row first among equal
- * ones (CONTRACT §4.8). Integer arithmetic on cents, so nothing is lost to binary floats. Each
- * share is within 0.01 of its exact value. A zero total has no shares (`null`, CONTRACT §3).
+ * ones (docs/api/contract.md §4.8). Integer arithmetic on cents, so nothing is lost to binary floats. Each
+ * share is within 0.01 of its exact value. A zero total has no shares (`null`, docs/api/contract.md §3).
  */
 export function revenueShares(revenueCents: readonly bigint[]): (string | null)[] {
   const total = revenueCents.reduce((sum, r) => sum + r, 0n);

@@ -12,7 +12,7 @@ function refusal(text: string) {
   throw new Error(`${text} was accepted`);
 }
 
-describe('resolvePeriod (CONTRACT §4.8)', () => {
+describe('resolvePeriod (docs/api/contract.md §4.8)', () => {
   it('reads a month as its month row', () => {
     expect(resolvePeriod('2024-02', NOW)).toEqual({
       from: '2024-02-01',

@@ -39,7 +39,7 @@ export function currentMonth(now: Date): string {
 
 /**
  * Reads a period (`YYYY-MM`, `Qn-YYYY`, `YTD-YYYY`, case-sensitive; years 1..9999) against
- * today's UTC date, or throws the contract's 422 at `["query","period"]` (CONTRACT §4.8).
+ * today's UTC date, or throws the contract's 422 at `["query","period"]` (docs/api/contract.md §4.8).
  *
  * The parts are what the query reads: a month, a quarter and a past year are one slice each. This
  * year to date is the year's slice less the months after the current one and the days after

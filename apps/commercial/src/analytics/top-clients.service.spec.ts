@@ -1,6 +1,6 @@
 import { clampLimit } from './top-clients.service';
 
-describe('clampLimit (CONTRACT §4.8)', () => {
+describe('clampLimit (docs/api/contract.md §4.8)', () => {
   it('defaults to 10 and clamps to 1..50 on both sides', () => {
     expect(clampLimit(undefined)).toBe(10);
     expect([clampLimit(-5), clampLimit(0), clampLimit(1), clampLimit(2)]).toEqual([1, 1, 1, 2]);

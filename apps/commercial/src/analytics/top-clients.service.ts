@@ -10,7 +10,7 @@ import { TOP_CLIENTS_SQL, topClientsParams, type TopClientsSqlRow } from './top-
 export const DEFAULT_TOP_CLIENTS = 10;
 export const MAX_TOP_CLIENTS = 50;
 
-/** A limit clamped to 1..50 (CONTRACT §4.8: out of range is not an error). */
+/** A limit clamped to 1..50 (docs/api/contract.md §4.8: out of range is not an error). */
 export function clampLimit(limit: number | undefined): number {
   if (limit === undefined) return DEFAULT_TOP_CLIENTS;
   return Math.min(MAX_TOP_CLIENTS, Math.max(1, limit));

@@ -24,7 +24,7 @@ export function uniqueViolation(error: unknown): string | undefined {
   return driverError?.code === '23505' ? (driverError.constraint ?? '') : undefined;
 }
 
-/** Clients (CONTRACT §4a, `analytics:sales`). */
+/** Clients (docs/api/contract.md §4a, `analytics:sales`). */
 @Injectable()
 export class ClientsService {
   constructor(

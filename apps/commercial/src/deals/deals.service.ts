@@ -20,7 +20,7 @@ export function toDealView(deal: Deal): DealView {
   };
 }
 
-/** Deals (CONTRACT §4a, `analytics:sales`); a trigger keeps client_won_totals in step. */
+/** Deals (docs/api/contract.md §4a, `analytics:sales`); a trigger keeps client_won_totals in step. */
 @Injectable()
 export class DealsService {
   constructor(
@@ -38,7 +38,7 @@ export class DealsService {
         'value_error',
       );
     }
-    // PostgreSQL has no year 0 (CONTRACT §2: years 1..9999).
+    // PostgreSQL has no year 0 (docs/api/contract.md §2: years 1..9999).
     if (dto.contract_date !== undefined && dto.contract_date < '0001-01-01') {
       throw ValidationFailed.at(['body', 'contract_date'], 'Year should be 1 to 9999', 'date_parsing');
     }

@@ -5,12 +5,12 @@ import { contractConstraint } from '@media/platform';
 // eslint-disable-next-line no-control-regex -- NUL is exactly what is refused
 const UNCLEAN = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** Text PostgreSQL can store as given: no NUL and no lone surrogate (CONTRACT §2). */
+/** Text PostgreSQL can store as given: no NUL and no lone surrogate (docs/api/contract.md §2). */
 export function isCleanText(value: string): boolean {
   return !UNCLEAN.test(value);
 }
 
-/** Refuses NUL and lone surrogates with `value_error` (CONTRACT §2). */
+/** Refuses NUL and lone surrogates with `value_error` (docs/api/contract.md §2). */
 export const IsCleanText = () =>
   contractConstraint(
     'isCleanText',

@@ -33,7 +33,7 @@ const newlines = (text: string) => {
 /**
  * Reads the slots of a lineup CSV (header `air_date,start_time,duration_seconds,title`; quoted
  * fields with commas, quotes and newlines; a BOM; LF or CRLF). Every bad line is reported at
- * `["body","file","<line>","<column>"]`, the header being line 1 (CONTRACT §4.2); rows are
+ * `["body","file","<line>","<column>"]`, the header being line 1 (docs/api/contract.md §4.2); rows are
  * validated exactly as JSON slots are.
  */
 export async function parseSlotsCsv(content: Buffer, range: EffectiveRange): Promise<CsvSlots> {

@@ -65,7 +65,7 @@ function withEtag(res: Response, versioned: VersionedSchedule): BroadcastSchedul
 export class LineupController {
   constructor(@Inject(LineupService) private readonly lineup: LineupService) {}
 
-  /** CONTRACT §4a: JSON (or a form) with `slots`, or multipart with a CSV `file`. */
+  /** docs/api/contract.md §4a: JSON (or a form) with `slots`, or multipart with a CSV `file`. */
   @Post()
   @ApiOperation({ summary: 'Create a monthly schedule (JSON slots or a CSV file)' })
   @RequirePermissions(Permissions.lineupWrite)

@@ -48,7 +48,7 @@ const bump = (manager: EntityManager, scheduleId: string) =>
     scheduleId,
   ]);
 
-/** Broadcast schedules, their slots and slot assets (endpoints 2 and 3, CONTRACT §4.2, §4a). */
+/** Broadcast schedules, their slots and slot assets (endpoints 2 and 3, docs/api/contract.md §4.2, §4a). */
 @Injectable()
 export class LineupService {
   private readonly logger = new Logger('LineupService');
@@ -235,7 +235,7 @@ export class LineupService {
       .getRepository(Slot)
       .createQueryBuilder('s')
       .where('s.schedule_id = :scheduleId', { scheduleId });
-    // The page is read first, so a bad cursor is a 422 before an unknown schedule's 404 (CONTRACT §1).
+    // The page is read first, so a bad cursor is a 422 before an unknown schedule's 404 (docs/api/contract.md §1).
     const page = await this.paginator.paginate(
       qb,
       {
@@ -257,7 +257,7 @@ export class LineupService {
 
   /**
    * Endpoint 3: the document is checked with documents first (a body 422 before the slot's 404,
-   * CONTRACT §1 order); attaching it twice changes nothing (and keeps the ETag).
+   * docs/api/contract.md §1 order); attaching it twice changes nothing (and keeps the ETag).
    */
   async attach(slotId: string, documentId: string, caller: AuthUser): Promise<VersionedSchedule> {
     const document = documentId.toLowerCase();

@@ -26,7 +26,7 @@ export function slotCount(rows: { air_date: string; count: number }[]): Broadcas
   return out;
 }
 
-/** The strong ETag of a schedule revision (CONTRACT §4.2). */
+/** The strong ETag of a schedule revision (docs/api/contract.md §4.2). */
 export function etagOf(revision: number): string {
   return `"${revision}"`;
 }

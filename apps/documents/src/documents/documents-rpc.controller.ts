@@ -6,7 +6,7 @@ import { isUUID } from 'class-validator';
 import { DocumentsService } from './documents.service';
 import { DocumentIdRequest, DocumentIdsRequest } from './dto/rpc.dto';
 
-/** documents's NATS responders (CONTRACT §5); deleted documents are reported absent. */
+/** documents's NATS responders (docs/api/contract.md §5); deleted documents are reported absent. */
 @Controller()
 export class DocumentsRpcController {
   constructor(@Inject(DocumentsService) private readonly documents: DocumentsService) {}

@@ -64,7 +64,7 @@ export function toRecord(doc: Document): DocumentRecord {
   };
 }
 
-/** Document records and their stored files (CONTRACT §4.11). */
+/** Document records and their stored files (docs/api/contract.md §4.11). */
 @Injectable()
 export class DocumentsService {
   private readonly logger = new Logger('Documents');

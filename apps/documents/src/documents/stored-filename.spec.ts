@@ -1,6 +1,6 @@
 import { storedContentType, storedFilename } from './stored-filename';
 
-describe('storedFilename (CONTRACT §4.11)', () => {
+describe('storedFilename (docs/api/contract.md §4.11)', () => {
   it('keeps the base name only, whatever separators the client used', () => {
     expect(storedFilename('../../x')).toBe('x');
     expect(storedFilename('/etc/passwd')).toBe('passwd');

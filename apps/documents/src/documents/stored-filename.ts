@@ -1,4 +1,4 @@
-/** Longest stored filename, in characters (CONTRACT §4.11). */
+/** Longest stored filename, in characters (docs/api/contract.md §4.11). */
 export const MAX_FILENAME_LENGTH = 255;
 
 /** Used when nothing of the client's name is left. */
@@ -11,7 +11,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/gu;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
- * The stored `filename` (CONTRACT §4.11): the client's base name (after the last `/` or `\`),
+ * The stored `filename` (docs/api/contract.md §4.11): the client's base name (after the last `/` or `\`),
  * control characters removed, cut to 255 characters (code points, never half a surrogate pair).
  * It is only ever a label: storage keys are generated.
  */

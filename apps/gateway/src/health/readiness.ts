@@ -48,7 +48,7 @@ async function probe(pool: Pool, app: ServiceName): Promise<UpstreamStatus> {
   }
 }
 
-/** Asks every upstream's `/<prefix>/health/ready` in parallel (CONTRACT §6). */
+/** Asks every upstream's `/<prefix>/health/ready` in parallel (docs/api/contract.md §6). */
 export async function checkUpstreams(poolOf: (app: ServiceName) => Pool): Promise<Readiness> {
   const results = await Promise.all(SERVICE_NAMES.map((app) => probe(poolOf(app), app)));
   const upstreams = Object.fromEntries(SERVICE_NAMES.map((app, i) => [app, results[i]])) as Record<

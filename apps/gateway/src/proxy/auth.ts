@@ -38,7 +38,7 @@ export class TokenChecker {
     const cached = this.cached(rawToken);
     if (cached) return cached;
     const claims = await verifyAccessToken(this.keys, this.rules, rawToken);
-    // acl always sets `exp` (CONTRACT §1); a token without one would never expire.
+    // acl always sets `exp` (docs/api/contract.md §1); a token without one would never expire.
     if (typeof claims.exp !== 'number')
       throw new Unauthenticated('token_invalid', 'The access token has no expiry.');
     // Map keeps insertion order, so dropping the first entry evicts the oldest token.

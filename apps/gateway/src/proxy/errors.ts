@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError } from '@media/platform/core';
 
-/** Errors only the gateway raises; their codes are CONTRACT §0 and §2's. */
+/** Errors only the gateway raises; their codes are docs/api/contract.md §0 and §2's. */
 export class RouteNotFound extends DomainError {
   constructor(segment: string) {
     super(404, 'route_not_found', `No route for /${segment}`);
@@ -80,7 +80,7 @@ const LINGER_MS = 2_000;
  * client it is complete), but the response is only ended, and so the socket only closed, once
  * the rest of the upload has been read and discarded, at most `budget` bytes or LINGER_MS:
  * closing a socket with unread input makes the kernel send a reset, and the client would see
- * that instead of the status (CONTRACT §2: "so the client sees the status").
+ * that instead of the status (docs/api/contract.md §2: "so the client sees the status").
  */
 export function refuseUpload(
   req: IncomingMessage,

@@ -73,7 +73,7 @@ function errorCode(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** Maps what undici reports to the contract's answers (CONTRACT §2: 503 / 504). */
+/** Maps what undici reports to the contract's answers (docs/api/contract.md §2: 503 / 504). */
 function classify(error: unknown, app: ServiceName): DomainError {
   if (error instanceof DomainError) return error;
   const code = errorCode(error);

@@ -1,6 +1,6 @@
 import { firstSegment, hasDotSegment, isPublicPath, pathOf, ROUTES } from './routes';
 
-describe('route table (CONTRACT §0)', () => {
+describe('route table (docs/api/contract.md §0)', () => {
   it('maps each prefix to its app, api to chat-notifications', () => {
     expect(Object.fromEntries(ROUTES)).toEqual({
       content: 'content',
@@ -30,7 +30,7 @@ describe('route table (CONTRACT §0)', () => {
   });
 });
 
-describe('public paths (CONTRACT §1)', () => {
+describe('public paths (docs/api/contract.md §1)', () => {
   it.each([
     ['POST', '/acl/api/v1/auth/token'],
     ['POST', '/acl/api/v1/auth/refresh'],

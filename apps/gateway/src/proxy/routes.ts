@@ -1,6 +1,6 @@
 import { ACL_PUBLIC_ROUTES, APPS, SERVICE_NAMES, type ServiceName } from '@media/contracts';
 
-/** First path segment -> the app serving it (CONTRACT §0: `api` is chat-notifications). */
+/** First path segment -> the app serving it (docs/api/contract.md §0: `api` is chat-notifications). */
 export const ROUTES: ReadonlyMap<string, ServiceName> = new Map(
   SERVICE_NAMES.map((app) => [APPS[app].prefix, app]),
 );
@@ -47,7 +47,7 @@ const PUBLIC_ROUTES = [
   { method: 'GET', pattern: /^\/[^/]+\/openapi\.json$/ },
 ];
 
-/** Paths reachable without a token (CONTRACT §1); everything else is checked before forwarding. */
+/** Paths reachable without a token (docs/api/contract.md §1); everything else is checked before forwarding. */
 export function isPublicPath(method: string, path: string): boolean {
   const asked = method === 'HEAD' ? 'GET' : method;
   return PUBLIC_ROUTES.some((route) => route.method === asked && route.pattern.test(path));

@@ -200,7 +200,7 @@ export async function trickle(
   return answer;
 }
 
-/** The contract's error body (CONTRACT §2) with `code`. */
+/** The contract's error body (docs/api/contract.md §2) with `code`. */
 export function expectContractError(answer: { body: string }, code: string): void {
   expect(JSON.parse(answer.body)).toEqual({ detail: expect.any(String), code });
 }

@@ -17,7 +17,7 @@ export async function lockDocument(manager: EntityManager, documentId: string): 
   await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [documentId]);
 }
 
-/** Assets of booking lines (CONTRACT §4.5, §4a); every id is checked under its parents. */
+/** Assets of booking lines (docs/api/contract.md §4.5, §4a); every id is checked under its parents. */
 @Injectable()
 export class AssetsService {
   constructor(
@@ -44,7 +44,7 @@ export class AssetsService {
 
   /**
    * Endpoint 5: a partial update of an asset that must be under that line of that order (else
-   * 404, whichever id is foreign). Checks run in CONTRACT §1 order: the body (at least one
+   * 404, whichever id is foreign). Checks run in docs/api/contract.md §1 order: the body (at least one
    * field, the document exists) before the 404.
    */
   async update(

@@ -1,7 +1,7 @@
 import { ValidationFailed } from '@media/platform';
 import { assertTransition, canMove } from './booking-status';
 
-describe('booking status transitions (CONTRACT §4.12)', () => {
+describe('booking status transitions (docs/api/contract.md §4.12)', () => {
   it.each([
     ['DRAFT', 'CONFIRMED'],
     ['DRAFT', 'CANCELLED'],

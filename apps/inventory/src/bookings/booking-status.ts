@@ -1,7 +1,7 @@
 import type { BookingStatus } from '@media/contracts';
 import { Conflict } from '@media/platform';
 
-/** The status changes CONTRACT §4.12 allows; anything else is a 409 naming the current status. */
+/** The status changes docs/api/contract.md §4.12 allows; anything else is a 409 naming the current status. */
 const ALLOWED: Record<BookingStatus, readonly BookingStatus[]> = {
   DRAFT: ['CONFIRMED', 'CANCELLED'],
   CONFIRMED: ['CANCELLED'],

@@ -51,7 +51,7 @@ function dayAfter(date: string): string {
   return next.toISOString().slice(0, 10);
 }
 
-/** Bookings and their lines (CONTRACT §4.12, §4a). */
+/** Bookings and their lines (docs/api/contract.md §4.12, §4a). */
 @Injectable()
 export class BookingsService {
   constructor(
@@ -175,7 +175,7 @@ export class BookingsService {
     };
   }
 
-  /** A status change (CONTRACT §4.12) and/or client fields, under the booking's row lock. */
+  /** A status change (docs/api/contract.md §4.12) and/or client fields, under the booking's row lock. */
   async update(id: string, dto: UpdateBookingDto): Promise<BookingView> {
     const fields = (['status', 'client_name', 'agency'] as const).filter((f) => dto[f] !== undefined);
     if (fields.length === 0) {

@@ -6,7 +6,7 @@ import type { EntityManager } from 'typeorm';
 import { AssetsService } from './assets.service';
 
 /**
- * Consumes `documents.document.deleted` (CONTRACT §4.11): durable (JetStream, so a deletion made
+ * Consumes `documents.document.deleted` (docs/api/contract.md §4.11): durable (JetStream, so a deletion made
  * while inventory was down is applied at its next start) and idempotent on the event id.
  */
 @Injectable()

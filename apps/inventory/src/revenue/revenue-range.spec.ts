@@ -10,7 +10,7 @@ const issue = (work: () => unknown) => {
   throw new Error('accepted');
 };
 
-describe('revenueRange (CONTRACT §4.10)', () => {
+describe('revenueRange (docs/api/contract.md §4.10)', () => {
   const now = new Date('2024-02-10T23:30:00Z');
 
   it('defaults to the current UTC month, leap day included', () => {

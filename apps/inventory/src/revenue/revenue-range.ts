@@ -12,7 +12,7 @@ const iso = (date: Date) => date.toISOString().slice(0, 10);
 
 /**
  * `date_from`..`date_to` (inclusive UTC days); each defaults to its end of the current UTC month
- * (CONTRACT §3, §4.10). An inverted range is refused at the bound the client gave.
+ * (docs/api/contract.md §3, §4.10). An inverted range is refused at the bound the client gave.
  */
 export function revenueRange(
   query: { date_from?: string; date_to?: string },

@@ -8,7 +8,7 @@ import { ATTAINMENT_SQL, attainmentParams, type AttainmentSqlRow } from './attai
 import { commission, money } from './commission';
 import type { AttainmentQuery } from './dto/attainment.query';
 
-/** Byte order of UTF-8 text (CONTRACT §3), nulls last; keys are encoded once per row. */
+/** Byte order of UTF-8 text (docs/api/contract.md §3), nulls last; keys are encoded once per row. */
 function byteOrder(a: Buffer | null, b: Buffer | null): number {
   if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
   return Buffer.compare(a, b);

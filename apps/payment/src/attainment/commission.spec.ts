@@ -6,7 +6,7 @@ const PLAN = [
   { min_achievement_pct: '80', rate_pct: '3.25' },
 ];
 
-describe('commission (CONTRACT §4.9)', () => {
+describe('commission (docs/api/contract.md §4.9)', () => {
   it('takes the highest tier reached, at exactly its threshold', () => {
     expect(commission('1000.00', '1000.00', PLAN)).toEqual({
       achievement_pct: '100.00',

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 
-/** Exact enough for any numeric(17,2) ratio; rounding is half-up (CONTRACT §3). */
+/** Exact enough for any numeric(17,2) ratio; rounding is half-up (docs/api/contract.md §3). */
 const Dec = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
 
 export interface Tier {
@@ -15,7 +15,7 @@ export interface Commission {
 }
 
 /**
- * The figures of one attainment row (CONTRACT §4.9), in decimal arithmetic:
+ * The figures of one attainment row (docs/api/contract.md §4.9), in decimal arithmetic:
  * achievement = collected / target * 100 (null when the target is 0 or absent); the rate is the
  * `rate_pct` of the highest tier whose threshold the exact (unrounded) achievement reaches,
  * "0.00" without a plan, without an achievement or below the first tier; the amount is

@@ -19,7 +19,7 @@ function toView(c: Collection): CollectionView {
   };
 }
 
-/** Collections (CONTRACT §4a, `commissions:read-all`). */
+/** Collections (docs/api/contract.md §4a, `commissions:read-all`). */
 @Injectable()
 export class CollectionsService {
   constructor(

@@ -5,7 +5,7 @@ const PERCENT = /^\d{1,5}(\.\d{1,2})?$/;
 
 /**
  * A percentage as decimal text or a JSON number (normalised by ToDecimalString): at most two
- * fraction digits, from 0 to `max` (CONTRACT §3).
+ * fraction digits, from 0 to `max` (docs/api/contract.md §3).
  */
 export function IsPercent(max: number, options?: ValidationOptions) {
   return contractConstraint(

@@ -16,7 +16,7 @@ interface PlanRow {
   inserted: boolean;
 }
 
-/** Commission plans (CONTRACT §4a, `commissions:read-all`). */
+/** Commission plans (docs/api/contract.md §4a, `commissions:read-all`). */
 @Injectable()
 export class PlansService {
   constructor(

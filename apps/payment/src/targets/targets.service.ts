@@ -33,7 +33,7 @@ function toView(t: CommissionTarget): CommissionTargetView {
   };
 }
 
-/** BM targets (CONTRACT §4a, `commissions:read-all`). */
+/** BM targets (docs/api/contract.md §4a, `commissions:read-all`). */
 @Injectable()
 export class TargetsService {
   constructor(

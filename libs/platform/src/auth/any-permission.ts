@@ -16,7 +16,7 @@ const ANY_PERMISSION = 'auth:any-permission';
 
 /**
  * 403 unless the caller holds at least one of the route's permissions (`*` grants all). A route
- * guard, so it runs after the global 401/413/415 guards and before validation (CONTRACT §1 order).
+ * guard, so it runs after the global 401/413/415 guards and before validation (docs/api/contract.md §1 order).
  */
 @Injectable()
 export class AnyPermissionGuard implements CanActivate {

@@ -23,7 +23,7 @@ export function userFromClaims(claims: AccessTokenClaims): AuthUser {
   };
 }
 
-/** `*` grants every permission (CONTRACT §1). */
+/** `*` grants every permission (docs/api/contract.md §1). */
 export function hasPermission(user: Pick<AuthUser, 'permissions'>, permission: string): boolean {
   return user.permissions.includes('*') || user.permissions.includes(permission);
 }

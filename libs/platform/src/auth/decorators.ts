@@ -10,7 +10,7 @@ export const JSON_ONLY = 'http:json-only';
 /** Marks a public operation in the OpenAPI document; `declareSecurity` turns it into `security: []`. */
 export const PUBLIC_EXTENSION = 'x-public';
 
-/** No token needed (CONTRACT §1 public paths); the OpenAPI document says so (`security: []`). */
+/** No token needed (docs/api/contract.md §1 public paths); the OpenAPI document says so (`security: []`). */
 export const Public = () =>
   applyDecorators(SetMetadata(IS_PUBLIC, true), ApiExtension(PUBLIC_EXTENSION, true));
 

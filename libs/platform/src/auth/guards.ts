@@ -17,7 +17,7 @@ function isPublic(reflector: Reflector, context: ExecutionContext): boolean {
   return reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]) === true;
 }
 
-/** Step 1 of CONTRACT §1's order: 401 unless the route is public. */
+/** Step 1 of docs/api/contract.md §1's order: 401 unless the route is public. */
 export function createJwtAuthGuard(app: string): Type<CanActivate> {
   @Injectable()
   class JwtAuthGuard extends AuthGuard(jwtStrategyName(app)) {

@@ -30,7 +30,7 @@ export const DEFAULT_CLOCK_SKEW_MS = 30_000;
 const invalid = (detail: string) => new Unauthenticated('token_invalid', detail);
 
 /**
- * The time rules jsonwebtoken leaves to us (CONTRACT §1): `exp` is required (a token without it
+ * The time rules jsonwebtoken leaves to us (docs/api/contract.md §1): `exp` is required (a token without it
  * would never expire), `iat` may not lie in the future beyond a small skew, and no token may
  * live longer than acl issues them for, so a leaked signing path cannot mint long-lived tokens.
  */

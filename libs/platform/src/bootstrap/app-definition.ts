@@ -13,7 +13,7 @@ import type { EventRoles } from './feature';
 export interface AppDefinition<C extends PlatformConfig = PlatformConfig> {
   /** One of the nine apps, or a test fixture's own name (which then needs `prefix`). */
   name: ServiceName | `fixture-${string}`;
-  /** First path segment; defaults to the app's CONTRACT §0 prefix. */
+  /** First path segment; defaults to the app's docs/api/contract.md §0 prefix. */
   prefix?: string;
   /** Its config: the platform's variables and its own, as a typed object (`defineConfig`). */
   config: ConfigDefinition<PlatformEnv, C>;

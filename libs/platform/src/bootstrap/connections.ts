@@ -48,7 +48,7 @@ type TrackedSocket = Socket & { [CURRENT]?: IncomingMessage };
  * Connection lifecycle of an app's HTTP server: graceful drain on shutdown, and a lingering
  * close. Node closes a `Connection: close` answer's socket as soon as the answer is written;
  * with request bytes still arriving the kernel then sends a reset, and a client (or the
- * gateway) that is still sending may lose the answer itself (CONTRACT §2: "so the client sees
+ * gateway) that is still sending may lose the answer itself (docs/api/contract.md §2: "so the client sees
  * the status"). Instead the write side is closed first and the rest of the body read and
  * dropped, at most `linger.bytes` or `linger.ms`, before the socket is destroyed.
  */

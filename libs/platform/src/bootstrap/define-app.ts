@@ -9,7 +9,7 @@ import { PlatformModule } from './platform.module';
 /** What an app declares, once: the rest (database parts, root module, event roles) is derived. */
 export interface AppSpec<C extends PlatformConfig = PlatformConfig> {
   name: AppDefinition['name'];
-  /** First path segment; defaults to the app's CONTRACT §0 prefix. */
+  /** First path segment; defaults to the app's docs/api/contract.md §0 prefix. */
   prefix?: string;
   /**
    * Its config (`defineConfig`): the platform's variables and its own, read as one typed

@@ -45,7 +45,7 @@ export function trustedProxies(spec: string): TrustedProxies {
   }
 }
 
-/** Reads the app's config: `<APP>_PORT` overrides, `PORT` sets an app run alone (CONTRACT §0). */
+/** Reads the app's config: `<APP>_PORT` overrides, `PORT` sets an app run alone (docs/api/contract.md §0). */
 export function loadAppConfig<C extends PlatformConfig>(
   def: AppDefinition<C>,
   env: Record<string, string | undefined>,

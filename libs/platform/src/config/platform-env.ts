@@ -6,7 +6,7 @@ const SIZE_MESSAGE = 'must be a size in bytes such as 1048576 or 1mb';
 const URL_MESSAGE = (scheme: string) => `must be a ${scheme} URL`;
 
 /**
- * The environment variables every app reads (CONTRACT §6), named as they are set and validated
+ * The environment variables every app reads (docs/api/contract.md §6), named as they are set and validated
  * at boot. Code never reads these: it reads the typed, grouped `PlatformConfig` built from them.
  */
 export class PlatformEnv {

@@ -85,7 +85,7 @@ export class UpstreamUnavailable extends DomainError {
   }
 }
 
-/** A 422 whose `detail` is the list of failing fields (CONTRACT §2). */
+/** A 422 whose `detail` is the list of failing fields (docs/api/contract.md §2). */
 export class ValidationFailed extends Error {
   readonly status = 422;
   constructor(readonly issues: ValidationIssue[]) {

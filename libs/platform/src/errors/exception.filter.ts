@@ -19,7 +19,7 @@ const STATUS_CODES: Record<number, ErrorCode> = {
   503: 'upstream_unavailable',
 };
 
-/** Normalises anything thrown into the contract's error payload (CONTRACT §2). */
+/** Normalises anything thrown into the contract's error payload (docs/api/contract.md §2). */
 export function toErrorPayload(exception: unknown): RpcErrorPayload & { headers?: Record<string, string> } {
   if (exception instanceof ValidationFailed) return exception.toPayload();
   if (exception instanceof DomainError) return { ...exception.toPayload(), headers: exception.headers };

@@ -2,7 +2,7 @@ import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ERROR_CODES, type ErrorBody, type ErrorCode, type ValidationIssue } from '@media/contracts';
 
-/** `{detail, code}`: every error but a 422 (CONTRACT §2). */
+/** `{detail, code}`: every error but a 422 (docs/api/contract.md §2). */
 export class ErrorResponse implements ErrorBody {
   @ApiProperty({ description: 'A human sentence' })
   detail!: string;
@@ -54,7 +54,7 @@ export type ErrorStatus = number | [status: number, description: string];
 
 /**
  * Documents the error statuses a route can answer, each with the contract's body schema
- * (CONTRACT §2): `{detail, code}`, or the 422 list of issues. A `[status, description]` pair
+ * (docs/api/contract.md §2): `{detail, code}`, or the 422 list of issues. A `[status, description]` pair
  * says what the status means for this route.
  */
 export function ApiErrors(...statuses: ErrorStatus[]) {
@@ -73,7 +73,7 @@ export function ApiErrors(...statuses: ErrorStatus[]) {
 
 type Schema = Record<string, unknown>;
 
-/** A cursor page of `item` (CONTRACT §3), as an OpenAPI schema. */
+/** A cursor page of `item` (docs/api/contract.md §3), as an OpenAPI schema. */
 export function pageSchema(item: Type<unknown>): Schema {
   return {
     type: 'object',
@@ -91,7 +91,7 @@ export function pageSchema(item: Type<unknown>): Schema {
   };
 }
 
-/** `{success, message, data}` around `data` (the enveloped answers of CONTRACT §3). */
+/** `{success, message, data}` around `data` (the enveloped answers of docs/api/contract.md §3). */
 export function envelopeSchema(data: Schema): Schema {
   return {
     type: 'object',
@@ -145,7 +145,7 @@ export function ApiSuccess(model: Type<unknown>, options: ApiSuccessOptions = {}
 }
 
 /**
- * A cursor page of `item` (CONTRACT §3) as a response class to name by extending it:
+ * A cursor page of `item` (docs/api/contract.md §3) as a response class to name by extending it:
  * `export class PlanPageDto extends PageDto(PlanDto) {}`.
  */
 export function PageDto<T>(item: Type<T>) {

@@ -10,7 +10,7 @@ export const ACCEPTED_BODY_TYPES = [
   'multipart/form-data',
 ] as const;
 
-/** An error met while reading the body, raised after authentication (CONTRACT §1 order of checks). */
+/** An error met while reading the body, raised after authentication (docs/api/contract.md §1 order of checks). */
 export const BODY_ERROR = Symbol('body-error');
 export type RequestWithBodyError = Request & { [BODY_ERROR]?: DomainError };
 
@@ -29,7 +29,7 @@ export interface BodyLimits {
   upload: number;
 }
 
-/** The deepest JSON nesting accepted (CONTRACT §2); deeper bodies are 422 `json_invalid`. */
+/** The deepest JSON nesting accepted (docs/api/contract.md §2); deeper bodies are 422 `json_invalid`. */
 export const MAX_JSON_DEPTH = 64;
 
 /** Whether a parsed JSON value nests deeper than `max` levels (iterative: no stack to overflow). */
@@ -45,7 +45,7 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
 }
 
 /**
- * Parses JSON and urlencoded bodies (CONTRACT §3), counting bytes as they arrive. Problems are
+ * Parses JSON and urlencoded bodies (docs/api/contract.md §3), counting bytes as they arrive. Problems are
  * not answered here but kept on the request, so that a missing token still answers 401 first.
  * Multipart bodies are left unread: only routes that declare `@Multipart()` read them, after
  * authentication (see BodyGuard). A body that is not read is not drained either: the answer

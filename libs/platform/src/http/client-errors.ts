@@ -3,7 +3,7 @@ import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { DomainError } from '../errors/domain-errors';
 
-/** Node's own answers to what its parser refuses, in the contract's shape (CONTRACT §2). */
+/** Node's own answers to what its parser refuses, in the contract's shape (docs/api/contract.md §2). */
 export function parserError(error: NodeJS.ErrnoException): DomainError | undefined {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':

@@ -37,7 +37,7 @@ export interface UploadedFileInfo {
 }
 
 /**
- * The route takes `multipart/form-data` besides JSON and urlencoded bodies (CONTRACT §3). Only
+ * The route takes `multipart/form-data` besides JSON and urlencoded bodies (docs/api/contract.md §3). Only
  * such routes read multipart bodies, and only after authentication; elsewhere they are 415.
  */
 export const Multipart = (options: MultipartOptions = {}) =>

@@ -29,7 +29,7 @@ async function logLines(handle: (req: IncomingMessage & { log: { info(msg: strin
   return lines;
 }
 
-describe('request log lines (CONTRACT §6)', () => {
+describe('request log lines (docs/api/contract.md §6)', () => {
   it('carries request_id once and user_id once the caller is known, on every line of the request', async () => {
     const lines = await logLines((req) => {
       req.log.info('inside the handler');

@@ -4,7 +4,7 @@ import type { PlatformConfig } from '../config/platform-config';
 
 type LoggedRequest = IncomingMessage & { user?: { id?: string } };
 
-/** JSON lines carrying `app`, `request_id`, `user_id` and latency (CONTRACT §6). */
+/** JSON lines carrying `app`, `request_id`, `user_id` and latency (docs/api/contract.md §6). */
 export function loggerOptions(app: string, log: PlatformConfig['log']): Params {
   return {
     pinoHttp: {

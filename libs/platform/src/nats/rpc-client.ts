@@ -13,7 +13,7 @@ import { NATS_CLIENT } from './transport';
 /**
  * Typed request/reply over NATS with a deadline. An error the responder threw comes back as the
  * same domain error; anything else (no responder, timeout, broker down) is 503
- * `upstream_unavailable` (CONTRACT §5).
+ * `upstream_unavailable` (docs/api/contract.md §5).
  */
 @Injectable()
 export class RpcClient implements OnApplicationShutdown {

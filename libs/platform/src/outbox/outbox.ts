@@ -33,7 +33,7 @@ interface ClaimedRow {
 /**
  * Transactional outbox: `enqueue` writes the event in the caller's transaction; the relay
  * publishes pending rows in order (several replicas share the work) and marks them published
- * only once the bus accepted them, so an event is never lost (CONTRACT §5).
+ * only once the bus accepted them, so an event is never lost (docs/api/contract.md §5).
  */
 @Injectable()
 export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {

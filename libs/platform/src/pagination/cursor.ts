@@ -14,7 +14,7 @@ const invalid = () => ValidationFailed.at(['query', 'cursor'], 'Invalid cursor',
 
 /**
  * Opaque, tamper-evident cursors: base64url JSON plus an HMAC over it and the list it belongs to,
- * so a changed cursor, or one taken from another list, is refused (CONTRACT §3).
+ * so a changed cursor, or one taken from another list, is refused (docs/api/contract.md §3).
  */
 export class CursorCodec {
   constructor(private readonly secret: string) {}

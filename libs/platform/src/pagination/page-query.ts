@@ -4,7 +4,7 @@ import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validato
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-/** `cursor` and `page_size` of every cursor list (CONTRACT §3); list queries extend it. */
+/** `cursor` and `page_size` of every cursor list (docs/api/contract.md §3); list queries extend it. */
 export class PageQuery {
   @ApiPropertyOptional({ description: 'Opaque cursor from `next` or `previous`.' })
   @IsOptional()

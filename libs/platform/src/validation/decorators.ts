@@ -5,7 +5,7 @@ import { registerDecorator, type ValidationOptions } from 'class-validator';
 export function isDateOnly(value: unknown): value is string {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
   const date = new Date(`${value}T00:00:00Z`);
-  // Years 1..9999 only (CONTRACT §2): year 0000 parses, but no database or client expects it.
+  // Years 1..9999 only (docs/api/contract.md §2): year 0000 parses, but no database or client expects it.
   return (
     !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value && !value.startsWith('0000')
   );
@@ -22,7 +22,7 @@ export function isDateTime(value: unknown): value is string {
 }
 
 /**
- * A class-validator constraint whose failure carries the contract's `type` word (CONTRACT §2),
+ * A class-validator constraint whose failure carries the contract's `type` word (docs/api/contract.md §2),
  * for checks the library has no decorator for.
  */
 export function contractConstraint(
@@ -62,7 +62,7 @@ export const IsDateTime = (options?: ValidationOptions) =>
 
 const MONEY = /^-?\d{1,15}(\.\d{1,2})?$/;
 
-/** Money as a decimal string (`"1250.5"`) or a JSON number, at most two fraction digits (CONTRACT §3). */
+/** Money as a decimal string (`"1250.5"`) or a JSON number, at most two fraction digits (docs/api/contract.md §3). */
 export function IsMoney(options?: ValidationOptions & { min?: number }) {
   return contractConstraint(
     'isMoney',

@@ -13,5 +13,5 @@ export function isFormBody(body: unknown): boolean {
   return typeof body === 'object' && body !== null && (body as Record<symbol, unknown>)[FORM_BODY] === true;
 }
 
-/** Stands in for a JSON body nested deeper than the platform accepts (CONTRACT §2). */
+/** Stands in for a JSON body nested deeper than the platform accepts (docs/api/contract.md §2). */
 export const JSON_TOO_DEEP = Symbol('json-too-deep');

@@ -22,7 +22,7 @@ const RpcEnvelope = createParamDecorator((_data: unknown, ctx: ExecutionContext)
 
 /**
  * A NATS responder's request, validated: the envelope's `data` as an instance of `dto`, or a
- * 422 error payload naming every failing field at `["data", ...]` (CONTRACT §5).
+ * 422 error payload naming every failing field at `["data", ...]` (docs/api/contract.md §5).
  *
  * ```ts
  * @MessagePattern(AssignmentSubjects.tasksCreate)

@@ -9,7 +9,7 @@ import { INVALID_JSON, isFormBody, JSON_TOO_DEEP } from './form-body';
 
 type Source = 'body' | 'query' | 'path';
 
-/** class-validator constraint -> the contract's stable `type` word (CONTRACT §2). */
+/** class-validator constraint -> the contract's stable `type` word (docs/api/contract.md §2). */
 const TYPES: Record<string, string> = {
   isDefined: 'missing',
   isString: 'string_type',
@@ -128,7 +128,7 @@ const shownKey = (key: string) =>
   key.replaceAll('\u0000', '\uFFFD').replace(new RegExp(LONE_SURROGATE, 'g'), '\uFFFD');
 
 /**
- * Strings anywhere in a value (keys included) that hold NUL or a lone surrogate (CONTRACT §2),
+ * Strings anywhere in a value (keys included) that hold NUL or a lone surrogate (docs/api/contract.md §2),
  * each at its loc. Bodies are at most 64 levels deep by now, so the walk is bounded.
  */
 export function unsafeTextIssues(value: unknown, loc: string[]): ValidationIssue[] {
@@ -145,7 +145,7 @@ export function unsafeTextIssues(value: unknown, loc: string[]): ValidationIssue
   );
 }
 
-/** Scalar fields of a text source (query string, form) given more than once (CONTRACT §2). */
+/** Scalar fields of a text source (query string, form) given more than once (docs/api/contract.md §2). */
 function repeatedScalarIssues(
   cls: abstract new (...args: never[]) => unknown,
   plain: Record<string, unknown>,

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { TokenPair } from '../auth.view';
 
-/** The token pair of CONTRACT §1. */
+/** The token pair of docs/api/contract.md §1. */
 export class TokenPairResponse implements TokenPair {
   @ApiProperty({ description: 'RS256 JWT; send as `Authorization: Bearer <token>`' }) access_token!: string;
   @ApiProperty({ enum: ['Bearer'] }) token_type!: 'Bearer';

@@ -14,7 +14,7 @@ export class ListCorrespondentsQuery extends PageQuery {
   status?: UserStatus;
 }
 
-/** `POST /acl/api/v1/auth/correspondents/invite` (CONTRACT §4a). */
+/** `POST /acl/api/v1/auth/correspondents/invite` (docs/api/contract.md §4a). */
 export class InviteCorrespondentDto {
   @ApiProperty({ format: 'email' })
   @IsUserEmail()

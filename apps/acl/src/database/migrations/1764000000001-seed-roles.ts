@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The roles of CONTRACT §1 with their exact permission sets. Kept literal here (not imported)
+ * The roles of docs/api/contract.md §1 with their exact permission sets. Kept literal here (not imported)
  * so that this migration means the same thing forever; a later change is a new migration.
  */
 export const SEEDED_ROLES: readonly { code: string; name: string; permissions: readonly string[] }[] = [

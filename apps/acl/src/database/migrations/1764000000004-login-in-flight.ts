@@ -3,7 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * A login attempt claims its account's row for as long as it waits and is checked
  * (`in_flight_until`, a lease that a crashed replica cannot hold for ever); a second attempt
- * meanwhile is answered 429 without its password being checked (CONTRACT §1). The row exists
+ * meanwhile is answered 429 without its password being checked (docs/api/contract.md §1). The row exists
  * from the first attempt, so `last_failed_at` is null until a failure.
  */
 export class LoginInFlight1764000000004 implements MigrationInterface {

@@ -4,7 +4,7 @@ import { IsDateTime } from '@media/platform';
 import { IsPassword } from '../../credentials/password-rule';
 import { IsEmployeeNumber, IsNamePart, IsPhoneNumber, IsUserEmail } from './fields';
 
-/** `POST /acl/api/v1/users` (CONTRACT §4a). */
+/** `POST /acl/api/v1/users` (docs/api/contract.md §4a). */
 export class CreateUserDto {
   @ApiProperty({ format: 'email' })
   @IsUserEmail()

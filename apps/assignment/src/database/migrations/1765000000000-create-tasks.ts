@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Workflow tasks. Every list filter has an index that serves it in the list's own order
- * (keyset pagination, CONTRACT §3); all of them skip soft-deleted rows.
+ * (keyset pagination, docs/api/contract.md §3); all of them skip soft-deleted rows.
  */
 export class CreateTasks1765000000000 implements MigrationInterface {
   name = 'CreateTasks1765000000000';

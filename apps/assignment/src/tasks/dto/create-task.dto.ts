@@ -41,7 +41,7 @@ export class RequiredPermissionDto implements RequiredPermission {
   code!: string;
 }
 
-/** `POST /assignment/api/v1/tasks` and the NATS request `assignment.tasks.create` (CONTRACT §4a). */
+/** `POST /assignment/api/v1/tasks` and the NATS request `assignment.tasks.create` (docs/api/contract.md §4a). */
 export class CreateTaskDto implements RpcRequest<typeof AssignmentSubjects.tasksCreate> {
   @ApiProperty({ minLength: 1, maxLength: TASK_LIMITS.workflowNodeCode })
   @IsString()

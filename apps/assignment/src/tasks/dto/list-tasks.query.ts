@@ -6,7 +6,7 @@ import { IsDateTime, PageQuery } from '@media/platform';
 export const TASK_ORDERINGS = ['-created_at', 'due_at'] as const;
 export type TaskOrdering = (typeof TASK_ORDERINGS)[number];
 
-/** `GET /assignment/api/v1/tasks`: cursor list with filters (CONTRACT §4.4). */
+/** `GET /assignment/api/v1/tasks`: cursor list with filters (docs/api/contract.md §4.4). */
 export class ListTasksQuery extends PageQuery {
   @ApiPropertyOptional({ enum: TASK_STATUSES })
   @IsOptional()

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsUUID, ValidateIf } from 'class-validator';
 
-/** `{task_id}` of every task path (loc `["path","task_id"]`, CONTRACT §2). */
+/** `{task_id}` of every task path (loc `["path","task_id"]`, docs/api/contract.md §2). */
 export class TaskIdParams {
   @ApiProperty({ format: 'uuid' })
   @IsUUID('all')

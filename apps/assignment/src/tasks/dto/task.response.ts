@@ -17,7 +17,7 @@ export class TaskAssigneeDto implements TaskAssignee {
   @ApiProperty() email!: string;
 }
 
-/** A task in every response: each field present, `null` when unset (CONTRACT §3). */
+/** A task in every response: each field present, `null` when unset (docs/api/contract.md §3). */
 export class TaskDto implements TaskView {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ enum: TASK_STATUSES }) status!: TaskStatus;
@@ -43,7 +43,7 @@ export class TaskDto implements TaskView {
   @ApiProperty({ minimum: 0 }) escalation_level!: number;
 }
 
-/** A page of the task list (CONTRACT §3). */
+/** A page of the task list (docs/api/contract.md §3). */
 export class TaskPageDto extends PageDto(TaskDto) {}
 
 /** Endpoint 4's envelope. */

@@ -23,7 +23,7 @@ import { PageQuery } from '@media/platform';
 
 export const MAX_PREFERENCES = 100;
 
-/** One item of `PUT /api/v1/notifications/preferences` (CONTRACT §4.14). */
+/** One item of `PUT /api/v1/notifications/preferences` (docs/api/contract.md §4.14). */
 export class PreferenceItemDto {
   @ApiProperty({ minLength: 1, maxLength: 100, description: '`*` for every type without its own row' })
   @IsString()

@@ -7,7 +7,7 @@ import type { ClientView } from '@media/contracts';
 const trim = () =>
   Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
 
-/** `POST /commercial/api/v1/clients` (CONTRACT §4a). */
+/** `POST /commercial/api/v1/clients` (docs/api/contract.md §4a). */
 export class CreateClientDto {
   @ApiProperty({ minLength: 1, maxLength: 255, description: 'Unique as written' })
   @trim()

@@ -3,7 +3,7 @@ import { IsIn, IsOptional, IsUUID, IsDefined } from 'class-validator';
 import { DEAL_STATUSES, type DealStatus, type DealView } from '@media/contracts';
 import { IsDateOnly, IsMoney, PageDto, PageQuery, ToDecimalString } from '@media/platform';
 
-/** `POST /commercial/api/v1/deals` (CONTRACT §4a). */
+/** `POST /commercial/api/v1/deals` (docs/api/contract.md §4a). */
 export class CreateDealDto {
   @ApiProperty({ format: 'uuid' })
   @IsUUID('all')

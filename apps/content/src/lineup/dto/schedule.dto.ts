@@ -45,7 +45,7 @@ function OnOrAfterEffectiveFrom(): PropertyDecorator {
     });
 }
 
-/** The schedule's own fields: what a PUT replaces (CONTRACT §4.2). */
+/** The schedule's own fields: what a PUT replaces (docs/api/contract.md §4.2). */
 export class ScheduleFieldsDto {
   @ApiProperty({ enum: MEDIA })
   @IsIn(MEDIA)
@@ -137,7 +137,7 @@ function toSlots({ value, obj }: { value: unknown; obj: Record<string, unknown> 
   });
 }
 
-/** `POST /content/api/v1/lineup` (CONTRACT §4a): the fields plus slots (or a CSV `file`). */
+/** `POST /content/api/v1/lineup` (docs/api/contract.md §4a): the fields plus slots (or a CSV `file`). */
 export class CreateScheduleDto extends ScheduleFieldsDto {
   @ApiPropertyOptional({ type: [SlotDto], maxItems: MAX_SLOTS })
   @IsOptional()

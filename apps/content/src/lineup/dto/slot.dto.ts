@@ -22,7 +22,7 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
- * A date PostgreSQL can store: `YYYY-MM-DD`, a real day, years 1..9999 (CONTRACT §2). Plain
+ * A date PostgreSQL can store: `YYYY-MM-DD`, a real day, years 1..9999 (docs/api/contract.md §2). Plain
  * arithmetic rather than a Date per call: a 10,000-row CSV checks this for every row.
  */
 export function isStorableDate(value: unknown): value is string {

@@ -6,7 +6,7 @@ import { IsOptional, IsUUID } from 'class-validator';
 import type { DocumentRecord } from '@media/contracts';
 import { PageQuery } from '@media/platform';
 
-/** A document's record (CONTRACT §4.11). */
+/** A document's record (docs/api/contract.md §4.11). */
 export class DocumentResponse implements DocumentRecord {
   @ApiProperty({ format: 'uuid' })
   id!: string;

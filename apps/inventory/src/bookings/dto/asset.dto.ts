@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsUUID } from 'class-validator';
 import { Given, IsText } from './fields';
 
-/** `POST .../bookings/{order_id}/lines/{line_id}/assets` (CONTRACT §4a). */
+/** `POST .../bookings/{order_id}/lines/{line_id}/assets` (docs/api/contract.md §4a). */
 export class CreateAssetDto {
   @ApiProperty({ minLength: 1, maxLength: 255 })
   @IsText(1, 255)
@@ -20,7 +20,7 @@ export class CreateAssetDto {
 }
 
 /**
- * Endpoint 5 (CONTRACT §4.5): any of `name`, `document_id` (null detaches), `notes` (null
+ * Endpoint 5 (docs/api/contract.md §4.5): any of `name`, `document_id` (null detaches), `notes` (null
  * clears); at least one.
  */
 export class UpdateAssetDto {

@@ -103,7 +103,7 @@ export class UpdateLineDto {
   booked_amount?: string;
 }
 
-/** `POST /inventory/api/v1/bookings` (CONTRACT §4a). */
+/** `POST /inventory/api/v1/bookings` (docs/api/contract.md §4a). */
 export class CreateBookingDto {
   @ApiProperty({ minLength: 1, maxLength: 100, description: 'Unique' })
   @IsText(1, 100)
@@ -138,7 +138,7 @@ export class CreateBookingDto {
 }
 
 /**
- * `PATCH /inventory/api/v1/bookings/{order_id}`: a status change (CONTRACT §4.12) and/or the
+ * `PATCH /inventory/api/v1/bookings/{order_id}`: a status change (docs/api/contract.md §4.12) and/or the
  * client fields; at least one.
  */
 export class UpdateBookingDto {

@@ -4,7 +4,7 @@ import type { CollectionView } from '@media/contracts';
 import { IsDateTime, PageDto, PageQuery } from '@media/platform';
 import { BmIdField, BmIdFilter, CategoryField, CategoryFilter, MoneyField } from '../../http/fields';
 
-/** `POST /payment/api/v1/collections` (CONTRACT §4a). */
+/** `POST /payment/api/v1/collections` (docs/api/contract.md §4a). */
 export class CreateCollectionDto {
   @BmIdField()
   bm_id!: string;

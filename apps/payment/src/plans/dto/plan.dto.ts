@@ -34,7 +34,7 @@ export class TierDto {
   rate_pct!: string;
 }
 
-/** `POST /payment/api/v1/commissions/plans`: replaces the category's plan (CONTRACT §4a). */
+/** `POST /payment/api/v1/commissions/plans`: replaces the category's plan (docs/api/contract.md §4a). */
 export class CreatePlanDto {
   @ApiProperty({ minLength: 1, maxLength: 100 })
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))

@@ -11,7 +11,7 @@ import {
   YearField,
 } from '../../http/fields';
 
-/** `POST /payment/api/v1/commissions/targets`: upsert on (bm_id, category, month, year) (CONTRACT §4a). */
+/** `POST /payment/api/v1/commissions/targets`: upsert on (bm_id, category, month, year) (docs/api/contract.md §4a). */
 export class UpsertTargetDto {
   @BmIdField()
   bm_id!: string;
