@@ -3,6 +3,7 @@ export * from './databases';
 export * from './env';
 export * from './http';
 export * from './jwks';
+export * from './nats-server';
 export * from './poll';
 export * from './ports';
 export * from './processes';

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVICE_NAMES } from '@media/contracts';
-import { startPrivateStack, type PrivateStack } from '@media/testing';
+import { startNats, startPrivateStack, type PrivateNats, type PrivateStack } from '@media/testing';
+
 import { seed } from '../src/seed';
 import { differences, parseWalkthrough, Shell } from './walkthrough';
 
@@ -15,15 +16,22 @@ const PAGE = join(__dirname, '..', '..', '..', 'docs', 'walkthrough.md');
  */
 describe('the demo data and the walkthrough', () => {
   let system: PrivateStack;
+  // Its own NATS: on the shared one, the e2e stack's apps would answer this system's requests.
+  let nats: PrivateNats;
   const steps = parseWalkthrough(readFileSync(PAGE, 'utf8'));
 
   beforeAll(async () => {
+    nats = await startNats();
     system = await startPrivateStack(SERVICE_NAMES, {
+      NATS_URL: nats.url,
       RATE_LIMIT_PER_MINUTE: '1200',
       HEALTH_RATE_LIMIT_PER_MINUTE: '120',
     });
   }, 300_000);
-  afterAll(() => system?.stop());
+  afterAll(async () => {
+    await system?.stop();
+    await nats?.stop();
+  });
 
   it('npm run demo fills the system, and a second run makes nothing new', async () => {
     const options = { baseUrl: system.info.gatewayUrl, admin: system.info.admin };

@@ -1,0 +1,46 @@
+/** A nats-server of a test's own, so that no app on the shared NATS answers its requests. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect as connectTcp } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './ports';
+
+export interface PrivateNats {
+  url: string;
+  stop(): Promise<void>;
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connectTcp(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** A nats-server with JetStream on a free loopback port, for this test file only. */
+export async function startNats(): Promise<PrivateNats> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'media-nats-'));
+  const child: ChildProcess = spawn(
+    'nats-server',
+    ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const deadline = Date.now() + 10_000;
+  while (!(await portOpen(port))) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('nats-server did not start');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((done) => {
+        child.once('exit', () => (rmSync(dir, { recursive: true, force: true }), done()));
+        child.kill('SIGTERM');
+      }),
+  };
+}
