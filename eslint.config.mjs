@@ -105,6 +105,7 @@ export default tseslint.config(
   {
     // The typed client is for any TypeScript program: openapi-fetch and its generated types only.
     files: ['libs/client/**/*.ts'],
+    ignores: ['libs/client/test/**'],
     rules: {
       'no-restricted-imports': [
         'error',
