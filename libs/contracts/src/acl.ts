@@ -8,9 +8,11 @@ export const AclSubjects = {
 
 /**
  * The most ids one `acl.users.get-many` or `acl.users.exists` request may carry: acl refuses more
- * (422), so a caller with more ids asks in pages of this size (`idPages`).
+ * (422), so a caller with more ids asks in pages of this size (`idPages`). Bounded by the reply:
+ * a profile is a few hundred bytes of JSON and a NATS message at most 1 MiB by default
+ * (`max_payload`), which 5,000 profiles overflow.
  */
-export const ACL_USERS_MAX_IDS = 5_000;
+export const ACL_USERS_MAX_IDS = 1_000;
 
 /** Distinct ids in pages of at most `ACL_USERS_MAX_IDS`, in first-seen order. */
 export function idPages(ids: Iterable<string>, size: number = ACL_USERS_MAX_IDS): string[][] {
