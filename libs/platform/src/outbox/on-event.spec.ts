@@ -12,7 +12,13 @@ class Payload {
 }
 
 const envelope = (data: unknown): EventEnvelope =>
-  ({ id: randomUUID(), subject: 's', occurred_at: new Date().toISOString(), data, meta: {} }) as EventEnvelope;
+  ({
+    id: randomUUID(),
+    subject: 's',
+    occurred_at: new Date().toISOString(),
+    data,
+    meta: {},
+  }) as EventEnvelope;
 
 describe('eventPayloadProblem', () => {
   it('accepts valid data, keeps undeclared fields, and hands the handler an instance', async () => {
