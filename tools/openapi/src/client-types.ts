@@ -12,8 +12,8 @@ const HEADER =
 export async function clientTypes(): Promise<string> {
   const document = await mergedDocument();
   const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], {
-    // Absent optional fields are `?:`, not `| undefined`: what a client writes reads naturally.
-    alphabetize: false,
+    // A request field with a default may be left out: `?:`, not required.
+    defaultNonNullable: false,
   });
   return HEADER + astToString(ast);
 }

@@ -1493,6 +1493,17 @@ export interface components {
             };
             slots?: components["schemas"]["SlotDto"][];
         };
+        /**
+         * @example {
+         *       "medium": "TV",
+         *       "channel": "example",
+         *       "month": 1,
+         *       "year": 2026,
+         *       "title": "example",
+         *       "effective_from": "2026-01-15",
+         *       "effective_to": "2026-01-15"
+         *     }
+         */
         UpdateScheduleDto: {
             /** @enum {string} */
             medium: "TV" | "RADIO" | "DIGITAL";
@@ -1514,6 +1525,11 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @example {
+         *       "document_id": "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+         *     }
+         */
         AttachAssetDto: {
             /**
              * Format: uuid
@@ -1531,11 +1547,17 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "name": "example"
+         *     }
+         */
         CreateStoryCategoryDto: {
             /** @description Trimmed; unique case-insensitively */
             name: string;
             description?: Record<string, never> | null;
         };
+        /** @example {} */
         UpdateStoryCategoryDto: {
             name?: string;
             description?: Record<string, never> | null;
@@ -1544,6 +1566,12 @@ export interface components {
             /** @example tasks:claim */
             code: string;
         };
+        /**
+         * @example {
+         *       "workflow_node_code": "example",
+         *       "node_preview_name": "example"
+         *     }
+         */
         CreateTaskDto: {
             workflow_node_code: string;
             node_preview_name: string;
@@ -1552,7 +1580,7 @@ export interface components {
              * @default MEDIUM
              * @enum {string}
              */
-            priority: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
+            priority?: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
             /** Format: date-time */
             due_at?: Record<string, never> | null;
             required_permissions_snapshot?: components["schemas"]["RequiredPermissionDto"][];
@@ -1613,6 +1641,7 @@ export interface components {
             /** Format: uri */
             previous: string | null;
         };
+        /** @example {} */
         ClaimTaskDto: {
             /**
              * Format: uuid
@@ -1627,6 +1656,18 @@ export interface components {
             message: string;
             data: components["schemas"]["TaskDto"];
         };
+        /**
+         * @example {
+         *       "platform": "TV",
+         *       "category": "example",
+         *       "channel": "example",
+         *       "start_date": "2026-01-15",
+         *       "end_date": "2026-01-15",
+         *       "spots": 1,
+         *       "rate_card_amount": "1250.00",
+         *       "booked_amount": "1000.00"
+         *     }
+         */
         CreateLineDto: {
             /** @enum {string} */
             platform: "TV" | "RADIO" | "DIGITAL";
@@ -1651,18 +1692,24 @@ export interface components {
              */
             booked_amount: string;
         };
+        /**
+         * @example {
+         *       "reference": "example",
+         *       "client_name": "example"
+         *     }
+         */
         CreateBookingDto: {
             /** @description Unique */
             reference: string;
             client_name: string;
             agency?: Record<string, never> | null;
             /** @default USD */
-            currency: string;
+            currency?: string;
             /**
              * @default DRAFT
              * @enum {string}
              */
-            status: "DRAFT" | "CONFIRMED" | "CANCELLED";
+            status?: "DRAFT" | "CONFIRMED" | "CANCELLED";
             lines?: components["schemas"]["CreateLineDto"][];
         };
         BookingTotalsBody: {
@@ -1747,6 +1794,7 @@ export interface components {
             previous: string | null;
             results: components["schemas"]["BookingSummaryBody"][];
         };
+        /** @example {} */
         UpdateBookingDto: {
             /** @enum {string} */
             status?: "DRAFT" | "CONFIRMED" | "CANCELLED";
@@ -1760,6 +1808,12 @@ export interface components {
             previous: string | null;
             results: components["schemas"]["BookingLineBody"][];
         };
+        /**
+         * @example {
+         *       "rate_card_amount": "1250.00",
+         *       "booked_amount": "1000.00"
+         *     }
+         */
         UpdateLineDto: {
             /** @enum {string} */
             platform?: "TV" | "RADIO" | "DIGITAL";
@@ -1775,6 +1829,11 @@ export interface components {
             /** @example 1000.00 */
             booked_amount?: string;
         };
+        /**
+         * @example {
+         *       "name": "example"
+         *     }
+         */
         CreateAssetDto: {
             name: string;
             /**
@@ -1784,6 +1843,7 @@ export interface components {
             document_id?: Record<string, never> | null;
             notes?: Record<string, never> | null;
         };
+        /** @example {} */
         UpdateAssetDto: {
             name?: string;
             /**
@@ -1869,6 +1929,12 @@ export interface components {
             trend: components["schemas"]["TrendPointBody"][];
             breakdown: components["schemas"]["PlatformBody"][];
         };
+        /**
+         * @example {
+         *       "name": "example",
+         *       "category": "example"
+         *     }
+         */
         CreateClientDto: {
             /** @description Unique as written */
             name: string;
@@ -1891,6 +1957,12 @@ export interface components {
             /** Format: uri */
             previous: string | null;
         };
+        /**
+         * @example {
+         *       "client_id": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+         *       "contracted_revenue": "1250.00"
+         *     }
+         */
         CreateDealDto: {
             /** Format: uuid */
             client_id: string;
@@ -1908,7 +1980,7 @@ export interface components {
              * @default WON
              * @enum {string}
              */
-            status: "WON" | "LOST" | "PENDING";
+            status?: "WON" | "LOST" | "PENDING";
         };
         DealDto: {
             /** Format: uuid */
@@ -1958,6 +2030,17 @@ export interface components {
              */
             rate_pct: string;
         };
+        /**
+         * @example {
+         *       "category": "example",
+         *       "tiers": [
+         *         {
+         *           "min_achievement_pct": "100.00",
+         *           "rate_pct": "5.50"
+         *         }
+         *       ]
+         *     }
+         */
         CreatePlanDto: {
             category: string;
             tiers: components["schemas"]["TierDto"][];
@@ -1986,6 +2069,15 @@ export interface components {
             /** Format: uri */
             previous: string | null;
         };
+        /**
+         * @example {
+         *       "bm_id": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+         *       "category": "example",
+         *       "month": 1,
+         *       "year": 2026,
+         *       "target_amount": "10000.00"
+         *     }
+         */
         UpsertTargetDto: {
             /**
              * Format: uuid
@@ -2023,6 +2115,13 @@ export interface components {
             /** Format: uri */
             previous: string | null;
         };
+        /**
+         * @example {
+         *       "bm_id": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+         *       "category": "example",
+         *       "amount": "1250.00"
+         *     }
+         */
         CreateCollectionDto: {
             /**
              * Format: uuid
@@ -2119,12 +2218,23 @@ export interface components {
             /** @description Single use: a refresh answers a new pair */
             refresh_token: string;
         };
+        /**
+         * @example {
+         *       "email": "ana.silva@example.com",
+         *       "password": "correct horse battery"
+         *     }
+         */
         TokenRequestDto: {
             /** Format: email */
             email: string;
             /** Format: password */
             password: string;
         };
+        /**
+         * @example {
+         *       "refresh_token": "example"
+         *     }
+         */
         RefreshRequestDto: {
             refresh_token: string;
         };
@@ -2150,6 +2260,14 @@ export interface components {
             /** Format: date-time */
             date_joined: string;
         };
+        /**
+         * @example {
+         *       "email": "ana.silva@example.com",
+         *       "password": "correct horse battery",
+         *       "first_name": "example",
+         *       "last_name": "example"
+         *     }
+         */
         CreateUserDto: {
             /** Format: email */
             email: string;
@@ -2175,6 +2293,7 @@ export interface components {
              */
             date_joined?: string;
         };
+        /** @example {} */
         UpdateUserDto: {
             first_name?: string;
             last_name?: string;
@@ -2200,6 +2319,11 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "name": "example"
+         *     }
+         */
         CreateGroupDto: {
             name: string;
         };
@@ -2211,6 +2335,11 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "user_id": "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+         *     }
+         */
         AddMemberDto: {
             /** Format: uuid */
             user_id: string;
@@ -2258,6 +2387,11 @@ export interface components {
             date_joined: string;
             invitation: components["schemas"]["InvitationResponse"];
         };
+        /**
+         * @example {
+         *       "email": "ana.silva@example.com"
+         *     }
+         */
         InviteCorrespondentDto: {
             /** Format: email */
             email: string;
@@ -2265,6 +2399,11 @@ export interface components {
             last_name?: Record<string, never> | null;
             phone_number?: Record<string, never> | null;
         };
+        /**
+         * @example {
+         *       "password": "correct horse battery"
+         *     }
+         */
         AcceptInvitationDto: {
             /**
              * Format: password
@@ -2352,6 +2491,12 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "name": "example",
+         *       "group_id": "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+         *     }
+         */
         CreateRoomDto: {
             name: string;
             /** @description The caller must be in this group (token `groups`). */
@@ -2360,6 +2505,11 @@ export interface components {
             document_id?: Record<string, never> | null;
             member_ids?: string[];
         };
+        /**
+         * @example {
+         *       "user_id": "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+         *     }
+         */
         DirectRoomDto: {
             /** Format: uuid */
             user_id: string;
@@ -2375,9 +2525,21 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "body": "example"
+         *     }
+         */
         CreateMessageDto: {
             body: string;
         };
+        /**
+         * @example {
+         *       "member_ids": [
+         *         "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+         *       ]
+         *     }
+         */
         AddMembersDto: {
             member_ids: string[];
         };
@@ -2406,7 +2568,7 @@ export interface components {
              * @default websocket
              * @enum {string}
              */
-            channel: "websocket" | "email";
+            channel?: "websocket" | "email";
             enabled: boolean;
         };
         DeliveriesView: {

@@ -12,6 +12,7 @@ import type { PlatformConfig } from '../config/platform-config';
 import { databaseOptions, runMigrations } from '../database/database';
 import { bodyParsing } from '../http/body-parsing';
 import { answerClientErrors } from '../http/client-errors';
+import { declareDecimalPatterns, declareRequestExamples } from '../http/openapi-examples';
 import { declarePathParameters } from '../http/openapi-paths';
 import { declareSecurity } from '../http/openapi-security';
 import { requestContext } from '../http/request-context';
@@ -89,18 +90,25 @@ async function migrate<C extends PlatformConfig>(def: AppDefinition<C>, config: 
   }
 }
 
-/** The app's OpenAPI document: every route, its path parameters and whether it needs a token. */
+/**
+ * The app's OpenAPI document: every route, its path parameters, whether it needs a token, the
+ * pattern of decimal (money) fields and an example of each JSON request body.
+ */
 export function openApiDocument(app: INestApplication, name: string): OpenAPIObject {
-  return declareSecurity(
-    declarePathParameters(
-      SwaggerModule.createDocument(
-        app,
-        new DocumentBuilder().setTitle(`${name} API`).setVersion('v1').addBearerAuth().build(),
-        {
-          // Unique across the merged document of every app (a generated client needs that), e.g. `acl_Health_live`.
-          operationIdFactory: (controller, method) =>
-            `${name.replace(/-/g, '_')}_${controller.replace(/Controller$/, '')}_${method}`,
-        },
+  return declareRequestExamples(
+    declareDecimalPatterns(
+      declareSecurity(
+        declarePathParameters(
+          SwaggerModule.createDocument(
+            app,
+            new DocumentBuilder().setTitle(`${name} API`).setVersion('v1').addBearerAuth().build(),
+            {
+              // Unique across the merged document of every app (a generated client needs that), e.g. `acl_Health_live`.
+              operationIdFactory: (controller, method) =>
+                `${name.replace(/-/g, '_')}_${controller.replace(/Controller$/, '')}_${method}`,
+            },
+          ),
+        ),
       ),
     ),
   );
