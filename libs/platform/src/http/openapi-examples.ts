@@ -139,7 +139,7 @@ export function declareRequestExamples(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
-/** The decimal text of money and percentages (CONTRACT §3): at most 15 digits, two fraction digits. */
+/** The decimal text of money and percentages (docs/api/contract.md §3): at most 15 digits, two fraction digits. */
 export const DECIMAL_PATTERN = '^-?\\d{1,15}(\\.\\d{1,2})?$';
 const DECIMAL_EXAMPLE = /^-?\d+\.\d{2}$/;
 
