@@ -1555,12 +1555,12 @@ export interface components {
         CreateStoryCategoryDto: {
             /** @description Trimmed; unique case-insensitively */
             name: string;
-            description?: Record<string, never> | null;
+            description?: string | null;
         };
         /** @example {} */
         UpdateStoryCategoryDto: {
             name?: string;
-            description?: Record<string, never> | null;
+            description?: string | null;
         };
         RequiredPermissionDto: {
             /** @example tasks:claim */
@@ -1575,23 +1575,23 @@ export interface components {
         CreateTaskDto: {
             workflow_node_code: string;
             node_preview_name: string;
-            node_instructions?: Record<string, never> | null;
+            node_instructions?: string | null;
             /**
              * @default MEDIUM
              * @enum {string}
              */
             priority?: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
             /** Format: date-time */
-            due_at?: Record<string, never> | null;
+            due_at?: string | null;
             required_permissions_snapshot?: components["schemas"]["RequiredPermissionDto"][];
             /** @description Group ids; when given, only members of one of them may claim. */
             candidate_groups?: string[];
-            source_service?: Record<string, never> | null;
-            entity_type?: Record<string, never> | null;
+            source_service?: string | null;
+            entity_type?: string | null;
             /** Format: uuid */
-            entity_id?: Record<string, never> | null;
-            entity_reference?: Record<string, never> | null;
-            engine_request?: Record<string, never> | null;
+            entity_id?: string | null;
+            entity_reference?: string | null;
+            engine_request?: string | null;
         };
         TaskAssigneeDto: {
             /** Format: uuid */
@@ -1702,7 +1702,7 @@ export interface components {
             /** @description Unique */
             reference: string;
             client_name: string;
-            agency?: Record<string, never> | null;
+            agency?: string | null;
             /** @default USD */
             currency?: string;
             /**
@@ -1799,7 +1799,7 @@ export interface components {
             /** @enum {string} */
             status?: "DRAFT" | "CONFIRMED" | "CANCELLED";
             client_name?: string;
-            agency?: Record<string, never> | null;
+            agency?: string | null;
         };
         LinePageBody: {
             /** Format: uri */
@@ -1840,8 +1840,8 @@ export interface components {
              * Format: uuid
              * @description An existing document
              */
-            document_id?: Record<string, never> | null;
-            notes?: Record<string, never> | null;
+            document_id?: string | null;
+            notes?: string | null;
         };
         /** @example {} */
         UpdateAssetDto: {
@@ -1850,8 +1850,8 @@ export interface components {
              * Format: uuid
              * @description An existing document; null detaches
              */
-            document_id?: Record<string, never> | null;
-            notes?: Record<string, never> | null;
+            document_id?: string | null;
+            notes?: string | null;
         };
         FiguresBody: {
             /** @example 1250.00 */
@@ -2278,15 +2278,15 @@ export interface components {
             password: string;
             first_name: string;
             last_name: string;
-            phone_number?: Record<string, never> | null;
+            phone_number?: string | null;
             /** @description Unique when set */
-            employee_number?: Record<string, never> | null;
+            employee_number?: string | null;
             /** @description Role codes, e.g. EDITOR */
             roles?: string[];
             /** @description Group ids */
             groups?: string[];
             /** Format: uuid */
-            manager_id?: Record<string, never> | null;
+            manager_id?: string | null;
             /**
              * Format: date-time
              * @description For imports; defaults to now
@@ -2297,8 +2297,8 @@ export interface components {
         UpdateUserDto: {
             first_name?: string;
             last_name?: string;
-            phone_number?: Record<string, never> | null;
-            employee_number?: Record<string, never> | null;
+            phone_number?: string | null;
+            employee_number?: string | null;
             /**
              * @description INVITED is reached only by an invitation
              * @enum {string}
@@ -2307,7 +2307,7 @@ export interface components {
             roles?: string[];
             groups?: string[];
             /** Format: uuid */
-            manager_id?: Record<string, never> | null;
+            manager_id?: string | null;
         };
         GroupResponse: {
             /** Format: uuid */
@@ -2395,9 +2395,9 @@ export interface components {
         InviteCorrespondentDto: {
             /** Format: email */
             email: string;
-            first_name?: Record<string, never> | null;
-            last_name?: Record<string, never> | null;
-            phone_number?: Record<string, never> | null;
+            first_name?: string | null;
+            last_name?: string | null;
+            phone_number?: string | null;
         };
         /**
          * @example {
@@ -2502,7 +2502,7 @@ export interface components {
             /** @description The caller must be in this group (token `groups`). */
             group_id: string;
             /** Format: uuid */
-            document_id?: Record<string, never> | null;
+            document_id?: string | null;
             member_ids?: string[];
         };
         /**

@@ -22,12 +22,12 @@ export class CreateUserDto {
   @IsNamePart()
   last_name!: string;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
   @IsOptional()
   @IsPhoneNumber()
   phone_number?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'Unique when set' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Unique when set' })
   @IsOptional()
   @IsEmployeeNumber()
   employee_number?: string | null;
@@ -46,7 +46,7 @@ export class CreateUserDto {
   @IsUUID('all', { each: true })
   groups?: string[];
 
-  @ApiPropertyOptional({ nullable: true, format: 'uuid' })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uuid' })
   @IsOptional()
   @IsUUID('all')
   manager_id?: string | null;

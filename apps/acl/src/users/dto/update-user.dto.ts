@@ -20,12 +20,12 @@ export class UpdateUserDto {
   @IsNamePart()
   last_name?: string;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
   @IsOptional()
   @IsPhoneNumber()
   phone_number?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
   @IsOptional()
   @IsEmployeeNumber()
   employee_number?: string | null;
@@ -52,7 +52,7 @@ export class UpdateUserDto {
   @IsUUID('all', { each: true })
   groups?: string[];
 
-  @ApiPropertyOptional({ nullable: true, format: 'uuid' })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uuid' })
   @IsOptional()
   @IsUUID('all')
   manager_id?: string | null;

@@ -55,7 +55,7 @@ export class CreateTaskDto implements RpcRequest<typeof AssignmentSubjects.tasks
   @MaxLength(TASK_LIMITS.nodePreviewName)
   node_preview_name!: string;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: TASK_LIMITS.nodeInstructions })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: TASK_LIMITS.nodeInstructions })
   @IsOptional()
   @IsString()
   @MaxLength(TASK_LIMITS.nodeInstructions)
@@ -66,7 +66,7 @@ export class CreateTaskDto implements RpcRequest<typeof AssignmentSubjects.tasks
   @IsIn(TASK_PRIORITIES)
   priority?: TaskPriority;
 
-  @ApiPropertyOptional({ nullable: true, format: 'date-time' })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' })
   @IsOptional()
   @IsDateTime()
   due_at?: string | null;
@@ -91,33 +91,33 @@ export class CreateTaskDto implements RpcRequest<typeof AssignmentSubjects.tasks
   @IsUUID('all', { each: true })
   candidate_groups?: string[];
 
-  @ApiPropertyOptional({ nullable: true, minLength: 1, maxLength: TASK_LIMITS.shortText })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: TASK_LIMITS.shortText })
   @IsOptional()
   @IsString()
   @MinLength(1)
   @MaxLength(TASK_LIMITS.shortText)
   source_service?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, minLength: 1, maxLength: TASK_LIMITS.shortText })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: TASK_LIMITS.shortText })
   @IsOptional()
   @IsString()
   @MinLength(1)
   @MaxLength(TASK_LIMITS.shortText)
   entity_type?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, format: 'uuid' })
+  @ApiPropertyOptional({ type: String, nullable: true, format: 'uuid' })
   @IsOptional()
   @IsUUID('all')
   entity_id?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, minLength: 1, maxLength: TASK_LIMITS.entityReference })
+  @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: TASK_LIMITS.entityReference })
   @IsOptional()
   @IsString()
   @MinLength(1)
   @MaxLength(TASK_LIMITS.entityReference)
   entity_reference?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: TASK_LIMITS.engineRequest })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: TASK_LIMITS.engineRequest })
   @IsOptional()
   @IsString()
   @MaxLength(TASK_LIMITS.engineRequest)

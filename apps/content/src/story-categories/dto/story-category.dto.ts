@@ -17,7 +17,7 @@ export class CreateStoryCategoryDto {
   @IsCleanText()
   name!: string;
 
-  @ApiPropertyOptional({ maxLength: DESCRIPTION_MAX, nullable: true })
+  @ApiPropertyOptional({ type: String, maxLength: DESCRIPTION_MAX, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(DESCRIPTION_MAX)
@@ -36,7 +36,7 @@ export class UpdateStoryCategoryDto {
   @IsCleanText()
   name?: string;
 
-  @ApiPropertyOptional({ maxLength: DESCRIPTION_MAX, nullable: true })
+  @ApiPropertyOptional({ type: String, maxLength: DESCRIPTION_MAX, nullable: true })
   @IsOptional()
   @IsString()
   @MaxLength(DESCRIPTION_MAX)

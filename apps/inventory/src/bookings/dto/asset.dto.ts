@@ -8,12 +8,12 @@ export class CreateAssetDto {
   @IsText(1, 255)
   name!: string;
 
-  @ApiPropertyOptional({ format: 'uuid', nullable: true, description: 'An existing document' })
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'An existing document' })
   @IsOptional()
   @IsUUID('all')
   document_id?: string | null;
 
-  @ApiPropertyOptional({ minLength: 0, maxLength: 2000, nullable: true })
+  @ApiPropertyOptional({ type: String, minLength: 0, maxLength: 2000, nullable: true })
   @IsOptional()
   @IsText(0, 2000)
   notes?: string | null;
@@ -29,12 +29,17 @@ export class UpdateAssetDto {
   @IsText(1, 255)
   name?: string;
 
-  @ApiPropertyOptional({ format: 'uuid', nullable: true, description: 'An existing document; null detaches' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'An existing document; null detaches',
+  })
   @IsOptional()
   @IsUUID('all')
   document_id?: string | null;
 
-  @ApiPropertyOptional({ minLength: 0, maxLength: 2000, nullable: true })
+  @ApiPropertyOptional({ type: String, minLength: 0, maxLength: 2000, nullable: true })
   @IsOptional()
   @IsText(0, 2000)
   notes?: string | null;

@@ -113,7 +113,7 @@ export class CreateBookingDto {
   @IsText(1, 255)
   client_name!: string;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 255, nullable: true })
+  @ApiPropertyOptional({ type: String, minLength: 1, maxLength: 255, nullable: true })
   @IsOptional()
   @IsText(1, 255)
   agency?: string | null;
@@ -152,7 +152,7 @@ export class UpdateBookingDto {
   @IsText(1, 255)
   client_name?: string;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 255, nullable: true })
+  @ApiPropertyOptional({ type: String, minLength: 1, maxLength: 255, nullable: true })
   @IsOptional()
   @IsText(1, 255)
   agency?: string | null;
