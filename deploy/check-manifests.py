@@ -10,6 +10,7 @@ hardening the Deployments promise is there.
 usage: check-manifests.py --compose FILE [--kustomize NAME=FILE ...]
 """
 import argparse
+import ipaddress
 import pathlib
 import re
 import sys
@@ -151,6 +152,17 @@ def check_compose(path, apps):
                 if (depends.get(server) or {}).get("condition") != "service_healthy":
                     problem(where, f"does not wait for a healthy {server}")
     gateway_address = ((((services.get("gateway") or {}).get("networks") or {}).get("default")) or {}).get("ipv4_address")
+    # The engine hands out addresses from ip_range (the whole subnet without one): a fixed address
+    # inside it may already be taken by a container that started first, and `up` fails.
+    if gateway_address:
+        pools = ((config.get("networks") or {}).get("default") or {}).get("ipam", {}).get("config") or []
+        address = ipaddress.ip_address(gateway_address)
+        if not any(address in ipaddress.ip_network(p.get("subnet", "0.0.0.0/32")) for p in pools):
+            problem("docker-compose gateway", f"{gateway_address} is outside the network's subnet")
+        for pool in pools:
+            dynamic = pool.get("ip_range") or pool.get("subnet")
+            if dynamic and address in ipaddress.ip_network(dynamic):
+                problem("docker-compose gateway", f"{gateway_address} is inside the dynamic range {dynamic}: set ip_range")
     for app in apps:
         if app == "gateway":
             continue
