@@ -1,7 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { json, urlencoded } from 'express';
+import { json, raw } from 'express';
 import { PayloadTooLarge, UnsupportedMediaType, type DomainError } from '../errors/domain-errors';
 import { INVALID_JSON, JSON_TOO_DEEP, markFormBody } from '../validation/form-body';
+import { parseUrlEncoded } from '../validation/text-decoding';
 import { isMultipart } from './multipart';
 
 export const ACCEPTED_BODY_TYPES = [
@@ -17,6 +18,17 @@ export type RequestWithBodyError = Request & { [BODY_ERROR]?: DomainError };
 function mediaType(req: Request): string {
   return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 }
+
+/**
+ * The `charset` parameter of the content type, lowercased, when one is given. Bodies are UTF-8
+ * (CONTRACT §2): any other charset is 415, rather than a body decoded as something else.
+ */
+function charset(req: Request): string | undefined {
+  const match = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(req.headers['content-type'] ?? '');
+  return match?.[1].toLowerCase();
+}
+
+const UTF8 = new Set(['utf-8', 'utf8']);
 
 function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
@@ -53,12 +65,9 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
  */
 export function bodyParsing(limits: BodyLimits): RequestHandler {
   const parseJson = json({ limit: limits.body, strict: false, type: () => true });
-  const parseForm = urlencoded({
-    limit: limits.body,
-    extended: false,
-    parameterLimit: 10_000,
-    type: () => true,
-  });
+  // Forms are read as bytes and decoded by the platform's one decoding step (text-decoding.ts),
+  // so a value that is not UTF-8 is refused at its field rather than stored as escapes or U+FFFD.
+  const readForm = raw({ limit: limits.body, type: () => true });
 
   const tooLarge = (req: RequestWithBodyError, res: Response, limit: number) => {
     req[BODY_ERROR] = new PayloadTooLarge(limit);
@@ -86,6 +95,11 @@ export function bodyParsing(limits: BodyLimits): RequestHandler {
     const type = mediaType(req);
     const declared = Number(req.headers['content-length'] ?? NaN);
 
+    const bodyCharset = charset(req);
+    if (bodyCharset !== undefined && !UTF8.has(bodyCharset) && !isMultipart(req)) {
+      unsupported(req, res, String(req.headers['content-type']));
+      return next();
+    }
     if (type === 'application/json' || type.endsWith('+json')) {
       if (declared > limits.body) return (tooLarge(req, res, limits.body), next());
       return parseJson(req, res, (err?: { type?: string }) => {
@@ -98,10 +112,13 @@ export function bodyParsing(limits: BodyLimits): RequestHandler {
     }
     if (type === 'application/x-www-form-urlencoded') {
       if (declared > limits.body) return (tooLarge(req, res, limits.body), next());
-      return parseForm(req, res, (err?: { type?: string }) => {
+      return readForm(req, res, (err?: { type?: string }) => {
         if (err?.type === 'entity.too.large') tooLarge(req, res, limits.body);
         else if (err) unsupported(req, res, String(req.headers['content-type']));
-        else req.body = markFormBody(req.body ?? {});
+        else {
+          const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+          req.body = markFormBody(parseUrlEncoded(bytes.toString('latin1')));
+        }
         next();
       });
     }
