@@ -1,4 +1,5 @@
-import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsString } from 'class-validator';
+import { Optional } from '@media/platform';
 import type { AclSubjects, RpcRequest } from '@media/contracts';
 
 /** Payload shapes of users' NATS subjects, checked like HTTP bodies (loc starts at `data`). */
@@ -10,7 +11,7 @@ export class UserIdsRequest implements RpcRequest<typeof AclSubjects.usersGetMan
 }
 
 export class UsersExistRequest extends UserIdsRequest implements RpcRequest<typeof AclSubjects.usersExists> {
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   active_only?: boolean;
 }
