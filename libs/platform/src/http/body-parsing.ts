@@ -41,17 +41,33 @@ export interface BodyLimits {
   upload: number;
 }
 
+/** The most fields an urlencoded body may hold (more is 413, as an oversized body). */
+const MAX_FORM_FIELDS = 10_000;
+
 /** The deepest JSON nesting accepted (CONTRACT §2); deeper bodies are 422 `json_invalid`. */
 export const MAX_JSON_DEPTH = 64;
 
-/** Whether a parsed JSON value nests deeper than `max` levels (iterative: no stack to overflow). */
+/**
+ * Whether a parsed JSON value nests deeper than `max` levels (iterative: no stack to overflow).
+ * Only objects and arrays are visited: a list of 400,000 numbers costs one tight loop, not
+ * 400,000 stack entries (issue 19).
+ */
 export function nestsDeeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
+  if (typeof value !== 'object' || value === null) return false;
+  const stack: object[] = [value];
+  const depths: number[] = [1];
   while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (typeof current !== 'object' || current === null) continue;
+    const current = stack.pop()!;
+    const depth = depths.pop()!;
     if (depth > max) return true;
-    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+    const children: unknown[] = Array.isArray(current) ? current : Object.values(current);
+    for (let i = 0; i < children.length; i += 1) {
+      const child = children[i];
+      if (typeof child === 'object' && child !== null) {
+        stack.push(child);
+        depths.push(depth + 1);
+      }
+    }
   }
   return false;
 }
@@ -117,7 +133,11 @@ export function bodyParsing(limits: BodyLimits): RequestHandler {
         else if (err) unsupported(req, res, String(req.headers['content-type']));
         else {
           const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-          req.body = markFormBody(parseUrlEncoded(bytes.toString('latin1')));
+          try {
+            req.body = markFormBody(parseUrlEncoded(bytes.toString('latin1'), MAX_FORM_FIELDS, true));
+          } catch {
+            tooLarge(req, res, limits.body);
+          }
         }
         next();
       });

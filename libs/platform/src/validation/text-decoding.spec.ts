@@ -1,4 +1,4 @@
-import { decodeComponent, InvalidText, parseUrlEncoded } from './text-decoding';
+import { decodeComponent, InvalidText, parseUrlEncoded, TooManyPairs } from './text-decoding';
 
 describe('decodeComponent: the one decoding step of queries, forms and paths (CONTRACT §2)', () => {
   it('decodes percent escapes and + as UTF-8 text', () => {
@@ -36,5 +36,6 @@ describe('parseUrlEncoded', () => {
 
   it('reads at most maxPairs pairs', () => {
     expect(Object.keys(parseUrlEncoded('a=1&b=2&c=3', 2))).toEqual(['a', 'b']);
+    expect(() => parseUrlEncoded('a=1&b=2&c=3', 2, true)).toThrow(TooManyPairs);
   });
 });

@@ -49,21 +49,31 @@ export function decodeComponent(component: string, plusIsSpace = true): string |
   return decodeUtf8(out.subarray(0, n), component);
 }
 
+/** A form body with more fields than the platform reads (answered 413, as an oversized body). */
+export class TooManyPairs extends Error {
+  constructor(readonly limit: number) {
+    super(`More than ${limit} form fields`);
+  }
+}
+
 /** A decoded query string or form body: repeated keys become lists (CONTRACT §3). */
 export type DecodedForm = Record<string, string | InvalidText | (string | InvalidText)[]>;
 
 /**
  * Parses `a=1&b=2&b=3` with decodeComponent. A key that is not UTF-8 is kept under its raw text,
- * holding InvalidText, so it is refused at its own loc. At most `maxPairs` pairs are read
- * (the rest of a longer string is ignored, as body-parser's `parameterLimit` does).
+ * holding InvalidText, so it is refused at its own loc. Past `maxPairs` pairs the rest is
+ * ignored (as Node's querystring does with a query), or, with `strict`, TooManyPairs is thrown.
  */
-export function parseUrlEncoded(text: string, maxPairs = 10_000): DecodedForm {
+export function parseUrlEncoded(text: string, maxPairs = 1000, strict = false): DecodedForm {
   const out = Object.create(null) as DecodedForm;
   if (!text) return out;
   let pairs = 0;
   for (const pair of text.split('&')) {
     if (!pair) continue;
-    if (++pairs > maxPairs) break;
+    if (++pairs > maxPairs) {
+      if (strict) throw new TooManyPairs(maxPairs);
+      break;
+    }
     const eq = pair.indexOf('=');
     const rawKey = eq === -1 ? pair : pair.slice(0, eq);
     const key = decodeComponent(rawKey);
