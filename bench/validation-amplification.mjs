@@ -12,6 +12,8 @@
  * Env: NATS_URL, BENCH_DATABASE_URL, ELEMENTS (400000), SINGLE (5 sequential big requests),
  * CONCURRENT (3), PROBES (40 health calls per phase), KEEP_DB=1, OUT (file name in bench/results,
  * default validation-amplification.json). Compare ratios: this machine's 2 cores are shared.
+ * bench/results/validation-amplification.before.json is the same run (PROBES=10 SINGLE=3) on the
+ * commit before issue 19's validation work (5f1440d), for comparison.
  */
 import { loadavg } from 'node:os';
 import { startAssignmentStack } from './lib/assignment-stack.mjs';
