@@ -16,6 +16,8 @@ import { mintToken, stack, testEnv, type StackInfo } from '@media/testing';
 const BUDGET_MS = testEnv.fuzzBudgetMs;
 const REQUEST_TIMEOUT_MS = 10_000;
 const SEED = testEnv.fuzzSeed;
+/** No error answer is larger, whatever the request (docs/api/contract.md §2 bounded answers, issue 19). */
+const MAX_ERROR_BYTES = 64 * 1024;
 
 type Schema = {
   $ref?: string;
@@ -424,6 +426,9 @@ async function send(
     });
     const text = await res.body.text();
     if (res.statusCode >= 500) return finding(res.statusCode, text);
+    if (res.statusCode >= 400 && Buffer.byteLength(text) > MAX_ERROR_BYTES) {
+      return finding(res.statusCode, `${Buffer.byteLength(text)} bytes: ${text}`);
+    }
     if (res.statusCode >= 400) {
       let parsed: unknown;
       try {
@@ -493,4 +498,151 @@ describe('fuzzing every operation of every app (issue 6)', () => {
     },
     BUDGET_MS + 60_000,
   );
+});
+
+// ------------------------------------------------------------------ every field, deterministically
+
+interface Probe {
+  operation: Operation;
+  what: string;
+  contentType?: string;
+  payload?: string | Buffer;
+  query?: string;
+  /** Where an item is expected (or, with `absent`, must not be) when the answer is a 422 of this source. */
+  loc?: string[];
+  absent?: boolean;
+}
+
+interface Answer {
+  status: number;
+  bytes: number;
+  detail?: { loc: string[]; type: string }[];
+}
+
+/** A 100,000-element array as JSON text (`[0,0,…]`), built once. */
+const HUGE_ARRAY = `[${Array(100_000).fill('0').join(',')}]`;
+const INVALID_UTF8 = ['%FF', '%ED%A0%80', 'a%C0%AFb'];
+
+/** The top-level properties of an operation's body (object schemas only), with their schema. */
+function bodyProperties(operation: Operation): [string, Schema][] {
+  const schema = resolveRef(operation.body?.schema, operation.components);
+  return Object.entries(schema.properties ?? {}).map(([name, value]) => [
+    name,
+    {
+      ...resolveRef(value, operation.components),
+      nullable: value.nullable ?? resolveRef(value, operation.components).nullable,
+    },
+  ]);
+}
+
+function probesOf(operation: Operation): Probe[] {
+  const probes: Probe[] = [];
+  const types = operation.body?.types ?? [];
+  for (const [name, schema] of bodyProperties(operation)) {
+    if (types.includes('application/json')) {
+      probes.push({
+        operation,
+        what: `${name}: null`,
+        contentType: 'application/json',
+        payload: JSON.stringify({ [name]: null }),
+        loc: ['body', name],
+        absent: schema.nullable === true,
+      });
+      probes.push({
+        operation,
+        what: `${name}: 100,000-element array`,
+        contentType: 'application/json',
+        payload: `{${JSON.stringify(name)}:${HUGE_ARRAY}}`,
+      });
+    }
+    if (types.includes('application/x-www-form-urlencoded')) {
+      for (const bad of INVALID_UTF8) {
+        probes.push({
+          operation,
+          what: `form ${name}=${bad}`,
+          contentType: 'application/x-www-form-urlencoded',
+          payload: `${encodeURIComponent(name)}=${bad}`,
+          loc: ['body', name],
+        });
+      }
+    }
+    if (types.includes('multipart/form-data')) {
+      const boundary = 'fuzz-boundary';
+      probes.push({
+        operation,
+        what: `multipart ${name} with invalid UTF-8`,
+        contentType: `multipart/form-data; boundary=${boundary}`,
+        payload: Buffer.concat([
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\na`),
+          Buffer.from([0xff, 0xed, 0xa0, 0x80]),
+          Buffer.from(`b\r\n--${boundary}--\r\n`),
+        ]),
+        loc: ['body', name],
+      });
+    }
+  }
+  for (const param of operation.parameters.filter((p) => p.in === 'query')) {
+    for (const bad of INVALID_UTF8) {
+      probes.push({
+        operation,
+        what: `?${param.name}=${bad}`,
+        query: `${param.name}=${bad}`,
+        loc: ['query', param.name],
+      });
+    }
+  }
+  return probes;
+}
+
+async function answer(probe: Probe, token: string): Promise<Answer> {
+  const path = probe.operation.path.replace(/\{[^}]+\}/g, () => randomUUID());
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (probe.contentType) headers['content-type'] = probe.contentType;
+  const res = await request(`${system.gatewayUrl}${path}${probe.query ? `?${probe.query}` : ''}`, {
+    method: probe.operation.method as 'GET',
+    headers,
+    body: probe.payload,
+    dispatcher: agent,
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  const text = await res.body.text();
+  let detail: Answer['detail'];
+  if (res.statusCode === 422) detail = (JSON.parse(text) as { detail: Answer['detail'] }).detail;
+  return { status: res.statusCode, bytes: Buffer.byteLength(text), detail };
+}
+
+/** What is wrong with one answer, or undefined. */
+function judge(probe: Probe, got: Answer): string | undefined {
+  if (got.status >= 500) return `answered ${got.status}`;
+  if (got.bytes > MAX_ERROR_BYTES) return `answered ${got.bytes} bytes`;
+  if (!probe.loc || got.status !== 422 || !got.detail) return undefined;
+  // Only a 422 of the same source says anything about the field (a path 422 comes first).
+  if (!got.detail.some((item) => item.loc[0] === probe.loc![0])) return undefined;
+  const at = got.detail.some((item) => item.loc.join('/') === probe.loc!.join('/'));
+  if (probe.absent && at) return `refused null although the document marks ${probe.loc.join('.')} nullable`;
+  if (!probe.absent && !at && got.detail.length <= 50) {
+    return `no item at ${probe.loc.join('.')} (${JSON.stringify(got.detail).slice(0, 200)})`;
+  }
+  return undefined;
+}
+
+describe('every field of every operation, through the gateway (issue 19)', () => {
+  it('refuses null where the document does not mark a field nullable, takes it where it does, and answers invalid UTF-8 and 100,000-element arrays within 64 KiB, never 5xx', async () => {
+    const token = mintToken(system.keys, { sub: randomUUID(), permissions: ['*'], roles: ['ADMIN'] });
+    const probes = operations.flatMap(probesOf);
+    expect(probes.length).toBeGreaterThan(100);
+    const problems: string[] = [];
+    // Four at a time: enough to finish, few enough not to measure the machine instead.
+    for (let i = 0; i < probes.length; i += 4) {
+      await Promise.all(
+        probes.slice(i, i + 4).map(async (probe) => {
+          const got = await answer(probe, token).catch((error: unknown) => ({ status: 0, bytes: 0, error }));
+          const problem = 'error' in got ? `no answer: ${String(got.error)}` : judge(probe, got);
+          if (problem)
+            problems.push(`${probe.operation.method} ${probe.operation.path} ${probe.what}: ${problem}`);
+        }),
+      );
+    }
+    expect(problems).toEqual([]);
+  }, 600_000);
 });

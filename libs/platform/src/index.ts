@@ -49,7 +49,11 @@ export {
   isDateOnly,
   isDateTime,
   IsMoney,
+  IsName,
   IsPlainObject,
+  nameProblem,
+  Nullable,
+  Optional,
   ToDecimalString,
 } from './validation/decorators';
 export { ItemType } from './validation/coerce';

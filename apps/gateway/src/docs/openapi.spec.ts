@@ -21,6 +21,11 @@ describe('mergeDocuments', () => {
     [],
   );
 
+  it('says in its description which bodies are read as JSON (application/*+json too) and that other charsets are 415', () => {
+    expect(merged.info?.description).toContain('application/*+json');
+    expect(merged.info?.description).toContain('415');
+  });
+
   it('names the gateway as the server, the license and bearer security by default', () => {
     expect(merged.servers).toEqual([{ url: '/', description: 'This gateway' }]);
     expect(merged.info?.license).toEqual({ name: 'Proprietary' });

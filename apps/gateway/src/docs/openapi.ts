@@ -1,6 +1,16 @@
 import { APPS, SERVICE_NAMES, type ServiceName } from '@media/contracts';
 import type { Pool } from 'undici';
 
+/**
+ * How request bodies are read, for every operation (docs/api/validation.md). `application/*+json`
+ * is read as JSON: said here so that clients may rely on it.
+ */
+export const BODY_RULES = [
+  'Request bodies are UTF-8: `application/json` (and any `application/*+json`, read as JSON), `application/x-www-form-urlencoded`, and `multipart/form-data` where an operation lists it.',
+  'A `charset` other than UTF-8 is 415. Invalid UTF-8 or NUL in a query value, path segment, form or multipart text field is 422 `value_error` at its field; a malformed multipart body is 422 `multipart_invalid` at `["body"]`.',
+  'A 422 lists at most 50 items, then one `too_many_errors` item. Fields marked `nullable` take `null`; any other field given `null` is a 422 at the field.',
+].join(' ');
+
 const FETCH_TIMEOUT_MS = 2_000;
 
 /** The parts of an OpenAPI 3 document the merge touches; everything else is carried as is. */
@@ -68,10 +78,12 @@ export function mergeDocuments(
       version: 'v1',
       // package.json: UNLICENSED.
       license: { name: 'Proprietary' },
-      description:
+      description: [
         missing.length === 0
           ? 'Every app, through the gateway.'
           : `Every app, through the gateway. Not available when this was generated: ${missing.join(', ')}.`,
+        BODY_RULES,
+      ].join('\n\n'),
     },
     servers: [{ url: '/', description: 'This gateway' }],
     // Every app's routes need the bearer token unless an operation says `security: []`.

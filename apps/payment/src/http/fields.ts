@@ -1,18 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import {
-  IsDefined,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-} from 'class-validator';
-import { IsMoney, ToDecimalString } from '@media/platform';
+import { IsDefined, IsInt, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsMoney, Optional, ToDecimalString } from '@media/platform';
 
 const MIN_YEAR = 2020;
 const MAX_YEAR = 9999;
@@ -49,10 +39,10 @@ export const MoneyField = (min: number, example: string) =>
   );
 
 /** The optional `bm_id` filter of a list. */
-export const BmIdFilter = () => stacked(ApiPropertyOptional({ format: 'uuid' }), IsOptional(), IsUUID('all'));
+export const BmIdFilter = () => stacked(ApiPropertyOptional({ format: 'uuid' }), Optional(), IsUUID('all'));
 
 /** The optional `category` filter of a list. */
-export const CategoryFilter = () => stacked(ApiPropertyOptional(), IsOptional(), IsString(), MaxLength(100));
+export const CategoryFilter = () => stacked(ApiPropertyOptional(), Optional(), IsString(), MaxLength(100));
 
 interface PeriodFieldOptions {
   /** A list's filter or a query parameter with a default, rather than a field a write needs. */
@@ -64,7 +54,7 @@ interface PeriodFieldOptions {
 export const MonthField = ({ optional = false, description }: PeriodFieldOptions = {}) =>
   stacked(
     (optional ? ApiPropertyOptional : ApiProperty)({ minimum: 1, maximum: 12, description }),
-    ...(optional ? [IsOptional()] : []),
+    ...(optional ? [Optional()] : []),
     IsInt(),
     Min(1),
     Max(12),
@@ -74,7 +64,7 @@ export const MonthField = ({ optional = false, description }: PeriodFieldOptions
 export const YearField = ({ optional = false, description }: PeriodFieldOptions = {}) =>
   stacked(
     (optional ? ApiPropertyOptional : ApiProperty)({ minimum: MIN_YEAR, maximum: MAX_YEAR, description }),
-    ...(optional ? [IsOptional()] : []),
+    ...(optional ? [Optional()] : []),
     IsInt(),
     Min(MIN_YEAR),
     Max(MAX_YEAR),

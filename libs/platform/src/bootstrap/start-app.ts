@@ -11,6 +11,7 @@ import { ConfigError, processEnv } from '../config/env';
 import type { PlatformConfig } from '../config/platform-config';
 import { databaseOptions, runMigrations } from '../database/database';
 import { bodyParsing } from '../http/body-parsing';
+import { parseQueryString, pathDecoding } from '../validation/text-decoding';
 import { answerClientErrors } from '../http/client-errors';
 import { declareDecimalPatterns, declareRequestExamples } from '../http/openapi-examples';
 import { declarePathParameters } from '../http/openapi-paths';
@@ -165,6 +166,9 @@ export async function createApp<C extends PlatformConfig>(
   const metrics = app.get(AppMetrics);
   const metricsEnabled = config.metrics.enabled;
   if (metricsEnabled) app.use(httpMetrics(metrics));
+  // Queries, forms and paths share one decoding step: text that is not UTF-8 is a 422 at its field.
+  http.set('query parser', parseQueryString);
+  app.use(pathDecoding);
   app.use(contextMiddleware);
   app.use(helmet({ contentSecurityPolicy: false }));
   app.use(bodyParsing(config.limits));

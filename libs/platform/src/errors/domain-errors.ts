@@ -85,11 +85,29 @@ export class UpstreamUnavailable extends DomainError {
   }
 }
 
-/** A 422 whose `detail` is the list of failing fields (docs/api/contract.md §2). */
+/** The most items a 422 lists before its one `too_many_errors` item (docs/api/contract.md §2). */
+export const MAX_VALIDATION_ISSUES = 50;
+
+/**
+ * At most MAX_VALIDATION_ISSUES items, then one `too_many_errors` item at the source (`body`,
+ * `query`, `data`...) saying how many were left out, so a 422 never grows with the input.
+ */
+export function boundIssues(issues: ValidationIssue[], omitted = 0): ValidationIssue[] {
+  const left = Math.max(0, issues.length - MAX_VALIDATION_ISSUES) + omitted;
+  if (left === 0) return issues;
+  const kept = issues.slice(0, MAX_VALIDATION_ISSUES);
+  const root = kept[0]?.loc[0] ?? 'body';
+  return [...kept, { loc: [root], msg: `${left} more errors were left out`, type: 'too_many_errors' }];
+}
+
+/** A 422 whose `detail` is the list of failing fields (docs/api/contract.md §2), bounded by boundIssues. */
 export class ValidationFailed extends Error {
   readonly status = 422;
-  constructor(readonly issues: ValidationIssue[]) {
-    super(issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '));
+  readonly issues: ValidationIssue[];
+  constructor(issues: ValidationIssue[], omitted = 0) {
+    const bounded = boundIssues(issues, omitted);
+    super(bounded.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '));
+    this.issues = bounded;
   }
 
   static at(loc: string[], msg: string, type = 'value_error'): ValidationFailed {

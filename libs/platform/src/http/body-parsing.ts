@@ -1,7 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { json, urlencoded } from 'express';
+import { json, raw } from 'express';
 import { PayloadTooLarge, UnsupportedMediaType, type DomainError } from '../errors/domain-errors';
 import { INVALID_JSON, JSON_TOO_DEEP, markFormBody } from '../validation/form-body';
+import { parseUrlEncoded } from '../validation/text-decoding';
 import { isMultipart } from './multipart';
 
 export const ACCEPTED_BODY_TYPES = [
@@ -18,6 +19,17 @@ function mediaType(req: Request): string {
   return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 }
 
+/**
+ * The `charset` parameter of the content type, lowercased, when one is given. Bodies are UTF-8
+ * (docs/api/contract.md §2): any other charset is 415, rather than a body decoded as something else.
+ */
+function charset(req: Request): string | undefined {
+  const match = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(req.headers['content-type'] ?? '');
+  return match?.[1].toLowerCase();
+}
+
+const UTF8 = new Set(['utf-8', 'utf8']);
+
 function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
 }
@@ -29,17 +41,33 @@ export interface BodyLimits {
   upload: number;
 }
 
+/** The most fields an urlencoded body may hold (more is 413, as an oversized body). */
+const MAX_FORM_FIELDS = 10_000;
+
 /** The deepest JSON nesting accepted (docs/api/contract.md §2); deeper bodies are 422 `json_invalid`. */
 export const MAX_JSON_DEPTH = 64;
 
-/** Whether a parsed JSON value nests deeper than `max` levels (iterative: no stack to overflow). */
+/**
+ * Whether a parsed JSON value nests deeper than `max` levels (iterative: no stack to overflow).
+ * Only objects and arrays are visited: a list of 400,000 numbers costs one tight loop, not
+ * 400,000 stack entries (issue 19).
+ */
 export function nestsDeeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
+  if (typeof value !== 'object' || value === null) return false;
+  const stack: object[] = [value];
+  const depths: number[] = [1];
   while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (typeof current !== 'object' || current === null) continue;
+    const current = stack.pop()!;
+    const depth = depths.pop()!;
     if (depth > max) return true;
-    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+    const children: unknown[] = Array.isArray(current) ? current : Object.values(current);
+    for (let i = 0; i < children.length; i += 1) {
+      const child = children[i];
+      if (typeof child === 'object' && child !== null) {
+        stack.push(child);
+        depths.push(depth + 1);
+      }
+    }
   }
   return false;
 }
@@ -53,12 +81,9 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
  */
 export function bodyParsing(limits: BodyLimits): RequestHandler {
   const parseJson = json({ limit: limits.body, strict: false, type: () => true });
-  const parseForm = urlencoded({
-    limit: limits.body,
-    extended: false,
-    parameterLimit: 10_000,
-    type: () => true,
-  });
+  // Forms are read as bytes and decoded by the platform's one decoding step (text-decoding.ts),
+  // so a value that is not UTF-8 is refused at its field rather than stored as escapes or U+FFFD.
+  const readForm = raw({ limit: limits.body, type: () => true });
 
   const tooLarge = (req: RequestWithBodyError, res: Response, limit: number) => {
     req[BODY_ERROR] = new PayloadTooLarge(limit);
@@ -86,6 +111,11 @@ export function bodyParsing(limits: BodyLimits): RequestHandler {
     const type = mediaType(req);
     const declared = Number(req.headers['content-length'] ?? NaN);
 
+    const bodyCharset = charset(req);
+    if (bodyCharset !== undefined && !UTF8.has(bodyCharset) && !isMultipart(req)) {
+      unsupported(req, res, String(req.headers['content-type']));
+      return next();
+    }
     if (type === 'application/json' || type.endsWith('+json')) {
       if (declared > limits.body) return (tooLarge(req, res, limits.body), next());
       return parseJson(req, res, (err?: { type?: string }) => {
@@ -98,10 +128,17 @@ export function bodyParsing(limits: BodyLimits): RequestHandler {
     }
     if (type === 'application/x-www-form-urlencoded') {
       if (declared > limits.body) return (tooLarge(req, res, limits.body), next());
-      return parseForm(req, res, (err?: { type?: string }) => {
+      return readForm(req, res, (err?: { type?: string }) => {
         if (err?.type === 'entity.too.large') tooLarge(req, res, limits.body);
         else if (err) unsupported(req, res, String(req.headers['content-type']));
-        else req.body = markFormBody(req.body ?? {});
+        else {
+          const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+          try {
+            req.body = markFormBody(parseUrlEncoded(bytes.toString('latin1'), MAX_FORM_FIELDS, true));
+          } catch {
+            tooLarge(req, res, limits.body);
+          }
+        }
         next();
       });
     }

@@ -9,8 +9,9 @@ import { applyDecorators, createParamDecorator, SetMetadata, type ExecutionConte
 import { ApiConsumes } from '@nestjs/swagger';
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
-import { PayloadTooLarge, UnsupportedMediaType } from '../errors/domain-errors';
+import { PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from '../errors/domain-errors';
 import { markFormBody } from '../validation/form-body';
+import { decodeUtf8 } from '../validation/text-decoding';
 
 export const MULTIPART = 'http:multipart';
 
@@ -127,6 +128,9 @@ export async function readMultipart(
       headers: req.headers,
       // Browsers send `filename="…"` as raw UTF-8; busboy would read it as Latin-1.
       defParamCharset: 'utf8',
+      // Text fields arrive as bytes (Latin-1 keeps them intact) and are decoded strictly below, so
+      // invalid UTF-8 is refused at its field instead of being stored as U+FFFD (docs/api/contract.md §2).
+      defCharset: 'latin1',
       limits: { fieldSize: limits.field, fields: 1000, fileSize: limit, parts: 2000 },
     });
   } catch {
@@ -138,7 +142,7 @@ export async function readMultipart(
   let tooLarge = false;
   parser.on('field', (name, value, info) => {
     if (info.valueTruncated) tooLarge = true;
-    else appendField(body, name, value);
+    else appendField(body, name, decodeUtf8(Buffer.from(value, 'latin1'), value));
   });
   parser.on('file', (name, stream, info) => {
     if (!options.files?.includes(name)) {
@@ -177,7 +181,12 @@ export async function readMultipart(
     await Promise.allSettled(writes);
     await cleanup();
     if (budget.exceeded || error instanceof PayloadTooLarge) throw new PayloadTooLarge(limit);
-    throw new UnsupportedMediaType('multipart/form-data (malformed)', ['multipart/form-data']);
+    // The content type was right; the body is not (wrong boundary, cut short): docs/api/contract.md §2.
+    throw ValidationFailed.at(
+      ['body'],
+      'Malformed multipart body (a wrong boundary, or cut short)',
+      'multipart_invalid',
+    );
   }
   if (tooLarge) {
     await cleanup();

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Optional } from '../validation/decorators';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -7,13 +8,13 @@ export const MAX_PAGE_SIZE = 100;
 /** `cursor` and `page_size` of every cursor list (docs/api/contract.md §3); list queries extend it. */
 export class PageQuery {
   @ApiPropertyOptional({ description: 'Opaque cursor from `next` or `previous`.' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(2048)
   cursor?: string;
 
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(1)
   @Max(MAX_PAGE_SIZE)

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { registerDecorator, type ValidationOptions } from 'class-validator';
+import { IsOptional, registerDecorator, ValidateIf, type ValidationOptions } from 'class-validator';
 
 /** `YYYY-MM-DD` naming a real calendar day. */
 export function isDateOnly(value: unknown): value is string {
@@ -91,3 +91,50 @@ export const IsPlainObject = (options?: ValidationOptions) =>
     (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
     options,
   );
+
+// eslint-disable-next-line no-control-regex -- C0 control characters are exactly what is refused
+const CONTROL = /[\u0000-\u001f\u007f]/;
+/** Bidi embeddings, overrides (U+202A–U+202E) and isolates (U+2066–U+2069): text that displays reordered. */
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+
+/** Why a name or title is refused, or undefined when it is acceptable (or not text at all). */
+export function nameProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length === 0) return undefined;
+  if (value.trim().length === 0) return 'Name must not be only whitespace';
+  if (CONTROL.test(value)) return 'Name must not contain control characters';
+  if (BIDI_CONTROL.test(value)) return 'Name must not contain bidirectional override or isolate characters';
+  return undefined;
+}
+
+/**
+ * A name or title a person reads (a room, a category, a schedule, a client): not only whitespace,
+ * no C0 control characters and no bidi overrides or isolates, which can make `gnp.exe` display as
+ * `exe.png` (docs/api/contract.md §2, issue 19). 422 `value_error`; the type and length checks stay separate.
+ */
+export const IsName =
+  (options?: ValidationOptions): PropertyDecorator =>
+  (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'isName',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: { ...options, context: { type: 'value_error' } },
+      validator: {
+        validate: (value: unknown) => nameProblem(value) === undefined,
+        defaultMessage: (args) => nameProblem(args?.value) ?? 'Invalid name',
+      },
+    });
+
+/**
+ * The field may be left out; `null` is validated like any other value, so it is a 422 at the
+ * field with the type word of a wrong type (docs/api/contract.md §2, issue 19). class-validator's
+ * `@IsOptional()` skips `null` too, which let `null` reach NOT NULL columns (a 500).
+ */
+export const Optional = (options?: ValidationOptions): PropertyDecorator =>
+  ValidateIf((_object: object, value: unknown) => value !== undefined, options);
+
+/**
+ * The field may be left out or be `null` (the contract gives null a meaning: "none", "clear it").
+ * Declare it `nullable: true` in its `@ApiProperty` too, so a generated client types it `T | null`.
+ */
+export const Nullable = (options?: ValidationOptions): PropertyDecorator => IsOptional(options);

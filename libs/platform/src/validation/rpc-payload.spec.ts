@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { IsString, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsString, IsUUID, MinLength } from 'class-validator';
 import { ValidationFailed } from '../errors/domain-errors';
 import { RpcPayloadPipe } from './rpc-payload';
 
@@ -42,5 +42,49 @@ describe('RpcPayloadPipe', () => {
       .transform({ data: { id: 'a', extra: 1 } })
       .catch((e: unknown) => e)) as ValidationFailed;
     expect(error.issues[0].loc).toEqual(['data', 'extra']);
+  });
+});
+
+class Members {
+  @IsString()
+  name!: string;
+
+  @IsArray()
+  @ArrayMaxSize(500)
+  @IsUUID('all', { each: true })
+  member_ids!: string[];
+}
+
+describe('RpcPayloadPipe answers are bounded (docs/api/contract.md §2, issue 19)', () => {
+  const pipe = new RpcPayloadPipe(Members);
+  const fail = (data: unknown) =>
+    pipe.transform({ data }).then(
+      () => {
+        throw new Error('accepted');
+      },
+      (error: unknown) => error as ValidationFailed,
+    );
+
+  it('reports a scalar field given a 400,000-element array once, at the field', async () => {
+    const error = await fail({ name: Array(400_000).fill(0), member_ids: [] });
+    expect(error.issues).toEqual([{ loc: ['data', 'name'], msg: expect.any(String), type: 'string_type' }]);
+  });
+
+  it('reports a list over its maximum as one too_long item, whatever its elements', async () => {
+    const error = await fail({ name: 'a', member_ids: Array(400_000).fill({ deep: [1, 2, 3] }) });
+    expect(error.issues).toEqual([
+      { loc: ['data', 'member_ids'], msg: expect.any(String), type: 'too_long' },
+    ]);
+  });
+
+  it('lists at most 50 bad elements at their own loc, then one too_many_errors item with the count', async () => {
+    const error = await fail({ name: 'a', member_ids: Array(120).fill([0]) });
+    expect(error.issues).toHaveLength(51);
+    expect(error.issues[0]).toMatchObject({ loc: ['data', 'member_ids', '0'], type: 'uuid_parsing' });
+    expect(error.issues[50]).toEqual({
+      loc: ['data'],
+      msg: '70 more errors were left out',
+      type: 'too_many_errors',
+    });
   });
 });

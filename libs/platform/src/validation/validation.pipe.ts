@@ -3,7 +3,9 @@ import type { ValidationIssue } from '@media/contracts';
 import { plainToInstance } from 'class-transformer';
 import { isEmail, isUUID, validate, type ValidationError } from 'class-validator';
 import { isDateOnly, isDateTime } from './decorators';
-import { ValidationFailed } from '../errors/domain-errors';
+import { boundIssues, MAX_VALIDATION_ISSUES, ValidationFailed } from '../errors/domain-errors';
+import { boundShape } from './shape';
+import { InvalidText, INVALID_UTF8 } from './text-decoding';
 import { coerceTextValues } from './coerce';
 import { INVALID_JSON, isFormBody, JSON_TOO_DEEP } from './form-body';
 
@@ -82,7 +84,18 @@ const ITEM_CHECKS: Partial<Record<string, (value: unknown) => boolean>> = {
   isDateTime,
 };
 
-function collect(errors: ValidationError[], base: string[], out: ValidationIssue[]): void {
+/** Issues as they are found, kept up to what a 422 shows (docs/api/contract.md §2) and counted beyond. */
+class IssueSink {
+  readonly items: ValidationIssue[] = [];
+  omitted = 0;
+
+  push(issue: ValidationIssue): void {
+    if (this.items.length < MAX_VALIDATION_ISSUES) this.items.push(issue);
+    else this.omitted += 1;
+  }
+}
+
+function collect(errors: ValidationError[], base: string[], out: IssueSink): void {
   for (const error of errors) {
     const loc = [...base, String(error.property)];
     if (error.constraints && Object.keys(error.constraints).length > 0) {
@@ -95,22 +108,25 @@ function collect(errors: ValidationError[], base: string[], out: ValidationIssue
             ? 'Extra inputs are not permitted'
             : message;
       const check = ITEM_CHECKS[constraint];
-      const badItems =
-        check && Array.isArray(error.value)
-          ? error.value.flatMap((item: unknown, i) => (check(item) ? [] : [i]))
-          : [];
-      if (badItems.length > 0) for (const i of badItems) out.push({ loc: [...loc, String(i)], msg, type });
-      else out.push({ loc, msg, type });
+      let bad = 0;
+      if (check && Array.isArray(error.value)) {
+        (error.value as unknown[]).forEach((item, i) => {
+          if (check(item)) return;
+          bad += 1;
+          out.push({ loc: [...loc, String(i)], msg, type });
+        });
+      }
+      if (bad === 0) out.push({ loc, msg, type });
     }
     if (error.children?.length) collect(error.children, loc, out);
   }
 }
 
-/** Flattens class-validator's error tree into the contract's 422 items. */
+/** Flattens class-validator's error tree into the contract's 422 items (at most 50, then a count). */
 export function toIssues(errors: ValidationError[], base: string[]): ValidationIssue[] {
-  const out: ValidationIssue[] = [];
+  const out = new IssueSink();
   collect(errors, base, out);
-  return out;
+  return boundIssues(out.items, out.omitted);
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -127,22 +143,42 @@ export function isUnsafeText(value: string): boolean {
 const shownKey = (key: string) =>
   key.replaceAll('\u0000', '\uFFFD').replace(new RegExp(LONE_SURROGATE, 'g'), '\uFFFD');
 
+function walkUnsafeText(value: unknown, loc: string[], out: IssueSink): void {
+  if (typeof value === 'string') {
+    if (isUnsafeText(value)) out.push({ loc, msg: UNSAFE_TEXT, type: 'value_error' });
+    return;
+  }
+  if (value instanceof InvalidText) {
+    out.push({ loc, msg: INVALID_UTF8, type: 'value_error' });
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    // Numbers, booleans and nulls need no loc: most elements of a long list cost nothing here.
+    for (let i = 0; i < value.length; i += 1) {
+      const item: unknown = value[i];
+      if (typeof item === 'object' || typeof item === 'string')
+        walkUnsafeText(item, [...loc, String(i)], out);
+    }
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    if (isUnsafeText(key)) out.push({ loc: [...loc, shownKey(key)], msg: UNSAFE_TEXT, type: 'value_error' });
+    else if (RESERVED_KEYS.has(key)) {
+      out.push({ loc: [...loc, key], msg: `'${key}' is not accepted as a field name`, type: 'value_error' });
+    } else walkUnsafeText((value as Record<string, unknown>)[key], [...loc, key], out);
+  }
+}
+
 /**
- * Strings anywhere in a value (keys included) that hold NUL or a lone surrogate (docs/api/contract.md §2),
- * each at its loc. Bodies are at most 64 levels deep by now, so the walk is bounded.
+ * Strings anywhere in a value (keys included) that hold NUL or a lone surrogate, and text that
+ * was not valid UTF-8 (docs/api/contract.md §2), each at its loc. Bodies are at most 64 levels deep by now,
+ * so the walk is bounded; the answer is too (50 items and a count).
  */
 export function unsafeTextIssues(value: unknown, loc: string[]): ValidationIssue[] {
-  if (typeof value === 'string') {
-    return isUnsafeText(value) ? [{ loc, msg: UNSAFE_TEXT, type: 'value_error' }] : [];
-  }
-  if (typeof value !== 'object' || value === null) return [];
-  return Object.entries(value).flatMap(([key, item]) =>
-    isUnsafeText(key)
-      ? [{ loc: [...loc, shownKey(key)], msg: UNSAFE_TEXT, type: 'value_error' }]
-      : RESERVED_KEYS.has(key)
-        ? [{ loc: [...loc, key], msg: `'${key}' is not accepted as a field name`, type: 'value_error' }]
-        : unsafeTextIssues(item, [...loc, key]),
-  );
+  const out = new IssueSink();
+  walkUnsafeText(value, loc, out);
+  return boundIssues(out.items, out.omitted);
 }
 
 /** Scalar fields of a text source (query string, form) given more than once (docs/api/contract.md §2). */
@@ -172,13 +208,21 @@ export async function validateDto<T extends object>(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw ValidationFailed.at(loc, 'Input should be a valid object', 'model_type');
   }
-  const early = unsafeTextIssues(value, loc);
-  if (text) early.push(...repeatedScalarIssues(cls, value as Record<string, unknown>, loc));
-  if (early.length > 0) throw new ValidationFailed(early);
-  const plain = text ? coerceTextValues(cls, value as Record<string, unknown>) : value;
+  const early = new IssueSink();
+  walkUnsafeText(value, loc, early);
+  if (text)
+    repeatedScalarIssues(cls, value as Record<string, unknown>, loc).forEach((issue) => early.push(issue));
+  if (early.items.length > 0) throw new ValidationFailed(early.items, early.omitted);
+  const input = text
+    ? coerceTextValues(cls, value as Record<string, unknown>)
+    : (value as Record<string, unknown>);
+  const shaped = boundShape(cls, input, loc);
   let instance: T;
   try {
-    instance = plainToInstance(cls, plain, { enableImplicitConversion: false, exposeDefaultValues: true });
+    instance = plainToInstance(cls, shaped.plain, {
+      enableImplicitConversion: false,
+      exposeDefaultValues: true,
+    });
   } catch {
     // A shape class-transformer cannot map is still the client's mistake, never a 500.
     throw ValidationFailed.at(loc, 'Input has a shape that cannot be read', 'model_type');
@@ -188,7 +232,14 @@ export async function validateDto<T extends object>(
     forbidNonWhitelisted: true,
     forbidUnknownValues: false,
   });
-  if (errors.length > 0) throw new ValidationFailed(toIssues(errors, loc));
+  // A settled field (a list over its maximum) is reported once, by boundShape, not by its checks.
+  const kept = errors.filter((error) => !shaped.settled.has(error.property));
+  if (kept.length > 0 || shaped.issues.length > 0) {
+    const out = new IssueSink();
+    shaped.issues.forEach((issue) => out.push(issue));
+    collect(kept, loc, out);
+    throw new ValidationFailed(out.items, out.omitted);
+  }
   return instance;
 }
 

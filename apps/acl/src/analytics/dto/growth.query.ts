@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
-import { IsDateOnly } from '@media/platform';
+import { IsIn } from 'class-validator';
+import { IsDateOnly, Optional } from '@media/platform';
 import { GROWTH_INTERVALS, type GrowthInterval } from '../growth-range';
 
 /** `GET /acl/api/v1/analytics/growth` (endpoint 13). */
@@ -9,17 +9,17 @@ export class GrowthQuery {
     format: 'date',
     description: 'Default: the first day of the month eleven months ago',
   })
-  @IsOptional()
+  @Optional()
   @IsDateOnly()
   date_from?: string;
 
   @ApiPropertyOptional({ format: 'date', description: 'Default: today (UTC)' })
-  @IsOptional()
+  @Optional()
   @IsDateOnly()
   date_to?: string;
 
   @ApiPropertyOptional({ enum: GROWTH_INTERVALS, default: 'month' })
-  @IsOptional()
+  @Optional()
   @IsIn(GROWTH_INTERVALS)
   interval?: GrowthInterval;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { PageQuery } from '@media/platform';
+import { IsIn, IsString, MaxLength, MinLength } from 'class-validator';
+import { Nullable, Optional, PageQuery } from '@media/platform';
 import type { UserStatus } from '@media/contracts';
 import { USER_STATUSES } from '../../users/user.entity';
 import { IsPassword } from '../../credentials/password-rule';
@@ -9,7 +9,7 @@ import { IsNamePart, IsPhoneNumber, IsUserEmail } from '../../users/dto/fields';
 /** `GET /acl/api/v1/auth/correspondents/invite` (endpoint 7): newest first, optionally by status. */
 export class ListCorrespondentsQuery extends PageQuery {
   @ApiPropertyOptional({ enum: USER_STATUSES })
-  @IsOptional()
+  @Optional()
   @IsIn(USER_STATUSES)
   status?: UserStatus;
 }
@@ -21,17 +21,17 @@ export class InviteCorrespondentDto {
   email!: string;
 
   @ApiPropertyOptional({ type: String, nullable: true })
-  @IsOptional()
+  @Nullable()
   @IsNamePart()
   first_name?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true })
-  @IsOptional()
+  @Nullable()
   @IsNamePart()
   last_name?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true })
-  @IsOptional()
+  @Nullable()
   @IsPhoneNumber()
   phone_number?: string | null;
 }

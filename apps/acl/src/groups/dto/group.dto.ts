@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import type { AclSubjects, RpcRequest } from '@media/contracts';
-import { PageQuery } from '@media/platform';
+import { IsName, PageQuery } from '@media/platform';
 
 /** `POST /acl/api/v1/groups`. */
 export class CreateGroupDto {
@@ -11,6 +11,7 @@ export class CreateGroupDto {
   @IsString()
   @MinLength(1)
   @MaxLength(150)
+  @IsName()
   name!: string;
 }
 

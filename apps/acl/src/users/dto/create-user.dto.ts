@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, IsUUID } from 'class-validator';
-import { IsDateTime } from '@media/platform';
+import { ArrayMaxSize, IsArray, IsString, IsUUID } from 'class-validator';
+import { IsDateTime, Nullable, Optional } from '@media/platform';
 import { IsPassword } from '../../credentials/password-rule';
 import { IsEmployeeNumber, IsNamePart, IsPhoneNumber, IsUserEmail } from './fields';
 
@@ -23,36 +23,36 @@ export class CreateUserDto {
   last_name!: string;
 
   @ApiPropertyOptional({ type: String, nullable: true })
-  @IsOptional()
+  @Nullable()
   @IsPhoneNumber()
   phone_number?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, description: 'Unique when set' })
-  @IsOptional()
+  @Nullable()
   @IsEmployeeNumber()
   employee_number?: string | null;
 
   @ApiPropertyOptional({ type: [String], description: 'Role codes, e.g. EDITOR' })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(20)
   @IsString({ each: true })
   roles?: string[];
 
   @ApiPropertyOptional({ type: [String], description: 'Group ids' })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(200)
   @IsUUID('all', { each: true })
   groups?: string[];
 
   @ApiPropertyOptional({ type: String, nullable: true, format: 'uuid' })
-  @IsOptional()
+  @Nullable()
   @IsUUID('all')
   manager_id?: string | null;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'For imports; defaults to now' })
-  @IsOptional()
+  @Optional()
   @IsDateTime()
   date_joined?: string;
 }

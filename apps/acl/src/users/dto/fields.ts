@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsName } from '@media/platform';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
@@ -16,7 +17,8 @@ export const IsUserEmail = () =>
   );
 
 /** A name part: trimmed (as DRF's CharField does), then 1..150 characters as Django's user model allows. */
-export const IsNamePart = () => applyDecorators(Transform(trim), IsString(), MinLength(1), MaxLength(150));
+export const IsNamePart = () =>
+  applyDecorators(Transform(trim), IsString(), MinLength(1), MaxLength(150), IsName());
 
 /** Digits with the usual separators and an optional leading +, up to 32 characters. */
 export const IsPhoneNumber = () =>

@@ -1,18 +1,18 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { PageQuery } from '@media/platform';
+import { IsIn, IsString, MaxLength } from 'class-validator';
+import { Optional, PageQuery } from '@media/platform';
 import type { UserStatus } from '@media/contracts';
 import { USER_STATUSES } from '../user.entity';
 
 /** `GET /acl/api/v1/users`: cursor list, newest first, optionally by status or role. */
 export class ListUsersQuery extends PageQuery {
   @ApiPropertyOptional({ enum: USER_STATUSES })
-  @IsOptional()
+  @Optional()
   @IsIn(USER_STATUSES)
   status?: UserStatus;
 
   @ApiPropertyOptional({ description: 'A role code' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(64)
   role?: string;

@@ -1,5 +1,6 @@
-import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsString } from 'class-validator';
 import { ACL_USERS_MAX_IDS, type AclSubjects, type RpcRequest } from '@media/contracts';
+import { Optional } from '@media/platform';
 
 /** Payload shapes of users' NATS subjects, checked like HTTP bodies (loc starts at `data`). */
 export class UserIdsRequest implements RpcRequest<typeof AclSubjects.usersGetMany> {
@@ -10,7 +11,7 @@ export class UserIdsRequest implements RpcRequest<typeof AclSubjects.usersGetMan
 }
 
 export class UsersExistRequest extends UserIdsRequest implements RpcRequest<typeof AclSubjects.usersExists> {
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   active_only?: boolean;
 }

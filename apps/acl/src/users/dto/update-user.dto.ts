@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, IsUUID, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsString, IsUUID, ValidateIf } from 'class-validator';
+import { Nullable } from '@media/platform';
 import { IsEmployeeNumber, IsNamePart, IsPhoneNumber } from './fields';
 
 const given = (field: string) => ValidateIf((o: Record<string, unknown>) => o[field] !== undefined);
@@ -21,12 +22,12 @@ export class UpdateUserDto {
   last_name?: string;
 
   @ApiPropertyOptional({ type: String, nullable: true })
-  @IsOptional()
+  @Nullable()
   @IsPhoneNumber()
   phone_number?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true })
-  @IsOptional()
+  @Nullable()
   @IsEmployeeNumber()
   employee_number?: string | null;
 
@@ -53,7 +54,7 @@ export class UpdateUserDto {
   groups?: string[];
 
   @ApiPropertyOptional({ type: String, nullable: true, format: 'uuid' })
-  @IsOptional()
+  @Nullable()
   @IsUUID('all')
   manager_id?: string | null;
 }

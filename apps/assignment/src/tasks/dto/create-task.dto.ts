@@ -4,7 +4,6 @@ import {
   ArrayMaxSize,
   IsArray,
   IsIn,
-  IsOptional,
   IsString,
   IsUUID,
   MaxLength,
@@ -18,7 +17,7 @@ import {
   type RequiredPermission,
   type TaskPriority,
 } from '@media/contracts';
-import { IsDateTime } from '@media/platform';
+import { IsDateTime, IsName, Nullable, Optional } from '@media/platform';
 
 export const TASK_LIMITS = {
   workflowNodeCode: 100,
@@ -53,26 +52,27 @@ export class CreateTaskDto implements RpcRequest<typeof AssignmentSubjects.tasks
   @IsString()
   @MinLength(1)
   @MaxLength(TASK_LIMITS.nodePreviewName)
+  @IsName()
   node_preview_name!: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: TASK_LIMITS.nodeInstructions })
-  @IsOptional()
+  @Nullable()
   @IsString()
   @MaxLength(TASK_LIMITS.nodeInstructions)
   node_instructions?: string | null;
 
   @ApiPropertyOptional({ enum: TASK_PRIORITIES, default: 'MEDIUM' })
-  @IsOptional()
+  @Optional()
   @IsIn(TASK_PRIORITIES)
   priority?: TaskPriority;
 
   @ApiPropertyOptional({ type: String, nullable: true, format: 'date-time' })
-  @IsOptional()
+  @Nullable()
   @IsDateTime()
   due_at?: string | null;
 
   @ApiPropertyOptional({ type: [RequiredPermissionDto], maxItems: TASK_LIMITS.permissions })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(TASK_LIMITS.permissions)
   @ValidateNested({ each: true })
@@ -85,40 +85,40 @@ export class CreateTaskDto implements RpcRequest<typeof AssignmentSubjects.tasks
     maxItems: TASK_LIMITS.candidateGroups,
     description: 'Group ids; when given, only members of one of them may claim.',
   })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(TASK_LIMITS.candidateGroups)
   @IsUUID('all', { each: true })
   candidate_groups?: string[];
 
   @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: TASK_LIMITS.shortText })
-  @IsOptional()
+  @Nullable()
   @IsString()
   @MinLength(1)
   @MaxLength(TASK_LIMITS.shortText)
   source_service?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: TASK_LIMITS.shortText })
-  @IsOptional()
+  @Nullable()
   @IsString()
   @MinLength(1)
   @MaxLength(TASK_LIMITS.shortText)
   entity_type?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, format: 'uuid' })
-  @IsOptional()
+  @Nullable()
   @IsUUID('all')
   entity_id?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, minLength: 1, maxLength: TASK_LIMITS.entityReference })
-  @IsOptional()
+  @Nullable()
   @IsString()
   @MinLength(1)
   @MaxLength(TASK_LIMITS.entityReference)
   entity_reference?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: TASK_LIMITS.engineRequest })
-  @IsOptional()
+  @Nullable()
   @IsString()
   @MaxLength(TASK_LIMITS.engineRequest)
   engine_request?: string | null;

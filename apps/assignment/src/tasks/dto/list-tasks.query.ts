@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import { TASK_PRIORITIES, TASK_STATUSES, type TaskPriority, type TaskStatus } from '@media/contracts';
-import { IsDateTime, PageQuery } from '@media/platform';
+import { IsDateTime, Optional, PageQuery } from '@media/platform';
 
 export const TASK_ORDERINGS = ['-created_at', 'due_at'] as const;
 export type TaskOrdering = (typeof TASK_ORDERINGS)[number];
@@ -9,41 +9,41 @@ export type TaskOrdering = (typeof TASK_ORDERINGS)[number];
 /** `GET /assignment/api/v1/tasks`: cursor list with filters (docs/api/contract.md §4.4). */
 export class ListTasksQuery extends PageQuery {
   @ApiPropertyOptional({ enum: TASK_STATUSES })
-  @IsOptional()
+  @Optional()
   @IsIn(TASK_STATUSES)
   status?: TaskStatus;
 
   @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
+  @Optional()
   @IsUUID('all')
   assigned_to?: string;
 
   @ApiPropertyOptional({ enum: TASK_PRIORITIES })
-  @IsOptional()
+  @Optional()
   @IsIn(TASK_PRIORITIES)
   priority?: TaskPriority;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MinLength(1)
   @MaxLength(100)
   entity_type?: string;
 
   @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
+  @Optional()
   @IsUUID('all')
   entity_id?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Tasks due strictly before this moment.' })
-  @IsOptional()
+  @Optional()
   @IsDateTime()
   due_before?: string;
 
   @ApiPropertyOptional({
     description: '`true`: past `due_at` and not COMPLETED or CANCELLED; `false`: every other task.',
   })
-  @IsOptional()
+  @Optional()
   @IsBoolean()
   overdue?: boolean;
 
@@ -51,7 +51,7 @@ export class ListTasksQuery extends PageQuery {
     enum: ['me'],
     description: 'The OPEN tasks the caller may claim, together with the tasks it holds.',
   })
-  @IsOptional()
+  @Optional()
   @IsIn(['me'])
   claimable_by?: 'me';
 
@@ -60,7 +60,7 @@ export class ListTasksQuery extends PageQuery {
     default: '-created_at',
     description: '`due_at`: soonest due first, tasks without `due_at` last.',
   })
-  @IsOptional()
+  @Optional()
   @IsIn(TASK_ORDERINGS)
   ordering?: TaskOrdering;
 }

@@ -1,15 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsOptional,
-  IsString,
-  IsUUID,
-  MaxLength,
-  MinLength,
-} from 'class-validator';
-import { ItemType, PageQuery } from '@media/platform';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { IsName, ItemType, Nullable, Optional, PageQuery } from '@media/platform';
 
 export const MAX_MEMBER_IDS = 500;
 
@@ -19,6 +10,7 @@ export class CreateRoomDto {
   @IsString()
   @MinLength(1)
   @MaxLength(255)
+  @IsName()
   name!: string;
 
   @ApiProperty({
@@ -31,13 +23,13 @@ export class CreateRoomDto {
   @MaxLength(255)
   group_id!: string;
 
-  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true })
-  @IsOptional()
+  @ApiPropertyOptional({ format: 'uuid', nullable: true })
+  @Nullable()
   @IsUUID('all')
   document_id?: string | null;
 
   @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_MEMBER_IDS })
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(MAX_MEMBER_IDS)
   @IsUUID('all', { each: true })

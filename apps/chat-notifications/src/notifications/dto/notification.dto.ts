@@ -7,7 +7,6 @@ import {
   IsBoolean,
   IsIn,
   IsObject,
-  IsOptional,
   IsString,
   IsUUID,
   MaxLength,
@@ -19,7 +18,7 @@ import {
   type NotificationsSubjects,
   type RpcRequest,
 } from '@media/contracts';
-import { PageQuery } from '@media/platform';
+import { IsName, Nullable, Optional, PageQuery } from '@media/platform';
 
 export const MAX_PREFERENCES = 100;
 
@@ -32,7 +31,7 @@ export class PreferenceItemDto {
   notification_type!: string;
 
   @ApiPropertyOptional({ enum: NOTIFICATION_CHANNELS, default: 'websocket' })
-  @IsOptional()
+  @Optional()
   @IsIn(NOTIFICATION_CHANNELS)
   channel: NotificationChannel = 'websocket';
 
@@ -47,13 +46,13 @@ const toBool = ({ value }: { value: unknown }) =>
 /** `GET /api/v1/notifications`: archived entries are left out unless `archived=true`. */
 export class ListNotificationsQuery extends PageQuery {
   @ApiPropertyOptional({ description: 'true: unread only; false: read only' })
-  @IsOptional()
+  @Optional()
   @Transform(toBool)
   @IsBoolean()
   unread?: boolean;
 
   @ApiPropertyOptional({ description: 'true: archived only; false (default): not archived' })
-  @IsOptional()
+  @Optional()
   @Transform(toBool)
   @IsBoolean()
   archived?: boolean;
@@ -80,14 +79,15 @@ export class SendNotificationDto implements RpcRequest<typeof NotificationsSubje
   @IsString()
   @MinLength(1)
   @MaxLength(255)
+  @IsName()
   title!: string;
 
-  @IsOptional()
+  @Nullable()
   @IsString()
   @MaxLength(4000)
   body?: string | null;
 
-  @IsOptional()
+  @Optional()
   @IsObject()
   data?: Record<string, unknown>;
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString } from 'class-validator';
+import { IsInt, IsString } from 'class-validator';
 import type { TopClientRow } from '@media/contracts';
-import { contractConstraint } from '@media/platform';
+import { contractConstraint, Optional } from '@media/platform';
 import { resolvePeriod } from '../sales-period';
 
 /** A period resolvePeriod accepts today: the three formats, and no future year to date. */
@@ -23,7 +23,7 @@ const IsSalesPeriod = () =>
 /** `GET /commercial/api/v1/analytics/sales/top-clients` (endpoint 8). */
 export class TopClientsQuery {
   @ApiPropertyOptional({ type: Number, default: 10, description: 'An integer, clamped to 1..50' })
-  @IsOptional()
+  @Optional()
   @IsInt()
   limit?: number;
 
@@ -31,7 +31,7 @@ export class TopClientsQuery {
     description: '`YYYY-MM`, `Qn-YYYY` or `YTD-YYYY` (case-sensitive). Default: the current UTC month',
     example: 'YTD-2026',
   })
-  @IsOptional()
+  @Optional()
   @IsString()
   @IsSalesPeriod()
   period?: string;

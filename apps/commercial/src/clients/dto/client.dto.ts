@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsString, MaxLength, MinLength } from 'class-validator';
-import { PageDto, PageQuery } from '@media/platform';
+import { IsName, PageDto, PageQuery } from '@media/platform';
 import type { ClientView } from '@media/contracts';
 
 const trim = () =>
@@ -14,6 +14,7 @@ export class CreateClientDto {
   @IsString()
   @MinLength(1)
   @MaxLength(255)
+  @IsName()
   name!: string;
 
   @ApiProperty({ minLength: 1, maxLength: 100 })

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsUUID, IsDefined } from 'class-validator';
+import { IsIn, IsUUID, IsDefined } from 'class-validator';
 import { DEAL_STATUSES, type DealStatus, type DealView } from '@media/contracts';
-import { IsDateOnly, IsMoney, PageDto, PageQuery, ToDecimalString } from '@media/platform';
+import { IsDateOnly, IsMoney, Optional, PageDto, PageQuery, ToDecimalString } from '@media/platform';
 
 /** `POST /commercial/api/v1/deals` (docs/api/contract.md §4a). */
 export class CreateDealDto {
@@ -16,12 +16,12 @@ export class CreateDealDto {
   contracted_revenue!: string;
 
   @ApiPropertyOptional({ format: 'date', description: 'Default: today (UTC)' })
-  @IsOptional()
+  @Optional()
   @IsDateOnly()
   contract_date?: string;
 
   @ApiPropertyOptional({ enum: DEAL_STATUSES, default: 'WON' })
-  @IsOptional()
+  @Optional()
   @IsIn(DEAL_STATUSES)
   status?: DealStatus;
 }
@@ -29,12 +29,12 @@ export class CreateDealDto {
 /** `GET /commercial/api/v1/deals`: newest contract_date first, then id; optionally one client's or one status. */
 export class ListDealsQuery extends PageQuery {
   @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
+  @Optional()
   @IsUUID('all')
   client_id?: string;
 
   @ApiPropertyOptional({ enum: DEAL_STATUSES })
-  @IsOptional()
+  @Optional()
   @IsIn(DEAL_STATUSES)
   status?: DealStatus;
 }

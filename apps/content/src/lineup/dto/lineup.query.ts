@@ -1,19 +1,19 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsIn, IsInt, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { MEDIA, type Medium } from '@media/contracts';
-import { PageQuery } from '@media/platform';
+import { Optional, PageQuery } from '@media/platform';
 import { IsCleanText } from '../../common/text';
 import { CHANNEL_MAX, INT_MAX } from './schedule.dto';
 
 /** `GET /content/api/v1/lineup`: newest month first (year, month, created_at, id, descending). */
 export class ListSchedulesQuery extends PageQuery {
   @ApiPropertyOptional({ enum: MEDIA })
-  @IsOptional()
+  @Optional()
   @IsIn(MEDIA)
   medium?: Medium;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: CHANNEL_MAX, description: 'Exact match' })
-  @IsOptional()
+  @Optional()
   @IsString()
   @MinLength(1)
   @MaxLength(CHANNEL_MAX)
@@ -21,14 +21,14 @@ export class ListSchedulesQuery extends PageQuery {
   channel?: string;
 
   @ApiPropertyOptional({ minimum: 0, maximum: INT_MAX })
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(0)
   @Max(INT_MAX)
   month?: number;
 
   @ApiPropertyOptional({ minimum: 0, maximum: INT_MAX })
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(0)
   @Max(INT_MAX)

@@ -6,7 +6,6 @@ import {
   IsDefined,
   IsIn,
   IsInt,
-  IsOptional,
   IsString,
   Max,
   MaxLength,
@@ -17,7 +16,7 @@ import {
   type ValidationArguments,
 } from 'class-validator';
 import { MEDIA, type Medium } from '@media/contracts';
-import { IsPlainObject } from '@media/platform';
+import { IsName, IsPlainObject, Optional } from '@media/platform';
 import { IsCleanText, Trim } from '../../common/text';
 import { EFFECTIVE_RANGE, isStorableDate, IsStorableDate, MAX_SLOTS, SlotDto } from './slot.dto';
 
@@ -77,10 +76,11 @@ export class ScheduleFieldsDto {
   @MinLength(1)
   @MaxLength(TITLE_MAX)
   @IsCleanText()
+  @IsName()
   title!: string;
 
   @ApiPropertyOptional({ minimum: 0, maximum: INT_MAX, description: 'Kept when absent (1 on create)' })
-  @IsOptional()
+  @Optional()
   @IsInt()
   @Min(0)
   @Max(INT_MAX)
@@ -102,7 +102,7 @@ export class ScheduleFieldsDto {
     additionalProperties: true,
     description: 'A JSON object (a JSON string in forms); kept when absent',
   })
-  @IsOptional()
+  @Optional()
   @IsPlainObject()
   metadata?: Record<string, unknown>;
 }
@@ -140,7 +140,7 @@ function toSlots({ value, obj }: { value: unknown; obj: Record<string, unknown> 
 /** `POST /content/api/v1/lineup` (docs/api/contract.md §4a): the fields plus slots (or a CSV `file`). */
 export class CreateScheduleDto extends ScheduleFieldsDto {
   @ApiPropertyOptional({ type: [SlotDto], maxItems: MAX_SLOTS })
-  @IsOptional()
+  @Optional()
   @Transform(toSlots)
   @IsArray()
   @ArrayMaxSize(MAX_SLOTS)

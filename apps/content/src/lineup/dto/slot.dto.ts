@@ -10,7 +10,7 @@ import {
   registerDecorator,
   type ValidationArguments,
 } from 'class-validator';
-import { contractConstraint } from '@media/platform';
+import { contractConstraint, IsName } from '@media/platform';
 import { IsCleanText, Trim } from '../../common/text';
 
 export const SLOT_TITLE_MAX = 255;
@@ -116,5 +116,6 @@ export class SlotDto {
   @MinLength(1)
   @MaxLength(SLOT_TITLE_MAX)
   @IsCleanText()
+  @IsName()
   title!: string;
 }

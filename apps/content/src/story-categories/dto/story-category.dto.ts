@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { IsString, IsUUID, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import type { StoryCategoryView } from '@media/contracts';
-import { PageQuery } from '@media/platform';
+import { IsName, Nullable, PageQuery } from '@media/platform';
 import { IsCleanText, Trim } from '../../common/text';
 
 export const NAME_MAX = 100;
@@ -15,10 +15,11 @@ export class CreateStoryCategoryDto {
   @MinLength(1)
   @MaxLength(NAME_MAX)
   @IsCleanText()
+  @IsName()
   name!: string;
 
-  @ApiPropertyOptional({ type: String, maxLength: DESCRIPTION_MAX, nullable: true })
-  @IsOptional()
+  @ApiPropertyOptional({ maxLength: DESCRIPTION_MAX, nullable: true })
+  @Nullable()
   @IsString()
   @MaxLength(DESCRIPTION_MAX)
   @IsCleanText()
@@ -34,10 +35,11 @@ export class UpdateStoryCategoryDto {
   @MinLength(1)
   @MaxLength(NAME_MAX)
   @IsCleanText()
+  @IsName()
   name?: string;
 
-  @ApiPropertyOptional({ type: String, maxLength: DESCRIPTION_MAX, nullable: true })
-  @IsOptional()
+  @ApiPropertyOptional({ maxLength: DESCRIPTION_MAX, nullable: true })
+  @Nullable()
   @IsString()
   @MaxLength(DESCRIPTION_MAX)
   @IsCleanText()

@@ -2,9 +2,9 @@ import { ApiProperty, ApiPropertyOptional, type ApiBodyOptions } from '@nestjs/s
 
 type BodySchema = Extract<ApiBodyOptions, { schema: unknown }>['schema'];
 
-import { IsOptional, IsUUID } from 'class-validator';
+import { IsUUID } from 'class-validator';
 import type { DocumentRecord } from '@media/contracts';
-import { PageQuery } from '@media/platform';
+import { Optional, PageQuery } from '@media/platform';
 
 /** A document's record (docs/api/contract.md §4.11). */
 export class DocumentResponse implements DocumentRecord {
@@ -64,7 +64,7 @@ export class ListDocumentsQuery extends PageQuery {
     format: 'uuid',
     description: "Another uploader's documents; needs `documents:delete` unless it is the caller.",
   })
-  @IsOptional()
+  @Optional()
   @IsUUID('all')
   uploaded_by?: string;
 }

@@ -5,7 +5,6 @@ import {
   IsArray,
   IsIn,
   IsInt,
-  IsOptional,
   IsUUID,
   Matches,
   Max,
@@ -18,7 +17,7 @@ import {
   type BookingPlatform,
   type BookingStatus,
 } from '@media/contracts';
-import { IsDateOnly, PageQuery } from '@media/platform';
+import { IsDateOnly, IsName, Nullable, Optional, PageQuery } from '@media/platform';
 import { Given, IsAmount, IsText, MAX_LINES_PER_CREATE, MAX_SPOTS } from './fields';
 
 /** One line, as sent in a create or `POST .../lines`. */
@@ -111,10 +110,11 @@ export class CreateBookingDto {
 
   @ApiProperty({ minLength: 1, maxLength: 255 })
   @IsText(1, 255)
+  @IsName()
   client_name!: string;
 
-  @ApiPropertyOptional({ type: String, minLength: 1, maxLength: 255, nullable: true })
-  @IsOptional()
+  @ApiPropertyOptional({ minLength: 1, maxLength: 255, nullable: true })
+  @Nullable()
   @IsText(1, 255)
   agency?: string | null;
 
@@ -150,10 +150,11 @@ export class UpdateBookingDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 255 })
   @Given('client_name')
   @IsText(1, 255)
+  @IsName()
   client_name?: string;
 
-  @ApiPropertyOptional({ type: String, minLength: 1, maxLength: 255, nullable: true })
-  @IsOptional()
+  @ApiPropertyOptional({ minLength: 1, maxLength: 255, nullable: true })
+  @Nullable()
   @IsText(1, 255)
   agency?: string | null;
 }
@@ -161,22 +162,22 @@ export class UpdateBookingDto {
 /** `GET /inventory/api/v1/bookings`: newest first (created_at desc, id desc). */
 export class ListBookingsQuery extends PageQuery {
   @ApiPropertyOptional({ enum: BOOKING_STATUSES })
-  @IsOptional()
+  @Optional()
   @IsIn(BOOKING_STATUSES)
   status?: BookingStatus;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: 255, description: 'Exact match' })
-  @IsOptional()
+  @Optional()
   @IsText(1, 255)
   client_name?: string;
 
   @ApiPropertyOptional({ format: 'date', description: 'Created on or after this UTC day' })
-  @IsOptional()
+  @Optional()
   @IsDateOnly()
   created_from?: string;
 
   @ApiPropertyOptional({ format: 'date', description: 'Created on or before this UTC day' })
-  @IsOptional()
+  @Optional()
   @IsDateOnly()
   created_to?: string;
 }

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { IsIn } from 'class-validator';
 import { BOOKING_PLATFORMS, type BookingPlatform } from '@media/contracts';
-import { IsDateOnly } from '@media/platform';
+import { IsDateOnly, Optional } from '@media/platform';
 
 /** `GET /inventory/api/v1/analytics/revenue-summary` (endpoint 10). */
 export class RevenueQuery {
@@ -9,7 +9,7 @@ export class RevenueQuery {
     format: 'date',
     description: "Inclusive, on the order's created_at (UTC); default: the first day of the current month",
   })
-  @IsOptional()
+  @Optional()
   @IsDateOnly()
   date_from?: string;
 
@@ -17,12 +17,12 @@ export class RevenueQuery {
     format: 'date',
     description: 'Inclusive; default: the last day of the current month',
   })
-  @IsOptional()
+  @Optional()
   @IsDateOnly()
   date_to?: string;
 
   @ApiPropertyOptional({ enum: BOOKING_PLATFORMS })
-  @IsOptional()
+  @Optional()
   @IsIn(BOOKING_PLATFORMS)
   platform?: BookingPlatform;
 }

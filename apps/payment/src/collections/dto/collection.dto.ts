@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional } from 'class-validator';
 import type { CollectionView } from '@media/contracts';
-import { IsDateTime, PageDto, PageQuery } from '@media/platform';
+import { IsDateTime, Optional, PageDto, PageQuery } from '@media/platform';
 import { BmIdField, BmIdFilter, CategoryField, CategoryFilter, MoneyField } from '../../http/fields';
 
 /** `POST /payment/api/v1/collections` (docs/api/contract.md §4a). */
@@ -16,7 +15,7 @@ export class CreateCollectionDto {
   amount!: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Default: now' })
-  @IsOptional()
+  @Optional()
   @IsDateTime()
   collected_at?: string;
 }
