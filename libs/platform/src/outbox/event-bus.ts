@@ -19,6 +19,7 @@ import type { PlatformConfig } from '../config/platform-config';
 import { InjectConfig } from '../config/inject-config';
 import { APP_NAME } from '../config/tokens';
 import { isInProcess } from '../nats/transport';
+import { clusterSpread } from '../nats/cluster-spread';
 import { natsConnectionOptions } from '../nats/credentials';
 import { isUuid } from '../validation/ids';
 import { ConsumerProgress, type ConsumerReport } from './consumer-progress';
@@ -434,13 +435,18 @@ export class EventBus implements OnApplicationShutdown {
   }
 
   private nats(): Promise<NatsConnection> {
-    this.connection ??= connect({
-      ...natsConnectionOptions(this.config.nats.url, this.config.nats),
-      name: `${this.app}-events`,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 1_000,
-      waitOnFirstConnect: true,
-    });
+    if (!this.connection) {
+      const spread = clusterSpread(`${this.app}-events`);
+      this.connection = connect({
+        ...natsConnectionOptions(this.config.nats.url, this.config.nats),
+        name: `${this.app}-events`,
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 1_000,
+        waitOnFirstConnect: true,
+        reconnectToServer: spread.reconnectToServer,
+      });
+      void this.connection.then((nc) => spread.attach(nc)).catch(() => undefined);
+    }
     return this.connection;
   }
 
