@@ -8,11 +8,12 @@
  */
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { EVENTS_STREAM } from '@media/contracts';
+import { ChatEvents, EVENTS_STREAM } from '@media/contracts';
 import { call, eventually, mintToken, queryDatabase } from '@media/testing';
 import { randomUUID } from 'node:crypto';
 import { bootFixture, type BootedFixture } from './fixture/boot';
 import { ClusterSpread } from '../src/nats/cluster-spread';
+import { durableName } from '../src/outbox/event-bus';
 import { NatsCluster } from './fixture/nats-cluster';
 
 /** The issue's acceptance bound: the next event is applied this soon after a new consumer leader. */
@@ -45,12 +46,30 @@ afterAll(async () => {
   await cluster?.stopAll();
 }, 60_000);
 
-/** Every node up again after a test, so each test starts from the whole cluster. */
+/**
+ * Every node up again after a test, and the stream led with every replica current, so each test
+ * starts from the whole cluster.
+ */
 afterEach(async () => {
   for (const node of cluster.nodes) {
     if (!cluster.running().includes(node)) await cluster.restart(node.name);
   }
-}, 60_000);
+  await streamHealthy();
+}, 90_000);
+
+async function streamHealthy(): Promise<void> {
+  const healthy = await eventually(
+    () =>
+      withJsm(async (jsm) => {
+        const info = await jsm.streams.info(EVENTS_STREAM);
+        const replicas = info.cluster?.replicas ?? [];
+        return !!info.cluster?.leader && replicas.length === 2 && replicas.every((r) => r.current);
+      }).catch(() => false),
+    (ok) => ok,
+    60_000,
+  );
+  expect(healthy).toBe(true);
+}
 
 const emit = async (marker: string) => {
   const res = await call(fixture.base, '/api/v1/events', { token, json: { marker } });
@@ -78,7 +97,7 @@ const applied = async (markers: string[], ms: number) =>
 async function withJsm<T>(fn: (jsm: JetStreamManager, nc: NatsConnection) => Promise<T>): Promise<T> {
   const nc = await cluster.connect();
   try {
-    return await fn(await jetstreamManager(nc, { timeout: 1_000 }), nc);
+    return await fn(await jetstreamManager(nc, { timeout: 2_000 }), nc);
   } finally {
     await nc.close();
   }
@@ -272,21 +291,89 @@ it('spreads connections again over nodes that rejoin after a failover', async ()
 
     for (const name of lost) await cluster.restart(name);
     // Each rejoined node gets its share back (18 clients: a node left with none is a 1-in-1000
-    // draw); read once the moves drawn are done.
+    // draw); read once every client has seen all three nodes and the moves drawn are done.
     const spread = await eventually(
       perNode,
       (counts) =>
         Object.keys(counts).length === 3 &&
         Object.values(counts).every((n) => n >= 1) &&
         Object.values(counts).reduce((a, b) => a + b, 0) === clients.length &&
-        spreads.every((s) => !s.moving),
+        spreads.every((s) => s.advertised === 3 && !s.moving),
       30_000,
     );
     expect(Object.keys(spread).sort()).toEqual(cluster.nodes.map((n) => n.name).sort());
-    for (const count of Object.values(spread)) expect(count).toBeGreaterThanOrEqual(1);
     report(`connections after both nodes rejoined: ${JSON.stringify(spread)}`);
+    for (const count of Object.values(spread)) expect(count).toBeGreaterThanOrEqual(1);
   } finally {
     for (const spread of spreads) spread.stop();
     await Promise.all(clients.map((nc) => nc.close()));
   }
 }, 120_000);
+
+it('re-creates a durable consumer deleted under it and goes on delivering', async () => {
+  const durable = await receiptConsumer();
+  const before = `pre-delete-${randomUUID()}`;
+  await emit(before);
+  expect(await applied([before], 15_000)).toEqual([before]);
+  await withJsm((jsm) => jsm.consumers.delete(EVENTS_STREAM, durable));
+  const after = `post-delete-${randomUUID()}`;
+  await emit(after);
+  expect(await applied([after], 20_000)).toEqual([after]);
+  expect(await receiptConsumer()).toBe(durable);
+}, 60_000);
+
+it('starts while the stream has no quorum, reports its consumers stalled, and creates them once quorum returns', async () => {
+  const lost = cluster.nodes.slice(1).map((n) => n.name);
+  for (const name of lost) await cluster.kill(name);
+  const prefix = `late-${randomUUID().slice(0, 8)}`;
+  let late: BootedFixture | undefined;
+  try {
+    late = await bootFixture({
+      NATS_URL: cluster.natsUrl,
+      EVENTS_REPLICAS: '3',
+      EVENTS_STALL_AFTER: '2s',
+      EVENTS_CONSUMER_PREFIX: prefix,
+    });
+    const durable = durableName(
+      prefix,
+      'fixture-platform',
+      ChatEvents.messageCreated,
+      'ReceiptRecorder.record',
+    );
+    const ready = await eventually(
+      () => call(late!.base, '/health/ready'),
+      (res) => res.body?.details?.events?.stalled?.includes(durable) === true,
+      30_000,
+    );
+    expect(ready.status).toBe(200);
+    expect(ready.body.details.events.stalled).toContain(durable);
+
+    for (const name of lost) await cluster.restart(name);
+    const marker = `late-${randomUUID()}`;
+    const res = await call(late.base, '/api/v1/events', {
+      token: mintToken(late.keys, { permissions: ['*'] }),
+      json: { marker },
+    });
+    expect(res.status).toBe(201);
+    const rows = await eventually(
+      () =>
+        queryDatabase<{ marker: string }>(
+          late!.db,
+          `SELECT data->>'fixture' AS marker FROM fixture_receipts WHERE data->>'fixture' = $1`,
+          [marker],
+        ),
+      (r) => r.length === 1,
+      60_000,
+    );
+    expect(rows).toEqual([{ marker }]);
+    await streamHealthy();
+    const names = await withJsm(async (jsm) => {
+      const found: string[] = [];
+      for await (const info of jsm.consumers.list(EVENTS_STREAM)) found.push(info.name);
+      return found;
+    });
+    expect(names).toContain(durable);
+  } finally {
+    await late?.stop();
+  }
+}, 150_000);

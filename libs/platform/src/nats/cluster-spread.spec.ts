@@ -67,4 +67,22 @@ describe('ClusterSpread (with a fake connection and fake randomness)', () => {
     expect(fake.reconnect).not.toHaveBeenCalled();
     spread.stop();
   });
+
+  it('draws again among every node that joined when another one joins while a move waits', () => {
+    // move to b? yes (0.1 < 1/2); to b; in 0.9 of the window. Then c joins: move? yes (0.5 < 2/3); to c (0.6 of 2); at once.
+    const draws = [0.1, 0.1, 0.9, 0.5, 0.6, 0];
+    const spread = new ClusterSpread({ windowMs: 1_000, everyMs: 100, random: () => draws.shift()! });
+    const { fake, nc } = fakeConnection();
+    spread.attach(nc);
+    jest.advanceTimersByTime(100);
+    fake.info.connect_urls = ['a:4222', 'b:4222'];
+    jest.advanceTimersByTime(100);
+    fake.info.connect_urls = ['a:4222', 'b:4222', 'c:4222'];
+    jest.advanceTimersByTime(101);
+    expect(fake.reconnect).toHaveBeenCalledTimes(1);
+    expect(spread.reconnectToServer(pool('a:4222', 'b:4222', 'c:4222'), null)).toEqual({ listen: 'c:4222' });
+    jest.advanceTimersByTime(2_000);
+    expect(fake.reconnect).toHaveBeenCalledTimes(1);
+    spread.stop();
+  });
 });

@@ -18,7 +18,8 @@ export interface SpreadOptions {
  * (`connect_urls`); when nodes join, it moves to one of them with probability
  * joined / cluster size, at a random moment within `windowMs`, so that on average every node
  * ends with its share (a lone survivor holding 21 connections: the second node takes about half
- * when it rejoins, the third a third of each).
+ * when it rejoins, the third a third of each). A node joining while a move waits makes the
+ * connection draw again among all that joined, as if they had come back together.
  *
  * The move is a forced reconnect (`nc.reconnect()`) steered by `reconnectToServer`, which must be
  * given to the connection's options; in-flight requests of that connection fail like in any
@@ -29,6 +30,8 @@ export class ClusterSpread {
   private target?: string;
   private serverId?: string;
   private known = new Set<string>();
+  /** The nodes the pending move was drawn among. */
+  private joined: string[] = [];
   private timer?: NodeJS.Timeout;
   private move?: NodeJS.Timeout;
   private readonly windowMs: number;
@@ -60,6 +63,11 @@ export class ClusterSpread {
     });
   }
 
+  /** How many nodes the connection's server advertised at the last look. */
+  get advertised(): number {
+    return this.known.size;
+  }
+
   /** True while a move is scheduled or under way. */
   get moving(): boolean {
     return this.move !== undefined || this.target !== undefined;
@@ -83,9 +91,17 @@ export class ClusterSpread {
       this.move = undefined;
       return;
     }
-    const joined = [...urls].filter((url) => !this.known.has(url));
+    let joined = [...urls].filter((url) => !this.known.has(url));
     this.known = urls;
-    if (joined.length === 0 || this.move || this.random() >= joined.length / urls.size) return;
+    if (joined.length === 0) return;
+    if (this.move) {
+      // Another node joined while a move waits: draw again as if all had joined at once.
+      clearTimeout(this.move);
+      this.move = undefined;
+      joined = [...new Set([...this.joined, ...joined])].filter((url) => urls.has(url));
+    }
+    this.joined = joined;
+    if (this.random() >= joined.length / urls.size) return;
     const to = joined[Math.floor(this.random() * joined.length)];
     const from = info.server_id;
     this.move = setTimeout(() => {

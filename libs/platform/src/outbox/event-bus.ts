@@ -142,6 +142,7 @@ export class EventBus implements OnApplicationShutdown {
   private readonly loops: Promise<void>[] = [];
   private monitor?: NodeJS.Timeout;
   private closing = false;
+  private startupWaited = false;
 
   constructor(
     @InjectConfig() private readonly config: PlatformConfig,
@@ -190,11 +191,12 @@ export class EventBus implements OnApplicationShutdown {
     let created!: () => void;
     const isCreated = new Promise<boolean>((resolve) => (created = () => resolve(true)));
     this.loops.push(this.consume(subject, durable, deliver, options, progress, created));
-    // Start-up waits a while for the consumer; past that the loop keeps creating it in the background.
-    const timer = new Promise<boolean>((resolve) =>
-      setTimeout(() => resolve(false), STARTUP_WAIT_MS).unref(),
-    );
+    // Start-up waits a while for the consumer (once JetStream kept one waiting, not for the next
+    // ones); past that the loop keeps creating it in the background.
+    const wait = this.startupWaited ? 0 : STARTUP_WAIT_MS;
+    const timer = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), wait).unref());
     if (!(await Promise.race([isCreated, timer]))) {
+      this.startupWaited = true;
       this.logger.warn(
         { subject, consumer: durable },
         'Event consumer not created yet; start-up goes on while it is retried',
