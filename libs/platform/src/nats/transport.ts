@@ -8,6 +8,7 @@ import type { NatsConfig } from '../config/platform-config';
 import { clusterSpread } from './cluster-spread';
 import { natsConnectionOptions } from './credentials';
 import { InProcessClient, InProcessServer } from './in-process';
+import { BusDeserializer, BusSerializer } from './plain-json';
 
 export const NATS_CLIENT = Symbol('NATS_CLIENT');
 
@@ -56,6 +57,9 @@ export function busListenerOptions(app: string, nats: NatsConnection): Microserv
       gracePeriod: 2_000,
       ...RECONNECT,
       reconnectToServer: clusterSpread(`${app}-listener`).reconnectToServer,
+      // Nest's framing from the apps, plain JSON from any other client (docs/nats.md).
+      deserializer: new BusDeserializer(),
+      serializer: new BusSerializer(),
     },
   };
 }
