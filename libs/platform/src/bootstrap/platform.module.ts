@@ -16,6 +16,7 @@ import { databaseOptions, type DatabaseParts } from '../database/database';
 import { ContractExceptionFilter } from '../errors/exception.filter';
 import { BusHealthIndicator } from '../health/bus.health';
 import { DrainHealthIndicator } from '../health/drain.health';
+import { EventsHealthIndicator } from '../health/events.health';
 import { HealthController } from '../health/health.controller';
 import { loggerOptions } from '../logging/logging';
 import { RpcClient } from '../nats/rpc-client';
@@ -69,6 +70,7 @@ export class PlatformModule {
         RpcClient,
         BusHealthIndicator,
         DrainHealthIndicator,
+        EventsHealthIndicator,
         EventBus,
         ...(publishes ? [Outbox] : []),
         ...(consumes ? [EventConsumers] : []),

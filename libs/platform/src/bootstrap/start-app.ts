@@ -19,7 +19,10 @@ import { declareSecurity } from '../http/openapi-security';
 import { requestContext } from '../http/request-context';
 import { requestId } from '../http/request-id';
 import { parseTrustedProxies, type TrustedProxies } from '../http/public-url';
-import { busListenerOptions } from '../nats/transport';
+import type { ClientProxy } from '@nestjs/microservices';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { clusterSpread } from '../nats/cluster-spread';
+import { busListenerOptions, isInProcess, NATS_CLIENT } from '../nats/transport';
 import { BusHealthIndicator } from '../health/bus.health';
 import { DrainHealthIndicator } from '../health/drain.health';
 import { AppMetrics, httpMetrics } from '../observability/metrics';
@@ -187,6 +190,15 @@ export async function createApp<C extends PlatformConfig>(
   });
   app.get(BusHealthIndicator).watchListener(listener.status);
   await app.startAllMicroservices();
+  if (!isInProcess(config.nats)) {
+    // After a failover, both connections move back to rejoined nodes by themselves (issue 26).
+    clusterSpread(`${def.name}-listener`).attach(listener.unwrap<NatsConnection>());
+    const client = app.get<ClientProxy>(NATS_CLIENT);
+    void client
+      .connect()
+      .then(() => clusterSpread(`${def.name}-client`).attach(client.unwrap<NatsConnection>()))
+      .catch(() => undefined);
+  }
   const connections = manageConnections(app.getHttpServer(), {
     bytes: config.limits.upload,
     ms: 2_000,

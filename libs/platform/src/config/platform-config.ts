@@ -70,6 +70,8 @@ export interface EventsConfig {
   duplicateWindow: number;
   /** ms */
   retention: number;
+  /** ms: pending and not progressing for this long is a stall. */
+  stallAfter: number;
 }
 
 /** The typed config of the platform's variables. */
@@ -106,6 +108,7 @@ export function platformConfig(env: PlatformEnv): PlatformConfig {
       maxBytes: env.EVENTS_MAX_BYTES,
       duplicateWindow: env.EVENTS_DUPLICATE_WINDOW,
       retention: env.EVENTS_RETENTION,
+      stallAfter: env.EVENTS_STALL_AFTER,
     },
     log: { level: env.LOG_LEVEL },
     metrics: { enabled: env.METRICS_ENABLED === 'true' },

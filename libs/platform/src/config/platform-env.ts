@@ -135,6 +135,15 @@ export class PlatformEnv {
   @Min(1)
   EVENTS_RETRY_DELAY: number = 1_000;
 
+  /**
+   * A durable consumer with events pending and no progress for this long is reported stalled
+   * (readiness detail, `events_consumer_stalled_seconds`); readiness does not fail for it.
+   */
+  @Transform(toDuration)
+  @IsInt({ message: 'must be a duration such as 30s' })
+  @Min(1_000, { message: 'must be at least 1s' })
+  EVENTS_STALL_AFTER: number = 30_000;
+
   /** Replicas of the JetStream events stream (3 in a production cluster). */
   @Transform(toInt)
   @IsInt({ message: 'must be an integer between 1 and 5' })

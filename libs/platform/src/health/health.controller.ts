@@ -19,6 +19,7 @@ import { Public } from '../auth/decorators';
 import { ApiSuccess } from '../http/api-docs';
 import { BusHealthIndicator } from './bus.health';
 import { DrainHealthIndicator } from './drain.health';
+import { EventsHealthIndicator } from './events.health';
 
 export class LiveResponse {
   @ApiProperty({ enum: ['ok'] })
@@ -32,12 +33,19 @@ export class DependencyStatus {
 
   @ApiPropertyOptional({ description: 'Why it is down' })
   message?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      'events only: durable consumers with events pending and no progress (reported, never failing readiness)',
+  })
+  stalled?: string[];
 }
 
 const DEPENDENCIES = {
   type: 'object' as const,
   additionalProperties: { $ref: getSchemaPath(DependencyStatus) },
-  example: { database: { status: 'up' }, nats: { status: 'up' } },
+  example: { database: { status: 'up' }, nats: { status: 'up' }, events: { status: 'up', stalled: [] } },
 };
 
 /** Terminus's report: every dependency under `details`, split into `info` (up) and `error` (down). */
@@ -55,7 +63,10 @@ export class ReadyResponse {
   details!: HealthCheckResult['details'];
 }
 
-/** `GET /<prefix>/health/live` (process up) and `/health/ready` (database and NATS reachable). */
+/**
+ * `GET /<prefix>/health/live` (process up) and `/health/ready` (database and NATS reachable; the
+ * event consumers' progress is reported under `events` and never fails it).
+ */
 @ApiTags('health')
 @ApiExtraModels(DependencyStatus)
 @Public()
@@ -66,6 +77,7 @@ export class HealthController {
     @Inject(TypeOrmHealthIndicator) private readonly database: TypeOrmHealthIndicator,
     @Inject(BusHealthIndicator) private readonly bus: BusHealthIndicator,
     @Inject(DrainHealthIndicator) private readonly drain: DrainHealthIndicator,
+    @Inject(EventsHealthIndicator) private readonly events: EventsHealthIndicator,
   ) {}
 
   @Get('live')
@@ -87,7 +99,11 @@ export class HealthController {
         // Draining: down at once, whatever the dependencies say.
         this.drain.draining
           ? [() => this.drain.check('shutdown')]
-          : [() => this.database.pingCheck('database', { timeout: 1500 }), () => this.bus.check('nats')],
+          : [
+              () => this.database.pingCheck('database', { timeout: 1500 }),
+              () => this.bus.check('nats'),
+              () => this.events.check('events'),
+            ],
       );
     } catch (error) {
       if (!(error instanceof ServiceUnavailableException)) throw error;

@@ -5,6 +5,7 @@ import {
   ClientProxyFactory,
 } from '@nestjs/microservices';
 import type { NatsConfig } from '../config/platform-config';
+import { clusterSpread } from './cluster-spread';
 import { natsConnectionOptions } from './credentials';
 import { InProcessClient, InProcessServer } from './in-process';
 import { BusDeserializer, BusSerializer } from './plain-json';
@@ -30,7 +31,12 @@ export function createBusClient(app: string, nats: NatsConnection): ClientProxy 
   if (isInProcess(nats)) return new InProcessClient();
   return ClientProxyFactory.create({
     transport: Transport.NATS,
-    options: { ...connection(nats), name: `${app}-client`, ...RECONNECT },
+    options: {
+      ...connection(nats),
+      name: `${app}-client`,
+      ...RECONNECT,
+      reconnectToServer: clusterSpread(`${app}-client`).reconnectToServer,
+    },
   });
 }
 
@@ -50,6 +56,7 @@ export function busListenerOptions(app: string, nats: NatsConnection): Microserv
       gracefulShutdown: true,
       gracePeriod: 2_000,
       ...RECONNECT,
+      reconnectToServer: clusterSpread(`${app}-listener`).reconnectToServer,
       // Nest's framing from the apps, plain JSON from any other client (docs/nats.md).
       deserializer: new BusDeserializer(),
       serializer: new BusSerializer(),

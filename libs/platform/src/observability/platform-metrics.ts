@@ -13,7 +13,7 @@ interface PgPool {
 /**
  * The gauges read at scrape time from what every app has: the outbox (backlog, age of the
  * oldest unpublished event), the database pool, and the app's JetStream consumers (lag,
- * messages awaiting an ack, redeliveries).
+ * messages awaiting an ack, redeliveries, how long one has been stalled).
  */
 @Injectable()
 export class PlatformMetrics implements OnModuleInit {
@@ -58,24 +58,32 @@ export class PlatformMetrics implements OnModuleInit {
       'events_consumer_pending',
       'Events in the stream that a durable consumer of this app has not been delivered yet.',
       ['consumer'],
-      async (g) => {
-        for (const info of await bus.consumerStats()) g.set({ consumer: info.name }, info.pending);
+      (g) => {
+        for (const info of bus.consumerStats()) g.set({ consumer: info.name }, info.pending);
       },
     );
     metrics.gauge(
       'events_consumer_ack_pending',
       'Events delivered to a consumer of this app and not acknowledged yet.',
       ['consumer'],
-      async (g) => {
-        for (const info of await bus.consumerStats()) g.set({ consumer: info.name }, info.ackPending);
+      (g) => {
+        for (const info of bus.consumerStats()) g.set({ consumer: info.name }, info.ackPending);
       },
     );
     metrics.gauge(
       'events_consumer_redelivered',
       'Events currently being redelivered to a consumer of this app.',
       ['consumer'],
-      async (g) => {
-        for (const info of await bus.consumerStats()) g.set({ consumer: info.name }, info.redelivered);
+      (g) => {
+        for (const info of bus.consumerStats()) g.set({ consumer: info.name }, info.redelivered);
+      },
+    );
+    metrics.gauge(
+      'events_consumer_stalled_seconds',
+      'How long a durable consumer of this app has had events pending (or its server unreachable) without acknowledging any; 0 when idle or moving.',
+      ['consumer'],
+      (g) => {
+        for (const report of bus.consumerReports()) g.set({ consumer: report.name }, report.stalledSeconds);
       },
     );
   }

@@ -1,4 +1,4 @@
-import { durableName, envelopeProblem, retryDelayMs } from './event-bus';
+import { CONSUME_OPTIONS, durableName, envelopeProblem, restartDelayMs, retryDelayMs } from './event-bus';
 
 describe('event delivery rules', () => {
   it('names one durable consumer per handler, with the optional prefix, in JetStream-safe characters', () => {
@@ -11,6 +11,17 @@ describe('event delivery rules', () => {
   it('doubles the redelivery delay from the base, capped at 5 minutes', () => {
     expect([1, 2, 3, 4].map((n) => retryDelayMs(n, 1_000))).toEqual([1_000, 2_000, 4_000, 8_000]);
     expect(retryDelayMs(30, 1_000)).toBe(300_000);
+  });
+
+  it('restarts a stopped consume loop after 250 ms, doubling to at most 2 s', () => {
+    expect([1, 2, 3, 4, 5, 20].map(restartDelayMs)).toEqual([250, 500, 1_000, 2_000, 2_000, 2_000]);
+  });
+
+  it('sizes pulls so that two missed heartbeats (a dead consumer leader) are noticed within about 2 s', () => {
+    expect(CONSUME_OPTIONS.idle_heartbeat * 2).toBeLessThanOrEqual(2_000);
+    // The library clamps heartbeats to at least 500 ms and wants expiry above them.
+    expect(CONSUME_OPTIONS.idle_heartbeat).toBeGreaterThanOrEqual(500);
+    expect(CONSUME_OPTIONS.expires).toBeGreaterThan(CONSUME_OPTIONS.idle_heartbeat);
   });
 
   it('refuses envelopes that no retry can fix', () => {

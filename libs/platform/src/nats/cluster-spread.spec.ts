@@ -1,0 +1,88 @@
+import type { NatsConnection, Server } from '@nats-io/transport-node';
+import { ClusterSpread } from './cluster-spread';
+
+/** A stand-in connection: its server's INFO is set by the test, reconnect() is recorded. */
+function fakeConnection() {
+  const fake = {
+    info: { server_id: 'A', server_name: 'a', connect_urls: ['a:4222'] } as {
+      server_id: string;
+      server_name: string;
+      connect_urls: string[];
+    },
+    reconnect: jest.fn(() => Promise.resolve()),
+    closed: () => new Promise<void>(() => undefined),
+  };
+  return { fake, nc: fake as unknown as NatsConnection };
+}
+
+const pool = (...listens: string[]) => listens.map((listen) => ({ listen }) as Server);
+
+describe('ClusterSpread (with a fake connection and fake randomness)', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('moves to a node that joined when the draw falls under joined / cluster size, and dials that node', () => {
+    const draws = [0.3, 0.9, 0.5]; // move? (0.3 < 1/2), which joined node, when (0.5 of the window)
+    const spread = new ClusterSpread({ windowMs: 1_000, everyMs: 100, random: () => draws.shift()! });
+    const { fake, nc } = fakeConnection();
+    spread.attach(nc);
+    jest.advanceTimersByTime(100);
+    fake.info.connect_urls = ['a:4222', 'b:4222'];
+    jest.advanceTimersByTime(100);
+    expect(spread.moving).toBe(true);
+    jest.advanceTimersByTime(499);
+    expect(fake.reconnect).not.toHaveBeenCalled();
+    jest.advanceTimersByTime(1);
+    expect(fake.reconnect).toHaveBeenCalledTimes(1);
+    expect(spread.reconnectToServer(pool('a:4222', 'b:4222'), null)).toEqual({ listen: 'b:4222' });
+    // Only once: the next pick is the library's own.
+    expect(spread.reconnectToServer(pool('a:4222', 'b:4222'), null)).toBeNull();
+    spread.stop();
+  });
+
+  it('stays when the draw is over joined / cluster size, or when nothing joined', () => {
+    const spread = new ClusterSpread({ windowMs: 1_000, everyMs: 100, random: () => 0.6 });
+    const { fake, nc } = fakeConnection();
+    fake.info.connect_urls = ['a:4222', 'b:4222'];
+    spread.attach(nc);
+    jest.advanceTimersByTime(100);
+    jest.advanceTimersByTime(500);
+    fake.info.connect_urls = ['a:4222', 'b:4222', 'c:4222']; // 1 of 3 joined: 0.6 stays
+    jest.advanceTimersByTime(2_000);
+    expect(fake.reconnect).not.toHaveBeenCalled();
+    spread.stop();
+  });
+
+  it('takes a new server’s list as the baseline after a reconnect, and drops a move planned on the old one', () => {
+    const spread = new ClusterSpread({ windowMs: 1_000, everyMs: 100, random: () => 0 });
+    const { fake, nc } = fakeConnection();
+    spread.attach(nc);
+    jest.advanceTimersByTime(100);
+    fake.info.connect_urls = ['a:4222', 'b:4222'];
+    jest.advanceTimersByTime(100);
+    expect(spread.moving).toBe(true);
+    // The connection failed over to b by itself before the move: b's list is no news.
+    fake.info = { server_id: 'B', server_name: 'b', connect_urls: ['a:4222', 'b:4222'] };
+    jest.advanceTimersByTime(2_000);
+    expect(fake.reconnect).not.toHaveBeenCalled();
+    spread.stop();
+  });
+
+  it('draws again among every node that joined when another one joins while a move waits', () => {
+    // move to b? yes (0.1 < 1/2); to b; in 0.9 of the window. Then c joins: move? yes (0.5 < 2/3); to c (0.6 of 2); at once.
+    const draws = [0.1, 0.1, 0.9, 0.5, 0.6, 0];
+    const spread = new ClusterSpread({ windowMs: 1_000, everyMs: 100, random: () => draws.shift()! });
+    const { fake, nc } = fakeConnection();
+    spread.attach(nc);
+    jest.advanceTimersByTime(100);
+    fake.info.connect_urls = ['a:4222', 'b:4222'];
+    jest.advanceTimersByTime(100);
+    fake.info.connect_urls = ['a:4222', 'b:4222', 'c:4222'];
+    jest.advanceTimersByTime(101);
+    expect(fake.reconnect).toHaveBeenCalledTimes(1);
+    expect(spread.reconnectToServer(pool('a:4222', 'b:4222', 'c:4222'), null)).toEqual({ listen: 'c:4222' });
+    jest.advanceTimersByTime(2_000);
+    expect(fake.reconnect).toHaveBeenCalledTimes(1);
+    spread.stop();
+  });
+});

@@ -1,0 +1,137 @@
+import { Logger } from '@nestjs/common';
+import type { NatsConnection, ReconnectToServerHandler } from '@nats-io/transport-node';
+
+export interface SpreadOptions {
+  /** Moves are spread over this long, so a rejoined node is not hit by every client at once. */
+  windowMs?: number;
+  /** How often the server's cluster list is read (it arrives with the server's INFO updates). */
+  everyMs?: number;
+  random?: () => number;
+  onMove?: (move: { from: string; to: string }) => void;
+}
+
+/**
+ * Spreads client connections over a NATS cluster again after a failover. A client reconnects
+ * only when its server goes away, so after nodes are lost every connection sits on the
+ * survivors and a node that rejoins gets none; nats-server (2.9, 2.10) does not move clients by
+ * itself. Each connection therefore watches the cluster list its server advertises
+ * (`connect_urls`); when nodes join, it moves to one of them with probability
+ * joined / cluster size, at a random moment within `windowMs`, so that on average every node
+ * ends with its share (a lone survivor holding 21 connections: the second node takes about half
+ * when it rejoins, the third a third of each). A node joining while a move waits makes the
+ * connection draw again among all that joined, as if they had come back together.
+ *
+ * The move is a forced reconnect (`nc.reconnect()`) steered by `reconnectToServer`, which must be
+ * given to the connection's options; in-flight requests of that connection fail like in any
+ * reconnect (callers already get a 503 and retry, and JetStream pulls resume by themselves).
+ */
+export class ClusterSpread {
+  private nc?: NatsConnection;
+  private target?: string;
+  private serverId?: string;
+  private known = new Set<string>();
+  /** The nodes the pending move was drawn among. */
+  private joined: string[] = [];
+  private timer?: NodeJS.Timeout;
+  private move?: NodeJS.Timeout;
+  private readonly windowMs: number;
+  private readonly everyMs: number;
+  private readonly random: () => number;
+
+  constructor(private readonly options: SpreadOptions = {}) {
+    this.windowMs = options.windowMs ?? 10_000;
+    this.everyMs = options.everyMs ?? 1_000;
+    this.random = options.random ?? Math.random;
+  }
+
+  /** Connection option: dials the chosen node during a move, else the library's own choice. */
+  readonly reconnectToServer: ReconnectToServerHandler = (pool) => {
+    const target = this.target;
+    this.target = undefined;
+    return (target && pool.find((server) => server.listen === target)) || null;
+  };
+
+  /** Starts watching `nc` (until it closes). */
+  attach(nc: NatsConnection): void {
+    this.stop();
+    this.nc = nc;
+    this.serverId = undefined;
+    this.timer = setInterval(() => this.check(), this.everyMs);
+    this.timer.unref();
+    void nc.closed().then(() => {
+      if (this.nc === nc) this.stop();
+    });
+  }
+
+  /** How many nodes the connection's server advertised at the last look. */
+  get advertised(): number {
+    return this.known.size;
+  }
+
+  /** True while a move is scheduled or under way. */
+  get moving(): boolean {
+    return this.move !== undefined || this.target !== undefined;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    clearTimeout(this.move);
+    this.move = undefined;
+  }
+
+  private check(): void {
+    const info = this.nc?.info;
+    if (!info) return;
+    const urls = new Set(info.connect_urls ?? []);
+    if (info.server_id !== this.serverId) {
+      // A new server (first connect or a reconnect): its list is the baseline, nothing joined.
+      this.serverId = info.server_id;
+      this.known = urls;
+      clearTimeout(this.move);
+      this.move = undefined;
+      return;
+    }
+    let joined = [...urls].filter((url) => !this.known.has(url));
+    this.known = urls;
+    if (joined.length === 0) return;
+    if (this.move) {
+      // Another node joined while a move waits: draw again as if all had joined at once.
+      clearTimeout(this.move);
+      this.move = undefined;
+      joined = [...new Set([...this.joined, ...joined])].filter((url) => urls.has(url));
+    }
+    this.joined = joined;
+    if (this.random() >= joined.length / urls.size) return;
+    const to = joined[Math.floor(this.random() * joined.length)];
+    const from = info.server_id;
+    this.move = setTimeout(() => {
+      this.move = undefined;
+      const nc = this.nc;
+      // Still on the same server, and the node still there: go.
+      if (!nc || nc.info?.server_id !== from || !(nc.info.connect_urls ?? []).includes(to)) return;
+      this.target = to;
+      this.options.onMove?.({ from: nc.info.server_name ?? from, to });
+      nc.reconnect().catch(() => (this.target = undefined));
+    }, this.random() * this.windowMs);
+    this.move.unref();
+  }
+}
+
+const spreads = new Map<string, ClusterSpread>();
+const logger = new Logger('NatsSpread');
+
+/**
+ * The spread of the connection named `name` (`<app>-client`, `-listener`, `-events`): its
+ * `reconnectToServer` goes into the connection's options, `attach` follows once it is connected.
+ */
+export function clusterSpread(name: string): ClusterSpread {
+  let spread = spreads.get(name);
+  if (!spread) {
+    spread = new ClusterSpread({
+      onMove: ({ from, to }) =>
+        logger.log({ connection: name, from, to }, 'Moving to a NATS node that rejoined'),
+    });
+    spreads.set(name, spread);
+  }
+  return spread;
+}

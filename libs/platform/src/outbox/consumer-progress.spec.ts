@@ -1,0 +1,58 @@
+import { ConsumerProgress } from './consumer-progress';
+
+const snapshot = (pending: number, ackPending: number, ackFloor: number) => ({
+  pending,
+  ackPending,
+  redelivered: 0,
+  ackFloor,
+});
+
+describe('ConsumerProgress', () => {
+  it('is stalled when events stay pending and nothing is acknowledged for the threshold', () => {
+    const progress = new ConsumerProgress('c', 30_000, 0);
+    progress.observed(snapshot(5, 0, 10), 1_000);
+    expect(progress.report(20_000)).toMatchObject({ stalled: false, stalledSeconds: 20 });
+    progress.observed(snapshot(5, 0, 10), 31_000);
+    expect(progress.report(31_000)).toMatchObject({
+      stalled: true,
+      stalledSeconds: 31,
+      pending: 5,
+      reason: '5 events pending, none acknowledged',
+    });
+  });
+
+  it('is never stalled with nothing pending, however long it stays idle', () => {
+    const progress = new ConsumerProgress('c', 30_000, 0);
+    progress.observed(snapshot(0, 0, 10), 1_000);
+    expect(progress.report(600_000)).toMatchObject({ stalled: false, stalledSeconds: 0 });
+  });
+
+  it('counts an acknowledgement here, or the ack floor moving on the server, as progress', () => {
+    const progress = new ConsumerProgress('c', 30_000, 0);
+    progress.observed(snapshot(5, 1, 10), 0);
+    progress.acknowledged(25_000);
+    expect(progress.report(40_000)).toMatchObject({ stalled: false, stalledSeconds: 15 });
+    // Another replica acknowledged: the floor moved.
+    progress.observed(snapshot(4, 1, 11), 50_000);
+    expect(progress.report(60_000)).toMatchObject({ stalled: false, stalledSeconds: 10 });
+  });
+
+  it('is stalled when the server cannot be asked for the threshold, and says why', () => {
+    const progress = new ConsumerProgress('c', 2_000, 0);
+    progress.observed(snapshot(0, 0, 10), 0);
+    progress.unreadable('TimeoutError: timeout');
+    expect(progress.report(1_000).stalled).toBe(false);
+    expect(progress.report(2_500)).toMatchObject({
+      stalled: true,
+      reason: 'consumer info unavailable (TimeoutError: timeout)',
+    });
+    progress.observed(snapshot(0, 0, 10), 3_000);
+    expect(progress.report(3_000)).toMatchObject({ stalled: false, stalledSeconds: 0 });
+  });
+
+  it('counts a consumer that was never created as possibly waiting', () => {
+    const progress = new ConsumerProgress('c', 2_000, 0);
+    expect(progress.report(3_000)).toMatchObject({ stalled: true, pending: null });
+    expect(progress.report(3_000).reason).toMatch(/not created yet/);
+  });
+});

@@ -1,0 +1,383 @@
+/**
+ * Events through a 3-node JetStream cluster (issue 26), as production runs NATS: the events
+ * stream on three replicas, the app's bus given all three servers. Losing the node that leads a
+ * durable consumer must not stall delivery for longer than it takes to elect a new leader plus a
+ * few seconds; losing quorum keeps events in the outbox until it returns, then applies each once;
+ * readiness reports a consumer that has work and makes no progress, without failing.
+ * Starts its own servers on free loopback ports and stops every one of them at the end.
+ */
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { ChatEvents, EVENTS_STREAM } from '@media/contracts';
+import { call, eventually, mintToken, queryDatabase } from '@media/testing';
+import { randomUUID } from 'node:crypto';
+import { bootFixture, type BootedFixture } from './fixture/boot';
+import { ClusterSpread } from '../src/nats/cluster-spread';
+import { durableName } from '../src/outbox/event-bus';
+import { NatsCluster } from './fixture/nats-cluster';
+
+/** The issue's acceptance bound: the next event is applied this soon after a new consumer leader. */
+const RESUME_BOUND_MS = 5_000;
+/** Prints the measured figures for the runbook (docs/operations/nats-cluster.md). */
+const figures = process.env.NATS_CLUSTER_FIGURES === '1';
+const report = (line: string) => figures && process.stderr.write(`[figures] ${line}\n`);
+
+let cluster: NatsCluster;
+let fixture: BootedFixture;
+let token: string;
+
+beforeAll(async () => {
+  cluster = await NatsCluster.start(3);
+  try {
+    fixture = await bootFixture({
+      NATS_URL: cluster.natsUrl,
+      EVENTS_REPLICAS: '3',
+      EVENTS_STALL_AFTER: '2s',
+    });
+  } catch (error) {
+    await cluster.stopAll();
+    throw error;
+  }
+  token = mintToken(fixture.keys, { permissions: ['*'] });
+}, 90_000);
+
+afterAll(async () => {
+  await fixture?.stop().catch(() => undefined);
+  await cluster?.stopAll();
+}, 60_000);
+
+/**
+ * Every node up again after a test, and the stream led with every replica current, so each test
+ * starts from the whole cluster.
+ */
+afterEach(async () => {
+  for (const node of cluster.nodes) {
+    if (!cluster.running().includes(node)) await cluster.restart(node.name);
+  }
+  await streamHealthy();
+}, 90_000);
+
+async function streamHealthy(): Promise<void> {
+  const healthy = await eventually(
+    () =>
+      withJsm(async (jsm) => {
+        const info = await jsm.streams.info(EVENTS_STREAM);
+        const replicas = info.cluster?.replicas ?? [];
+        return !!info.cluster?.leader && replicas.length === 2 && replicas.every((r) => r.current);
+      }).catch(() => false),
+    (ok) => ok,
+    60_000,
+  );
+  expect(healthy).toBe(true);
+}
+
+const emit = async (marker: string) => {
+  const res = await call(fixture.base, '/api/v1/events', { token, json: { marker } });
+  expect(res.status).toBe(201);
+};
+
+const receipts = (markers: string[]) =>
+  queryDatabase<{ marker: string }>(
+    fixture.db,
+    `SELECT data->>'fixture' AS marker FROM fixture_receipts WHERE data->>'fixture' = ANY($1::text[])`,
+    [markers],
+  );
+
+/** Applied means the receipt row exists; polled for up to `ms`. */
+const applied = async (markers: string[], ms: number) =>
+  (
+    await eventually(
+      () => receipts(markers),
+      (rows) => rows.length >= markers.length,
+      ms,
+    )
+  ).map((row) => row.marker);
+
+/** Runs `fn` with a connection of the test's own to the nodes running now. */
+async function withJsm<T>(fn: (jsm: JetStreamManager, nc: NatsConnection) => Promise<T>): Promise<T> {
+  const nc = await cluster.connect();
+  try {
+    return await fn(await jetstreamManager(nc, { timeout: 2_000 }), nc);
+  } finally {
+    await nc.close();
+  }
+}
+
+/** The ReceiptRecorder's durable consumer (the handler whose receipts the test reads). */
+const receiptConsumer = () =>
+  withJsm(async (jsm) => {
+    for await (const info of jsm.consumers.list(EVENTS_STREAM)) {
+      if (
+        info.name.includes(fixture.db.split('/').pop()!.replace(/_/g, '-')) &&
+        info.name.endsWith('ReceiptRecorder_record')
+      )
+        return info.name;
+    }
+    throw new Error('no ReceiptRecorder consumer');
+  });
+
+/** The node leading the consumer (and the stream, which publishes need), or undefined while electing. */
+const leaders = (durable: string) =>
+  withJsm(async (jsm) => {
+    const consumer = await jsm.consumers.info(EVENTS_STREAM, durable).catch(() => undefined);
+    const stream = await jsm.streams.info(EVENTS_STREAM).catch(() => undefined);
+    return { consumer: consumer?.cluster?.leader, stream: stream?.cluster?.leader };
+  }).catch(() => ({ consumer: undefined, stream: undefined }));
+
+/** The node the app's event bus connection is on. */
+async function busNode(): Promise<string | undefined> {
+  const connections = await cluster.connections();
+  return Object.keys(connections).find((node) => connections[node].includes('fixture-platform-events'));
+}
+
+it('applies the next event within 5 s of a new consumer leader when the leader’s node is killed', async () => {
+  const durable = await receiptConsumer();
+  const warm = `warm-${randomUUID()}`;
+  await emit(warm);
+  expect(await applied([warm], 15_000)).toEqual([warm]);
+
+  // The stall is the case where the app's connection survives and only its consumer's leader dies
+  // (a dead connection reconnects and re-pulls by itself): move the leader off the app's node.
+  const bus = await busNode();
+  expect(bus).toBeDefined();
+  const moved = await eventually(
+    async () => {
+      const { consumer } = await leaders(durable);
+      if (consumer === bus)
+        await withJsm((_, nc) =>
+          nc.request(`$JS.API.CONSUMER.LEADER.STEPDOWN.${EVENTS_STREAM}.${durable}`, '', { timeout: 2_000 }),
+        ).catch(() => undefined);
+      return consumer;
+    },
+    (leader) => !!leader && leader !== bus,
+    30_000,
+  );
+  expect(moved).not.toBe(bus);
+
+  const killedAt = Date.now();
+  await cluster.kill(moved!);
+  const elected = await eventually(
+    () => leaders(durable),
+    (l) => !!l.consumer && l.consumer !== moved && !!l.stream && l.stream !== moved,
+    30_000,
+  );
+  expect(elected.consumer).toBeDefined();
+  const electedAt = Date.now();
+
+  const next = `after-kill-${randomUUID()}`;
+  await emit(next);
+  expect(await applied([next], RESUME_BOUND_MS)).toEqual([next]);
+  report(
+    `leader killed: new consumer leader after ${electedAt - killedAt} ms, next event applied ${Date.now() - electedAt} ms after that`,
+  );
+}, 120_000);
+
+it('keeps events in the outbox while quorum is lost, reports the stalled consumer, then applies each once', async () => {
+  const durable = await receiptConsumer();
+  const before = `before-${randomUUID()}`;
+  await emit(before);
+  expect(await applied([before], 15_000)).toEqual([before]);
+
+  const [survivor, ...lost] = cluster.nodes.map((n) => n.name);
+  const lostAt = Date.now();
+  for (const name of lost) await cluster.kill(name);
+
+  const markers = Array.from({ length: 5 }, (_, i) => `quorum-${i}-${randomUUID()}`);
+  for (const marker of markers) await emit(marker);
+  // The relay tried and failed: the rows wait in the outbox, unpublished.
+  const waiting = await eventually(
+    () =>
+      queryDatabase<{ n: number }>(
+        fixture.db,
+        `SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL AND attempts > 0`,
+      ),
+    (rows) => rows[0].n > 0,
+    30_000,
+  );
+  expect(waiting[0].n).toBeGreaterThan(0);
+
+  // Readiness stays 200 (a NATS problem must not take every pod out) and names the stalled consumer.
+  const ready = await eventually(
+    () => call(fixture.base, '/health/ready'),
+    (res) => res.body?.details?.events?.stalled?.includes(durable) === true,
+    30_000,
+  );
+  expect(ready.status).toBe(200);
+  expect(ready.body.details.events.status).toBe('up');
+  expect(ready.body.details.events.stalled).toContain(durable);
+  expect(ready.body.details.nats.status).toBe('up');
+  // The metric behind the alert says so too.
+  const metrics = await (await fetch(`${fixture.base}/metrics`)).text();
+  const stalledFor = metrics
+    .split('\n')
+    .find(
+      (line) => line.startsWith('events_consumer_stalled_seconds{') && line.includes(`consumer="${durable}"`),
+    );
+  expect(Number(stalledFor?.split(' ').pop())).toBeGreaterThan(0);
+
+  const restoredAt = Date.now();
+  for (const name of lost) await cluster.restart(name);
+  const all = await applied(markers, 90_000);
+  expect(all.sort()).toEqual([...markers].sort());
+  report(
+    `quorum lost for ${restoredAt - lostAt} ms (survivor ${survivor}); all ${markers.length} events applied ${Date.now() - restoredAt} ms after the nodes came back`,
+  );
+
+  // Nothing twice: one receipt and one processed record per event, also after a later marker.
+  const later = `later-${randomUUID()}`;
+  await emit(later);
+  expect(await applied([later], 30_000)).toEqual([later]);
+  const counts = await queryDatabase<{ marker: string; n: number }>(
+    fixture.db,
+    `SELECT data->>'fixture' AS marker, count(*)::int AS n FROM fixture_receipts
+      WHERE data->>'fixture' = ANY($1::text[]) GROUP BY 1`,
+    [markers],
+  );
+  expect(counts.every((row) => row.n === 1)).toBe(true);
+  const processed = await queryDatabase<{ n: number }>(
+    fixture.db,
+    `SELECT count(*)::int AS n FROM processed_events p JOIN fixture_receipts r ON r.event_id = p.event_id
+      WHERE r.data->>'fixture' = ANY($1::text[]) AND p.consumer = 'fixture-platform:ReceiptRecorder.record'`,
+    [markers],
+  );
+  expect(processed[0].n).toBe(markers.length);
+  const unpublished = await queryDatabase<{ n: number }>(
+    fixture.db,
+    `SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL`,
+  );
+  expect(unpublished[0].n).toBe(0);
+
+  // And once it moves again, readiness no longer names it.
+  const recovered = await eventually(
+    () => call(fixture.base, '/health/ready'),
+    (res) => res.body?.details?.events?.stalled?.length === 0,
+    20_000,
+  );
+  expect(recovered.body.details.events.stalled).toEqual([]);
+}, 240_000);
+
+it('spreads connections again over nodes that rejoin after a failover', async () => {
+  // Clients set up as the platform sets up its own three connections per app.
+  const spreads: ClusterSpread[] = [];
+  const clients = await Promise.all(
+    Array.from({ length: 18 }, async (_, i) => {
+      const spread = new ClusterSpread({ windowMs: 2_000, everyMs: 200 });
+      spreads.push(spread);
+      const nc = await connect({
+        servers: cluster.nodes.map((n) => n.url),
+        name: `spread-${i}`,
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 250,
+        reconnectToServer: spread.reconnectToServer,
+      });
+      spread.attach(nc);
+      return nc;
+    }),
+  );
+  const perNode = async () => {
+    const connections = await cluster.connections();
+    return Object.fromEntries(
+      Object.entries(connections).map(([node, names]) => [
+        node,
+        names.filter((n) => n.startsWith('spread-')).length,
+      ]),
+    );
+  };
+  try {
+    const [survivor, ...lost] = cluster.nodes.map((n) => n.name);
+    for (const name of lost) await cluster.kill(name);
+    const piled = await eventually(perNode, (counts) => counts[survivor] === clients.length, 20_000);
+    expect(piled).toEqual({ [survivor]: clients.length });
+
+    for (const name of lost) await cluster.restart(name);
+    // Each rejoined node gets its share back (18 clients: a node left with none is a 1-in-1000
+    // draw); read once every client has seen all three nodes and the moves drawn are done.
+    const spread = await eventually(
+      perNode,
+      (counts) =>
+        Object.keys(counts).length === 3 &&
+        Object.values(counts).every((n) => n >= 1) &&
+        Object.values(counts).reduce((a, b) => a + b, 0) === clients.length &&
+        spreads.every((s) => s.advertised === 3 && !s.moving),
+      30_000,
+    );
+    expect(Object.keys(spread).sort()).toEqual(cluster.nodes.map((n) => n.name).sort());
+    report(`connections after both nodes rejoined: ${JSON.stringify(spread)}`);
+    for (const count of Object.values(spread)) expect(count).toBeGreaterThanOrEqual(1);
+  } finally {
+    for (const spread of spreads) spread.stop();
+    await Promise.all(clients.map((nc) => nc.close()));
+  }
+}, 120_000);
+
+it('re-creates a durable consumer deleted under it and goes on delivering', async () => {
+  const durable = await receiptConsumer();
+  const before = `pre-delete-${randomUUID()}`;
+  await emit(before);
+  expect(await applied([before], 15_000)).toEqual([before]);
+  await withJsm((jsm) => jsm.consumers.delete(EVENTS_STREAM, durable));
+  const after = `post-delete-${randomUUID()}`;
+  await emit(after);
+  expect(await applied([after], 20_000)).toEqual([after]);
+  expect(await receiptConsumer()).toBe(durable);
+}, 60_000);
+
+it('starts while the stream has no quorum, reports its consumers stalled, and creates them once quorum returns', async () => {
+  const lost = cluster.nodes.slice(1).map((n) => n.name);
+  for (const name of lost) await cluster.kill(name);
+  const prefix = `late-${randomUUID().slice(0, 8)}`;
+  let late: BootedFixture | undefined;
+  try {
+    late = await bootFixture({
+      NATS_URL: cluster.natsUrl,
+      EVENTS_REPLICAS: '3',
+      EVENTS_STALL_AFTER: '2s',
+      EVENTS_CONSUMER_PREFIX: prefix,
+    });
+    const durable = durableName(
+      prefix,
+      'fixture-platform',
+      ChatEvents.messageCreated,
+      'ReceiptRecorder.record',
+    );
+    const ready = await eventually(
+      () => call(late!.base, '/health/ready'),
+      (res) => res.body?.details?.events?.stalled?.includes(durable) === true,
+      30_000,
+    );
+    expect(ready.status).toBe(200);
+    expect(ready.body.details.events.stalled).toContain(durable);
+
+    for (const name of lost) await cluster.restart(name);
+    const marker = `late-${randomUUID()}`;
+    const res = await call(late.base, '/api/v1/events', {
+      token: mintToken(late.keys, { permissions: ['*'] }),
+      json: { marker },
+    });
+    expect(res.status).toBe(201);
+    const rows = await eventually(
+      () =>
+        queryDatabase<{ marker: string }>(
+          late!.db,
+          `SELECT data->>'fixture' AS marker FROM fixture_receipts WHERE data->>'fixture' = $1`,
+          [marker],
+        ),
+      (r) => r.length === 1,
+      60_000,
+    );
+    expect(rows).toEqual([{ marker }]);
+    // The consumer it applied through is the durable one it was meant to create.
+    const created = await eventually(
+      () =>
+        withJsm((jsm) => jsm.consumers.info(EVENTS_STREAM, durable)).then(
+          (info) => info.name,
+          () => undefined,
+        ),
+      (name) => name !== undefined,
+      30_000,
+    );
+    expect(created).toBe(durable);
+  } finally {
+    await late?.stop();
+  }
+}, 150_000);
