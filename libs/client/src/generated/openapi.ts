@@ -1327,6 +1327,8 @@ export interface components {
             status: "up" | "down";
             /** @description Why it is down */
             message?: string;
+            /** @description events only: durable consumers with events pending and no progress (reported, never failing readiness) */
+            stalled?: string[];
         };
         LiveResponse: {
             /** @enum {string} */
@@ -1342,6 +1344,10 @@ export interface components {
              *       },
              *       "nats": {
              *         "status": "up"
+             *       },
+             *       "events": {
+             *         "status": "up",
+             *         "stalled": []
              *       }
              *     }
              */
@@ -1355,6 +1361,10 @@ export interface components {
              *       },
              *       "nats": {
              *         "status": "up"
+             *       },
+             *       "events": {
+             *         "status": "up",
+             *         "stalled": []
              *       }
              *     }
              */
@@ -1368,6 +1378,10 @@ export interface components {
              *       },
              *       "nats": {
              *         "status": "up"
+             *       },
+             *       "events": {
+             *         "status": "up",
+             *         "stalled": []
              *       }
              *     }
              */

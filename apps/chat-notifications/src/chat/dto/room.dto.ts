@@ -23,7 +23,7 @@ export class CreateRoomDto {
   @MaxLength(255)
   group_id!: string;
 
-  @ApiPropertyOptional({ format: 'uuid', nullable: true })
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true })
   @Nullable()
   @IsUUID('all')
   document_id?: string | null;

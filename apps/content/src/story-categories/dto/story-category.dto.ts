@@ -18,7 +18,7 @@ export class CreateStoryCategoryDto {
   @IsName()
   name!: string;
 
-  @ApiPropertyOptional({ maxLength: DESCRIPTION_MAX, nullable: true })
+  @ApiPropertyOptional({ type: String, maxLength: DESCRIPTION_MAX, nullable: true })
   @Nullable()
   @IsString()
   @MaxLength(DESCRIPTION_MAX)
@@ -38,7 +38,7 @@ export class UpdateStoryCategoryDto {
   @IsName()
   name?: string;
 
-  @ApiPropertyOptional({ maxLength: DESCRIPTION_MAX, nullable: true })
+  @ApiPropertyOptional({ type: String, maxLength: DESCRIPTION_MAX, nullable: true })
   @Nullable()
   @IsString()
   @MaxLength(DESCRIPTION_MAX)

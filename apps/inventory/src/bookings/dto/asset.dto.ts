@@ -10,12 +10,12 @@ export class CreateAssetDto {
   @IsName()
   name!: string;
 
-  @ApiPropertyOptional({ format: 'uuid', nullable: true, description: 'An existing document' })
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'An existing document' })
   @Nullable()
   @IsUUID('all')
   document_id?: string | null;
 
-  @ApiPropertyOptional({ minLength: 0, maxLength: 2000, nullable: true })
+  @ApiPropertyOptional({ type: String, minLength: 0, maxLength: 2000, nullable: true })
   @Nullable()
   @IsText(0, 2000)
   notes?: string | null;
@@ -32,12 +32,17 @@ export class UpdateAssetDto {
   @IsName()
   name?: string;
 
-  @ApiPropertyOptional({ format: 'uuid', nullable: true, description: 'An existing document; null detaches' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'An existing document; null detaches',
+  })
   @Nullable()
   @IsUUID('all')
   document_id?: string | null;
 
-  @ApiPropertyOptional({ minLength: 0, maxLength: 2000, nullable: true })
+  @ApiPropertyOptional({ type: String, minLength: 0, maxLength: 2000, nullable: true })
   @Nullable()
   @IsText(0, 2000)
   notes?: string | null;

@@ -113,7 +113,7 @@ export class CreateBookingDto {
   @IsName()
   client_name!: string;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 255, nullable: true })
+  @ApiPropertyOptional({ type: String, minLength: 1, maxLength: 255, nullable: true })
   @Nullable()
   @IsText(1, 255)
   agency?: string | null;
@@ -153,7 +153,7 @@ export class UpdateBookingDto {
   @IsName()
   client_name?: string;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 255, nullable: true })
+  @ApiPropertyOptional({ type: String, minLength: 1, maxLength: 255, nullable: true })
   @Nullable()
   @IsText(1, 255)
   agency?: string | null;
