@@ -5,6 +5,7 @@ export * from './http';
 export * from './jwks';
 export * from './poll';
 export * from './ports';
+export * from './postgres-cluster';
 export * from './processes';
 export * from './rpc';
 export * from './stack';

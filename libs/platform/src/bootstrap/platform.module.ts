@@ -11,8 +11,10 @@ import { createJwtStrategy } from '../auth/jwt.strategy';
 import type { PlatformConfig } from '../config/platform-config';
 import type { AppDefinition } from './app-definition';
 import type { EventRoles } from './feature';
+import { DrainHooks } from './drain-hooks';
 import { APP_CONFIG, APP_NAME } from '../config/tokens';
 import { databaseOptions, type DatabaseParts } from '../database/database';
+import { DatabaseAvailability, ReadRetryInterceptor } from '../database/availability';
 import { ContractExceptionFilter } from '../errors/exception.filter';
 import { BusHealthIndicator } from '../health/bus.health';
 import { DrainHealthIndicator } from '../health/drain.health';
@@ -67,8 +69,10 @@ export class PlatformModule {
         createJwtStrategy(name),
         Paginator,
         RpcClient,
+        DatabaseAvailability,
         BusHealthIndicator,
         DrainHealthIndicator,
+        DrainHooks,
         EventBus,
         ...(publishes ? [Outbox] : []),
         ...(consumes ? [EventConsumers] : []),
@@ -78,6 +82,7 @@ export class PlatformModule {
         { provide: APP_PIPE, useClass: ContractValidationPipe },
         { provide: APP_FILTER, useClass: ContractExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: RpcContextInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: ReadRetryInterceptor },
       ],
       exports: [
         AppMetrics,
@@ -88,6 +93,7 @@ export class PlatformModule {
         Paginator,
         RpcClient,
         EventBus,
+        DrainHooks,
         ...(publishes ? [Outbox] : []),
       ],
     };

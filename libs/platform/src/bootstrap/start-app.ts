@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { ConfigError, processEnv } from '../config/env';
-import type { PlatformConfig } from '../config/platform-config';
+import type { HttpTimeouts, PlatformConfig } from '../config/platform-config';
 import { databaseOptions, runMigrations } from '../database/database';
 import { bodyParsing } from '../http/body-parsing';
 import { answerClientErrors } from '../http/client-errors';
@@ -31,6 +31,7 @@ import {
 } from '../observability/tracing';
 import type { AppDefinition } from './app-definition';
 import { manageConnections, type HttpConnections } from './connections';
+import { DrainHooks } from './drain-hooks';
 import { runProcess } from './run-process';
 
 /** Each app's connection manager (the Nest application object is a proxy: no own properties). */
@@ -75,6 +76,21 @@ function contextMiddleware(req: Request & { id?: string }, res: Response, next: 
     endHttpSpan(span.span, route, req.method, res.statusCode);
   });
   requestContext.run({ request_id: req.id }, () => span.run(next));
+}
+
+/**
+ * The gateway's HTTP timeouts on an app's own server too: an app may be reached directly (an
+ * ingress, a published port), and Node's defaults keep a slow-header connection for a minute.
+ */
+export function applyTimeouts(server: import('node:http').Server, timeouts: HttpTimeouts): void {
+  server.headersTimeout = timeouts.headers;
+  server.requestTimeout = timeouts.request;
+  server.keepAliveTimeout = timeouts.idle;
+  // Node enforces the two timeouts above only on this interval (30 s by default); read at listen.
+  (server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.max(
+    100,
+    Math.min(1_000, timeouts.headers / 4),
+  );
 }
 
 /** Applies pending migrations with a short-lived connection, before any module touches a table. */
@@ -158,7 +174,9 @@ export async function createApp<C extends PlatformConfig>(
   });
   CONNECTIONS.set(app, connections);
   app.get(DrainHealthIndicator).follow(() => connections.draining);
-  answerClientErrors(app.getHttpServer() as import('node:http').Server);
+  const server = app.getHttpServer() as import('node:http').Server;
+  applyTimeouts(server, config.http);
+  answerClientErrors(server);
   await app.listen(config.port, options.host ?? '0.0.0.0');
   return app;
 }
@@ -171,7 +189,8 @@ export async function createApp<C extends PlatformConfig>(
 export async function stopApp(app: INestApplication, timeoutMs: number): Promise<void> {
   const connections = CONNECTIONS.get(app);
   if (connections) {
-    const cut = await connections.drain(timeoutMs);
+    const hooks = app.get(DrainHooks);
+    const cut = await connections.drain(timeoutMs, () => hooks.run());
     if (cut > 0) app.get(Logger).warn(`${cut} request(s) cut at SHUTDOWN_TIMEOUT`);
   }
   await app.close();
