@@ -17,6 +17,7 @@ import {
   PayloadTooLarge,
   RateLimited,
   pickRequestId,
+  runInApp,
   SpanKind,
   startTracing,
   stopAccepting,
@@ -624,7 +625,12 @@ const UNCOUNT = Symbol('uncount');
  * segment to keep-alive undici pools, with the gateway's own `/health`, `/openapi.json` and
  * `/docs` beside it. Throws ConfigError for a bad variable.
  */
-export async function startGateway(env: Record<string, string | undefined>): Promise<RunningGateway> {
+export function startGateway(env: Record<string, string | undefined>): Promise<RunningGateway> {
+  // Its server and everything it starts are the gateway's (logs, spans), also in the embedded default.
+  return runInApp({ app: 'gateway' }, () => boot(env));
+}
+
+async function boot(env: Record<string, string | undefined>): Promise<RunningGateway> {
   const config = gatewayConfig.load(env);
   startTracing('gateway', config.tracing.otlpEndpoint);
   const log = createLogger(config.log.level);

@@ -1,10 +1,16 @@
-import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type ModuleMetadata,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { LoggerModule } from 'nestjs-pino';
 import { BodyGuard, createJwtAuthGuard, PermissionsGuard } from '../auth/guards';
 import { JwksKeyStore } from '../auth/jwks';
 import { createJwtStrategy } from '../auth/jwt.strategy';
@@ -19,7 +25,6 @@ import { ContractExceptionFilter } from '../errors/exception.filter';
 import { BusHealthIndicator } from '../health/bus.health';
 import { DrainHealthIndicator } from '../health/drain.health';
 import { HealthController } from '../health/health.controller';
-import { loggerOptions } from '../logging/logging';
 import { RpcClient } from '../nats/rpc-client';
 import { RpcContextInterceptor } from '../nats/rpc-context.interceptor';
 import { createBusClient, NATS_CLIENT } from '../nats/transport';
@@ -39,8 +44,18 @@ export interface PlatformModuleOptions {
   events?: EventRoles;
 }
 
+/** Closes the app's DataSource when the app closes (after its HTTP drain, see stopApp). */
+@Injectable()
+class DataSourceLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}
+
 /**
- * What every app boots with, wired once: config, logging, database, auth (in the contract's
+ * What every app boots with, wired once (logging is set up by createApp): config, database, auth (in the contract's
  * order of checks), validation, errors, pagination, NATS client and health.
  */
 @Module({})
@@ -48,8 +63,6 @@ export class PlatformModule {
   static forApp({ name, config, database, events }: PlatformModuleOptions): DynamicModule {
     const { consumes, publishes } = events ?? { consumes: true, publishes: true };
     const imports: ModuleMetadata['imports'] = [
-      LoggerModule.forRoot(loggerOptions(name, config.log)),
-      TypeOrmModule.forRoot(databaseOptions(name, config.database, database)),
       PassportModule,
       ...(consumes ? [DiscoveryModule] : []),
       TerminusModule.forRoot({ logger: false }),
@@ -60,6 +73,15 @@ export class PlatformModule {
       imports,
       controllers: [HealthController],
       providers: [
+        // The app's DataSource, provided here rather than by TypeOrmModule.forRoot: that one
+        // registers its name in a registry shared by the whole process, and the embedded
+        // default's eight apps (one DataSource each, in eight DI containers) warned seven times
+        // at every start. Features' TypeOrmModule.forFeature repositories inject this one.
+        {
+          provide: DataSource,
+          useFactory: () => new DataSource(databaseOptions(name, config.database, database)).initialize(),
+        },
+        DataSourceLifecycle,
         { provide: APP_NAME, useValue: name },
         { provide: AppMetrics, useFactory: () => new AppMetrics(name) },
         PlatformMetrics,
@@ -85,6 +107,7 @@ export class PlatformModule {
         { provide: APP_INTERCEPTOR, useClass: ReadRetryInterceptor },
       ],
       exports: [
+        DataSource,
         AppMetrics,
         APP_NAME,
         APP_CONFIG,

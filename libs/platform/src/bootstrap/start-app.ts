@@ -5,7 +5,8 @@ import { APPS, envPrefix, type ServiceName } from '@media/contracts';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { pino } from 'pino';
-import { Logger } from 'nestjs-pino';
+import { AppLogger } from '../logging/app-logger';
+import { loggerOptions } from '../logging/logging';
 import { DataSource } from 'typeorm';
 import { ConfigError, processEnv } from '../config/env';
 import type { HttpTimeouts, PlatformConfig } from '../config/platform-config';
@@ -36,6 +37,8 @@ import { runProcess } from './run-process';
 
 /** Each app's connection manager (the Nest application object is a proxy: no own properties). */
 const CONNECTIONS = new WeakMap<INestApplication, HttpConnections>();
+/** Each app's logger. */
+const LOGGERS = new WeakMap<INestApplication, AppLogger>();
 
 /** TRUSTED_PROXIES as Express's `trust proxy` function; a bad entry is a ConfigError. */
 export function trustedProxies(spec: string): TrustedProxies {
@@ -129,6 +132,20 @@ export async function createApp<C extends PlatformConfig>(
   options: { host?: string } = {},
 ): Promise<INestApplication> {
   const config = loadAppConfig(def, env);
+  const logging = loggerOptions(def.name, config.log).pinoHttp;
+  const logger = new AppLogger(def.name, logging);
+  // Everything the boot starts (timers, workers, connections) descends from this context, so
+  // its log lines carry this app even when several apps share the process (embedded default).
+  return logger.run(() => bootApp(def, config, logger, logging, options));
+}
+
+async function bootApp<C extends PlatformConfig>(
+  def: AppDefinition<C>,
+  config: C,
+  logger: AppLogger,
+  logging: ReturnType<typeof loggerOptions>['pinoHttp'],
+  options: { host?: string },
+): Promise<INestApplication> {
   const trust = trustedProxies(config.trustedProxies);
   // Before the first database connection, so the pg driver is instrumented for SQL spans.
   startTracing(def.name, config.tracing.otlpEndpoint);
@@ -139,8 +156,9 @@ export async function createApp<C extends PlatformConfig>(
     bufferLogs: true,
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(logger);
   app.flushLogs();
+  LOGGERS.set(app, logger);
   const prefix = def.prefix ?? APPS[def.name as ServiceName].prefix;
   app.setGlobalPrefix(prefix);
   const http = app.getHttpAdapter().getInstance() as import('express').Express;
@@ -151,6 +169,8 @@ export async function createApp<C extends PlatformConfig>(
   const metricsEnabled = config.metrics.enabled;
   if (metricsEnabled) app.use(httpMetrics(metrics));
   app.use(contextMiddleware);
+  // After the context middleware (it sets req.id): one access line per request, req.log bound to it.
+  app.use(logger.httpMiddleware(logging));
   app.use(helmet({ contentSecurityPolicy: false }));
   app.use(bodyParsing(config.limits));
 
@@ -191,9 +211,14 @@ export async function stopApp(app: INestApplication, timeoutMs: number): Promise
   if (connections) {
     const hooks = app.get(DrainHooks);
     const cut = await connections.drain(timeoutMs, () => hooks.run());
-    if (cut > 0) app.get(Logger).warn(`${cut} request(s) cut at SHUTDOWN_TIMEOUT`);
+    if (cut > 0) LOGGERS.get(app)?.warn(`${cut} request(s) cut at SHUTDOWN_TIMEOUT`);
   }
   await app.close();
+}
+
+/** The app's logger (its `app` on every line). */
+export function appLogger(app: INestApplication): AppLogger | undefined {
+  return LOGGERS.get(app);
 }
 
 /** True while the app drains (readiness reports 503 so load balancers stop sending). */
@@ -212,7 +237,7 @@ export function runApp<C extends PlatformConfig>(def: AppDefinition<C>): Promise
     },
     shutdownTimeout: (running) => running.shutdownTimeout,
     stop: async ({ app, shutdownTimeout }, signal) => {
-      app.get(Logger).log(`${signal} received: draining`);
+      LOGGERS.get(app)?.log(`${signal} received: draining`);
       await stopApp(app, shutdownTimeout);
       await stopTracing();
     },
