@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
 import { defineConfig, platformConfig, PlatformEnv, toDuration, toInt, type ConfigOf } from '@media/platform';
+import { MAX_LEVEL } from './escalation/escalation-level';
 
 const DURATION = 'must be a duration such as 90s, 15m, 24h or 7d';
 
@@ -24,6 +25,16 @@ export class AssignmentEnv extends PlatformEnv {
   @Min(0)
   ESCALATION_NOW_OFFSET: number = 0;
 
+  /**
+   * The highest escalation level: a task due long ago stops there (one event takes it there),
+   * however many intervals passed.
+   */
+  @Transform(toInt)
+  @IsInt({ message: 'must be an integer' })
+  @Min(1)
+  @Max(MAX_LEVEL)
+  ESCALATION_MAX_LEVEL: number = 10;
+
   /** Rows escalated per transaction; two replicas share the work through SKIP LOCKED. */
   @Transform(toInt)
   @IsInt({ message: 'must be an integer' })
@@ -39,6 +50,7 @@ export const assignmentConfig = defineConfig(AssignmentEnv, (env) => ({
     checkInterval: env.ESCALATION_CHECK_INTERVAL,
     nowOffset: env.ESCALATION_NOW_OFFSET,
     batch: env.ESCALATION_BATCH,
+    maxLevel: env.ESCALATION_MAX_LEVEL,
   },
 }));
 

@@ -2,8 +2,8 @@
  * Escalation (CONTRACT §4.4) with a controlled clock: the job is called with the time it should
  * believe, or runs on its own schedule with `ESCALATION_NOW_OFFSET` moving its clock forward.
  * Levels: 0 until past due, then 1, plus one per elapsed ESCALATION_INTERVAL (24 h here);
- * idempotent; one `assignment.task.escalated` per level; two replicas at once escalate and
- * announce each level exactly once.
+ * idempotent; one `assignment.task.escalated` per task per pass (from level, to level), the level
+ * capped at ESCALATION_MAX_LEVEL; two replicas at once escalate and announce each change exactly once.
  */
 import { randomUUID } from 'node:crypto';
 import { call, queryDatabase } from '@media/testing';
@@ -93,11 +93,11 @@ describe('levels with a controlled clock', () => {
     expect(got.body.escalation_level).toBe(2);
   });
 
-  it('announces every level reached once when several intervals passed between runs', async () => {
+  it('announces several levels reached between runs in one event, from level and to level', async () => {
     const id = await createTask();
-    expect(await a.app.get(Escalator).run(at(24 * 3 + 1))).toEqual({ tasks: 1, events: 4 });
+    expect(await a.app.get(Escalator).run(at(24 * 3 + 1))).toEqual({ tasks: 1, events: 1 });
     expect(await level(id)).toBe(4);
-    expect(await escalations(id)).toEqual([1, 2, 3, 4]);
+    expect(await escalations(id)).toEqual([4]);
     const [event] = await queryDatabase<{ payload: any }>(
       harness.db,
       `SELECT payload FROM outbox WHERE subject = 'assignment.task.escalated' AND payload->>'task_id' = $1 LIMIT 1`,
@@ -105,6 +105,9 @@ describe('levels with a controlled clock', () => {
     );
     expect(event.payload).toMatchObject({
       task_id: id,
+      from_level: 0,
+      to_level: 4,
+      escalation_level: 4,
       assigned_to: null,
       actor_id: null,
       due_at: DUE.toISOString(),
@@ -130,7 +133,7 @@ describe('levels with a controlled clock', () => {
       `UPDATE tasks SET status = 'IN_PROGRESS', assigned_to = $2, assigned_at = now() WHERE id = $1`,
       [held, assignee],
     );
-    expect(await a.app.get(Escalator).run(at(48))).toEqual({ tasks: 1, events: 3 });
+    expect(await a.app.get(Escalator).run(at(48))).toEqual({ tasks: 1, events: 1 });
     for (const id of [cancelled, deleted, undated, completed]) expect(await level(id)).toBe(0);
     expect(await level(held)).toBe(3);
     const rows = await queryDatabase<{ assigned_to: string }>(
@@ -138,14 +141,36 @@ describe('levels with a controlled clock', () => {
       `SELECT payload->>'assigned_to' AS assigned_to FROM outbox WHERE payload->>'task_id' = $1`,
       [held],
     );
-    expect(rows.map((r) => r.assigned_to)).toEqual([assignee, assignee, assignee]);
+    expect(rows.map((r) => r.assigned_to)).toEqual([assignee]);
+  });
+
+  it('writes one event for a task due in the year 1000, its level capped at ESCALATION_MAX_LEVEL', async () => {
+    const id = await createTask({ due_at: '1000-01-01T00:00:00.000Z' });
+    expect(await a.app.get(Escalator).run(at(1))).toEqual({ tasks: 1, events: 1 });
+    expect(await level(id)).toBe(10);
+    const events = await queryDatabase<{ payload: any }>(
+      harness.db,
+      `SELECT payload FROM outbox WHERE subject = 'assignment.task.escalated' AND payload->>'task_id' = $1`,
+      [id],
+    );
+    expect(events.map((e) => [e.payload.from_level, e.payload.to_level])).toEqual([[0, 10]]);
+    // At the cap, later passes change and announce nothing.
+    expect(await a.app.get(Escalator).run(at(24 * 365))).toEqual({ tasks: 0, events: 0 });
+  });
+
+  it('takes its cap from ESCALATION_MAX_LEVEL', async () => {
+    const id = await createTask({ due_at: '1000-01-01T00:00:00.000Z' });
+    const capped = await harness.boot({ ESCALATION_MAX_LEVEL: '3' });
+    expect(await capped.app.get(Escalator).run(at(1))).toEqual({ tasks: 1, events: 1 });
+    expect(await level(id)).toBe(3);
+    expect(await escalations(id)).toEqual([3]);
   });
 });
 
 describe('two replicas at once', () => {
   beforeEach(clean);
 
-  it('escalates and announces each level of each task exactly once', async () => {
+  it('escalates each task once and announces it in exactly one event', async () => {
     const ids: string[] = [];
     // Due dates spread over three days, so tasks reach different levels.
     for (let i = 0; i < 90; i++) ids.push(await createTask({ due_at: at(-(i % 3) * 24).toISOString() }));
@@ -159,17 +184,19 @@ describe('two replicas at once', () => {
     const tasks = runs.reduce((n, r) => n + r.tasks, 0);
     const events = runs.reduce((n, r) => n + r.events, 0);
     expect(tasks).toBe(90);
-    expect(events).toBe(30 * 1 + 30 * 2 + 30 * 3);
+    expect(events).toBe(90);
 
     const counts = await queryDatabase<{ task_id: string; level: number; n: number }>(
       harness.db,
-      `SELECT payload->>'task_id' AS task_id, (payload->>'escalation_level')::int AS level, count(*)::int AS n
+      `SELECT payload->>'task_id' AS task_id, max((payload->>'to_level')::int) AS level, count(*)::int AS n
          FROM outbox WHERE subject = 'assignment.task.escalated' AND payload->>'task_id' = ANY($1)
-        GROUP BY 1, 2`,
+        GROUP BY 1`,
       [ids],
     );
-    expect(counts).toHaveLength(180);
+    expect(counts).toHaveLength(90);
     expect(counts.every((c) => c.n === 1)).toBe(true);
+    const byTask = new Map(counts.map((c) => [c.task_id, c.level]));
+    for (const [i, id] of ids.entries()) expect(byTask.get(id)).toBe((i % 3) + 1);
     for (const [i, id] of ids.entries()) expect(await level(id)).toBe((i % 3) + 1);
 
     const again = await Promise.all([a.app.get(Escalator).run(now), b.app.get(Escalator).run(now)]);
@@ -190,7 +217,7 @@ describe('the scheduled job', () => {
     const deadline = Date.now() + 10_000;
     while ((await level(id)) < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(await level(id)).toBe(3);
-    expect(await escalations(id)).toEqual([1, 2, 3]);
+    expect(await escalations(id)).toEqual([3]);
     const overdue = await call<any>(ahead.base, `/api/v1/tasks?overdue=true`, { token: admin() });
     expect(overdue.body.results.map((t: any) => t.id)).toEqual([id]);
   }, 30_000);

@@ -1,5 +1,8 @@
-import { IsOptional, IsString, Matches, MinLength } from 'class-validator';
-import { defineConfig, platformConfig, PlatformEnv, type ConfigOf } from '@media/platform';
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Matches, Min, MinLength } from 'class-validator';
+import { defineConfig, platformConfig, PlatformEnv, toDuration, type ConfigOf } from '@media/platform';
+
+const DURATION = 'must be a duration such as 30s or 5m';
 
 /** chat-notifications's variables: the platform's plus mail (CONTRACT §6). */
 export class ChatNotificationsEnv extends PlatformEnv {
@@ -12,11 +15,29 @@ export class ChatNotificationsEnv extends PlatformEnv {
   @IsString()
   @MinLength(3)
   MAIL_FROM: string = 'Media back office <no-reply@media.localhost>';
+
+  /**
+   * How long the SMTP server may keep silent (connecting, greeting, any reply) before a send is
+   * given up and retried later.
+   */
+  @Transform(toDuration)
+  @IsInt({ message: DURATION })
+  @Min(1000, { message: 'must be at least 1s' })
+  SMTP_TIMEOUT: number = 30_000;
+
+  /**
+   * How long a replica holds the emails it claimed: no other replica sends them meanwhile. A send
+   * starts only while enough of the lease is left to finish it (see the delivery worker).
+   */
+  @Transform(toDuration)
+  @IsInt({ message: DURATION })
+  @Min(10_000, { message: 'must be at least 10s' })
+  EMAIL_LEASE: number = 5 * 60_000;
 }
 
 export const chatNotificationsConfig = defineConfig(ChatNotificationsEnv, (env) => ({
   ...platformConfig(env),
-  mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+  mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, timeout: env.SMTP_TIMEOUT, lease: env.EMAIL_LEASE },
 }));
 
 /** chat-notifications's typed config. */

@@ -129,6 +129,17 @@ describe('POST /api/v1/chat/rooms (endpoint 1)', () => {
     expect(res.body).toEqual({ detail: expect.any(String), code: 'not_group_member' });
   });
 
+  it('says in the 403 that the token does not carry the group and that memberships count from the next login', async () => {
+    const other = groupId();
+    const res = await api('/api/v1/chat/rooms', { token, json: { name: 'X', group_id: other } });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('not_group_member');
+    expect(res.body.detail).toBe(
+      `You are not a member of group '${other}' according to your token. ` +
+        'Group memberships take effect at your next login.',
+    );
+  });
+
   it('answers 401 without a token and refuses malformed JSON with 422 json_invalid', async () => {
     const none = await api('/api/v1/chat/rooms', { json: { name: 'X', group_id: group } });
     expect(none.status).toBe(401);

@@ -209,6 +209,15 @@ describe('POST /content/api/v1/lineup (JSON)', () => {
     expect((await content('/api/v1/lineup', { json: schedule() })).status).toBe(401);
     expect((await content('/api/v1/lineup', { token: reader(), json: schedule() })).status).toBe(403);
   });
+
+  it('names the missing permission in the 403 (CONTRACT §2)', async () => {
+    const res = await content('/api/v1/lineup', { token: reader(), json: schedule() });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ detail: 'Requires the permission lineup:write.', code: 'forbidden' });
+    const list = await content('/api/v1/lineup', { token: tokenWith([]) });
+    expect(list.status).toBe(403);
+    expect(list.body).toEqual({ detail: 'Requires the permission lineup:read.', code: 'forbidden' });
+  });
 });
 
 describe('POST /content/api/v1/lineup (CSV file)', () => {

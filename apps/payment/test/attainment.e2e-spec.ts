@@ -3,6 +3,7 @@
  * NATS. Each test reads a month of its own, so the tests do not see each other's rows.
  */
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { ACL_USERS_MAX_IDS, AclSubjects } from '@media/contracts';
 import {
   aclDb,
   attainment,
@@ -140,6 +141,7 @@ describe('GET /payment/api/v1/commissions/cm-team-attainment', () => {
   it('needs commissions:read or commissions:read-all (403 before 422), and a token', async () => {
     const res = await attainment('?month=13', tokenWith(['analytics:sales']));
     expect([res.status, res.body.code]).toEqual([403, 'forbidden']);
+    expect(res.body.detail).toBe('Requires one of the permissions commissions:read, commissions:read-all.');
     const anonymous = await attainment('?month=3&year=2031', '');
     expect(anonymous.status).toBe(401);
   });
@@ -277,4 +279,53 @@ describe('endpoint 9 with 500 BMs', () => {
     expect(seen['acl.users.reports']).toHaveLength(1);
     expect(new Set(res.body.map((r: any) => r.bm_id))).toEqual(new Set(ids));
   });
+});
+
+describe('endpoint 9 with 5,001 BMs (more than one acl.users.get-many may carry)', () => {
+  let nc: NatsConnection;
+  let ids: string[];
+
+  beforeAll(async () => {
+    nc = await connect({ servers: system().env.NATS_URL });
+    const tag = unique('many');
+    // Straight into acl's table, as above: 5,001 users through the API would hash 5,001 passwords.
+    const users = await aclDb<{ id: string }>(
+      `INSERT INTO users (email, first_name, last_name, employee_number)
+       SELECT 'many-' || $1 || '-' || i || '@example.com', 'Many', $1 || '-' || lpad(i::text, 4, '0'), 'M-' || $1 || '-' || i
+         FROM generate_series(1, 5001) AS i
+       RETURNING id`,
+      [tag],
+    );
+    ids = users.map((u) => u.id);
+    await paymentDb(
+      `INSERT INTO commission_targets (bm_id, category, month, year, target_amount)
+       SELECT id, 'MANY', 2, 2041, 1000 FROM unnest($1::uuid[]) AS id`,
+      [ids],
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await nc?.close();
+  });
+
+  it('answers every row with its profile, asking acl in pages of ACL_USERS_MAX_IDS ids', async () => {
+    const sizes: number[] = [];
+    const sub = nc.subscribe(AclSubjects.usersGetMany, {
+      callback: (_err, msg) => {
+        sizes.push(msg.json<{ data: { data: { ids: string[] } } }>().data.data.ids.length);
+      },
+    });
+    await nc.flush();
+    const res = await attainment('?month=2&year=2041');
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(5001);
+    expect(res.body.every((r: any) => r.bm_name?.startsWith('Many ') && r.bm_email)).toBe(true);
+    expect(new Set(res.body.map((r: any) => r.bm_id))).toEqual(new Set(ids));
+    // The requests were published before the answer was sent; a flush orders them before it here.
+    await nc.flush();
+    sub.unsubscribe();
+    expect(sizes).toHaveLength(Math.ceil(5001 / ACL_USERS_MAX_IDS));
+    expect(sizes.every((n) => n <= ACL_USERS_MAX_IDS)).toBe(true);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(5001);
+  }, 60_000);
 });

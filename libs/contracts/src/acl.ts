@@ -6,6 +6,22 @@ export const AclSubjects = {
   groupsMembers: 'acl.groups.members',
 } as const;
 
+/**
+ * The most ids one `acl.users.get-many` or `acl.users.exists` request may carry: acl refuses more
+ * (422), so a caller with more ids asks in pages of this size (`idPages`). Bounded by the reply:
+ * a profile is a few hundred bytes of JSON and a NATS message at most 1 MiB by default
+ * (`max_payload`), which 5,000 profiles overflow.
+ */
+export const ACL_USERS_MAX_IDS = 1_000;
+
+/** Distinct ids in pages of at most `ACL_USERS_MAX_IDS`, in first-seen order. */
+export function idPages(ids: Iterable<string>, size: number = ACL_USERS_MAX_IDS): string[][] {
+  const unique = [...new Set(ids)];
+  const pages: string[][] = [];
+  for (let i = 0; i < unique.length; i += size) pages.push(unique.slice(i, i + size));
+  return pages;
+}
+
 export const AclEvents = {
   correspondentInvited: 'acl.correspondent.invited',
 } as const;

@@ -128,8 +128,15 @@ export interface TaskCompletedEvent extends TaskEventBase {
 /** Payload of `assignment.task.cancelled`. */
 export type TaskCancelledEvent = TaskEventBase;
 
-/** Payload of `assignment.task.escalated`: one event per level reached. */
+/**
+ * Payload of `assignment.task.escalated`: one event per task per pass of the job, however many
+ * levels it went up (`escalation_level` is the level reached, as `to_level`).
+ */
 export interface TaskEscalatedEvent extends TaskEventBase {
   escalation_level: number;
+  /** The level before this pass (0 for a task not escalated yet). */
+  from_level: number;
+  /** The level reached, at most `ESCALATION_MAX_LEVEL`. */
+  to_level: number;
   assigned_to: string | null;
 }

@@ -23,4 +23,10 @@ describe('escalationLevel', () => {
   it('is capped so a task due ages ago with a short interval still fits', () => {
     expect(escalationLevel(1e15, 1000)).toBe(MAX_LEVEL);
   });
+
+  it('stops at the configured maximum level', () => {
+    expect(escalationLevel(9 * DAY, DAY, 10)).toBe(10);
+    expect(escalationLevel(10 * DAY, DAY, 10)).toBe(10);
+    expect(escalationLevel(1e15, DAY, 10)).toBe(10);
+  });
 });

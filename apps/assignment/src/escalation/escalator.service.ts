@@ -13,13 +13,12 @@ import type { AssignmentConfig } from '../config';
 import { Clock } from '../tasks/clock';
 import { Task } from '../tasks/task.entity';
 import { taskEventBase } from '../tasks/task.view';
-import { MAX_LEVEL } from './escalation-level';
 
 /** What one pass of the job changed. */
 export interface EscalationRun {
   /** Tasks whose level went up. */
   tasks: number;
-  /** `assignment.task.escalated` events written (one per level reached). */
+  /** `assignment.task.escalated` events written (one per task whose level went up). */
   events: number;
 }
 
@@ -30,8 +29,10 @@ interface EscalatedRow {
 }
 
 /**
- * Raises `escalation_level` of overdue, unfinished tasks (CONTRACT §4.4) and announces each
- * level reached once. Each batch is one transaction that locks its rows with
+ * Raises `escalation_level` of overdue, unfinished tasks (CONTRACT §4.4), up to
+ * `ESCALATION_MAX_LEVEL`, and announces each raise with ONE event carrying the level it came from
+ * and the level it reached, however many intervals passed since the last pass (a task due in the
+ * year 1000 is one event, not one per day since). Each batch is one transaction that locks its rows with
  * `FOR UPDATE SKIP LOCKED` and only takes rows whose stored level is below the computed one, so
  * a second run (or a second replica running at the same moment) changes and announces nothing twice.
  */
@@ -41,6 +42,7 @@ export class Escalator implements OnApplicationBootstrap, OnApplicationShutdown 
   private readonly intervalMs: number;
   private readonly everyMs: number;
   private readonly batch: number;
+  private readonly maxLevel: number;
   private timer?: NodeJS.Timeout;
   private running?: Promise<unknown>;
   private stopped = false;
@@ -54,6 +56,7 @@ export class Escalator implements OnApplicationBootstrap, OnApplicationShutdown 
     this.intervalMs = config.escalation.interval;
     this.everyMs = config.escalation.checkInterval;
     this.batch = config.escalation.batch;
+    this.maxLevel = config.escalation.maxLevel;
   }
 
   onApplicationBootstrap(): void {
@@ -79,7 +82,7 @@ export class Escalator implements OnApplicationBootstrap, OnApplicationShutdown 
 
   private escalateBatch(now: Date): Promise<EscalationRun> {
     return this.dataSource.transaction(async (manager) => {
-      const level = `LEAST(floor(extract(epoch FROM ($1::timestamptz - due_at)) * 1000 / $2::bigint) + 1, ${MAX_LEVEL})::int`;
+      const level = `LEAST(floor(extract(epoch FROM ($1::timestamptz - due_at)) * 1000 / $2::bigint) + 1, $4::int)::int`;
       const [rows] = (await manager.query(
         `WITH due AS (
            SELECT id, escalation_level AS old_level, ${level} AS new_level
@@ -94,7 +97,7 @@ export class Escalator implements OnApplicationBootstrap, OnApplicationShutdown 
          UPDATE tasks t SET escalation_level = due.new_level, updated_at = now()
            FROM due WHERE t.id = due.id
          RETURNING t.id, due.old_level, due.new_level`,
-        [now.toISOString(), this.intervalMs, this.batch],
+        [now.toISOString(), this.intervalMs, this.batch, this.maxLevel],
       )) as [EscalatedRow[], number];
       if (rows.length === 0) return { tasks: 0, events: 0 };
       const tasks = await manager
@@ -103,16 +106,16 @@ export class Escalator implements OnApplicationBootstrap, OnApplicationShutdown 
         .where('t.id IN (:...ids)', { ids: rows.map((r) => r.id) })
         .getMany();
       const byId = new Map(tasks.map((t) => [t.id, t]));
-      let events = 0;
       for (const row of rows) {
-        const task = byId.get(row.id)!;
-        for (let reached = row.old_level + 1; reached <= row.new_level; reached++) {
-          const event: TaskEscalatedEvent = { ...taskEventBase(task, null), escalation_level: reached };
-          await this.outbox.enqueue(manager, AssignmentEvents.taskEscalated, event);
-          events++;
-        }
+        const event: TaskEscalatedEvent = {
+          ...taskEventBase(byId.get(row.id)!, null),
+          escalation_level: row.new_level,
+          from_level: row.old_level,
+          to_level: row.new_level,
+        };
+        await this.outbox.enqueue(manager, AssignmentEvents.taskEscalated, event);
       }
-      return { tasks: rows.length, events };
+      return { tasks: rows.length, events: rows.length };
     });
   }
 

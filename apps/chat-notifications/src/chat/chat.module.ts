@@ -7,8 +7,12 @@ import { ChatRoom } from './chat-room.entity';
 import { ChatRoomMember } from './chat-room-member.entity';
 import { ChatMessage } from './chat-message.entity';
 import { CreateChat1764800000000 } from '../database/migrations/1764800000000-create-chat';
+import { DeletedDocuments1764800000011 } from '../database/migrations/1764800000011-deleted-documents';
 
-@Feature({ entities: [ChatRoom, ChatRoomMember, ChatMessage], migrations: [CreateChat1764800000000] })
+@Feature({
+  entities: [ChatRoom, ChatRoomMember, ChatMessage],
+  migrations: [CreateChat1764800000000, DeletedDocuments1764800000011],
+})
 @Module({
   imports: [RealtimeModule],
   controllers: [RoomsController],

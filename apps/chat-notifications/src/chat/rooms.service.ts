@@ -5,6 +5,7 @@ import {
   ChatErrorCodes,
   ChatEvents,
   DocumentsSubjects,
+  idPages,
   type ChatMessageCreatedEvent,
   type ValidationIssue,
 } from '@media/contracts';
@@ -59,6 +60,10 @@ interface MemberRow {
   last_read_at: Date | null;
 }
 
+/** Serialises a room's use of a document with the document's deletion (transaction-scoped). */
+const lockDocument = (manager: EntityManager, documentId: string) =>
+  manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`chat:document:${documentId}`]);
+
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function messageView(m: ChatMessage): MessageView {
@@ -95,14 +100,36 @@ export class RoomsService {
     const issues = [...memberIssues, ...documentIssues];
     if (issues.length > 0) throw new ValidationFailed(issues);
     if (!user.groups.includes(dto.group_id)) {
-      throw new Forbidden(`You are not a member of group '${dto.group_id}'.`, ChatErrorCodes.notGroupMember);
+      // Memberships come from the token (CONTRACT §1): one granted since the login is not in it yet.
+      throw new Forbidden(
+        `You are not a member of group '${dto.group_id}' according to your token. ` +
+          'Group memberships take effect at your next login.',
+        ChatErrorCodes.notGroupMember,
+      );
     }
     const others = [...new Set(memberIds.map((id) => id.toLowerCase()))].filter((id) => id !== user.id);
+    const documentId = dto.document_id?.toLowerCase() ?? null;
     const roomId = await this.dataSource.transaction(async (manager) => {
+      if (documentId) {
+        // The deletion event takes the same lock: it waits for this room (then clears it), or
+        // this insert sees its tombstone, however the two interleave.
+        await lockDocument(manager, documentId);
+        const deleted: unknown[] = await manager.query(
+          `SELECT 1 FROM deleted_documents WHERE document_id = $1`,
+          [documentId],
+        );
+        if (deleted.length > 0) {
+          throw ValidationFailed.at(
+            ['body', 'document_id'],
+            `Document ${dto.document_id} was deleted`,
+            'value_error',
+          );
+        }
+      }
       const [room]: { id: string }[] = await manager.query(
         `INSERT INTO chat_rooms (name, room_type, group_id, document_id, created_by)
          VALUES ($1, 'GROUP', $2, $3, $4) RETURNING id`,
-        [dto.name, dto.group_id, dto.document_id?.toLowerCase() ?? null, user.id],
+        [dto.name, dto.group_id, documentId, user.id],
       );
       await this.insertMembers(manager, room.id, [user.id], 'ADMIN');
       await this.insertMembers(manager, room.id, others, 'MEMBER');
@@ -306,9 +333,14 @@ export class RoomsService {
 
   /** A deleted document leaves the rooms that named it (CONTRACT §4.1). */
   async forgetDocument(manager: EntityManager, documentId: string): Promise<void> {
+    const document = documentId.toLowerCase();
+    await lockDocument(manager, document);
+    await manager.query(`INSERT INTO deleted_documents (document_id) VALUES ($1) ON CONFLICT DO NOTHING`, [
+      document,
+    ]);
     await manager.query(
       `UPDATE chat_rooms SET document_id = NULL, updated_at = clock_timestamp() WHERE document_id = $1`,
-      [documentId.toLowerCase()],
+      [document],
     );
   }
 
@@ -316,7 +348,7 @@ export class RoomsService {
 
   /**
    * 422 items for ids that are not existing ACTIVE users, at their own index, found with one
-   * batched `acl.users.get-many` request. The caller itself needs no check.
+   * `acl.users.get-many` request per `ACL_USERS_MAX_IDS` ids. The caller itself needs no check.
    */
   private async memberIssues(
     ids: string[],
@@ -326,7 +358,10 @@ export class RoomsService {
   ): Promise<ValidationIssue[]> {
     const asked = [...new Set(ids.map((id) => id.toLowerCase()))].filter((id) => id !== callerId);
     if (asked.length === 0) return [];
-    const profiles = await this.rpc.send(AclSubjects.usersGetMany, { ids: asked });
+    const pages = await Promise.all(
+      idPages(asked).map((page) => this.rpc.send(AclSubjects.usersGetMany, { ids: page })),
+    );
+    const profiles = pages.flat();
     const active = new Set(profiles.filter((p) => p.status === 'ACTIVE').map((p) => p.id.toLowerCase()));
     const issues: ValidationIssue[] = [];
     ids.forEach((id, i) => {

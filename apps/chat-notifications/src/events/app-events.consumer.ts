@@ -4,24 +4,27 @@ import {
   AssignmentEvents,
   ChatEvents,
   DocumentsEvents,
-  type ChatMessageCreatedEvent,
-  type CorrespondentInvitedEvent,
-  type DocumentDeletedEvent,
   type EventEnvelope,
-  type TaskClaimedEvent,
-  type TaskEscalatedEvent,
 } from '@media/contracts';
 import { OnEvent } from '@media/platform';
 import type { EntityManager } from 'typeorm';
 import { RoomsService } from '../chat/rooms.service';
 import { Notifier } from '../notifications/notifier.service';
+import {
+  ChatMessageCreatedPayload,
+  CorrespondentInvitedPayload,
+  DocumentDeletedPayload,
+  TaskClaimedPayload,
+  TaskEscalatedPayload,
+} from './dto/app-events.dto';
 
 /** Preview length of a chat message in a notification. */
 const PREVIEW = 200;
 
 /**
  * The other apps' events, one handler per subject (the platform keeps one durable consumer per
- * app and subject). Each runs in a transaction with the event's id recorded, so a redelivery
+ * app and subject). Each event's data is validated first (a malformed one is dead-lettered, see
+ * ./dto); each handler runs in a transaction with the event's id recorded, so a redelivery
  * adds nothing; the inbox entry's type is the event's subject.
  */
 @Injectable()
@@ -31,8 +34,8 @@ export class AppEventsConsumer {
     @Inject(RoomsService) private readonly rooms: RoomsService,
   ) {}
 
-  @OnEvent(AssignmentEvents.taskClaimed)
-  async taskClaimed(event: EventEnvelope<TaskClaimedEvent>, manager: EntityManager): Promise<void> {
+  @OnEvent(AssignmentEvents.taskClaimed, TaskClaimedPayload)
+  async taskClaimed(event: EventEnvelope<TaskClaimedPayload>, manager: EntityManager): Promise<void> {
     const { task_id, assigned_to, claimed_by } = event.data;
     if (!assigned_to) return;
     await this.notifier.notify(manager, {
@@ -44,22 +47,22 @@ export class AppEventsConsumer {
     });
   }
 
-  @OnEvent(AssignmentEvents.taskEscalated)
-  async taskEscalated(event: EventEnvelope<TaskEscalatedEvent>, manager: EntityManager): Promise<void> {
-    const { task_id, assigned_to, escalation_level } = event.data;
+  @OnEvent(AssignmentEvents.taskEscalated, TaskEscalatedPayload)
+  async taskEscalated(event: EventEnvelope<TaskEscalatedPayload>, manager: EntityManager): Promise<void> {
+    const { task_id, assigned_to, escalation_level, from_level } = event.data;
     if (!assigned_to) return;
     await this.notifier.notify(manager, {
       recipient_ids: [assigned_to],
       notification_type: event.subject,
       title: `A task of yours escalated to level ${escalation_level}`,
       body: null,
-      data: { task_id, escalation_level },
+      data: { task_id, escalation_level, from_level: from_level ?? null },
     });
   }
 
-  @OnEvent(AclEvents.correspondentInvited)
+  @OnEvent(AclEvents.correspondentInvited, CorrespondentInvitedPayload)
   async correspondentInvited(
-    event: EventEnvelope<CorrespondentInvitedEvent>,
+    event: EventEnvelope<CorrespondentInvitedPayload>,
     manager: EntityManager,
   ): Promise<void> {
     const { invited_by, user_id, email, name, expires_at } = event.data;
@@ -74,8 +77,8 @@ export class AppEventsConsumer {
   }
 
   /** Rooms drop the document; its uploader (when the event names one) is told. */
-  @OnEvent(DocumentsEvents.documentDeleted)
-  async documentDeleted(event: EventEnvelope<DocumentDeletedEvent>, manager: EntityManager): Promise<void> {
+  @OnEvent(DocumentsEvents.documentDeleted, DocumentDeletedPayload)
+  async documentDeleted(event: EventEnvelope<DocumentDeletedPayload>, manager: EntityManager): Promise<void> {
     const { document_id, uploaded_by } = event.data;
     await this.rooms.forgetDocument(manager, document_id);
     if (!uploaded_by) return;
@@ -88,8 +91,11 @@ export class AppEventsConsumer {
     });
   }
 
-  @OnEvent(ChatEvents.messageCreated)
-  async messageCreated(event: EventEnvelope<ChatMessageCreatedEvent>, manager: EntityManager): Promise<void> {
+  @OnEvent(ChatEvents.messageCreated, ChatMessageCreatedPayload)
+  async messageCreated(
+    event: EventEnvelope<ChatMessageCreatedPayload>,
+    manager: EntityManager,
+  ): Promise<void> {
     const { room_id, room_name, message_id, sender, body, recipient_ids } = event.data;
     await this.notifier.notify(manager, {
       recipient_ids: recipient_ids.filter((id) => id !== sender),

@@ -6,9 +6,11 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AclSubjects } from '@media/contracts';
-import { RpcClient } from '@media/platform';
-import type { DataSource } from 'typeorm';
+import { randomUUID } from 'node:crypto';
+import { AclSubjects, idPages } from '@media/contracts';
+import { InjectConfig, RpcClient } from '@media/platform';
+import { In, type DataSource } from 'typeorm';
+import type { ChatNotificationsConfig } from '../config';
 import { PushService } from '../realtime/push.service';
 import { notificationView } from './dto/notification.response';
 import { MailerService } from './mailer.service';
@@ -18,14 +20,42 @@ const POLL_MS = 1_000;
 const NUDGE_MS = 30;
 /** Empty rounds at a short interval after a nudge. */
 const EAGER_ROUNDS = 5;
+/** Websocket pushes taken per round. */
 const BATCH = 100;
+/** Emails claimed per round: sent one after another within one lease. */
+const EMAIL_BATCH = 20;
 /** Email attempts before an entry's email is marked failed. */
 const MAX_ATTEMPTS = 5;
+/** The wait before the next attempt of a failed email: doubling from this, at most RETRY_MAX_MS. */
+const RETRY_BASE_MS = 2_000;
+const RETRY_MAX_MS = 5 * 60_000;
+
+/** The email of one inbox entry, as claimed. */
+interface ClaimedEmail {
+  id: string;
+  recipient_id: string;
+  title: string;
+  body: string | null;
+  attempts: number;
+}
+
+/** The Message-ID of an entry's email: the same for every attempt, on every replica. */
+export function emailMessageId(notificationId: string, domain: string): string {
+  return `<${notificationId}.email@${domain}>`;
+}
 
 /**
- * Delivers pending channels of inbox entries after their transaction committed: the websocket
- * push (to the recipient only, on any replica) and the email. Replicas share the work with
- * SKIP LOCKED; a failed email stays pending and is retried, up to MAX_ATTEMPTS.
+ * Delivers pending channels of inbox entries after their transaction committed.
+ *
+ * Websocket pushes (to the recipient only, on any replica) are taken and marked in one statement,
+ * then pushed. Emails never hold a transaction across SMTP: a round claims a batch with a lease
+ * (`email_claim`, `email_lease_until`; one statement, committed at once, SKIP LOCKED so replicas
+ * take different rows), sends each outside any transaction with a stable `Message-ID`, then
+ * marks each sent only while its claim is still this round's. A failed send keeps the email
+ * pending, its lease pushed to the next attempt (doubling), up to MAX_ATTEMPTS. A send starts
+ * only while enough of the lease is left to finish it, so no other replica sends the same email
+ * in normal operation; if one ever does (a process stalled past its lease), the repeat carries
+ * the same Message-ID and the receiving side can recognise it.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -41,6 +71,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     @Inject(PushService) private readonly push: PushService,
     @Inject(MailerService) private readonly mailer: MailerService,
     @Inject(RpcClient) private readonly rpc: RpcClient,
+    @InjectConfig() private readonly config: ChatNotificationsConfig,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -73,10 +104,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       this.timer = undefined;
       this.due = Infinity;
       this.running = (this.running ?? Promise.resolve())
-        .then(() => this.deliverBatch())
-        .then((count) => {
-          if (count === BATCH) return this.schedule(0);
-          if (count === 0 && this.eager > 0) {
+        .then(() => this.deliverRound())
+        .then(({ taken, full }) => {
+          if (full) return this.schedule(0);
+          if (taken === 0 && this.eager > 0) {
             this.eager -= 1;
             return this.schedule(NUDGE_MS * 3);
           }
@@ -93,68 +124,127 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     this.timer.unref();
   }
 
-  /** Delivers one batch of pending entries; returns how many it took. */
-  async deliverBatch(): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
-      const rows = await manager
-        .createQueryBuilder(Notification, 'n')
-        .where(`(n.websocket_status = 'pending' OR n.email_status = 'pending')`)
-        .orderBy('n.created_at', 'ASC')
-        .limit(BATCH)
-        .setLock('pessimistic_write')
-        .setOnLocked('skip_locked')
-        .getMany();
-      if (rows.length === 0) return 0;
-
-      for (const row of rows.filter((r) => r.websocketStatus === 'pending')) {
-        row.websocketStatus = 'sent';
-        this.push.push([row.recipientId], 'notification', notificationView(row));
-      }
-
-      const emails = rows.filter((r) => r.emailStatus === 'pending');
-      if (emails.length > 0) await this.sendEmails(emails);
-
-      for (const row of rows) {
-        await manager.update(
-          Notification,
-          { id: row.id },
-          { websocketStatus: row.websocketStatus, emailStatus: row.emailStatus, attempts: row.attempts },
-        );
-      }
-      return rows.length;
-    });
+  /** One round: pending pushes, then one claimed batch of emails. */
+  async deliverRound(): Promise<{ taken: number; full: boolean }> {
+    const pushed = await this.pushBatch();
+    const mailed = await this.emailBatch();
+    return { taken: pushed + mailed, full: pushed === BATCH || mailed === EMAIL_BATCH };
   }
 
-  private async sendEmails(rows: Notification[]): Promise<void> {
-    let addresses: Map<string, string>;
-    try {
-      const ids = [...new Set(rows.map((r) => r.recipientId))];
-      const profiles = await this.rpc.send(AclSubjects.usersGetMany, { ids });
-      addresses = new Map(profiles.map((p) => [p.id, p.email]));
-    } catch (error) {
-      this.logger.warn({ err: String(error) }, 'Recipient lookup failed; emails stay pending');
-      for (const row of rows) this.failedAttempt(row);
-      return;
-    }
-    for (const row of rows) {
-      const to = addresses.get(row.recipientId);
+  /** Marks pending pushes sent (one statement), then pushes them: a push is best effort. */
+  private async pushBatch(): Promise<number> {
+    const [taken] = (await this.dataSource.query(
+      `UPDATE notifications SET websocket_status = 'sent'
+        WHERE id IN (SELECT id FROM notifications WHERE websocket_status = 'pending'
+                      ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      [BATCH],
+    )) as [{ id: string }[], number];
+    if (taken.length === 0) return 0;
+    const rows = await this.dataSource
+      .getRepository(Notification)
+      .find({ where: { id: In(taken.map((r) => r.id)) }, order: { createdAt: 'ASC' } });
+    for (const row of rows) this.push.push([row.recipientId], 'notification', notificationView(row));
+    return taken.length;
+  }
+
+  /** Claims emails with a lease (committed), sends them outside any transaction, marks each. */
+  private async emailBatch(): Promise<number> {
+    const claim = randomUUID();
+    const leaseMs = this.config.mail.lease;
+    const [claimed] = (await this.dataSource.query(
+      `UPDATE notifications
+          SET email_claim = $1, email_lease_until = clock_timestamp() + $2 * interval '1 millisecond'
+        WHERE id IN (SELECT id FROM notifications
+                      WHERE email_status = 'pending'
+                        AND (email_lease_until IS NULL OR email_lease_until <= clock_timestamp())
+                      ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING id, recipient_id, title, body, attempts`,
+      [claim, leaseMs, EMAIL_BATCH],
+    )) as [ClaimedEmail[], number];
+    if (claimed.length === 0) return 0;
+    // Time measured here, after the claim committed, errs on the short side of the lease.
+    const leaseEnds = Date.now() + leaseMs;
+    const addresses = await this.addresses(claimed, claim);
+    if (!addresses) return claimed.length;
+    // A send may take connection, greeting and reply timeouts in turn.
+    const needed = Math.min(3 * this.config.mail.timeout, leaseMs / 2);
+    for (const [index, email] of claimed.entries()) {
+      if (this.stopped || Date.now() + needed > leaseEnds) {
+        await this.release(claimed.slice(index), claim);
+        break;
+      }
+      const to = addresses.get(email.recipient_id);
       if (!to) {
         // An unknown recipient has no address: nothing to retry.
-        row.emailStatus = 'failed';
+        await this.mark(email, claim, 'failed');
         continue;
       }
       try {
-        await this.mailer.send({ to, subject: row.title, text: row.body ?? row.title });
-        row.emailStatus = 'sent';
+        await this.mailer.send({
+          to,
+          subject: email.title,
+          text: email.body ?? email.title,
+          messageId: emailMessageId(email.id, this.mailer.domain),
+        });
       } catch (error) {
-        this.logger.warn({ err: String(error), notification_id: row.id }, 'Email not sent');
-        this.failedAttempt(row);
+        this.logger.warn({ err: String(error), notification_id: email.id }, 'Email not sent');
+        await this.failedAttempt([email], claim);
+        continue;
       }
+      await this.mark(email, claim, 'sent');
+    }
+    return claimed.length;
+  }
+
+  /** The recipients' addresses, asked of acl; undefined (every email retried later) when it fails. */
+  private async addresses(emails: ClaimedEmail[], claim: string): Promise<Map<string, string> | undefined> {
+    try {
+      const pages = await Promise.all(
+        idPages(emails.map((e) => e.recipient_id)).map((ids) =>
+          this.rpc.send(AclSubjects.usersGetMany, { ids }),
+        ),
+      );
+      return new Map(pages.flat().map((p) => [p.id, p.email]));
+    } catch (error) {
+      this.logger.warn({ err: String(error) }, 'Recipient lookup failed; emails stay pending');
+      await this.failedAttempt(emails, claim);
+      return undefined;
     }
   }
 
-  private failedAttempt(row: Notification): void {
-    row.attempts += 1;
-    if (row.attempts >= MAX_ATTEMPTS) row.emailStatus = 'failed';
+  /** The email's final state, written only while the claim is still this round's. */
+  private async mark(email: ClaimedEmail, claim: string, status: 'sent' | 'failed'): Promise<void> {
+    const [, changed] = (await this.dataSource.query(
+      `UPDATE notifications SET email_status = $3, email_claim = NULL, email_lease_until = NULL
+        WHERE id = $1 AND email_claim = $2 AND email_status = 'pending'`,
+      [email.id, claim, status],
+    )) as [unknown, number];
+    if (changed === 0) {
+      this.logger.warn({ notification_id: email.id }, 'Email lease lost before it was marked');
+    }
+  }
+
+  /** One more attempt counted; the next one after a doubling wait, or failed after MAX_ATTEMPTS. */
+  private async failedAttempt(emails: ClaimedEmail[], claim: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE notifications
+          SET attempts = attempts + 1,
+              email_status = CASE WHEN attempts + 1 >= $3 THEN 'failed' ELSE email_status END,
+              email_claim = NULL,
+              email_lease_until = clock_timestamp()
+                + LEAST($4::bigint * power(2, attempts)::bigint, $5::bigint) * interval '1 millisecond'
+        WHERE id = ANY($1::uuid[]) AND email_claim = $2 AND email_status = 'pending'`,
+      [emails.map((e) => e.id), claim, MAX_ATTEMPTS, RETRY_BASE_MS, RETRY_MAX_MS],
+    );
+  }
+
+  /** Gives claimed emails back at once (not started: shutting down, or too little lease left). */
+  private async release(emails: ClaimedEmail[], claim: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE notifications SET email_claim = NULL, email_lease_until = NULL
+        WHERE id = ANY($1::uuid[]) AND email_claim = $2 AND email_status = 'pending'`,
+      [emails.map((e) => e.id), claim],
+    );
   }
 }

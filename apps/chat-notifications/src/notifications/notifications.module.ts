@@ -11,8 +11,12 @@ import { Feature } from '@media/platform';
 import { NotificationPreference } from './notification-preference.entity';
 import { Notification } from './notification.entity';
 import { CreateNotifications1764800000001 } from '../database/migrations/1764800000001-create-notifications';
+import { EmailLease1764800000010 } from '../database/migrations/1764800000010-email-lease';
 
-@Feature({ entities: [NotificationPreference, Notification], migrations: [CreateNotifications1764800000001] })
+@Feature({
+  entities: [NotificationPreference, Notification],
+  migrations: [CreateNotifications1764800000001, EmailLease1764800000010],
+})
 @Module({
   imports: [RealtimeModule],
   controllers: [NotificationsController, NotificationsRpcController],

@@ -1,9 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AclSubjects, DocumentsSubjects, type DocumentRecord, type UserProfile } from '@media/contracts';
+import {
+  AclSubjects,
+  DocumentsSubjects,
+  idPages,
+  type DocumentRecord,
+  type UserProfile,
+} from '@media/contracts';
 import { DomainError, RpcClient, ValidationFailed } from '@media/platform';
-
-/** acl's page size for one `acl.users.get-many` request. */
-const GET_MANY_MAX = 5000;
 
 /** What content asks other apps over NATS: uploader profiles (acl) and document checks (documents). */
 @Injectable()
@@ -12,10 +15,9 @@ export class Directory {
 
   /** Profiles of the given users, one request per page of ids (never one per row); unknown ids are absent. */
   async profiles(ids: Iterable<string>): Promise<Map<string, UserProfile>> {
-    const unique = [...new Set(ids)];
     const out = new Map<string, UserProfile>();
-    for (let i = 0; i < unique.length; i += GET_MANY_MAX) {
-      const found = await this.rpc.send(AclSubjects.usersGetMany, { ids: unique.slice(i, i + GET_MANY_MAX) });
+    for (const page of idPages(ids)) {
+      const found = await this.rpc.send(AclSubjects.usersGetMany, { ids: page });
       for (const profile of found) out.set(profile.id, profile);
     }
     return out;

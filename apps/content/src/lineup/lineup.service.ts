@@ -1,10 +1,9 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import {
   DocumentsEvents,
   type BroadcastScheduleView,
-  type DocumentDeletedEvent,
   type EventEnvelope,
   type SlotView,
   type UserProfile,
@@ -21,11 +20,11 @@ import {
   type AuthUser,
   type Page,
 } from '@media/platform';
-import { isUUID } from 'class-validator';
 import type { DataSource, EntityManager } from 'typeorm';
 import { BroadcastSchedule } from './broadcast-schedule.entity';
 import { parseSlotsCsv } from './csv-slots';
 import { Directory, unknownDocument } from './directory.service';
+import { DocumentDeletedPayload } from './dto/document-deleted.event';
 import type { ListSchedulesQuery, ListSlotsQuery } from './dto/lineup.query';
 import { CreateScheduleDto, type UpdateScheduleDto } from './dto/schedule.dto';
 import type { SlotDto } from './dto/slot.dto';
@@ -51,8 +50,6 @@ const bump = (manager: EntityManager, scheduleId: string) =>
 /** Broadcast schedules, their slots and slot assets (endpoints 2 and 3, CONTRACT §4.2, §4a). */
 @Injectable()
 export class LineupService {
-  private readonly logger = new Logger('LineupService');
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(Paginator) private readonly paginator: Paginator,
@@ -304,17 +301,12 @@ export class LineupService {
    * ETags move on. Runs once per event (durable consumer, idempotent on the event id); the
    * document is also remembered, so an attach racing this event cannot bring it back.
    */
-  @OnEvent(DocumentsEvents.documentDeleted)
-  async onDocumentDeleted(event: EventEnvelope<DocumentDeletedEvent>, manager: EntityManager): Promise<void> {
-    const documentId = event.data?.document_id;
-    if (typeof documentId !== 'string' || !isUUID(documentId)) {
-      this.logger.warn(
-        { event_id: event.id },
-        'documents.document.deleted without a valid document_id; ignored',
-      );
-      return;
-    }
-    const document = documentId.toLowerCase();
+  @OnEvent(DocumentsEvents.documentDeleted, DocumentDeletedPayload)
+  async onDocumentDeleted(
+    event: EventEnvelope<DocumentDeletedPayload>,
+    manager: EntityManager,
+  ): Promise<void> {
+    const document = event.data.document_id.toLowerCase();
     await lockDocument(manager, document);
     await manager.query(`INSERT INTO deleted_documents (document_id) VALUES ($1) ON CONFLICT DO NOTHING`, [
       document,

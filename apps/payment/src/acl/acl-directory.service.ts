@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AclSubjects, type UserProfile } from '@media/contracts';
+import { AclSubjects, idPages, type UserProfile } from '@media/contracts';
 import { RpcClient, ValidationFailed } from '@media/platform';
 
 /** What payment asks acl over NATS; any failure to answer is a 503 (CONTRACT §5). */
@@ -20,10 +20,14 @@ export class AclDirectory {
     return this.rpc.send(AclSubjects.usersReports, { manager_id: managerId });
   }
 
-  /** Profiles of many users in ONE request, whatever their number; unknown ids are absent. */
+  /**
+   * Profiles of many users: one request per page of `ACL_USERS_MAX_IDS` ids (acl refuses a longer
+   * one), the pages asked at once; unknown ids are absent. Any page failing fails the whole.
+   */
   async profiles(ids: string[]): Promise<Map<string, UserProfile>> {
-    if (ids.length === 0) return new Map();
-    const found = await this.rpc.send(AclSubjects.usersGetMany, { ids });
-    return new Map(found.map((p) => [p.id, p]));
+    const pages = await Promise.all(
+      idPages(ids).map((page) => this.rpc.send(AclSubjects.usersGetMany, { ids: page })),
+    );
+    return new Map(pages.flat().map((p) => [p.id, p]));
   }
 }

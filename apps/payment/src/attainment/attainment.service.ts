@@ -25,7 +25,8 @@ export class AttainmentService {
   ) {}
 
   /**
-   * `commissions:read-all` sees every BM and their profiles come from ONE `acl.users.get-many`;
+   * `commissions:read-all` sees every BM and their profiles come from `acl.users.get-many`, one
+   * request per `ACL_USERS_MAX_IDS` BMs;
    * `commissions:read` sees the caller's reports, whose profiles come with `acl.users.reports`.
    * Either request failing is a 503: no row is answered unscoped or without its profile.
    */

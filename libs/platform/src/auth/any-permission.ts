@@ -10,7 +10,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import type { Permission } from '@media/contracts';
 import { Forbidden } from '../errors/domain-errors';
-import { hasPermission, type AuthUser } from './auth-user';
+import { hasPermission, requiresAny, type AuthUser } from './auth-user';
 
 const ANY_PERMISSION = 'auth:any-permission';
 
@@ -25,7 +25,9 @@ export class AnyPermissionGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const wanted = this.reflector.get<Permission[]>(ANY_PERMISSION, context.getHandler()) ?? [];
     const user = context.switchToHttp().getRequest<{ user?: AuthUser }>().user;
-    if (!user || !wanted.some((permission) => hasPermission(user, permission))) throw new Forbidden();
+    if (!user || !wanted.some((permission) => hasPermission(user, permission))) {
+      throw new Forbidden(requiresAny(wanted));
+    }
     return true;
   }
 }

@@ -27,3 +27,15 @@ export function userFromClaims(claims: AccessTokenClaims): AuthUser {
 export function hasPermission(user: Pick<AuthUser, 'permissions'>, permission: string): boolean {
   return user.permissions.includes('*') || user.permissions.includes(permission);
 }
+
+/** A 403's detail names what the caller lacks (CONTRACT §2): `Requires the permission lineup:write.` */
+export function requiresAll(missing: readonly string[]): string {
+  return missing.length === 1
+    ? `Requires the permission ${missing[0]}.`
+    : `Requires the permissions ${missing.join(', ')}.`;
+}
+
+/** The 403 detail of a route that needs any one of `wanted`. */
+export function requiresAny(wanted: readonly string[]): string {
+  return wanted.length === 1 ? requiresAll(wanted) : `Requires one of the permissions ${wanted.join(', ')}.`;
+}

@@ -7,7 +7,7 @@ import { ACCEPTED_BODY_TYPES, BODY_ERROR, type RequestWithBodyError } from '../h
 import { isMultipart, MULTIPART, readMultipart, type MultipartOptions } from '../http/multipart';
 import type { PlatformConfig } from '../config/platform-config';
 import { InjectConfig } from '../config/inject-config';
-import { hasPermission, type AuthUser } from './auth-user';
+import { hasPermission, requiresAll, type AuthUser } from './auth-user';
 import { IS_PUBLIC, JSON_ONLY, REQUIRED_PERMISSIONS } from './decorators';
 import { jwtStrategyName } from './jwt.strategy';
 import { authFailure } from './token-verifier';
@@ -94,7 +94,7 @@ export class BodyGuard implements CanActivate {
   }
 }
 
-/** Step 3: 403 when a permission named by @RequirePermissions is missing. */
+/** Step 3: 403 naming the permissions of @RequirePermissions the caller lacks. */
 @Injectable()
 export class PermissionsGuard implements CanActivate {
   constructor(@Inject(Reflector) private readonly reflector: Reflector) {}
@@ -107,9 +107,8 @@ export class PermissionsGuard implements CanActivate {
     ]);
     if (!required?.length) return true;
     const user = context.switchToHttp().getRequest<Request & { user?: AuthUser }>().user;
-    if (!user || !required.every((permission) => hasPermission(user, permission))) {
-      throw new Forbidden();
-    }
+    const missing = required.filter((permission) => !user || !hasPermission(user, permission));
+    if (missing.length > 0) throw new Forbidden(requiresAll(missing));
     return true;
   }
 }

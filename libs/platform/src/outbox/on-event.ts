@@ -1,22 +1,68 @@
-import { Inject, Injectable, SetMetadata, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, SetMetadata, type OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { EventEnvelope } from '@media/contracts';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
 import type { DataSource, EntityManager } from 'typeorm';
 import { APP_NAME } from '../config/tokens';
 import { requestContext } from '../http/request-context';
 import { AppMetrics } from '../observability/metrics';
 import { contextFrom, inSpan, SpanKind } from '../observability/tracing';
+import { toIssues } from '../validation/validation.pipe';
 import { EventBus, type DeadLetterRecord } from './event-bus';
 import { DeadLetter } from './outbox.entity';
 
 const ON_EVENT = 'events:on-event';
+const EVENT_PAYLOAD = 'events:payload';
+/** Issues named in a dead letter's `error`, at most (the rest are counted). */
+const SHOWN_ISSUES = 10;
 
 /**
  * Marks a provider method as the handler of a durable event. It runs in a transaction with the
  * record of the event's id, so a redelivered event is applied once: `(event, manager) => Promise<void>`.
+ *
+ * `payload` is a class-validator class of the fields the handler reads (it `implements` the
+ * contract's payload type where it checks all of it): the event's `data` is validated against it
+ * before the handler runs, as `@RpcPayload` validates a request. Fields it does not declare are
+ * kept, so a producer may add fields before its consumers know them. An event that fails is
+ * malformed: redelivering it cannot help, so it goes to the dead letters at once (never to the
+ * handler, never retried) and is acknowledged.
  */
-export const OnEvent = (subject: string) => SetMetadata(ON_EVENT, subject);
+export const OnEvent =
+  (subject: string, payload: new () => object): MethodDecorator =>
+  (target, key, descriptor) => {
+    SetMetadata(ON_EVENT, subject)(target, key, descriptor);
+    SetMetadata(EVENT_PAYLOAD, payload)(target, key, descriptor);
+  };
+
+/**
+ * Why an event's `data` does not fit its handler's payload class (`data.<field>: <message>; ...`),
+ * or undefined; on success the validated instance replaces `data`.
+ */
+export async function eventPayloadProblem(
+  payload: new () => object,
+  event: EventEnvelope,
+): Promise<string | undefined> {
+  const data: unknown = event.data;
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    return 'data: the event has no object data';
+  let instance: object;
+  try {
+    instance = plainToInstance(payload, data, { enableImplicitConversion: false });
+  } catch {
+    return 'data: a shape that cannot be read';
+  }
+  const errors = await validate(instance, { whitelist: false, forbidUnknownValues: false });
+  if (errors.length === 0) {
+    event.data = instance;
+    return undefined;
+  }
+  const issues = toIssues(errors, ['data']);
+  const shown = issues.slice(0, SHOWN_ISSUES).map((issue) => `${issue.loc.join('.')}: ${issue.msg}`);
+  if (issues.length > SHOWN_ISSUES) shown.push(`and ${issues.length - SHOWN_ISSUES} more`);
+  return `malformed event: ${shown.join('; ')}`;
+}
 
 /** True for a method marked `@OnEvent` (the platform runs event discovery only for apps with one). */
 export const isEventHandler = (method: object): boolean => Reflect.hasMetadata(ON_EVENT, method);
@@ -29,6 +75,8 @@ export type EventHandlerMethod<T = unknown> = (
 /** Finds every @OnEvent method at start and subscribes it through the EventBus. */
 @Injectable()
 export class EventConsumers implements OnApplicationBootstrap {
+  private readonly logger = new Logger('EventConsumers');
+
   constructor(
     @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
     @Inject(MetadataScanner) private readonly scanner: MetadataScanner,
@@ -47,9 +95,11 @@ export class EventConsumers implements OnApplicationBootstrap {
         const handler = instance[method] as EventHandlerMethod;
         const subject = Reflect.getMetadata(ON_EVENT, handler) as string | undefined;
         if (!subject) continue;
+        const payload = Reflect.getMetadata(EVENT_PAYLOAD, handler) as new () => object;
         const name = `${wrapper.name}.${method}`;
         const consumer = `${this.app}:${name}`;
-        await this.bus.subscribe(subject, (event) => this.apply(consumer, event, handler.bind(instance)), {
+        const bound = handler.bind(instance) as EventHandlerMethod;
+        await this.bus.subscribe(subject, (event) => this.apply(consumer, event, payload, bound), {
           handler: name,
           onDeadLetter: (letter) => this.deadLetter(consumer, letter),
         });
@@ -69,7 +119,44 @@ export class EventConsumers implements OnApplicationBootstrap {
     this.metrics.deadLettered.inc({ subject: letter.subject });
   }
 
-  private async apply(consumer: string, event: EventEnvelope, handler: EventHandlerMethod): Promise<void> {
+  /**
+   * A malformed event: dead-lettered once (with the record of its id, so a redelivery adds no
+   * second letter), logged, and acknowledged by returning normally.
+   */
+  private async rejectMalformed(consumer: string, event: EventEnvelope, problem: string): Promise<void> {
+    const stored = await this.dataSource.transaction(async (manager) => {
+      const inserted: unknown[] = await manager.query(
+        `INSERT INTO processed_events (event_id, consumer) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id`,
+        [event.id, consumer],
+      );
+      if (inserted.length === 0) return false;
+      await manager.getRepository(DeadLetter).insert({
+        consumer,
+        subject: event.subject,
+        eventId: event.id,
+        payload: JSON.stringify(event),
+        error: problem,
+        deliveries: 1,
+      });
+      return true;
+    });
+    this.metrics.eventsHandled.inc({ subject: event.subject, outcome: 'malformed' });
+    if (!stored) return;
+    this.metrics.deadLettered.inc({ subject: event.subject });
+    this.logger.error(
+      { subject: event.subject, event_id: event.id, consumer, err: problem },
+      'Event dead-lettered',
+    );
+  }
+
+  private async apply(
+    consumer: string,
+    event: EventEnvelope,
+    payload: new () => object,
+    handler: EventHandlerMethod,
+  ): Promise<void> {
+    const problem = await eventPayloadProblem(payload, event);
+    if (problem) return this.rejectMalformed(consumer, event, problem);
     const { traceparent, ...meta } = event.meta ?? {};
     const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': event.subject, consumer };
     try {

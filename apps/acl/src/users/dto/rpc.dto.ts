@@ -1,10 +1,10 @@
 import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
-import type { AclSubjects, RpcRequest } from '@media/contracts';
+import { ACL_USERS_MAX_IDS, type AclSubjects, type RpcRequest } from '@media/contracts';
 
 /** Payload shapes of users' NATS subjects, checked like HTTP bodies (loc starts at `data`). */
 export class UserIdsRequest implements RpcRequest<typeof AclSubjects.usersGetMany> {
   @IsArray()
-  @ArrayMaxSize(5000)
+  @ArrayMaxSize(ACL_USERS_MAX_IDS)
   @IsString({ each: true })
   ids!: string[];
 }
