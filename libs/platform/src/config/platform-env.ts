@@ -190,13 +190,14 @@ export class PlatformEnv {
   REQUEST_TIMEOUT: number = 300_000;
 
   /**
-   * How long a keep-alive connection may stay idle between requests. Longer than the gateway's
-   * pool keeps an idle connection (4 s), so the app never closes one the gateway is about to reuse.
+   * How long a keep-alive connection may stay idle between requests (Node's default, 5 s).
+   * Longer than the gateway's pool keeps an idle connection (4 s), so the app never closes one
+   * the gateway is about to reuse.
    */
   @Transform(toDuration)
-  @IsInt({ message: 'must be a duration such as 30s' })
-  @Min(1, { message: 'must be a duration such as 30s' })
-  IDLE_TIMEOUT: number = 30_000;
+  @IsInt({ message: 'must be a duration such as 5s' })
+  @Min(1, { message: 'must be a duration such as 5s' })
+  IDLE_TIMEOUT: number = 5_000;
 
   /** How long SIGTERM waits for in-flight requests before the process stops anyway. */
   @Transform(toDuration)
