@@ -103,6 +103,25 @@ export default tseslint.config(
     },
   },
   {
+    // The typed client is for any TypeScript program: openapi-fetch and its generated types only.
+    files: ['libs/client/**/*.ts'],
+    ignores: ['libs/client/test/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            TESTING_IMPORTS,
+            {
+              group: ['@media/*', '**/libs/platform/**', '**/apps/**', '@nestjs/*', 'typeorm', '@nats-io/*'],
+              message: 'libs/client imports openapi-fetch and its generated types, nothing of the servers.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The gateway is plain node:http + undici: it takes the Nest-free platform entry only.
     files: ['apps/gateway/src/**/*.ts'],
     ignores: ['apps/gateway/src/**/*.spec.ts'],

@@ -16,6 +16,7 @@ const swc = [
       keepClassNames: true,
       baseUrl: __dirname,
       paths: {
+        '@media/client': ['libs/client/src/index.ts'],
         '@media/contracts': ['libs/contracts/src/index.ts'],
         '@media/platform': ['libs/platform/src/index.ts'],
         '@media/platform/core': ['libs/platform/src/core.ts'],
@@ -36,6 +37,12 @@ const esmPackages = [
   '@tokenizer',
   'uid',
   'jose',
+  // openapi-typescript (the client's generator, run in-process by a unit test) requires these ESM-only packages.
+  'openapi-typescript',
+  'parse-json',
+  'index-to-position',
+  'supports-color',
+  'change-case',
 ];
 
 const common = {

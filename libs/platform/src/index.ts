@@ -11,7 +11,14 @@ export { defineApp, type AppSpec } from './bootstrap/define-app';
 export type { AppDefinition } from './bootstrap/app-definition';
 export { Feature, type FeatureModule, type FeatureParts } from './bootstrap/feature';
 export { DrainHooks, type DrainHook } from './bootstrap/drain-hooks';
-export { createApp, isDraining, loadAppConfig, runApp, stopApp } from './bootstrap/start-app';
+export {
+  createApp,
+  isDraining,
+  loadAppConfig,
+  previewOpenApiDocument,
+  runApp,
+  stopApp,
+} from './bootstrap/start-app';
 export { InjectConfig } from './config/inject-config';
 export { APP_CONFIG, APP_NAME } from './config/tokens';
 export { databaseOptions, runMigrations, type DatabaseParts } from './database/database';

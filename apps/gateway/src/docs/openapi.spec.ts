@@ -39,4 +39,24 @@ describe('mergeDocuments', () => {
     });
     expect(merged.components?.schemas?.ErrorResponse).toBeDefined();
   });
+
+  it('lists the tags for Swagger UI: auth first, business tags in the order of the operations, health last', () => {
+    const tagged = (prefix: string, tags: string[]): OpenApiDocument => ({
+      paths: Object.fromEntries(
+        tags.map((tag) => [
+          `/${prefix}/${tag}`,
+          { get: { tags: [tag], responses: { 200: { description: 'Ok' } } } },
+        ]),
+      ),
+    });
+    const ordered = mergeDocuments(
+      [
+        { app: 'content', document: tagged('content', ['health', 'lineup']) },
+        { app: 'acl', document: tagged('acl', ['health', 'users', 'auth']) },
+      ],
+      [],
+    );
+    expect(ordered.tags?.map((tag) => tag.name)).toEqual(['auth', 'lineup', 'users', 'health']);
+    expect(ordered.tags?.filter((tag) => !tag.description)).toEqual([]);
+  });
 });

@@ -104,11 +104,62 @@ export function mergeDocuments(
     for (const [path, item] of Object.entries(own.paths ?? {})) merged.paths[path] ??= item;
     for (const tag of own.tags ?? []) if (!tags.has(tag.name)) tags.set(tag.name, tag);
   }
-  merged.tags = [...tags.values()];
+  merged.tags = orderedTags(merged.paths, tags);
   return withRateLimit(merged);
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+
+/** Logging in comes first in Swagger UI; every app's probes come last, after the business tags. */
+const AUTH_TAG = 'auth';
+const HEALTH_TAG = 'health';
+
+/** What each tag groups, as Swagger UI shows it above the tag's operations. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  auth: 'Log in, refresh, invite correspondents and accept invitations (acl)',
+  lineup: 'Monthly broadcast lineups, their slots and the assets attached to slots (content)',
+  'story-categories': 'Categories of stories (content)',
+  tasks: 'Workflow tasks: create, claim, start, complete, cancel (assignment)',
+  bookings: 'Bookings with their lines and line assets (inventory)',
+  analytics: 'Reports: revenue summary, top clients, user growth',
+  clients: 'Advertising clients (commercial)',
+  deals: 'Deals with clients (commercial)',
+  commissions: 'Commission plans, targets, collections and team attainment (payment)',
+  users: 'Users, their roles and managers (acl)',
+  groups: 'Groups and their members (acl)',
+  roles: 'Roles and the permissions they grant (acl)',
+  correspondents: 'Correspondents (acl)',
+  documents: 'Stored documents: upload, list, download, delete (documents)',
+  realtime: 'Websocket tickets for live pushes (chat-notifications)',
+  chat: 'Chat rooms, members and messages (chat-notifications)',
+  notifications: 'Inbox notifications and delivery preferences (chat-notifications)',
+  health: "Each app's liveness and readiness probes",
+};
+
+/**
+ * The tags Swagger UI lists, in its order: every tag an operation uses, in the order the
+ * operations come (app by app), with `auth` first and the probes' `health` last; each with its
+ * description (a tag an app declares keeps its own).
+ */
+function orderedTags(
+  paths: Record<string, unknown>,
+  declared: Map<string, { name: string; description?: string }>,
+): { name: string; description?: string }[] {
+  const used = new Map(declared);
+  for (const item of Object.values(paths)) {
+    for (const [method, operation] of Object.entries(item as Record<string, { tags?: string[] }>)) {
+      if (!METHODS.includes(method)) continue;
+      for (const name of operation?.tags ?? []) {
+        if (used.has(name)) continue;
+        const description = TAG_DESCRIPTIONS[name];
+        used.set(name, description ? { name, description } : { name });
+      }
+    }
+  }
+  const rank = (name: string): number => (name === AUTH_TAG ? 0 : name === HEALTH_TAG ? 2 : 1);
+  // A stable sort: within a rank, the order of the operations.
+  return [...used.values()].sort((a, b) => rank(a.name) - rank(b.name));
+}
 const ERROR_SCHEMA = {
   type: 'object',
   required: ['detail', 'code'],

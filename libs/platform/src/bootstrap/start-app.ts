@@ -13,6 +13,7 @@ import type { HttpTimeouts, PlatformConfig } from '../config/platform-config';
 import { databaseOptions, runMigrations } from '../database/database';
 import { bodyParsing } from '../http/body-parsing';
 import { answerClientErrors } from '../http/client-errors';
+import { declareDecimalPatterns, declareRequestExamples } from '../http/openapi-examples';
 import { declarePathParameters } from '../http/openapi-paths';
 import { declareSecurity } from '../http/openapi-security';
 import { requestContext } from '../http/request-context';
@@ -108,21 +109,51 @@ async function migrate<C extends PlatformConfig>(def: AppDefinition<C>, config: 
   }
 }
 
-/** The app's OpenAPI document: every route, its path parameters and whether it needs a token. */
+/**
+ * The app's OpenAPI document: every route, its path parameters, whether it needs a token, the
+ * pattern of decimal (money) fields and an example of each JSON request body.
+ */
 export function openApiDocument(app: INestApplication, name: string): OpenAPIObject {
-  return declareSecurity(
-    declarePathParameters(
-      SwaggerModule.createDocument(
-        app,
-        new DocumentBuilder().setTitle(`${name} API`).setVersion('v1').addBearerAuth().build(),
-        {
-          // Unique across the merged document of every app (a generated client needs that), e.g. `acl_Health_live`.
-          operationIdFactory: (controller, method) =>
-            `${name.replace(/-/g, '_')}_${controller.replace(/Controller$/, '')}_${method}`,
-        },
+  return declareRequestExamples(
+    declareDecimalPatterns(
+      declareSecurity(
+        declarePathParameters(
+          SwaggerModule.createDocument(
+            app,
+            new DocumentBuilder().setTitle(`${name} API`).setVersion('v1').addBearerAuth().build(),
+            {
+              // Unique across the merged document of every app (a generated client needs that), e.g. `acl_Health_live`.
+              operationIdFactory: (controller, method) =>
+                `${name.replace(/-/g, '_')}_${controller.replace(/Controller$/, '')}_${method}`,
+            },
+          ),
+        ),
       ),
     ),
   );
+}
+
+/**
+ * The app's OpenAPI document without serving it: Nest's preview mode resolves the modules and
+ * reads the controllers' metadata but instantiates nothing (no database, no NATS), so the
+ * document can be built from a clean clone (the typed client's generator, `tools/openapi`).
+ * `env` only has to pass the config's validation.
+ */
+export async function previewOpenApiDocument<C extends PlatformConfig>(
+  def: AppDefinition<C>,
+  env: Record<string, string | undefined>,
+): Promise<OpenAPIObject> {
+  const app = await NestFactory.create(def.rootModule(loadAppConfig(def, env)), {
+    preview: true,
+    logger: false,
+    abortOnError: false,
+  });
+  try {
+    app.setGlobalPrefix(def.prefix ?? APPS[def.name as ServiceName].prefix);
+    return openApiDocument(app, def.name);
+  } finally {
+    await app.close();
+  }
 }
 
 /** Boots one app: migrations, HTTP under its prefix, its NATS listener, OpenAPI document. */

@@ -113,6 +113,8 @@ export interface ApiSuccessOptions {
   list?: 'page' | 'array';
   /** Wrapped in `{success, message, data}`. */
   envelope?: boolean;
+  /** The body (or the envelope's `data`) may be `null`: `nullable` on the schema, `X | null` in a generated client. */
+  nullable?: boolean;
   description?: string;
   headers?: Record<string, { description?: string; schema: Schema }>;
 }
@@ -129,7 +131,13 @@ export function ApiSuccess(model: Type<unknown>, options: ApiSuccessOptions = {}
       : options.list === 'array'
         ? { type: 'array', items: item }
         : item;
-  const schema = options.envelope ? envelopeSchema(data) : data;
+  // OpenAPI 3.0 ignores a `$ref`'s siblings: a nullable reference is `allOf` with `nullable`.
+  const body = options.nullable
+    ? data === item
+      ? { allOf: [item], nullable: true }
+      : { ...data, nullable: true }
+    : data;
+  const schema = options.envelope ? envelopeSchema(body) : body;
   const status = options.status ?? 200;
   return applyDecorators(
     ApiExtraModels(model),

@@ -7,6 +7,7 @@ import {
 import type { NatsConfig } from '../config/platform-config';
 import { natsConnectionOptions } from './credentials';
 import { InProcessClient, InProcessServer } from './in-process';
+import { BusDeserializer, BusSerializer } from './plain-json';
 
 export const NATS_CLIENT = Symbol('NATS_CLIENT');
 
@@ -49,6 +50,9 @@ export function busListenerOptions(app: string, nats: NatsConnection): Microserv
       gracefulShutdown: true,
       gracePeriod: 2_000,
       ...RECONNECT,
+      // Nest's framing from the apps, plain JSON from any other client (docs/nats.md).
+      deserializer: new BusDeserializer(),
+      serializer: new BusSerializer(),
     },
   };
 }
