@@ -22,6 +22,7 @@ import {
   type ApiRequest,
   type ApiResponse,
   type MintOptions,
+  type DistProcess,
   type NestReply,
 } from '@media/testing';
 import WebSocket from 'ws';
@@ -154,7 +155,7 @@ export async function publishEvent(
 /** Starts another chat-notifications replica on the stack's database and NATS. */
 export async function startReplica(
   extraEnv: Record<string, string> = {},
-): Promise<{ url: string; stop(): Promise<void> }> {
+): Promise<{ url: string; stop(): Promise<void>; process: DistProcess }> {
   const port = await freePort();
   const env = {
     ...system().env,
@@ -165,7 +166,7 @@ export async function startReplica(
   const replica = spawnDist('chat-notifications', env);
   const url = `http://127.0.0.1:${port}`;
   await waitReady(`${url}/api/health/ready`, replica, 60_000);
-  return { url, stop: replica.stop };
+  return { url, stop: replica.stop, process: replica };
 }
 
 /** A NATS request as another app's Nest client sends it; returns Nest's reply packet. */

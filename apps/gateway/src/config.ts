@@ -168,6 +168,13 @@ export class GatewayEnv {
   })
   CORS_ORIGINS: string = '';
 
+  /**
+   * Strict-Transport-Security: `https` sends it only on requests that came over HTTPS (TLS, or a
+   * trusted proxy's X-Forwarded-Proto), `always` on every answer, `off` never.
+   */
+  @IsIn(['https', 'always', 'off'])
+  HSTS: 'https' | 'always' | 'off' = 'https';
+
   /** Proxies (CIDR list) whose X-Forwarded-* the gateway believes; loopback by default. */
   @IsString()
   TRUSTED_PROXIES: string = 'loopback';
@@ -262,6 +269,7 @@ export const gatewayConfig = defineConfig(
         .map((origin) => origin.trim().replace(/\/+$/, ''))
         .filter((origin) => origin !== ''),
       trustedProxies: env.TRUSTED_PROXIES,
+      hsts: env.HSTS,
       log: { level: env.LOG_LEVEL },
       metrics: { token: env.METRICS_TOKEN },
       tracing: { otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT },

@@ -17,6 +17,7 @@ import {
   PayloadTooLarge,
   RateLimited,
   pickRequestId,
+  runInApp,
   SpanKind,
   startTracing,
   stopAccepting,
@@ -27,7 +28,7 @@ import {
   type Span,
   type TrustedProxies,
 } from '@media/platform/core';
-import { timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { gatewayConfig, type GatewayConfig } from './config';
 import { mergedOpenApi } from './docs/openapi';
 import { DOCS_CSP, serveDocs } from './docs/swagger-ui';
@@ -46,6 +47,7 @@ import {
 import { bodyLimitOf, Forwarder } from './proxy/forward';
 import { clientAddress } from './proxy/headers';
 import { RateLimiter } from './proxy/rate-limit';
+import { SECURITY_HEADERS, SecurityPolicy } from './proxy/security-headers';
 import {
   firstSegment,
   hasDotSegment,
@@ -83,15 +85,6 @@ function isPreflight(req: IncomingMessage): boolean {
   return req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
 }
 
-/** On every answer the gateway makes itself (its pages and its errors). */
-const OWN_SECURITY_HEADERS: Record<string, string> = {
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
-};
-
 /** `/health/*` of the gateway and `/<prefix>/health/*` of every app. */
 const HEALTH_PATH = /^\/(?:[^/]+\/)?health(?:\/|$)/;
 
@@ -115,12 +108,13 @@ class Gateway {
   private readonly metrics = new AppMetrics('gateway');
   /** Requests whose answer is not complete yet: shutdown waits for these. */
   private readonly active = new Set<ServerResponse>();
-  /** Open websocket tunnels: shutdown cuts these, they never "finish". */
-  private readonly tunnels = new Set<Duplex>();
+  /** Open websocket tunnels (client socket -> upstream socket): shutdown closes them with 1001. */
+  private readonly tunnels = new Map<Duplex, Socket>();
   private closing?: Promise<void>;
   /** When a request last began or ended, for the shutdown's keep-alive grace. */
   private lastActivity = 0;
   private readonly trusted: TrustedProxies;
+  private readonly security: SecurityPolicy;
   private readonly healthLimiter: RateLimiter;
   private readonly corsOrigins: ReadonlySet<string>;
   /** The last readiness report, reused for READINESS_CACHE_MS. */
@@ -134,7 +128,9 @@ class Gateway {
     private readonly log: GatewayLogger,
   ) {
     this.trusted = parseTrustedProxies(config.trustedProxies);
+    this.security = new SecurityPolicy(this.trusted, config.hsts);
     this.forwarder = new Forwarder(config.upstreams, {
+      security: this.security,
       limits: config.limits,
       upstreamTimeout: config.timeouts.upstream,
       minBodyRate: config.limits.minBodyRate,
@@ -163,7 +159,7 @@ class Gateway {
     });
     this.server.on('connection', this.onConnection);
     // What Node's parser refuses (bad framing 400, headers too large 431, timeouts 408).
-    answerClientErrors(this.server, OWN_SECURITY_HEADERS);
+    answerClientErrors(this.server, SECURITY_HEADERS);
     this.server.on('checkContinue', this.onCheckContinue);
     this.server.on('upgrade', this.onUpgrade);
     // An early answer (413, 415...) closes the connection only after the rest of the body was
@@ -218,7 +214,7 @@ class Gateway {
       note.code = 'payload_too_large';
       res.setHeader('X-Request-Id', note.requestId);
       // The client holds the body back until it hears 100, so there is nothing to drain.
-      sendError(res, new PayloadTooLarge(limit), { ...OWN_SECURITY_HEADERS, Connection: 'close' });
+      sendError(res, new PayloadTooLarge(limit), { ...this.security.headersFor(req), Connection: 'close' });
       return;
     }
     res.writeContinue();
@@ -318,13 +314,13 @@ class Gateway {
       sendError(
         res,
         new DomainError(403, 'forbidden', 'This origin may not call the API.'),
-        OWN_SECURITY_HEADERS,
+        this.security.headersFor(req),
       );
       return;
     }
     const asked = req.headers['access-control-request-headers'];
     res.writeHead(204, {
-      ...OWN_SECURITY_HEADERS,
+      ...this.security.headersFor(req),
       'Access-Control-Allow-Origin': allowedOrigin,
       'Access-Control-Allow-Methods': 'GET, HEAD, POST, PUT, PATCH, DELETE',
       'Access-Control-Allow-Headers':
@@ -380,8 +376,8 @@ class Gateway {
       req.headers['transfer-encoding'] !== undefined ||
       Number(length) > limit ||
       answer instanceof BodyTooSlow;
-    if (req.complete || !unbounded) sendError(res, answer, OWN_SECURITY_HEADERS);
-    else refuseUpload(req, res, answer, limit, OWN_SECURITY_HEADERS);
+    if (req.complete || !unbounded) sendError(res, answer, this.security.headersFor(req));
+    else refuseUpload(req, res, answer, limit, this.security.headersFor(req));
   }
 
   private async own(
@@ -391,7 +387,7 @@ class Gateway {
     note: RequestNote,
   ): Promise<void> {
     res.setHeader('X-Request-Id', note.requestId);
-    for (const [name, value] of Object.entries(OWN_SECURITY_HEADERS)) res.setHeader(name, value);
+    for (const [name, value] of Object.entries(this.security.headersFor(req))) res.setHeader(name, value);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       sendError(res, new DomainError(405, 'method_not_allowed', `${req.method} is not allowed on ${path}.`), {
         Allow: 'GET, HEAD',
@@ -555,7 +551,7 @@ class Gateway {
           open = false;
           this.tunnels.delete(client);
         };
-        this.tunnels.add(client);
+        this.tunnels.set(client, upstream);
         client.once('close', closed);
         upstream.once('close', closed);
       },
@@ -573,16 +569,19 @@ class Gateway {
     const deadline = Date.now() + this.config.timeouts.shutdown;
     const stopped = stopAccepting(this.server);
     for (const res of this.active) if (!res.headersSent) res.setHeader('Connection', 'close');
-    for (const tunnel of this.tunnels) tunnel.destroy();
+    for (const [client, upstream] of this.tunnels) goAway(client, upstream);
     // Busy connections close after their answer (Connection: close from now on). A keep-alive
     // connection whose answer went out before may get one more request, answered the same way;
     // only connections that stayed idle for the grace are cut, so a client that sent a request
     // just now does not see a reset.
     const grace = keepAliveGrace(this.config.timeouts.shutdown);
-    while (Date.now() < deadline && this.httpConnections > 0) {
-      if (this.active.size === 0 && performance.now() - this.lastActivity >= grace) break;
+    while (Date.now() < deadline && (this.httpConnections > 0 || this.tunnels.size > 0)) {
+      const idle = this.active.size === 0 && performance.now() - this.lastActivity >= grace;
+      if (idle && this.tunnels.size === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
+    // A websocket client that never answered the close frame is cut at the deadline.
+    for (const client of this.tunnels.keys()) client.destroy();
     this.server.closeAllConnections();
     await stopped;
     await this.forwarder.close(deadline);
@@ -591,6 +590,26 @@ class Gateway {
     this.log.info({ in_flight_cut: this.active.size }, 'gateway stopped');
     this.log.flush();
   }
+}
+
+/**
+ * Ends a websocket tunnel as a server going away would (RFC 6455 close code 1001), so the
+ * client reconnects rather than seeing an abnormal 1006: the splice stops, the client gets a
+ * close frame (unmasked, server to client), the upstream one from "the client" (masked), and
+ * each side closes once it answered. The splice is byte for byte, so a frame the upstream was
+ * sending at that very moment may be cut short before the close frame; clients then see 1002.
+ */
+function goAway(client: Duplex, upstream: Socket): void {
+  upstream.unpipe(client);
+  client.unpipe(upstream);
+  const code = Buffer.from([0x03, 0xe9]); // 1001
+  const mask = randomBytes(4);
+  const masked = Buffer.from(code.map((byte, i) => byte ^ mask[i % 4]));
+  // The upstream's close ends the tunnel (and destroys the client socket): only once the
+  // client's close frame is out.
+  client.end(Buffer.concat([Buffer.from([0x88, code.length]), code]), () =>
+    upstream.end(Buffer.concat([Buffer.from([0x88, 0x80 | code.length]), mask, masked])),
+  );
 }
 
 /** Takes a socket out of the HTTP connection count (once). */
@@ -606,7 +625,12 @@ const UNCOUNT = Symbol('uncount');
  * segment to keep-alive undici pools, with the gateway's own `/health`, `/openapi.json` and
  * `/docs` beside it. Throws ConfigError for a bad variable.
  */
-export async function startGateway(env: Record<string, string | undefined>): Promise<RunningGateway> {
+export function startGateway(env: Record<string, string | undefined>): Promise<RunningGateway> {
+  // Its server and everything it starts are the gateway's (logs, spans), also in the embedded default.
+  return runInApp({ app: 'gateway' }, () => boot(env));
+}
+
+async function boot(env: Record<string, string | undefined>): Promise<RunningGateway> {
   const config = gatewayConfig.load(env);
   startTracing('gateway', config.tracing.otlpEndpoint);
   const log = createLogger(config.log.level);

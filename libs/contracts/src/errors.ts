@@ -38,6 +38,8 @@ export const ERROR_CODES = [
   'unsupported_media_type',
   'rate_limited',
   'upstream_unavailable',
+  /** PostgreSQL cannot be reached, is shutting down or refuses connections: 503 with Retry-After. */
+  'database_unavailable',
   'internal_error',
   /** An HTTP status the platform has no name for. */
   'error',

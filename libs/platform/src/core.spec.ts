@@ -5,7 +5,7 @@ import * as core from './core';
 import * as full from './index';
 
 /** Packages the Nest-free entry must never load at run time. */
-const HEAVY = /^(@nestjs\/|typeorm$|@nats-io\/|express$|nestjs-pino$|passport)/;
+const HEAVY = /^(@nestjs\/|typeorm$|@nats-io\/|express$|pino-http$|passport)/;
 
 /** The modules `file` loads at run time (type-only imports are erased, so they do not count). */
 function runtimeImports(file: string): string[] {

@@ -52,3 +52,4 @@ export {
   traceparentOf,
   type Span,
 } from './observability/tracing';
+export { currentApp, runInApp, type AppContext } from './observability/app-context';

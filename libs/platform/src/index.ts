@@ -10,6 +10,7 @@ export * from './core';
 export { defineApp, type AppSpec } from './bootstrap/define-app';
 export type { AppDefinition } from './bootstrap/app-definition';
 export { Feature, type FeatureModule, type FeatureParts } from './bootstrap/feature';
+export { DrainHooks, type DrainHook } from './bootstrap/drain-hooks';
 export {
   createApp,
   isDraining,
@@ -21,6 +22,12 @@ export {
 export { InjectConfig } from './config/inject-config';
 export { APP_CONFIG, APP_NAME } from './config/tokens';
 export { databaseOptions, runMigrations, type DatabaseParts } from './database/database';
+export {
+  DatabaseAvailability,
+  DatabaseUnavailable,
+  isDatabaseUnavailable,
+  isSessionLost,
+} from './database/availability';
 
 // HTTP: auth, bodies, errors, OpenAPI
 export { CurrentUser, JsonOnly, Public, RequirePermissions } from './auth/decorators';

@@ -12,8 +12,8 @@ export function databaseUrl(name: string, base = adminDatabaseUrl()): string {
   return url.toString();
 }
 
-async function withAdmin<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: adminDatabaseUrl() });
+async function withAdmin<T>(work: (client: Client) => Promise<T>, server = adminDatabaseUrl()): Promise<T> {
+  const client = new Client({ connectionString: server });
   await client.connect();
   try {
     return await work(client);
@@ -24,21 +24,21 @@ async function withAdmin<T>(work: (client: Client) => Promise<T>): Promise<T> {
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** Creates fresh, empty databases for one test run. */
-export async function createDatabases(names: string[]): Promise<void> {
+/** Creates fresh, empty databases for one test run (on `server`, this machine's by default). */
+export async function createDatabases(names: string[], server = adminDatabaseUrl()): Promise<void> {
   await withAdmin(async (client) => {
     for (const name of names) {
       await client.query(`DROP DATABASE IF EXISTS ${quote(name)} WITH (FORCE)`);
       await client.query(`CREATE DATABASE ${quote(name)}`);
     }
-  });
+  }, server);
 }
 
 /** Drops a run's databases, even with connections still open. */
-export async function dropDatabases(names: string[]): Promise<void> {
+export async function dropDatabases(names: string[], server = adminDatabaseUrl()): Promise<void> {
   await withAdmin(async (client) => {
     for (const name of names) await client.query(`DROP DATABASE IF EXISTS ${quote(name)} WITH (FORCE)`);
-  });
+  }, server);
 }
 
 /** Drops databases left behind by runs that died before their teardown (older than a day). */

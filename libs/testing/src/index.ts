@@ -6,6 +6,7 @@ export * from './jwks';
 export * from './nats-server';
 export * from './poll';
 export * from './ports';
+export * from './postgres-cluster';
 export * from './processes';
 export * from './rpc';
 export * from './stack';

@@ -28,6 +28,8 @@ const DB_PREFIX = 'e2e_';
 interface RunningStack {
   info: StackInfo;
   processes: Map<AppName, ChildProcess>;
+  /** The PostgreSQL of its databases, when not this machine's. */
+  server?: string;
 }
 
 let running: RunningStack | undefined;
@@ -68,8 +70,9 @@ export interface PrivateStack {
 export async function startPrivateStack(
   apps: readonly ServiceName[],
   extraEnv: Record<string, string> = {},
+  options: { databaseServer?: string } = {},
 ): Promise<PrivateStack> {
-  const booted = await bootStack(apps, extraEnv);
+  const booted = await bootStack(apps, extraEnv, options.databaseServer);
   return {
     info: booted.info,
     process: (app) => booted.processes.get(app)!,
@@ -77,16 +80,18 @@ export async function startPrivateStack(
   };
 }
 
+/** `server`: the PostgreSQL the apps' databases are made on (a test's own cluster), this machine's by default. */
 async function bootStack(
   apps: readonly ServiceName[],
   extraEnv: Record<string, string>,
+  server?: string,
 ): Promise<RunningStack> {
   const run = `${DB_PREFIX}${Date.now()}_${randomBytes(3).toString('hex')}`;
-  await dropStaleDatabases(DB_PREFIX);
+  if (!server) await dropStaleDatabases(DB_PREFIX);
   const databases = Object.fromEntries(
     apps.map((app) => [app, `${run}_${app.replace(/-/g, '_')}`]),
   ) as Record<ServiceName, string>;
-  await createDatabases(Object.values(databases));
+  await createDatabases(Object.values(databases), server);
 
   const ports = {} as Record<AppName, number>;
   for (const app of ['gateway', ...apps] as AppName[]) ports[app] = await freePort();
@@ -130,7 +135,7 @@ async function bootStack(
       ? ['acl', ...apps.filter((a) => a !== 'acl')]
       : [...apps];
     for (const app of order) {
-      dbUrls[app] = databaseUrl(databases[app]);
+      dbUrls[app] = databaseUrl(databases[app], server);
       processes.set(app, startProcess(app, { ...env, DATABASE_URL: dbUrls[app] }, logDir));
     }
     processes.set('gateway', startProcess('gateway', env, logDir));
@@ -148,12 +153,12 @@ async function bootStack(
     );
   } catch (error) {
     for (const child of processes.values()) child.kill('SIGKILL');
-    await dropDatabases(Object.values(databases));
+    await dropDatabases(Object.values(databases), server);
     throw new Error(`${(error as Error).message}; logs in ${logDir}`);
   }
 
   const info: StackInfo = { gatewayUrl: urls.gateway, urls, databases: dbUrls, env, keys, admin, logDir };
-  return { info, processes };
+  return { info, processes, server };
 }
 
 /** Stops the apps (SIGTERM, so their graceful shutdown runs) and drops the run's databases. */
@@ -164,10 +169,11 @@ export async function stopStack(): Promise<void> {
   await shutdown(stack);
 }
 
-async function shutdown({ info, processes }: RunningStack): Promise<void> {
+async function shutdown({ info, processes, server }: RunningStack): Promise<void> {
   await Promise.all([...processes.values()].map((child) => stopChild(child)));
   const names = Object.values(info.databases).map((url) => new URL(url).pathname.slice(1));
-  await dropDatabases(names);
+  // A test's own cluster goes with its directory (and may be stopped by now).
+  if (!server) await dropDatabases(names);
   if (info.env.STORAGE_DIR?.includes('e2e-files'))
     rmSync(info.env.STORAGE_DIR, { recursive: true, force: true });
 }

@@ -8,6 +8,11 @@ import type { StartedSystem } from './runner';
  * and NATS when none is configured. The apps log JSON lines on stdout; the runner's own
  * messages are plain lines on stderr, so they stay readable between them.
  */
+/** Two signals closer than this are one Ctrl-C (see onSignal). */
+const SAME_PRESS_MS = 500;
+/** How often the runner checks that its parent is still there. */
+const ORPHAN_CHECK_MS = 500;
+
 function say(line: string): void {
   process.stderr.write(`[embedded] ${line}\n`);
 }
@@ -62,15 +67,28 @@ async function main(): Promise<void> {
     return shutdown;
   };
 
+  let stopAskedAt = 0;
   const onSignal = (signal: NodeJS.Signals) => {
+    // Ctrl-C reaches this process twice under `npm start`: from the terminal (the whole
+    // foreground group) and forwarded by npm. One press is one stop; a later one forces.
+    if (shutdown && Date.now() - stopAskedAt < SAME_PRESS_MS) return;
     if (shutdown) {
       say(`${signal} again: forcing exit`);
       lifecycle.forceAll();
       process.exit(130);
     }
+    stopAskedAt = Date.now();
     void stop(0, `${signal}: stopping the gateway, the apps, NATS and PostgreSQL (again to force)`);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
+
+  // Under a process manager or `npm start`, the parent may die without passing a signal on
+  // (SIGKILL, a crash): re-parented, the runner stops everything rather than run on unowned.
+  const parent = process.ppid;
+  const orphanCheck = setInterval(() => {
+    if (process.ppid !== parent) void stop(0, `parent process ${parent} exited: stopping everything`);
+  }, ORPHAN_CHECK_MS);
+  orphanCheck.unref();
 
   // All apps share this process: an error that would crash one app alone stops all of them,
   // in order, rather than leaving PostgreSQL and nats-server running without the runner.

@@ -1,17 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import {
-  chmodSync,
-  createWriteStream,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
-import { APPS, envPrefix, type AppName } from '@media/contracts';
-import { findFreePort } from '../src/ports';
+import { dirname, join, resolve } from 'node:path';
+import { envPrefix, type AppName } from '@media/contracts';
+import { cleanEnv, freePorts, makeWorkDir, pathWithoutNats, stopLeftoverPostgres } from './support';
 
 /**
  * The embedded default as a user runs it (issue 2, "The two ways to run it"): the built runner
@@ -28,30 +20,6 @@ interface Runner {
   child: ChildProcess;
   stderr(): string;
   exited: Promise<number | null>;
-}
-
-/** The environment without anything that would point the runner at this machine's servers. */
-function cleanEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  const owned =
-    /^(DATABASE_URL|NATS_URL|CURSOR_SECRET|ADMIN_EMAIL|ADMIN_PASSWORD|JWT_.*|PORT|DATA_DIR|[A-Z_]+_(PORT|URL))$/;
-  for (const [name, value] of Object.entries(process.env))
-    if (value !== undefined && !owned.test(name)) env[name] = value;
-  return env;
-}
-
-/** PATH without any directory holding a nats-server, so the runner falls back to the in-process bus. */
-function pathWithoutNats(path: string): string {
-  return path
-    .split(delimiter)
-    .filter((dir) => dir && !existsSync(join(dir, 'nats-server')))
-    .join(delimiter);
-}
-
-async function freePorts(): Promise<Record<AppName, number>> {
-  const ports = {} as Record<AppName, number>;
-  for (const app of Object.keys(APPS) as AppName[]) ports[app] = await findFreePort();
-  return ports;
 }
 
 function startRunner(
@@ -133,25 +101,6 @@ async function loginAndReadProfile(
   });
   expect(me.status).toBe(200);
   return (await me.json()) as { email: string };
-}
-
-/** A temp directory the `postgres` user can enter (mkdtemp makes 0700 ones) when run as root. */
-function makeWorkDir(): string {
-  const work = mkdtempSync(join(tmpdir(), 'embedded-e2e-'));
-  chmodSync(work, 0o711);
-  return work;
-}
-
-/** Stops a PostgreSQL a failed test left behind, so it does not outlive the run. */
-function stopLeftoverPostgres(dataDir: string, cluster = join(dataDir, 'postgres')): void {
-  const pidFile = join(cluster, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  try {
-    process.kill(pid, 'SIGQUIT');
-  } catch {
-    /* already gone */
-  }
 }
 
 describe('npm start (embedded default)', () => {

@@ -1,12 +1,21 @@
 import type { IncomingMessage } from 'node:http';
 import { Inject, Logger } from '@nestjs/common';
-import { WebSocketGateway, type OnGatewayConnection, type OnGatewayDisconnect } from '@nestjs/websockets';
-import type { WebSocket } from 'ws';
+import {
+  WebSocketGateway,
+  WebSocketServer,
+  type OnGatewayConnection,
+  type OnGatewayDisconnect,
+} from '@nestjs/websockets';
+import { DrainHooks } from '@media/platform';
+import type { WebSocket, WebSocketServer as Server } from 'ws';
 import { PushService } from './push.service';
 import { WS_CLAIMS, type AuthenticatedUpgrade } from './ws-auth';
 
 /** Close code sent when the token a socket was opened with expires (4000 + HTTP 401). */
 export const CLOSE_TOKEN_EXPIRED = 4401;
+
+/** Close code sent to every socket when the replica drains (RFC 6455 "going away"): clients reconnect elsewhere. */
+export const CLOSE_GOING_AWAY = 1001;
 
 type TrackedSocket = WebSocket & { userId?: string; expiry?: NodeJS.Timeout };
 
@@ -17,8 +26,32 @@ type TrackedSocket = WebSocket & { userId?: string; expiry?: NodeJS.Timeout };
 @WebSocketGateway({ path: '/api/v1/ws' })
 export class PushGateway implements OnGatewayConnection, OnGatewayDisconnect {
   private readonly logger = new Logger('PushGateway');
+  @WebSocketServer() private readonly server?: Server;
 
-  constructor(@Inject(PushService) private readonly push: PushService) {}
+  constructor(
+    @Inject(PushService) private readonly push: PushService,
+    @Inject(DrainHooks) drain: DrainHooks,
+  ) {
+    // New upgrades are refused from then on (WsAuthenticator); the open sockets get a close frame.
+    drain.onDrain(() => this.closeAll());
+  }
+
+  /** Sends every open socket a 1001 close frame and waits until each has closed. */
+  private async closeAll(): Promise<void> {
+    const sockets = [...(this.server?.clients ?? [])];
+    if (sockets.length > 0)
+      this.logger.log({ sockets: sockets.length }, 'draining: closing websockets (1001)');
+    await Promise.all(
+      sockets.map(
+        (socket) =>
+          new Promise<void>((resolve) => {
+            if (socket.readyState === socket.CLOSED) return resolve();
+            socket.once('close', () => resolve());
+            socket.close(CLOSE_GOING_AWAY, 'going_away');
+          }),
+      ),
+    );
+  }
 
   handleConnection(socket: TrackedSocket, req: IncomingMessage): void {
     const claims = (req as AuthenticatedUpgrade)[WS_CLAIMS];

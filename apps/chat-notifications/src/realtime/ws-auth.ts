@@ -4,9 +4,11 @@ import type { AccessTokenClaims } from '@media/contracts';
 import {
   bearerToken,
   DomainError,
+  DrainHooks,
   JwksKeyStore,
   InjectConfig,
   Unauthenticated,
+  UpstreamUnavailable,
   tokenRules,
   verifyAccessToken,
   type PlatformConfig,
@@ -35,9 +37,12 @@ export class WsAuthenticator {
     @Inject(JwksKeyStore) private readonly keys: JwksKeyStore,
     @InjectConfig() private readonly config: PlatformConfig,
     @Inject(TicketsService) private readonly tickets: TicketsService,
+    @Inject(DrainHooks) private readonly drain: DrainHooks,
   ) {}
 
   async authenticate(req: IncomingMessage): Promise<AccessTokenClaims> {
+    // A draining replica takes no new sockets: the client retries (on another replica).
+    if (this.drain.draining) throw new UpstreamUnavailable('This replica is shutting down; retry shortly.');
     const url = new URL(req.url ?? '/', 'http://upgrade.invalid');
     const ticket = url.searchParams.get('ticket');
     if (ticket !== null) {

@@ -5,6 +5,7 @@ import { DomainError, PayloadTooLarge, UpstreamUnavailable, type TrustedProxies 
 import { Pool, type Dispatcher } from 'undici';
 import { BodyTooSlow, InternalError, UpstreamTimeout } from './errors';
 import { clientResponseHeaders, upstreamRequestHeaders } from './headers';
+import type { SecurityPolicy } from './security-headers';
 
 /** How a forwarded exchange ended, for the access log and the in-flight count. */
 export interface ForwardOutcome {
@@ -104,6 +105,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     private readonly requestId: string,
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
+    private readonly security: Readonly<Record<string, string>>,
     private readonly finish: (outcome: ForwardOutcome) => void,
   ) {
     // Idempotent and body-less: safe to send again when a pooled connection turned out closed.
@@ -135,7 +137,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   ): void {
     // 1xx informational answers (103 Early Hints) are the upstream's business, not relayed.
     if (statusCode < 200) return;
-    const answer = clientResponseHeaders(headers, this.requestId);
+    const answer = clientResponseHeaders(headers, this.requestId, this.security);
     // The upstream answered before the whole body was sent (413, 415, 401...): the answer is
     // relayed, and the client's connection closed after it (the rest of the body is read and
     // dropped within a bound first, see lingerOnClose), so it is never left half-read.
@@ -176,6 +178,8 @@ export interface ForwardOptions {
   /** Bytes per second a request body must keep up, averaged over 5 s; 0 turns it off. */
   minBodyRate: number;
   trustedProxies: TrustedProxies;
+  /** The security headers of every relayed answer. */
+  security: SecurityPolicy;
 }
 
 /**
@@ -251,7 +255,8 @@ export class Forwarder {
       });
     }
     const request: Dispatcher.DispatchOptions = { path: req.url ?? '/', method, headers, body };
-    new Exchange(app, this.pool(app), request, requestId, req, res, done).start();
+    const security = this.options.security.headersFor(req);
+    new Exchange(app, this.pool(app), request, requestId, req, res, security, done).start();
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { TrustedProxies } from '@media/platform/core';
+import { UPSTREAM_SECURITY_HEADERS } from './security-headers';
 
 /**
  * Headers that describe one hop, not the message (RFC 9110 §7.6.1), plus `host` (undici sets
@@ -101,20 +102,24 @@ export function upstreamRequestHeaders(
 }
 
 /**
- * Response headers for the client: hop-by-hop removed (Node adds its own framing), the
- * request's id added. Passed whole to writeHead, which then skips the per-header setHeader path.
+ * Response headers for the client: hop-by-hop removed (Node adds its own framing), the app's
+ * security headers replaced by the gateway's policy (`security`), the request's id added. Passed whole to writeHead, which then skips the per-header setHeader path.
  */
 export function clientResponseHeaders(
   upstream: Record<string, string | string[] | undefined>,
   requestId: string,
+  security: Readonly<Record<string, string>> = {},
 ): OutgoingHttpHeaders {
   const listed = connectionListed(upstream.connection);
   const headers: OutgoingHttpHeaders = {};
   for (const name in upstream) {
     if (RESPONSE_DROPPED.has(name) || (listed.length > 0 && listed.includes(name))) continue;
+    if (UPSTREAM_SECURITY_HEADERS.has(name)) continue;
     const value = upstream[name];
     if (value !== undefined) headers[name] = value;
   }
+  // The gateway's one policy replaces whatever the app set (see security-headers.ts).
+  for (const name in security) headers[name] = security[name];
   headers['x-request-id'] = requestId;
   return headers;
 }

@@ -14,9 +14,11 @@ export interface HttpConnections {
    * Graceful drain (SIGTERM): stop accepting, close idle keep-alive connections, answer every
    * request still in flight (and any that arrives on an open connection meanwhile) with
    * `Connection: close`, and resolve once none is left or `timeoutMs` passed (then the rest are
-   * cut). Resolves with the number of requests cut.
+   * cut). `beforeWait` runs first (the app's drain hooks: websockets closed with 1001), bounded by
+   * the same deadline; any connection still open at the deadline, upgraded ones included, is
+   * destroyed, so a drain always ends. Resolves with the number of requests cut.
    */
-  drain(timeoutMs: number): Promise<number>;
+  drain(timeoutMs: number, beforeWait?: () => Promise<void>): Promise<number>;
   /** True once drain() was called (readiness answers 503 from then on). */
   readonly draining: boolean;
 }
@@ -44,6 +46,13 @@ export function keepAliveGrace(timeoutMs: number): number {
 }
 type TrackedSocket = Socket & { [CURRENT]?: IncomingMessage };
 
+/** Waits for `work`, at most `ms`. */
+function within(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([work.catch(() => undefined), limit]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Connection lifecycle of an app's HTTP server: graceful drain on shutdown, and a lingering
  * close. Node closes a `Connection: close` answer's socket as soon as the answer is written;
@@ -55,13 +64,13 @@ type TrackedSocket = Socket & { [CURRENT]?: IncomingMessage };
 export function manageConnections(server: Server, linger: LingerOptions): HttpConnections {
   const active = new Set<ServerResponse>();
   let draining = false;
-  let connections = 0;
   let lastActivity = 0;
+  const sockets = new Set<Socket>();
 
   lingerOnClose(server, linger);
   server.on('connection', (socket: Socket) => {
-    connections += 1;
-    socket.once('close', () => (connections -= 1));
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
   });
   server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
     active.add(res);
@@ -79,21 +88,24 @@ export function manageConnections(server: Server, linger: LingerOptions): HttpCo
     get draining() {
       return draining;
     },
-    async drain(timeoutMs: number): Promise<number> {
+    async drain(timeoutMs: number, beforeWait?: () => Promise<void>): Promise<number> {
       draining = true;
       const deadline = Date.now() + timeoutMs;
       const closed = stopAccepting(server);
       for (const res of active) if (!res.headersSent) res.shouldKeepAlive = false;
+      if (beforeWait) await within(beforeWait(), timeoutMs);
       // Busy connections close after their answer; a keep-alive one whose answer went out before
       // may get one more request, answered with Connection: close; only connections idle for
       // the whole grace are cut, so a client that sent a request just now sees no reset.
       const grace = keepAliveGrace(timeoutMs);
-      while (Date.now() < deadline && connections > 0) {
+      while (Date.now() < deadline && sockets.size > 0) {
         if (active.size === 0 && Date.now() - lastActivity >= grace) break;
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
       const cut = active.size;
       server.closeAllConnections();
+      // Upgraded connections are no longer the HTTP server's: whatever the hooks left open goes now.
+      for (const socket of sockets) socket.destroy();
       await closed;
       return cut;
     },

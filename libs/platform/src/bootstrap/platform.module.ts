@@ -1,24 +1,31 @@
-import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type ModuleMetadata,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { LoggerModule } from 'nestjs-pino';
 import { BodyGuard, createJwtAuthGuard, PermissionsGuard } from '../auth/guards';
 import { JwksKeyStore } from '../auth/jwks';
 import { createJwtStrategy } from '../auth/jwt.strategy';
 import type { PlatformConfig } from '../config/platform-config';
 import type { AppDefinition } from './app-definition';
 import type { EventRoles } from './feature';
+import { DrainHooks } from './drain-hooks';
 import { APP_CONFIG, APP_NAME } from '../config/tokens';
 import { databaseOptions, type DatabaseParts } from '../database/database';
+import { DatabaseAvailability, ReadRetryInterceptor } from '../database/availability';
 import { ContractExceptionFilter } from '../errors/exception.filter';
 import { BusHealthIndicator } from '../health/bus.health';
 import { DrainHealthIndicator } from '../health/drain.health';
 import { EventsHealthIndicator } from '../health/events.health';
 import { HealthController } from '../health/health.controller';
-import { loggerOptions } from '../logging/logging';
 import { RpcClient } from '../nats/rpc-client';
 import { RpcContextInterceptor } from '../nats/rpc-context.interceptor';
 import { createBusClient, NATS_CLIENT } from '../nats/transport';
@@ -38,8 +45,18 @@ export interface PlatformModuleOptions {
   events?: EventRoles;
 }
 
+/** Closes the app's DataSource when the app closes (after its HTTP drain, see stopApp). */
+@Injectable()
+class DataSourceLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+  }
+}
+
 /**
- * What every app boots with, wired once: config, logging, database, auth (in the contract's
+ * What every app boots with, wired once (logging is set up by createApp): config, database, auth (in the contract's
  * order of checks), validation, errors, pagination, NATS client and health.
  */
 @Module({})
@@ -47,8 +64,6 @@ export class PlatformModule {
   static forApp({ name, config, database, events }: PlatformModuleOptions): DynamicModule {
     const { consumes, publishes } = events ?? { consumes: true, publishes: true };
     const imports: ModuleMetadata['imports'] = [
-      LoggerModule.forRoot(loggerOptions(name, config.log)),
-      TypeOrmModule.forRoot(databaseOptions(name, config.database, database)),
       PassportModule,
       ...(consumes ? [DiscoveryModule] : []),
       TerminusModule.forRoot({ logger: false }),
@@ -59,6 +74,15 @@ export class PlatformModule {
       imports,
       controllers: [HealthController],
       providers: [
+        // The app's DataSource, provided here rather than by TypeOrmModule.forRoot: that one
+        // registers its name in a registry shared by the whole process, and the embedded
+        // default's eight apps (one DataSource each, in eight DI containers) warned seven times
+        // at every start. Features' TypeOrmModule.forFeature repositories inject this one.
+        {
+          provide: DataSource,
+          useFactory: () => new DataSource(databaseOptions(name, config.database, database)).initialize(),
+        },
+        DataSourceLifecycle,
         { provide: APP_NAME, useValue: name },
         { provide: AppMetrics, useFactory: () => new AppMetrics(name) },
         PlatformMetrics,
@@ -68,9 +92,11 @@ export class PlatformModule {
         createJwtStrategy(name),
         Paginator,
         RpcClient,
+        DatabaseAvailability,
         BusHealthIndicator,
         DrainHealthIndicator,
         EventsHealthIndicator,
+        DrainHooks,
         EventBus,
         ...(publishes ? [Outbox] : []),
         ...(consumes ? [EventConsumers] : []),
@@ -80,8 +106,10 @@ export class PlatformModule {
         { provide: APP_PIPE, useClass: ContractValidationPipe },
         { provide: APP_FILTER, useClass: ContractExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: RpcContextInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: ReadRetryInterceptor },
       ],
       exports: [
+        DataSource,
         AppMetrics,
         APP_NAME,
         APP_CONFIG,
@@ -90,6 +118,7 @@ export class PlatformModule {
         Paginator,
         RpcClient,
         EventBus,
+        DrainHooks,
         ...(publishes ? [Outbox] : []),
       ],
     };

@@ -5,10 +5,11 @@ import { APPS, envPrefix, type ServiceName } from '@media/contracts';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { pino } from 'pino';
-import { Logger } from 'nestjs-pino';
+import { AppLogger } from '../logging/app-logger';
+import { loggerOptions } from '../logging/logging';
 import { DataSource } from 'typeorm';
 import { ConfigError, processEnv } from '../config/env';
-import type { PlatformConfig } from '../config/platform-config';
+import type { HttpTimeouts, PlatformConfig } from '../config/platform-config';
 import { databaseOptions, runMigrations } from '../database/database';
 import { bodyParsing } from '../http/body-parsing';
 import { parseQueryString, pathDecoding } from '../validation/text-decoding';
@@ -36,10 +37,13 @@ import {
 } from '../observability/tracing';
 import type { AppDefinition } from './app-definition';
 import { manageConnections, type HttpConnections } from './connections';
+import { DrainHooks } from './drain-hooks';
 import { runProcess } from './run-process';
 
 /** Each app's connection manager (the Nest application object is a proxy: no own properties). */
 const CONNECTIONS = new WeakMap<INestApplication, HttpConnections>();
+/** Each app's logger. */
+const LOGGERS = new WeakMap<INestApplication, AppLogger>();
 
 /** TRUSTED_PROXIES as Express's `trust proxy` function; a bad entry is a ConfigError. */
 export function trustedProxies(spec: string): TrustedProxies {
@@ -80,6 +84,21 @@ function contextMiddleware(req: Request & { id?: string }, res: Response, next: 
     endHttpSpan(span.span, route, req.method, res.statusCode);
   });
   requestContext.run({ request_id: req.id }, () => span.run(next));
+}
+
+/**
+ * The gateway's HTTP timeouts on an app's own server too: an app may be reached directly (an
+ * ingress, a published port), and Node's defaults keep a slow-header connection for a minute.
+ */
+export function applyTimeouts(server: import('node:http').Server, timeouts: HttpTimeouts): void {
+  server.headersTimeout = timeouts.headers;
+  server.requestTimeout = timeouts.request;
+  server.keepAliveTimeout = timeouts.idle;
+  // Node enforces the two timeouts above only on this interval (30 s by default); read at listen.
+  (server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.max(
+    100,
+    Math.min(1_000, timeouts.headers / 4),
+  );
 }
 
 /** Applies pending migrations with a short-lived connection, before any module touches a table. */
@@ -148,6 +167,20 @@ export async function createApp<C extends PlatformConfig>(
   options: { host?: string } = {},
 ): Promise<INestApplication> {
   const config = loadAppConfig(def, env);
+  const logging = loggerOptions(def.name, config.log).pinoHttp;
+  const logger = new AppLogger(def.name, logging);
+  // Everything the boot starts (timers, workers, connections) descends from this context, so
+  // its log lines carry this app even when several apps share the process (embedded default).
+  return logger.run(() => bootApp(def, config, logger, logging, options));
+}
+
+async function bootApp<C extends PlatformConfig>(
+  def: AppDefinition<C>,
+  config: C,
+  logger: AppLogger,
+  logging: ReturnType<typeof loggerOptions>['pinoHttp'],
+  options: { host?: string },
+): Promise<INestApplication> {
   const trust = trustedProxies(config.trustedProxies);
   // Before the first database connection, so the pg driver is instrumented for SQL spans.
   startTracing(def.name, config.tracing.otlpEndpoint);
@@ -158,8 +191,9 @@ export async function createApp<C extends PlatformConfig>(
     bufferLogs: true,
     abortOnError: false,
   });
-  app.useLogger(app.get(Logger));
+  app.useLogger(logger);
   app.flushLogs();
+  LOGGERS.set(app, logger);
   const prefix = def.prefix ?? APPS[def.name as ServiceName].prefix;
   app.setGlobalPrefix(prefix);
   const http = app.getHttpAdapter().getInstance() as import('express').Express;
@@ -173,6 +207,8 @@ export async function createApp<C extends PlatformConfig>(
   http.set('query parser', parseQueryString);
   app.use(pathDecoding);
   app.use(contextMiddleware);
+  // After the context middleware (it sets req.id): one access line per request, req.log bound to it.
+  app.use(logger.httpMiddleware(logging));
   app.use(helmet({ contentSecurityPolicy: false }));
   app.use(bodyParsing(config.limits));
 
@@ -205,7 +241,9 @@ export async function createApp<C extends PlatformConfig>(
   });
   CONNECTIONS.set(app, connections);
   app.get(DrainHealthIndicator).follow(() => connections.draining);
-  answerClientErrors(app.getHttpServer() as import('node:http').Server);
+  const server = app.getHttpServer() as import('node:http').Server;
+  applyTimeouts(server, config.http);
+  answerClientErrors(server);
   await app.listen(config.port, options.host ?? '0.0.0.0');
   return app;
 }
@@ -218,10 +256,16 @@ export async function createApp<C extends PlatformConfig>(
 export async function stopApp(app: INestApplication, timeoutMs: number): Promise<void> {
   const connections = CONNECTIONS.get(app);
   if (connections) {
-    const cut = await connections.drain(timeoutMs);
-    if (cut > 0) app.get(Logger).warn(`${cut} request(s) cut at SHUTDOWN_TIMEOUT`);
+    const hooks = app.get(DrainHooks);
+    const cut = await connections.drain(timeoutMs, () => hooks.run());
+    if (cut > 0) LOGGERS.get(app)?.warn(`${cut} request(s) cut at SHUTDOWN_TIMEOUT`);
   }
   await app.close();
+}
+
+/** The app's logger (its `app` on every line). */
+export function appLogger(app: INestApplication): AppLogger | undefined {
+  return LOGGERS.get(app);
 }
 
 /** True while the app drains (readiness reports 503 so load balancers stop sending). */
@@ -240,7 +284,7 @@ export function runApp<C extends PlatformConfig>(def: AppDefinition<C>): Promise
     },
     shutdownTimeout: (running) => running.shutdownTimeout,
     stop: async ({ app, shutdownTimeout }, signal) => {
-      app.get(Logger).log(`${signal} received: draining`);
+      LOGGERS.get(app)?.log(`${signal} received: draining`);
       await stopApp(app, shutdownTimeout);
       await stopTracing();
     },

@@ -25,6 +25,17 @@ export interface PlatformConfig {
   trustedProxies: string;
   /** How long SIGTERM waits for in-flight requests, in ms. */
   shutdownTimeout: number;
+  /** The HTTP server's timeouts, in ms (see `HttpTimeouts`). */
+  http: HttpTimeouts;
+}
+
+export interface HttpTimeouts {
+  /** Receiving a request's headers. */
+  headers: number;
+  /** Receiving a whole request (0: no limit). */
+  request: number;
+  /** A keep-alive connection idle between requests. */
+  idle: number;
 }
 
 export interface DatabaseConfig {
@@ -115,5 +126,6 @@ export function platformConfig(env: PlatformEnv): PlatformConfig {
     tracing: { otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT },
     trustedProxies: env.TRUSTED_PROXIES,
     shutdownTimeout: env.SHUTDOWN_TIMEOUT,
+    http: { headers: env.HEADERS_TIMEOUT, request: env.REQUEST_TIMEOUT, idle: env.IDLE_TIMEOUT },
   };
 }

@@ -195,6 +195,28 @@ export class PlatformEnv {
   @IsString()
   TRUSTED_PROXIES: string = 'loopback';
 
+  /** How long a client may take to send a request's headers (slowloris), as at the gateway. */
+  @Transform(toDuration)
+  @IsInt({ message: 'must be a duration such as 10s' })
+  @Min(1, { message: 'must be a duration such as 10s' })
+  HEADERS_TIMEOUT: number = 10_000;
+
+  /** How long a client may take to send a whole request, body included (0: no limit). */
+  @Transform(toDuration)
+  @IsInt({ message: 'must be a duration such as 5m' })
+  @Min(0, { message: 'must be a duration such as 5m' })
+  REQUEST_TIMEOUT: number = 300_000;
+
+  /**
+   * How long a keep-alive connection may stay idle between requests (Node's default, 5 s).
+   * Longer than the gateway's pool keeps an idle connection (4 s), so the app never closes one
+   * the gateway is about to reuse.
+   */
+  @Transform(toDuration)
+  @IsInt({ message: 'must be a duration such as 5s' })
+  @Min(1, { message: 'must be a duration such as 5s' })
+  IDLE_TIMEOUT: number = 5_000;
+
   /** How long SIGTERM waits for in-flight requests before the process stops anyway. */
   @Transform(toDuration)
   @IsInt({ message: 'must be a duration such as 10000, 10s or 1m' })

@@ -1,7 +1,16 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  Inject,
+  Logger,
+  Optional,
+} from '@nestjs/common';
 import type { ErrorCode, RpcErrorPayload } from '@media/contracts';
 import type { Response } from 'express';
 import { throwError, type Observable } from 'rxjs';
+import { DatabaseAvailability } from '../database/availability';
 import { DomainError, ValidationFailed } from './domain-errors';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
@@ -43,7 +52,11 @@ export function toErrorPayload(exception: unknown): RpcErrorPayload & { headers?
 export class ContractExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Exceptions');
 
-  catch(exception: unknown, host: ArgumentsHost): Observable<never> | void {
+  constructor(@Optional() @Inject(DatabaseAvailability) private readonly database?: DatabaseAvailability) {}
+
+  catch(thrown: unknown, host: ArgumentsHost): Observable<never> | void {
+    // A database that cannot be reached is a 503 with Retry-After, logged once per outage.
+    const exception = this.database ? this.database.classify(thrown) : thrown;
     const { headers, ...payload } = toErrorPayload(exception);
     if (payload.status >= 500 && payload.code === 'internal_error') {
       this.logger.error({ err: exception }, 'Unhandled error');

@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import type { Params } from 'nestjs-pino';
+import type { Options } from 'pino-http';
 import type { PlatformConfig } from '../config/platform-config';
 
 type LoggedRequest = IncomingMessage & { user?: { id?: string } };
 
 /** JSON lines carrying `app`, `request_id`, `user_id` and latency (docs/api/contract.md §6). */
-export function loggerOptions(app: string, log: PlatformConfig['log']): Params {
+export function loggerOptions(app: string, log: PlatformConfig['log']): { pinoHttp: Options } {
   return {
     pinoHttp: {
       level: log.level,
