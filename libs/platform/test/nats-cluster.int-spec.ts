@@ -290,20 +290,21 @@ it('spreads connections again over nodes that rejoin after a failover', async ()
     expect(piled).toEqual({ [survivor]: clients.length });
 
     for (const name of lost) await cluster.restart(name);
-    // Each rejoined node gets its share back (18 clients: a node left with none is a 1-in-1000
-    // draw); read once every client has seen all three nodes and the moves drawn are done.
+    // Connections move to the rejoined nodes again. Each move is a random draw (joined / cluster
+    // size), so the split is even only on average and a rejoined node may draw none: what must
+    // hold is that the survivor no longer carries every connection once the draws are done.
     const spread = await eventually(
       perNode,
       (counts) =>
-        Object.keys(counts).length === 3 &&
-        Object.values(counts).every((n) => n >= 1) &&
         Object.values(counts).reduce((a, b) => a + b, 0) === clients.length &&
+        (counts[survivor] ?? 0) < clients.length &&
         spreads.every((s) => s.advertised === 3 && !s.moving),
       30_000,
     );
-    expect(Object.keys(spread).sort()).toEqual(cluster.nodes.map((n) => n.name).sort());
     report(`connections after both nodes rejoined: ${JSON.stringify(spread)}`);
-    for (const count of Object.values(spread)) expect(count).toBeGreaterThanOrEqual(1);
+    expect(Object.values(spread).reduce((a, b) => a + b, 0)).toBe(clients.length);
+    expect(spread[survivor]).toBeLessThan(clients.length);
+    expect(Object.values(spread).filter((n) => n > 0).length).toBeGreaterThanOrEqual(2);
   } finally {
     for (const spread of spreads) spread.stop();
     await Promise.all(clients.map((nc) => nc.close()));
