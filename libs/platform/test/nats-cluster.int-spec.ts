@@ -312,7 +312,14 @@ it('spreads connections again over nodes that rejoin after a failover', async ()
 }, 120_000);
 
 it('re-creates a durable consumer deleted under it and goes on delivering', async () => {
-  const durable = await receiptConsumer();
+  // Nodes may have been restarted just before (another test, or a run of this file's tests in any
+  // order): until the cluster's JetStream has its leaders again, its API times out.
+  const durable = await eventually(
+    () => receiptConsumer().catch(() => undefined),
+    (name) => name !== undefined,
+    30_000,
+  );
+  if (!durable) throw new Error('the ReceiptRecorder consumer was not listed within 30 s');
   const before = `pre-delete-${randomUUID()}`;
   await emit(before);
   expect(await applied([before], 15_000)).toEqual([before]);
