@@ -44,7 +44,10 @@ describe('POST /acl/api/v1/auth/token (docs/api/contract.md §1)', () => {
       refresh_token: expect.any(String),
     });
     const { header, payload } = decode(res.body.access_token);
-    expect(header).toMatchObject({ alg: 'RS256', kid: system().keys.kid });
+    // Signed with acl's active key: the seeded one, or its successor when another test file (the
+    // fuzz suite visits POST keys/rotate as an admin) rotated the shared stack's key before this one.
+    const active = await aclDb<{ kid: string }>(`SELECT kid FROM signing_keys WHERE retired_at IS NULL`);
+    expect(header).toMatchObject({ alg: 'RS256', kid: active[0].kid });
     expect(payload).toEqual({
       sub: user.id,
       email: user.email,
@@ -495,8 +498,13 @@ describe('GET /acl/.well-known/jwks.json (docs/api/contract.md §1)', () => {
   });
 
   it('keeps the key in acl database, private half included, for the replicas', async () => {
-    const rows = await aclDb<{ kid: string }>(`SELECT kid FROM signing_keys WHERE retired_at IS NULL`);
-    expect(rows.map((r) => r.kid)).toContain(system().keys.kid);
+    const rows = await aclDb<{ kid: string; private_key_pem: string }>(
+      `SELECT kid, private_key_pem FROM signing_keys WHERE retired_at IS NULL`,
+    );
+    const published = (await acl('/.well-known/jwks.json')).body.keys.map((k: { kid: string }) => k.kid);
+    expect(rows).toHaveLength(1);
+    expect(published).toContain(rows[0].kid);
+    expect(rows[0].private_key_pem).toMatch(/^-----BEGIN PRIVATE KEY-----/);
   });
 });
 
