@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * acl's features are fenced (issue 8): a feature writes only the tables its own entities map,
+ * acl's features are fenced, so each can be read and changed alone: a feature writes only the tables its own entities map,
  * and the credentials helpers are a leaf that imports no feature. Read from the source, so a
  * raw `INSERT`/`UPDATE`/`DELETE` or a repository write on another feature's table fails here.
  */

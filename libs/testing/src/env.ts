@@ -17,6 +17,8 @@ export const testEnv = {
     .filter(Boolean),
   /** How long the stack may take to become ready (a loaded machine boots slowly). */
   bootTimeoutMs: Number(process.env.E2E_BOOT_TIMEOUT_MS ?? 180_000),
+  /** PostgreSQL's server binaries, for tests that run a cluster they can stop (initdb, pg_ctl). */
+  postgresBin: process.env.TEST_POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin',
   /** Passed on to app processes, so they find the same binaries. */
   path: process.env.PATH ?? '',
 } as const;

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testEnv } from './env';
 import { freePort } from './ports';
 
 /** A PostgreSQL cluster of a test's own, which it may stop and start (an outage on demand). */
@@ -16,7 +17,7 @@ export interface PostgresCluster {
   destroy(): void;
 }
 
-const BIN = process.env.TEST_POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
+const BIN = testEnv.postgresBin;
 
 /** PostgreSQL refuses to run as root: as root, its tools run as the `postgres` user. */
 function run(tool: string, args: string[]): void {

@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Users, roles, groups and their links (issue 3). */
+/** Users, roles, groups and their links: the identity every other app checks tokens against. */
 export class CreateIdentity1764000000000 implements MigrationInterface {
   name = 'CreateIdentity1764000000000';
 

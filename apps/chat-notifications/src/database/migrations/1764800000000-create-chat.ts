@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Chat rooms, their members and messages (issue 15). */
+/** Chat rooms, their members and messages: the tables the chat feature owns. */
 export class CreateChat1764800000000 implements MigrationInterface {
   name = 'CreateChat1764800000000';
 
