@@ -16,8 +16,8 @@ const { freePort } = require(dist('libs/testing/src/ports.js'));
 export { mintToken };
 
 /** Starts `main` (a dist path), adds it to `processes` and waits until `readyUrl` answers 2xx. */
-async function startReady(name, main, env, readyUrl, processes) {
-  const { child, logFile, stop } = startProcess(`stack-${name}`, dist(main), env);
+async function startReady(name, main, env, readyUrl, processes, nodeArgs) {
+  const { child, logFile, stop } = startProcess(`stack-${name}`, dist(main), env, { nodeArgs });
   processes.push({ name, pid: child.pid, stop });
   await waitReady(readyUrl, { child, logFile, timeoutMs: 90_000 });
 }
@@ -32,7 +32,7 @@ export function startAssignmentStack(options) {
  * starts (e.g. to apply migrations and seed). Returns the URLs, the admin credentials, a
  * token minting helper and `stop()`, which also drops the databases (kept with KEEP_DB=1).
  */
-export async function startAppStack({ prefix, natsUrl, app, env: extra = {} }) {
+export async function startAppStack({ prefix, natsUrl, app, env: extra = {}, nodeArgs = {} }) {
   const databases = {
     acl: benchDatabase(`${prefix}_acl`),
     [app]: benchDatabase(`${prefix}_${app.replace('-', '_')}`),
@@ -67,6 +67,7 @@ export async function startAppStack({ prefix, natsUrl, app, env: extra = {} }) {
       },
       `${urls.acl}/acl/health/ready`,
       processes,
+      nodeArgs.acl,
     );
     await startReady(
       app,

@@ -58,6 +58,19 @@ export const HEADLINES = {
       row('Nest client ÷ bare NATS client, p50', get(r, ['nats', 'ratio_p50']), '', atMost(1.25)),
     ],
   },
+  'acl-profile.mjs': {
+    file: 'acl-profile.json',
+    rows: (r) => {
+      const top = r.self_time?.[0];
+      return [
+        row(
+          'acl under `users/me` load: the largest share of CPU self time',
+          top ? `${top.share} % ${top.group}` : undefined,
+          '',
+        ),
+      ];
+    },
+  },
   'startup.mjs': {
     file: 'startup.json',
     rows: (r) => [
