@@ -1,6 +1,6 @@
 /**
- * What the assignment benchmarks share: acl, assignment and the gateway booted from dist as
- * their own processes, each app on a fresh database of its own (never .data), on the NATS of
+ * What the assignment benchmarks (and others) share: acl, one more app (assignment unless told)
+ * and the gateway booted from dist as their own processes, each app on a fresh database of its own (never .data), on the NATS of
  * NATS_URL; a signing key given to acl so that tokens minted here verify everywhere.
  */
 import { randomBytes } from 'node:crypto';
@@ -16,23 +16,31 @@ const { freePort } = require(dist('libs/testing/src/ports.js'));
 export { mintToken };
 
 /** Starts `main` (a dist path), adds it to `processes` and waits until `readyUrl` answers 2xx. */
-async function startReady(name, main, env, readyUrl, processes) {
-  const { child, logFile, stop } = startProcess(`assignment-${name}`, dist(main), env);
-  processes.push({ stop });
+async function startReady(name, main, env, readyUrl, processes, nodeArgs) {
+  const { child, logFile, stop } = startProcess(`stack-${name}`, dist(main), env, { nodeArgs });
+  processes.push({ name, pid: child.pid, stop });
   await waitReady(readyUrl, { child, logFile, timeoutMs: 90_000 });
 }
 
+/** acl, assignment and the gateway (see startAppStack). */
+export function startAssignmentStack(options) {
+  return startAppStack({ ...options, app: 'assignment' });
+}
+
 /**
- * Boots the three. `beforeApps(databases)` runs after the databases exist and before any app
+ * Boots the three: acl, `app` and the gateway. `beforeApps(databases)` runs after the databases exist and before any app
  * starts (e.g. to apply migrations and seed). Returns the URLs, the admin credentials, a
  * token minting helper and `stop()`, which also drops the databases (kept with KEEP_DB=1).
  */
-export async function startAssignmentStack({ prefix, natsUrl, env: extra = {} }) {
-  const databases = { acl: benchDatabase(`${prefix}_acl`), assignment: benchDatabase(`${prefix}_tasks`) };
+export async function startAppStack({ prefix, natsUrl, app, env: extra = {}, nodeArgs = {} }) {
+  const databases = {
+    acl: benchDatabase(`${prefix}_acl`),
+    [app]: benchDatabase(`${prefix}_${app.replace('-', '_')}`),
+  };
   for (const db of Object.values(databases)) await db.create();
   const keys = generateTestKeys();
   const admin = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
-  const ports = { acl: await freePort(), assignment: await freePort(), gateway: await freePort() };
+  const ports = { acl: await freePort(), [app]: await freePort(), gateway: await freePort() };
   const urls = Object.fromEntries(
     Object.entries(ports).map(([app, port]) => [app, `http://127.0.0.1:${port}`]),
   );
@@ -59,20 +67,21 @@ export async function startAssignmentStack({ prefix, natsUrl, env: extra = {} })
       },
       `${urls.acl}/acl/health/ready`,
       processes,
+      nodeArgs.acl,
     );
     await startReady(
-      'assignment',
-      'apps/assignment/src/main.js',
-      { ...common, PORT: String(ports.assignment), DATABASE_URL: databases.assignment.url },
-      `${urls.assignment}/assignment/health/ready`,
+      app,
+      `apps/${app}/src/main.js`,
+      { ...common, PORT: String(ports[app]), DATABASE_URL: databases[app].url },
+      `${urls[app]}/${app}/health/ready`,
       processes,
     );
-    // Apps not started here point at assignment; the benchmarks never route to them.
+    // Apps not started here point at `app`; the benchmarks never route to them.
     const gatewayEnv = {
       ...common,
       GATEWAY_PORT: String(ports.gateway),
       RATE_LIMIT_PER_MINUTE: '0',
-      ...upstreamEnv(urls.assignment, { ACL_URL: urls.acl }),
+      ...upstreamEnv(urls[app], { ACL_URL: urls.acl }),
     };
     await startReady(
       'gateway',
@@ -86,13 +95,15 @@ export async function startAssignmentStack({ prefix, natsUrl, env: extra = {} })
     for (const db of Object.values(databases)) await db.drop();
     throw error;
   }
-  log(`acl ${urls.acl}, assignment ${urls.assignment}, gateway ${urls.gateway}`);
+  log(`acl ${urls.acl}, ${app} ${urls[app]}, gateway ${urls.gateway}`);
   return {
     urls,
     admin,
     cursorSecret: common.CURSOR_SECRET,
     databases,
     token: (claims) => mintToken(keys, { expiresIn: 3600, ...claims }),
+    /** Process id of each app and of the gateway, by name. */
+    pids: Object.fromEntries(processes.map((p) => [p.name, p.pid])),
     async stop() {
       for (const p of processes.reverse()) await p.stop();
       for (const db of Object.values(databases)) await db.drop();

@@ -23,12 +23,13 @@ export async function freePort() {
 /**
  * Starts `node <entry>` with `env` (and this process's PATH). Its output goes to a log file in
  * the temporary directory named after `name`, or with `{ stderr: 'inherit' }` its stderr to ours
- * (stdout dropped). Returns the child, the log file (if any) and `stop()`.
+ * (stdout dropped); `nodeArgs` go before the entry (e.g. `--cpu-prof`). Returns the child, the
+ * log file (if any) and `stop()`.
  */
-export function startProcess(name, entry, env, { stderr = 'file' } = {}) {
+export function startProcess(name, entry, env, { stderr = 'file', nodeArgs = [] } = {}) {
   const logFile = stderr === 'file' ? join(tmpdir(), `bench-${name}-${Date.now()}.log`) : undefined;
   const fd = logFile ? openSync(logFile, 'w') : undefined;
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
     env: { ...env, PATH: process.env.PATH ?? '' },
     stdio: fd === undefined ? ['ignore', 'ignore', 'inherit'] : ['ignore', fd, fd],
   });

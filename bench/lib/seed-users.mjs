@@ -155,6 +155,8 @@ export async function writeResult(name, report) {
   const file = join(dir, name);
   const prettier = require('prettier');
   const options = { ...(await prettier.resolveConfig(file)), filepath: file };
-  writeFileSync(file, await prettier.format(JSON.stringify(report), options));
+  // A quick run (BENCH_QUICK=1, small sizes) says so in its figures.
+  const marked = process.env.BENCH_QUICK === '1' ? { bench_quick: true, ...report } : report;
+  writeFileSync(file, await prettier.format(JSON.stringify(marked), options));
   log(`wrote ${file}`);
 }

@@ -1,5 +1,7 @@
 import type { ServiceName } from '@media/contracts';
 import type { AppDefinition } from '@media/platform';
+// Everything heavy the runner needs (the nine apps' code, Nest, TypeORM): loaded once PostgreSQL
+// and nats-server are starting, so that seconds of module loading overlap their start.
 // The runner boots the apps' own definitions in one process: the same code `main.ts` of each
 // app runs alone, so the embedded default cannot drift from the distributed mode. Apps have no
 // npm-scope alias (nothing else may import them), hence relative paths; tags allow tool -> app.
@@ -14,6 +16,7 @@ import { inventoryApp } from '../../../apps/inventory/src/app.definition';
 import { paymentApp } from '../../../apps/payment/src/app.definition';
 
 export { startGateway } from '../../../apps/gateway/src/gateway';
+export { createApp, stopApp } from '@media/platform';
 
 /** Every service app by name; acl is started first (the others fetch its JWKS). */
 export const SERVICE_DEFINITIONS: Record<ServiceName, AppDefinition> = {

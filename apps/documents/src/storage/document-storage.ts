@@ -38,6 +38,9 @@ export abstract class DocumentStorage {
 
   /** Claims the storage for an installation, unless one has already claimed it. */
   abstract claimOwner(id: string): Promise<void>;
+
+  /** Releases what the driver holds open (an S3 client's sockets); at shutdown. */
+  destroy(): void {}
 }
 
 /** Keys are document ids; a stored file's key with a suffix is an unfinished copy. */

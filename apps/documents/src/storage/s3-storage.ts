@@ -141,7 +141,7 @@ export class S3DocumentStorage extends DocumentStorage {
     );
   }
 
-  destroy(): void {
+  override destroy(): void {
     this.client.destroy();
   }
 }

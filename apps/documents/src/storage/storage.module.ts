@@ -3,12 +3,17 @@ import { APP_CONFIG, Feature } from '@media/platform';
 import type { DocumentsConfig } from '../config';
 import { DocumentStorage } from './document-storage';
 import { FsDocumentStorage } from './fs-storage';
-import { S3DocumentStorage } from './s3-storage';
 import { CreateStorageOwner1765000000001 } from '../database/migrations/1765000000001-create-storage-owner';
 
-/** The driver DOCUMENTS_STORAGE names, configured from the app's variables. */
+/**
+ * The driver DOCUMENTS_STORAGE names, configured from the app's variables. The S3 driver (and
+ * the AWS SDK, a second of start-up) is loaded only when it is the one chosen.
+ */
 export function createStorage(storage: DocumentsConfig['storage']): DocumentStorage {
-  return storage.driver === 's3' ? new S3DocumentStorage(storage) : new FsDocumentStorage(storage.dir);
+  if (storage.driver !== 's3') return new FsDocumentStorage(storage.dir);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { S3DocumentStorage } = require('./s3-storage') as typeof import('./s3-storage');
+  return new S3DocumentStorage(storage);
 }
 
 @Feature({ migrations: [CreateStorageOwner1765000000001] })
@@ -35,6 +40,6 @@ export class StorageModule implements OnApplicationShutdown {
   constructor(@Inject(DocumentStorage) private readonly storage: DocumentStorage) {}
 
   onApplicationShutdown(): void {
-    if (this.storage instanceof S3DocumentStorage) this.storage.destroy();
+    this.storage.destroy();
   }
 }

@@ -1,0 +1,295 @@
+/**
+ * The figures `npm run bench` puts in docs/benchmarks.md: for each benchmark, the few numbers
+ * that say whether it is fast enough, read from its result file, each with its goal. A figure a
+ * result does not hold (an older file, a bench that failed) is shown as "not measured".
+ */
+
+/** `{ figure, value, goal, met }` rows of one result; `value`/`goal` are display strings. */
+function row(figure, value, unit, goal) {
+  if (value === undefined || value === null || Number.isNaN(value)) {
+    return { figure, value: 'not measured', goal: goal?.text ?? '', met: undefined };
+  }
+  const shown = `${typeof value === 'number' ? value.toLocaleString('en-US') : value}${unit}`;
+  return { figure, value: shown, goal: goal?.text ?? '', met: goal ? goal.test(value) : undefined };
+}
+const atMost = (limit, unit = '') => ({
+  text: `≤ ${limit.toLocaleString('en-US')}${unit}`,
+  test: (v) => v <= limit,
+});
+const atLeast = (limit, unit = '') => ({
+  text: `≥ ${limit.toLocaleString('en-US')}${unit}`,
+  test: (v) => v >= limit,
+});
+
+/** A size for a figure's name, or `?` when the result does not say. */
+const count = (n) => (typeof n === 'number' ? n.toLocaleString('en-US') : '?');
+
+const get = (object, path) => path.reduce((value, key) => value?.[key], object);
+
+/** One entry per benchmark script: its result file and the figures it contributes. */
+export const HEADLINES = {
+  'request-path.mjs': {
+    file: 'request-path.json',
+    rows: (r) => [
+      row(
+        'acl `GET users/me` ÷ `GET /acl/health/live` req/s, one app, 16 connections',
+        get(r, ['acl', 'ratio']),
+        '',
+        atLeast(0.6),
+      ),
+      row(
+        'gateway (own process) ÷ direct req/s, story categories page of 20',
+        get(r, ['gateway', 'ratio']),
+        '',
+        atLeast(0.7),
+      ),
+      row(
+        'p50 the gateway adds, story categories page of 20',
+        get(r, ['gateway', 'added_p50_ms']),
+        ' ms',
+        atMost(1, ' ms'),
+      ),
+      row(
+        'NATS `acl.users.get-many` (100 ids), Nest client p50',
+        get(r, ['nats', 'nest', 'p50_ms']),
+        ' ms',
+        atMost(1, ' ms'),
+      ),
+      row('Nest client ÷ bare NATS client, p50', get(r, ['nats', 'ratio_p50']), '', atMost(1.25)),
+    ],
+  },
+  'acl-profile.mjs': {
+    file: 'acl-profile.json',
+    rows: (r) => {
+      const top = r.self_time?.[0];
+      return [
+        row(
+          'acl under `users/me` load: the largest share of CPU self time',
+          top ? `${top.share} % ${top.group}` : undefined,
+          '',
+        ),
+      ];
+    },
+  },
+  'startup.mjs': {
+    file: 'startup.json',
+    rows: (r) => [
+      row(
+        '`npm start` to ready, existing data directory',
+        get(r, ['warm', 'median_s']),
+        ' s',
+        atMost(3, ' s'),
+      ),
+      row(
+        '`npm start` to ready, first start (build cached)',
+        get(r, ['first', 'seconds']),
+        ' s',
+        atMost(10, ' s'),
+      ),
+      row(
+        'memory of all nine apps in one process (RSS after start)',
+        get(r, ['memory', 'rss_mib']),
+        ' MiB',
+        atMost(200, ' MiB'),
+      ),
+      row(
+        'memory after load (RSS, all in one)',
+        get(r, ['memory', 'rss_after_load_mib']),
+        ' MiB',
+        atMost(200, ' MiB'),
+      ),
+    ],
+  },
+  'assignment-claims.mjs': {
+    file: 'assignment-claims.json',
+    rows: (r) => [
+      row(
+        'claims through the gateway, 50 clients on distinct tasks',
+        get(r, ['summary', 'gateway', 'claims_per_second_median']),
+        '/s',
+        atLeast(300, '/s'),
+      ),
+    ],
+  },
+  'chat-notifications.mjs': {
+    file: 'chat-notifications.json',
+    rows: (r) => [
+      row(
+        `websocket fan-out to ${get(r, ['parameters', 'MEMBERS']) ?? '?'} sockets, p99 until the last`,
+        get(r, ['fanout', 'until_last_member', 'p99_ms']),
+        ' ms',
+        atMost(250, ' ms'),
+      ),
+      row(
+        'room list, first page of 20, user in 1,000 rooms, p50',
+        get(r, ['room_list', 'first_page_20', 'p50_ms']),
+        ' ms',
+      ),
+    ],
+  },
+  'gateway.mjs': {
+    file: 'gateway.json',
+    rows: (r) => [
+      row(
+        'gateway ÷ direct req/s, small GET, 100 connections (fake upstream)',
+        get(r, ['scenarios', 'get_small_json', 'ratio_rps']),
+        '',
+      ),
+    ],
+  },
+  'acl-growth.mjs': {
+    file: 'acl-growth.json',
+    rows: (r) => [
+      row(
+        `growth series at ${count(r.users)} users, slowest case median`,
+        r.cases ? Math.max(...r.cases.map((c) => c.median_ms)) : undefined,
+        ' ms',
+        atMost(50, ' ms'),
+      ),
+    ],
+  },
+  'acl-users-list.mjs': {
+    file: 'acl-users-list.json',
+    rows: (r) => [
+      row(
+        `users list at ${count(get(r, ['seed', 'users']))} users, last pages p50`,
+        get(r, ['walks', 'users_tail', 'next', 'p50_ms']),
+        ' ms',
+        atMost(50, ' ms'),
+      ),
+    ],
+  },
+  'assignment-list.mjs': {
+    file: 'assignment-list.json',
+    rows: (r) => [
+      row(
+        `tasks page 5,000 at ${count(get(r, ['seed', 'tasks']))} tasks, SQL (keyset)`,
+        get(r, ['sql', 'page_5000_keyset', 'execution_ms']),
+        ' ms',
+        atMost(5, ' ms'),
+      ),
+    ],
+  },
+  'commercial-top-clients.mjs': {
+    file: 'commercial-top-clients.json',
+    rows: (r) => [
+      row(
+        `top clients at ${count(get(r, ['seed', 'deals']))} deals, YTD p95`,
+        get(r, ['http', 'YTD-2026', 'p95_ms']),
+        ' ms',
+        atMost(50, ' ms'),
+      ),
+    ],
+  },
+  'content-lineup.mjs': {
+    file: 'content-lineup.json',
+    rows: (r) => [
+      row(
+        'story categories at 1,000,000 rows, page 5,000 ÷ first page p50',
+        get(r, ['lists', 'story_categories', 'ratio_p50']),
+        '',
+        atMost(2),
+      ),
+      row('10,000-row CSV import p50', get(r, ['csv_import', 'p50_ms']), ' ms', atMost(2000, ' ms')),
+    ],
+  },
+  'inventory.mjs': {
+    file: 'inventory.json',
+    rows: (r) => [
+      row(
+        `revenue summary at ${count(r.lines)} lines, a year, SQL p50`,
+        r.sql?.find((c) => c.case === 'year 2025')?.p50_ms,
+        ' ms',
+        atMost(50, ' ms'),
+      ),
+      row(
+        'revenue summary, a year, over HTTP p50 (sequential)',
+        r.http?.find((c) => c.case === 'revenue summary, year 2025')?.sequential?.p50_ms,
+        ' ms',
+        atMost(50, ' ms'),
+      ),
+    ],
+  },
+  'payment-attainment.mjs': {
+    file: 'payment-attainment.json',
+    rows: (r) => [
+      row(
+        'attainment, 500 business managers, read-all p50',
+        get(r, ['http', 'read-all (get-many)', 'p50_ms']),
+        ' ms',
+        atMost(250, ' ms'),
+      ),
+    ],
+  },
+  'documents-transfer.mjs': {
+    file: 'documents-transfer.json',
+    rows: (r) => {
+      const largest = r.cases?.filter((c) => c.route === 'through_gateway' || c.route === 'gateway');
+      const download = largest?.filter((c) => c.direction === 'download').at(-1);
+      const upload = largest?.filter((c) => c.direction === 'upload').at(-1);
+      return [
+        row(`${download?.file_mb ?? '?'} MB download through the gateway`, download?.mb_per_second, ' MB/s'),
+        row(`${upload?.file_mb ?? '?'} MB upload through the gateway`, upload?.mb_per_second, ' MB/s'),
+        row(
+          'documents RSS growth during a transfer (max)',
+          download?.rss_mib?.documents?.growth_max,
+          ' MiB',
+          atMost(64, ' MiB'),
+        ),
+      ];
+    },
+  },
+  'observability-overhead.mjs': {
+    file: 'observability-overhead.json',
+    rows: (r) => [
+      row(
+        'metrics on: overhead on users/me req/s',
+        get(r, ['results', 'metrics on', 'overhead_pct']),
+        ' %',
+        atMost(5, ' %'),
+      ),
+    ],
+  },
+  'validation-amplification.mjs': {
+    file: 'validation-amplification.json',
+    rows: (r) => [
+      row(
+        'answer to a 400,000-element field',
+        get(r, ['single', 'answer_bytes']),
+        ' bytes',
+        atMost(65536, ' bytes'),
+      ),
+    ],
+  },
+  'acl-auth-cost.mjs': {
+    file: 'acl-auth-cost.json',
+    rows: (r) => [
+      row(
+        'acl CPU per `users/me` request',
+        get(r, ['results', 'users/me direct', 'after', 'median_acl_cpu_ms_per_request']),
+        ' ms',
+      ),
+    ],
+  },
+};
+
+/** The Markdown table of every benchmark's figures, from the result files `read` returns. */
+export function headlineTable(read) {
+  const lines = [
+    '| benchmark | figure | measured | goal | met | date |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const [script, { file, rows }] of Object.entries(HEADLINES)) {
+    const result = read(file);
+    const date = result ? String(result.measured_at ?? result.date ?? result.when ?? '').slice(0, 10) : '';
+    const figures = rows(result ?? {});
+    for (const figure of figures) {
+      const met = figure.met === undefined ? '' : figure.met ? 'yes' : 'no';
+      const quick = result?.bench_quick ? ' (quick)' : '';
+      lines.push(
+        `| \`${script}\` | ${figure.figure} | ${figure.value}${quick} | ${figure.goal} | ${met} | ${date} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// `npm start`'s build step: runs the Nx build only when a source changed since the last build.
+// Nx's own cache check costs seconds (project graph, hashing every input); comparing
+// modification times is milliseconds. A directory's mtime changes when an entry is added,
+// removed or renamed, so deleted files count as changes too. `npm run build` is unchanged.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..');
+const STAMP = join(ROOT, 'dist', '.build-stamp');
+/** What a build reads: the sources, and the files every project's build depends on. */
+const SOURCE_DIRS = ['apps', 'libs', 'tools'];
+const ROOT_FILES = ['package-lock.json', 'nx.json', 'tsconfig.base.json', 'tsconfig.json', '.swcrc'];
+const SKIPPED = new Set(['node_modules', 'test', 'dist', '.nx']);
+
+function mtime(path) {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** The newest mtime under `dir`, stopping early once one is newer than `since`. */
+function newest(dir, since) {
+  let latest = mtime(dir);
+  if (latest > since) return latest;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (SKIPPED.has(entry.name) || entry.name.endsWith('.spec.ts')) continue;
+    const path = join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(path, since) : mtime(path));
+    if (latest > since) return latest;
+  }
+  return latest;
+}
+
+export function isStale(root = ROOT, stamp = STAMP) {
+  const built = mtime(stamp);
+  if (!built) return true;
+  if (ROOT_FILES.some((file) => mtime(join(root, file)) > built)) return true;
+  return SOURCE_DIRS.some((dir) => newest(join(root, dir), built) > built);
+}
+
+if (process.argv[1] === import.meta.filename) {
+  if (isStale()) {
+    // The stamp is taken before the build: a file saved while it runs is seen next time.
+    const startedAt = new Date();
+    const build = spawnSync(join(ROOT, 'node_modules', '.bin', 'nx'), ['run-many', '-t', 'build'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    if (build.status !== 0) {
+      process.stderr.write(build.stdout ?? '');
+      process.exit(build.status ?? 1);
+    }
+    mkdirSync(join(ROOT, 'dist'), { recursive: true });
+    writeFileSync(STAMP, '');
+    utimesSync(STAMP, startedAt, startedAt);
+  }
+}
