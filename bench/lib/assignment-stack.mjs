@@ -26,8 +26,15 @@ async function startReady(name, main, env, readyUrl, processes) {
  * Boots the three. `beforeApps(databases)` runs after the databases exist and before any app
  * starts (e.g. to apply migrations and seed). Returns the URLs, the admin credentials, a
  * token minting helper and `stop()`, which also drops the databases (kept with KEEP_DB=1).
+ * `assignmentDatabaseUrl(url)` may rewrite the URL assignment connects with (e.g. through a
+ * statement counter).
  */
-export async function startAssignmentStack({ prefix, natsUrl, env: extra = {} }) {
+export async function startAssignmentStack({
+  prefix,
+  natsUrl,
+  env: extra = {},
+  assignmentDatabaseUrl = (url) => url,
+}) {
   const databases = { acl: benchDatabase(`${prefix}_acl`), assignment: benchDatabase(`${prefix}_tasks`) };
   for (const db of Object.values(databases)) await db.create();
   const keys = generateTestKeys();
@@ -63,7 +70,11 @@ export async function startAssignmentStack({ prefix, natsUrl, env: extra = {} })
     await startReady(
       'assignment',
       'apps/assignment/src/main.js',
-      { ...common, PORT: String(ports.assignment), DATABASE_URL: databases.assignment.url },
+      {
+        ...common,
+        PORT: String(ports.assignment),
+        DATABASE_URL: assignmentDatabaseUrl(databases.assignment.url),
+      },
       `${urls.assignment}/assignment/health/ready`,
       processes,
     );

@@ -11,7 +11,6 @@ import {
   aclApi,
   admin,
   api,
-  assigner,
   createGroup,
   createTask,
   createUser,

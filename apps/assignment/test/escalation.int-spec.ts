@@ -199,7 +199,10 @@ describe('two replicas at once', () => {
     for (const [i, id] of ids.entries()) expect(byTask.get(id)).toBe((i % 3) + 1);
     for (const [i, id] of ids.entries()) expect(await level(id)).toBe((i % 3) + 1);
 
-    const again = await Promise.all([a.app.get(EscalatorService).run(now), b.app.get(EscalatorService).run(now)]);
+    const again = await Promise.all([
+      a.app.get(EscalatorService).run(now),
+      b.app.get(EscalatorService).run(now),
+    ]);
     expect(again).toEqual([
       { tasks: 0, events: 0 },
       { tasks: 0, events: 0 },
