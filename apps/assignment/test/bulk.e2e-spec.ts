@@ -65,7 +65,9 @@ describe('POST /assignment/api/v1/tasks/bulk', () => {
   beforeAll(async () => {
     nc = await connect({ servers: system().env.NATS_URL });
     sub = nc.subscribe('acl.users.get-many', {
-      callback: (_err, msg) => aclAsked.push(msg.string()),
+      callback: (_err, msg) => {
+        aclAsked.push(msg.string());
+      },
     });
     await nc.flush();
   });
