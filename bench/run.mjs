@@ -25,6 +25,7 @@ const QUICK_ENV = {
   'request-path.mjs': { DURATION: '2', ROUNDS: '1', NATS_REQUESTS: '200' },
   'startup.mjs': { RUNS: '1', LOAD_SECONDS: '5' },
   'assignment-claims.mjs': { DURATION: '2', ROUNDS: '1', TASKS: '5000', USERS: '5', SEQUENTIAL: '20' },
+  'bulk-claim.mjs': { ROUNDS: '1' },
   'chat-notifications.mjs': {
     MEMBERS: '20',
     MESSAGES: '20',

@@ -31,8 +31,17 @@ export function startAssignmentStack(options) {
  * Boots the three: acl, `app` and the gateway. `beforeApps(databases)` runs after the databases exist and before any app
  * starts (e.g. to apply migrations and seed). Returns the URLs, the admin credentials, a
  * token minting helper and `stop()`, which also drops the databases (kept with KEEP_DB=1).
+ * `appDatabaseUrl(url)` may rewrite the URL `app` connects with (e.g. through a statement
+ * counter); `nodeArgs` by process name go before its entry (e.g. `{ acl: ['--cpu-prof'] }`).
  */
-export async function startAppStack({ prefix, natsUrl, app, env: extra = {}, nodeArgs = {} }) {
+export async function startAppStack({
+  prefix,
+  natsUrl,
+  app,
+  env: extra = {},
+  nodeArgs = {},
+  appDatabaseUrl = (url) => url,
+}) {
   const databases = {
     acl: benchDatabase(`${prefix}_acl`),
     [app]: benchDatabase(`${prefix}_${app.replace('-', '_')}`),
@@ -72,7 +81,7 @@ export async function startAppStack({ prefix, natsUrl, app, env: extra = {}, nod
     await startReady(
       app,
       `apps/${app}/src/main.js`,
-      { ...common, PORT: String(ports[app]), DATABASE_URL: databases[app].url },
+      { ...common, PORT: String(ports[app]), DATABASE_URL: appDatabaseUrl(databases[app].url) },
       `${urls[app]}/${app}/health/ready`,
       processes,
     );

@@ -111,6 +111,23 @@ export const HEADLINES = {
       ),
     ],
   },
+  'bulk-claim.mjs': {
+    file: 'bulk-claim.json',
+    rows: (r) => [
+      row('100 tasks claimed with one bulk request', get(r, ['summary', 'bulk', 'ms_median']), ' ms'),
+      row(
+        '100 tasks claimed with 100 single claims, one after another',
+        get(r, ['summary', 'single_sequential', 'ms_median']),
+        ' ms',
+      ),
+      row(
+        'acl requests of a bulk claim of 100',
+        get(r, ['summary', 'bulk', 'acl_requests_median']),
+        '',
+        atMost(1),
+      ),
+    ],
+  },
   'chat-notifications.mjs': {
     file: 'chat-notifications.json',
     rows: (r) => [

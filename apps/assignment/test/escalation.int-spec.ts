@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { call, queryDatabase } from '@media/testing';
-import { Escalator } from '../src/escalation/escalator.service';
+import { EscalatorService } from '../src/escalation/escalator.service';
 import { Harness, type Instance } from './in-process';
 
 const HOUR = 3_600_000;
@@ -71,7 +71,7 @@ describe('levels with a controlled clock', () => {
 
   it('is 0 until due, 1 once past due, +1 per elapsed interval; running twice changes nothing', async () => {
     const id = await createTask();
-    const escalator = a.app.get(Escalator);
+    const escalator = a.app.get(EscalatorService);
 
     expect(await escalator.run(at(-1))).toEqual({ tasks: 0, events: 0 });
     expect(await escalator.run(at(0))).toEqual({ tasks: 0, events: 0 });
@@ -95,7 +95,7 @@ describe('levels with a controlled clock', () => {
 
   it('announces several levels reached between runs in one event, from level and to level', async () => {
     const id = await createTask();
-    expect(await a.app.get(Escalator).run(at(24 * 3 + 1))).toEqual({ tasks: 1, events: 1 });
+    expect(await a.app.get(EscalatorService).run(at(24 * 3 + 1))).toEqual({ tasks: 1, events: 1 });
     expect(await level(id)).toBe(4);
     expect(await escalations(id)).toEqual([4]);
     const [event] = await queryDatabase<{ payload: any }>(
@@ -133,7 +133,7 @@ describe('levels with a controlled clock', () => {
       `UPDATE tasks SET status = 'IN_PROGRESS', assigned_to = $2, assigned_at = now() WHERE id = $1`,
       [held, assignee],
     );
-    expect(await a.app.get(Escalator).run(at(48))).toEqual({ tasks: 1, events: 1 });
+    expect(await a.app.get(EscalatorService).run(at(48))).toEqual({ tasks: 1, events: 1 });
     for (const id of [cancelled, deleted, undated, completed]) expect(await level(id)).toBe(0);
     expect(await level(held)).toBe(3);
     const rows = await queryDatabase<{ assigned_to: string }>(
@@ -146,7 +146,7 @@ describe('levels with a controlled clock', () => {
 
   it('writes one event for a task due in the year 1000, its level capped at ESCALATION_MAX_LEVEL', async () => {
     const id = await createTask({ due_at: '1000-01-01T00:00:00.000Z' });
-    expect(await a.app.get(Escalator).run(at(1))).toEqual({ tasks: 1, events: 1 });
+    expect(await a.app.get(EscalatorService).run(at(1))).toEqual({ tasks: 1, events: 1 });
     expect(await level(id)).toBe(10);
     const events = await queryDatabase<{ payload: any }>(
       harness.db,
@@ -155,13 +155,13 @@ describe('levels with a controlled clock', () => {
     );
     expect(events.map((e) => [e.payload.from_level, e.payload.to_level])).toEqual([[0, 10]]);
     // At the cap, later passes change and announce nothing.
-    expect(await a.app.get(Escalator).run(at(24 * 365))).toEqual({ tasks: 0, events: 0 });
+    expect(await a.app.get(EscalatorService).run(at(24 * 365))).toEqual({ tasks: 0, events: 0 });
   });
 
   it('takes its cap from ESCALATION_MAX_LEVEL', async () => {
     const id = await createTask({ due_at: '1000-01-01T00:00:00.000Z' });
     const capped = await harness.boot({ ESCALATION_MAX_LEVEL: '3' });
-    expect(await capped.app.get(Escalator).run(at(1))).toEqual({ tasks: 1, events: 1 });
+    expect(await capped.app.get(EscalatorService).run(at(1))).toEqual({ tasks: 1, events: 1 });
     expect(await level(id)).toBe(3);
     expect(await escalations(id)).toEqual([3]);
   });
@@ -176,10 +176,10 @@ describe('two replicas at once', () => {
     for (let i = 0; i < 90; i++) ids.push(await createTask({ due_at: at(-(i % 3) * 24).toISOString() }));
     const now = at(1);
     const runs = await Promise.all([
-      a.app.get(Escalator).run(now),
-      b.app.get(Escalator).run(now),
-      a.app.get(Escalator).run(now),
-      b.app.get(Escalator).run(now),
+      a.app.get(EscalatorService).run(now),
+      b.app.get(EscalatorService).run(now),
+      a.app.get(EscalatorService).run(now),
+      b.app.get(EscalatorService).run(now),
     ]);
     const tasks = runs.reduce((n, r) => n + r.tasks, 0);
     const events = runs.reduce((n, r) => n + r.events, 0);
@@ -199,7 +199,10 @@ describe('two replicas at once', () => {
     for (const [i, id] of ids.entries()) expect(byTask.get(id)).toBe((i % 3) + 1);
     for (const [i, id] of ids.entries()) expect(await level(id)).toBe((i % 3) + 1);
 
-    const again = await Promise.all([a.app.get(Escalator).run(now), b.app.get(Escalator).run(now)]);
+    const again = await Promise.all([
+      a.app.get(EscalatorService).run(now),
+      b.app.get(EscalatorService).run(now),
+    ]);
     expect(again).toEqual([
       { tasks: 0, events: 0 },
       { tasks: 0, events: 0 },

@@ -374,13 +374,13 @@ describe('GET /assignment/openapi.json', () => {
       '422',
       '503',
     ]);
-    expect(claim.responses['200'].content['application/json'].schema.$ref).toBe(
-      '#/components/schemas/ClaimResponseDto',
+    expect(claim.responses['200'].content['application/json'].schema.properties.data.$ref).toBe(
+      '#/components/schemas/TaskResponse',
     );
     const operations = Object.values(paths).flatMap((p) => Object.values(p));
     const ids = operations.map((o) => o.operationId);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.filter((id) => id.startsWith('assignment_tasks_'))).toHaveLength(9);
+    expect(ids.filter((id) => id.startsWith('assignment_tasks_'))).toHaveLength(11);
     for (const op of operations.filter((o) => o.operationId.startsWith('assignment_'))) {
       expect(Object.keys(op.responses).some((s) => s.startsWith('2'))).toBe(true);
     }

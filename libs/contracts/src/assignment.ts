@@ -1,3 +1,5 @@
+import type { ErrorCode } from './errors';
+
 export const AssignmentSubjects = {
   tasksCreate: 'assignment.tasks.create',
 } as const;
@@ -9,6 +11,7 @@ export const AssignmentEvents = {
   taskStarted: 'assignment.task.started',
   taskCompleted: 'assignment.task.completed',
   taskCancelled: 'assignment.task.cancelled',
+  taskReassigned: 'assignment.task.reassigned',
 } as const;
 
 export const TASK_STATUSES = ['OPEN', 'CLAIMED', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED'] as const;
@@ -24,6 +27,10 @@ export const AssignmentErrorCodes = {
   taskNotClaimable: 'task_not_claimable',
   /** unclaim/start/complete/cancel from a status that does not allow it. */
   invalidTransition: 'invalid_transition',
+  /** Reassignment of a task that is not CLAIMED or IN_PROGRESS (docs/api/contract.md §7.2). */
+  taskNotReassignable: 'task_not_reassignable',
+  /** A bulk item whose single action would have answered 422 (docs/api/contract.md §7.2). */
+  validationFailed: 'validation_failed',
 } as const;
 export type AssignmentErrorCode = (typeof AssignmentErrorCodes)[keyof typeof AssignmentErrorCodes];
 
@@ -82,6 +89,15 @@ export interface TaskView {
   escalation_level: number;
 }
 
+export const BULK_TASK_ACTIONS = ['claim', 'unclaim', 'start', 'complete', 'cancel', 'reassign'] as const;
+/** What `POST /assignment/api/v1/tasks/bulk` does to each task (docs/api/contract.md §7.2). */
+export type BulkTaskAction = (typeof BULK_TASK_ACTIONS)[number];
+
+/** One task's outcome in a bulk action: the task, or the error its single action would have answered. */
+export type BulkTaskResult =
+  | { task_id: string; status: 200; task: TaskView }
+  | { task_id: string; status: number; error: { detail: string; code: ErrorCode } };
+
 export interface AssignmentRpc {
   /** Creates an OPEN task; a malformed payload is a 422 at `["data", ...]`. */
   [AssignmentSubjects.tasksCreate]: { req: CreateTaskRequest; res: TaskView };
@@ -115,6 +131,16 @@ export interface TaskClaimedEvent extends TaskEventBase {
 /** Payload of `assignment.task.unclaimed`. */
 export interface TaskUnclaimedEvent extends TaskEventBase {
   previous_assignee: string;
+}
+
+/** Payload of `assignment.task.reassigned`: a held task given to another user, status kept. */
+export interface TaskReassignedEvent extends TaskEventBase {
+  /** The new assignee. */
+  assigned_to: string;
+  /** Who held the task before. */
+  previous_assignee: string;
+  /** The caller, a user with `tasks:assign`. */
+  reassigned_by: string;
 }
 
 /** Payload of `assignment.task.started`. */

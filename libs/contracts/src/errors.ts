@@ -61,6 +61,9 @@ export const ERROR_CODES = [
   // assignment
   'invalid_transition',
   'task_not_claimable',
+  'task_not_reassignable',
+  /** A bulk task item whose single action would have answered 422 (its issues in one sentence). */
+  'validation_failed',
   // chat-notifications
   'not_group_member',
   'room_inactive',

@@ -18,6 +18,7 @@ export const EVENT_SUBJECTS = [
   AssignmentEvents.taskStarted,
   AssignmentEvents.taskCompleted,
   AssignmentEvents.taskCancelled,
+  AssignmentEvents.taskReassigned,
 ] as const;
 export type EventSubject = (typeof EVENT_SUBJECTS)[number];
 

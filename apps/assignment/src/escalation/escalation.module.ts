@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { TasksModule } from '../tasks/tasks.module';
-import { Escalator } from './escalator.service';
+import { EscalatorService } from './escalator.service';
 
 @Module({
   imports: [TasksModule],
-  providers: [Escalator],
-  exports: [Escalator],
+  providers: [EscalatorService],
+  exports: [EscalatorService],
 })
 export class EscalationModule {}

@@ -10,7 +10,7 @@ import { AssignmentEvents, type TaskEscalatedEvent } from '@media/contracts';
 import { InjectConfig, Outbox } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import type { AssignmentConfig } from '../config';
-import { Clock } from '../tasks/clock';
+import { ClockService } from '../tasks/clock.service';
 import { Task } from '../tasks/task.entity';
 import { taskEventBase } from '../tasks/task.view';
 
@@ -37,7 +37,7 @@ interface EscalatedRow {
  * a second run (or a second replica running at the same moment) changes and announces nothing twice.
  */
 @Injectable()
-export class Escalator implements OnApplicationBootstrap, OnApplicationShutdown {
+export class EscalatorService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Escalator');
   private readonly intervalMs: number;
   private readonly everyMs: number;
@@ -50,7 +50,7 @@ export class Escalator implements OnApplicationBootstrap, OnApplicationShutdown 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(Outbox) private readonly outbox: Outbox,
-    @Inject(Clock) private readonly clock: Clock,
+    @Inject(ClockService) private readonly clock: ClockService,
     @InjectConfig() config: AssignmentConfig,
   ) {
     this.intervalMs = config.escalation.interval;

@@ -1,4 +1,11 @@
-import { allows, inCandidateGroups, missingPermissions, permissionCodes, TRANSITIONS } from './task-rules';
+import {
+  allows,
+  assertMayHold,
+  inCandidateGroups,
+  missingPermissions,
+  permissionCodes,
+  TRANSITIONS,
+} from './task-rules';
 
 describe('task rules', () => {
   it('allows each transition only from its listed statuses', () => {
@@ -35,5 +42,21 @@ describe('task rules', () => {
     expect(inCandidateGroups([g1, g2], [g2.toUpperCase()])).toBe(true);
     expect(inCandidateGroups([g1], [g2])).toBe(false);
     expect(inCandidateGroups([g1], [])).toBe(false);
+  });
+
+  it('refuses a holder lacking a snapshot permission, then one outside the candidate groups, with 403', () => {
+    const task = { requiredPermissions: ['lineup:write'], candidateGroups: ['G1'] };
+    const check = (permissions: string[], groups: string[]) => () =>
+      assertMayHold(task, 'u1', { permissions, groups });
+    expect(check(['tasks:claim'], ['g1'])).toThrow(
+      expect.objectContaining({ status: 403, detail: expect.stringContaining('lineup:write') }),
+    );
+    expect(check(['lineup:write'], ['g2'])).toThrow(
+      expect.objectContaining({ status: 403, detail: expect.stringContaining('candidate groups') }),
+    );
+    expect(check(['*'], ['g1'])).not.toThrow();
+    expect(() =>
+      assertMayHold({ requiredPermissions: [], candidateGroups: [] }, 'u1', { permissions: [], groups: [] }),
+    ).not.toThrow();
   });
 });

@@ -1,4 +1,4 @@
-import { hasPermission } from '@media/platform';
+import { Forbidden, hasPermission } from '@media/platform';
 import type { TaskStatus } from '@media/contracts';
 
 /** The transitions besides the claim (docs/api/contract.md §4.4); anything else is a 409 naming the status. */
@@ -30,4 +30,22 @@ export function inCandidateGroups(candidates: readonly string[], groups: readonl
   if (candidates.length === 0) return true;
   const mine = new Set(groups.map((g) => g.toLowerCase()));
   return candidates.some((g) => mine.has(g.toLowerCase()));
+}
+
+/**
+ * The 403s of a claim or a reassignment (docs/api/contract.md §4.4, §7.2): the user must hold every
+ * permission of the task's snapshot and be in one of its candidate groups, when it has any.
+ */
+export function assertMayHold(
+  task: { requiredPermissions: readonly string[]; candidateGroups: readonly string[] },
+  userId: string,
+  user: { permissions: readonly string[]; groups: readonly string[] },
+): void {
+  const missing = missingPermissions(task.requiredPermissions, user.permissions);
+  if (missing.length > 0) {
+    throw new Forbidden(`User ${userId} lacks the permission(s) this task requires: ${missing.join(', ')}.`);
+  }
+  if (!inCandidateGroups(task.candidateGroups, user.groups)) {
+    throw new Forbidden(`User ${userId} is in none of this task's candidate groups.`);
+  }
 }

@@ -48,3 +48,14 @@ export function taskEventBase(task: Task, actorId: string | null): TaskEventBase
     entity_reference: task.entityReference,
   };
 }
+
+/** The `{success, message, data}` envelope of endpoint 4 and the answers modelled on it (docs/api/contract.md §3, §7.2). */
+export interface Enveloped<T> {
+  success: true;
+  message: string;
+  data: T;
+}
+
+export function enveloped<T>(message: string, data: T): Enveloped<T> {
+  return { success: true, message, data };
+}

@@ -11,48 +11,46 @@ import {
   Req,
   UseGuards,
 } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiCreatedResponse,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
-import { Permissions, type TaskView } from '@media/contracts';
+import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Permissions, type BulkTaskResult, type TaskView } from '@media/contracts';
 import {
   ApiErrors,
+  ApiSuccess,
   CurrentUser,
   JsonOnly,
+  RequireAnyPermission,
   RequirePermissions,
   type AuthUser,
   type Page,
 } from '@media/platform';
 import type { Request } from 'express';
+import { BulkPermissionGuard } from './bulk-permission.guard';
+import { BulkTasksService } from './bulk-tasks.service';
+import { ClaimPermissionGuard } from './claim-permission.guard';
+import { BulkTasksDto } from './dto/bulk-tasks.dto';
+import { BulkTasksResponse } from './dto/bulk-tasks.response';
+import { ClaimTaskDto } from './dto/claim-task.dto';
 import { CreateTaskDto } from './dto/create-task.dto';
 import { ListTasksQuery } from './dto/list-tasks.query';
-import { ClaimTaskDto, TaskIdParams } from './dto/task-params.dto';
-import { ClaimResponseDto, TaskDto, TaskPageDto } from './dto/task.response';
-import { ClaimPermissionGuard, RequireAnyPermission } from './task-guards';
+import { ReassignTaskDto } from './dto/reassign-task.dto';
+import { TaskIdParams } from './dto/task.params';
+import { TaskResponse } from './dto/task.response';
+import { enveloped, type Enveloped } from './task.view';
 import { TasksService } from './tasks.service';
-
-/** Endpoint 4's envelope (docs/api/contract.md §3, §4.4). */
-export interface ClaimResponse {
-  success: true;
-  message: 'Task claimed';
-  data: TaskView;
-}
 
 @ApiTags('tasks')
 @ApiBearerAuth()
 @Controller('api/v1/tasks')
 export class TasksController {
-  constructor(@Inject(TasksService) private readonly tasks: TasksService) {}
+  constructor(
+    @Inject(TasksService) private readonly tasks: TasksService,
+    @Inject(BulkTasksService) private readonly bulkTasks: BulkTasksService,
+  ) {}
 
   @Post()
   @RequirePermissions(Permissions.tasksAssign)
   @ApiOperation({ operationId: 'assignment_tasks_create', summary: 'Create an OPEN task' })
-  @ApiCreatedResponse({ type: TaskDto })
+  @ApiSuccess(TaskResponse, { status: 201 })
   @ApiErrors(401, 403, 413, 415, 422)
   create(@Body() dto: CreateTaskDto): Promise<TaskView> {
     return this.tasks.create(dto);
@@ -61,7 +59,7 @@ export class TasksController {
   @Get()
   @RequirePermissions(Permissions.tasksRead)
   @ApiOperation({ operationId: 'assignment_tasks_list', summary: 'List tasks (cursor), or the work queue' })
-  @ApiOkResponse({ type: TaskPageDto })
+  @ApiSuccess(TaskResponse, { list: 'page' })
   @ApiErrors(401, 403, 422)
   list(
     @Query() query: ListTasksQuery,
@@ -71,10 +69,30 @@ export class TasksController {
     return this.tasks.list(query, caller, req);
   }
 
+  /** docs/api/contract.md §7.2: one action on up to 100 tasks, each its own transaction. */
+  @Post('bulk')
+  @HttpCode(200)
+  @JsonOnly()
+  @UseGuards(BulkPermissionGuard)
+  @ApiOperation({
+    operationId: 'assignment_tasks_bulk',
+    summary: 'Claim, unclaim, start, complete, cancel or reassign up to 100 tasks',
+    description:
+      'Always 200 once the body validates: one result per task, in the order of task_ids, with the status and body the single action would have answered.',
+  })
+  @ApiSuccess(BulkTasksResponse, { envelope: true, description: 'Bulk action applied' })
+  @ApiErrors(401, 403, 413, 415, 422, 503)
+  async bulk(
+    @Body() dto: BulkTasksDto,
+    @CurrentUser() caller: AuthUser,
+  ): Promise<Enveloped<{ results: BulkTaskResult[] }>> {
+    return enveloped('Bulk action applied', { results: await this.bulkTasks.apply(dto, caller) });
+  }
+
   @Get(':task_id')
   @RequirePermissions(Permissions.tasksRead)
   @ApiOperation({ operationId: 'assignment_tasks_get', summary: 'Get one task' })
-  @ApiOkResponse({ type: TaskDto })
+  @ApiSuccess(TaskResponse)
   @ApiErrors(401, 403, 404, 422)
   get(@Param() params: TaskIdParams): Promise<TaskView> {
     return this.tasks.get(params.task_id);
@@ -96,18 +114,45 @@ export class TasksController {
   @JsonOnly()
   @UseGuards(ClaimPermissionGuard)
   @ApiOperation({ operationId: 'assignment_tasks_claim', summary: 'Claim a task (endpoint 4)' })
-  @ApiOkResponse({ type: ClaimResponseDto })
+  @ApiSuccess(TaskResponse, { envelope: true, description: 'Task claimed' })
   @ApiErrors(401, 403, 404, 409, 413, 415, 422, 503)
   async claim(
     @Param() params: TaskIdParams,
     @Body() dto: ClaimTaskDto,
     @CurrentUser() caller: AuthUser,
-  ): Promise<ClaimResponse> {
-    return {
-      success: true,
-      message: 'Task claimed',
-      data: await this.tasks.claim(params.task_id, dto.user_id, caller),
-    };
+  ): Promise<Enveloped<TaskView>> {
+    return enveloped('Task claimed', await this.tasks.claim(params.task_id, dto.user_id, caller));
+  }
+
+  /** docs/api/contract.md §7.2: a held task to another user, status kept. */
+  @Post(':task_id/reassign')
+  @HttpCode(200)
+  @JsonOnly()
+  @RequirePermissions(Permissions.tasksAssign)
+  @ApiOperation({
+    operationId: 'assignment_tasks_reassign',
+    summary: 'Give a CLAIMED or IN_PROGRESS task to another user',
+  })
+  @ApiSuccess(TaskResponse, { envelope: true, description: 'Task reassigned' })
+  @ApiErrors(
+    401,
+    [
+      403,
+      'tasks:assign is missing, or the new assignee lacks a permission of the task or is in none of its candidate groups',
+    ],
+    404,
+    [409, 'task_not_reassignable: the task is not CLAIMED or IN_PROGRESS'],
+    413,
+    415,
+    [422, 'Validation failed, or user_id is not an active user'],
+    503,
+  )
+  async reassign(
+    @Param() params: TaskIdParams,
+    @Body() dto: ReassignTaskDto,
+    @CurrentUser() caller: AuthUser,
+  ): Promise<Enveloped<TaskView>> {
+    return enveloped('Task reassigned', await this.tasks.reassign(params.task_id, dto.user_id, caller));
   }
 
   @Post(':task_id/unclaim')
@@ -117,7 +162,7 @@ export class TasksController {
     operationId: 'assignment_tasks_unclaim',
     summary: 'Give a held task back (assignee or tasks:assign)',
   })
-  @ApiOkResponse({ type: TaskDto })
+  @ApiSuccess(TaskResponse)
   @ApiErrors(401, 403, 404, 409, 422)
   unclaim(@Param() params: TaskIdParams, @CurrentUser() caller: AuthUser): Promise<TaskView> {
     return this.tasks.transition('unclaim', params.task_id, caller);
@@ -127,7 +172,7 @@ export class TasksController {
   @HttpCode(200)
   @RequireAnyPermission(Permissions.tasksClaim, Permissions.tasksAssign)
   @ApiOperation({ operationId: 'assignment_tasks_start', summary: 'Start a CLAIMED task' })
-  @ApiOkResponse({ type: TaskDto })
+  @ApiSuccess(TaskResponse)
   @ApiErrors(401, 403, 404, 409, 422)
   start(@Param() params: TaskIdParams, @CurrentUser() caller: AuthUser): Promise<TaskView> {
     return this.tasks.transition('start', params.task_id, caller);
@@ -140,7 +185,7 @@ export class TasksController {
     operationId: 'assignment_tasks_complete',
     summary: 'Complete a CLAIMED or IN_PROGRESS task',
   })
-  @ApiOkResponse({ type: TaskDto })
+  @ApiSuccess(TaskResponse)
   @ApiErrors(401, 403, 404, 409, 422)
   complete(@Param() params: TaskIdParams, @CurrentUser() caller: AuthUser): Promise<TaskView> {
     return this.tasks.transition('complete', params.task_id, caller);
@@ -150,7 +195,7 @@ export class TasksController {
   @HttpCode(200)
   @RequirePermissions(Permissions.tasksAssign)
   @ApiOperation({ operationId: 'assignment_tasks_cancel', summary: 'Cancel a task that is not finished' })
-  @ApiOkResponse({ type: TaskDto })
+  @ApiSuccess(TaskResponse)
   @ApiErrors(401, 403, 404, 409, 422)
   cancel(@Param() params: TaskIdParams, @CurrentUser() caller: AuthUser): Promise<TaskView> {
     return this.tasks.transition('cancel', params.task_id, caller);

@@ -1,20 +1,30 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AclDirectory } from './acl-directory';
-import { Clock } from './clock';
-import { Task } from './task.entity';
-import { AnyPermissionGuard, ClaimPermissionGuard } from './task-guards';
-import { TasksRpcController } from './tasks-rpc.controller';
-import { TasksController } from './tasks.controller';
-import { TasksService } from './tasks.service';
-import { Feature } from '@media/platform';
+import { AnyPermissionGuard, Feature } from '@media/platform';
 import { CreateTasks1765000000000 } from '../database/migrations/1765000000000-create-tasks';
+import { AclDirectory } from './acl-directory';
+import { BulkPermissionGuard } from './bulk-permission.guard';
+import { BulkTasksService } from './bulk-tasks.service';
+import { ClaimPermissionGuard } from './claim-permission.guard';
+import { ClockService } from './clock.service';
+import { Task } from './task.entity';
+import { TasksController } from './tasks.controller';
+import { TasksRpc } from './tasks.rpc';
+import { TasksService } from './tasks.service';
 
 @Feature({ entities: [Task], migrations: [CreateTasks1765000000000] })
 @Module({
   imports: [TypeOrmModule.forFeature([Task])],
-  controllers: [TasksController, TasksRpcController],
-  providers: [TasksService, AclDirectory, Clock, AnyPermissionGuard, ClaimPermissionGuard],
-  exports: [Clock],
+  controllers: [TasksController, TasksRpc],
+  providers: [
+    TasksService,
+    BulkTasksService,
+    AclDirectory,
+    ClockService,
+    AnyPermissionGuard,
+    ClaimPermissionGuard,
+    BulkPermissionGuard,
+  ],
+  exports: [ClockService],
 })
 export class TasksModule {}

@@ -6,8 +6,10 @@ import {
   Permissions,
   type TaskClaimedEvent,
   type TaskCompletedEvent,
+  type TaskReassignedEvent,
   type TaskUnclaimedEvent,
   type TaskView,
+  type UserProfile,
 } from '@media/contracts';
 import {
   Conflict,
@@ -25,18 +27,11 @@ import type { Request } from 'express';
 import { isUUID } from 'class-validator';
 import { IsNull, type DataSource, type EntityManager } from 'typeorm';
 import { AclDirectory } from './acl-directory';
-import { Clock } from './clock';
+import { ClockService } from './clock.service';
 import type { CreateTaskDto } from './dto/create-task.dto';
 import type { ListTasksQuery } from './dto/list-tasks.query';
 import { Task } from './task.entity';
-import {
-  allows,
-  inCandidateGroups,
-  missingPermissions,
-  permissionCodes,
-  TRANSITIONS,
-  type TransitionName,
-} from './task-rules';
+import { allows, assertMayHold, permissionCodes, TRANSITIONS, type TransitionName } from './task-rules';
 import { taskEventBase, toTaskView } from './task.view';
 
 const ACTIVE = `('OPEN', 'CLAIMED', 'IN_PROGRESS')`;
@@ -78,7 +73,7 @@ export class TasksService {
     @Inject(Paginator) private readonly paginator: Paginator,
     @Inject(Outbox) private readonly outbox: Outbox,
     @Inject(AclDirectory) private readonly acl: AclDirectory,
-    @Inject(Clock) private readonly clock: Clock,
+    @Inject(ClockService) private readonly clock: ClockService,
   ) {}
 
   async create(dto: CreateTaskDto): Promise<TaskView> {
@@ -146,11 +141,25 @@ export class TasksService {
    * when it changes nothing, the task is read to answer with the first check that fails.
    */
   async claim(taskId: string, userId: string | undefined, caller: AuthUser): Promise<TaskView> {
-    const claimantId = (userId ?? caller.id).toLowerCase();
-    const claimant = await this.acl.profile(claimantId);
-    if (!claimant || claimant.status !== 'ACTIVE') {
-      throw ValidationFailed.at(['body', 'user_id'], `User ${claimantId} does not exist or is not active`);
+    return this.claimAs(taskId, await this.activeUser(userId ?? caller.id), caller);
+  }
+
+  /**
+   * The profile of the user a claim or a reassignment names, asked of acl: unknown or not ACTIVE
+   * is a 422 at `["body","user_id"]`. A bulk action asks once for all its tasks.
+   */
+  async activeUser(userId: string): Promise<UserProfile> {
+    const id = userId.toLowerCase();
+    const profile = await this.acl.profile(id);
+    if (!profile || profile.status !== 'ACTIVE') {
+      throw ValidationFailed.at(['body', 'user_id'], `User ${id} does not exist or is not active`);
     }
+    return profile;
+  }
+
+  /** The claim of one task by a claimant acl described (the rest of endpoint 4's checks). */
+  async claimAs(taskId: string, claimant: UserProfile, caller: AuthUser): Promise<TaskView> {
+    const claimantId = claimant.id.toLowerCase();
     const assignee = { id: claimantId, name: claimant.name, email: claimant.email };
     const claimed = await this.dataSource.transaction(async (manager) => {
       const [rows] = (await manager.query(
@@ -185,20 +194,53 @@ export class TasksService {
     const task = await this.find(this.dataSource.manager, taskId);
     if (task.status === 'CLAIMED' && task.assignedTo === claimantId) return toTaskView(task);
     if (task.status !== 'OPEN') throw this.notClaimable(task, claimantId);
-    const missing = missingPermissions(task.requiredPermissions, claimant.permissions);
-    if (missing.length > 0) {
-      throw new Forbidden(
-        `User ${claimantId} lacks the permission(s) this task requires: ${missing.join(', ')}.`,
-      );
-    }
-    if (!inCandidateGroups(task.candidateGroups, claimant.groups)) {
-      throw new Forbidden(`User ${claimantId} is in none of this task's candidate groups.`);
-    }
+    assertMayHold(task, claimantId, claimant);
     // It was claimed and given back between the UPDATE and this read: another claim won the race.
     throw new Conflict(
       `Task ${task.id} was claimed by another user meanwhile.`,
       AssignmentErrorCodes.taskNotClaimable,
     );
+  }
+
+  /**
+   * docs/api/contract.md §7.2: a CLAIMED or IN_PROGRESS task gets another assignee and keeps its
+   * status. Checks as a claim's: the new assignee is active (422, asked of acl first), the task
+   * exists (404), can be reassigned (409 `task_not_reassignable`), the assignee holds the
+   * snapshot's permissions and is a candidate (403). The row is locked while it changes, so a
+   * reassignment and a claim or transition of the same task are serialised. Reassigning to the
+   * current assignee changes nothing and announces nothing.
+   */
+  async reassign(taskId: string, userId: string, caller: AuthUser): Promise<TaskView> {
+    return this.reassignTo(taskId, await this.activeUser(userId), caller);
+  }
+
+  async reassignTo(taskId: string, assignee: UserProfile, caller: AuthUser): Promise<TaskView> {
+    const assigneeId = assignee.id.toLowerCase();
+    return this.dataSource.transaction(async (manager) => {
+      const task = await this.find(manager, taskId, true);
+      if (task.status !== 'CLAIMED' && task.status !== 'IN_PROGRESS') {
+        throw new Conflict(
+          `Task ${task.id} is ${task.status}; only a CLAIMED or IN_PROGRESS task can be reassigned (claim it for the user instead).`,
+          AssignmentErrorCodes.taskNotReassignable,
+        );
+      }
+      assertMayHold(task, assigneeId, assignee);
+      if (task.assignedTo === assigneeId) return toTaskView(task);
+      const previousAssignee = task.assignedTo!;
+      task.assignedTo = assigneeId;
+      task.assignedAt = new Date();
+      task.assignedToUser = { id: assigneeId, name: assignee.name, email: assignee.email };
+      await manager.save(task);
+      const saved = await manager.findOneByOrFail(Task, { id: task.id });
+      const event: TaskReassignedEvent = {
+        ...taskEventBase(saved, caller.id),
+        assigned_to: assigneeId,
+        previous_assignee: previousAssignee,
+        reassigned_by: caller.id,
+      };
+      await this.outbox.enqueue(manager, AssignmentEvents.taskReassigned, event);
+      return toTaskView(saved);
+    });
   }
 
   /** A task from a raw `RETURNING *` row, converted as TypeORM converts what it loads. */

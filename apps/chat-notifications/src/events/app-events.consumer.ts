@@ -16,6 +16,7 @@ import {
   DocumentDeletedPayload,
   TaskClaimedPayload,
   TaskEscalatedPayload,
+  TaskReassignedPayload,
 } from './dto/app-events.dto';
 
 /** Preview length of a chat message in a notification. */
@@ -44,6 +45,28 @@ export class AppEventsConsumer {
       title: claimed_by === assigned_to ? 'You claimed a task' : 'A task was assigned to you',
       body: null,
       data: { task_id, claimed_by },
+    });
+  }
+
+  /** The new assignee is told the task is theirs now, the previous one that it is not (docs/api/contract.md §7.2). */
+  @OnEvent(AssignmentEvents.taskReassigned, TaskReassignedPayload)
+  async taskReassigned(event: EventEnvelope<TaskReassignedPayload>, manager: EntityManager): Promise<void> {
+    const { task_id, assigned_to, previous_assignee, reassigned_by } = event.data;
+    const data = { task_id, assigned_to, previous_assignee, reassigned_by };
+    await this.notifier.notify(manager, {
+      recipient_ids: [assigned_to],
+      notification_type: event.subject,
+      title: 'A task was reassigned to you',
+      body: null,
+      data,
+    });
+    if (previous_assignee === assigned_to) return;
+    await this.notifier.notify(manager, {
+      recipient_ids: [previous_assignee],
+      notification_type: event.subject,
+      title: 'A task of yours was reassigned to someone else',
+      body: null,
+      data,
     });
   }
 

@@ -212,6 +212,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/assignment/api/v1/tasks/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim, unclaim, start, complete, cancel or reassign up to 100 tasks
+         * @description Always 200 once the body validates: one result per task, in the order of task_ids, with the status and body the single action would have answered.
+         */
+        post: operations["assignment_tasks_bulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/assignment/api/v1/tasks/{task_id}": {
         parameters: {
             query?: never;
@@ -241,6 +261,23 @@ export interface paths {
         put?: never;
         /** Claim a task (endpoint 4) */
         post: operations["assignment_tasks_claim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assignment/api/v1/tasks/{task_id}/reassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give a CLAIMED or IN_PROGRESS task to another user */
+        post: operations["assignment_tasks_reassign"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1454,7 +1491,7 @@ export interface components {
              * @example not_found
              * @enum {string}
              */
-            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "bad_request" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
+            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "bad_request" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "task_not_reassignable" | "validation_failed" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
         };
         ValidationIssueResponse: {
             /**
@@ -1580,40 +1617,13 @@ export interface components {
             /** @example tasks:claim */
             code: string;
         };
-        /**
-         * @example {
-         *       "workflow_node_code": "example",
-         *       "node_preview_name": "example"
-         *     }
-         */
-        CreateTaskDto: {
-            workflow_node_code: string;
-            node_preview_name: string;
-            node_instructions?: string | null;
-            /**
-             * @default MEDIUM
-             * @enum {string}
-             */
-            priority?: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
-            /** Format: date-time */
-            due_at?: string | null;
-            required_permissions_snapshot?: components["schemas"]["RequiredPermissionDto"][];
-            /** @description Group ids; when given, only members of one of them may claim. */
-            candidate_groups?: string[];
-            source_service?: string | null;
-            entity_type?: string | null;
-            /** Format: uuid */
-            entity_id?: string | null;
-            entity_reference?: string | null;
-            engine_request?: string | null;
-        };
-        TaskAssigneeDto: {
+        TaskAssigneeResponse: {
             /** Format: uuid */
             id: string;
             name: string;
             email: string;
         };
-        TaskDto: {
+        TaskResponse: {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
@@ -1645,15 +1655,79 @@ export interface components {
             updated_at: string;
             /** Format: date-time */
             deleted_at: string | null;
-            assigned_to_user: components["schemas"]["TaskAssigneeDto"] | null;
+            assigned_to_user: components["schemas"]["TaskAssigneeResponse"] | null;
             escalation_level: number;
         };
-        TaskPageDto: {
-            results: components["schemas"]["TaskDto"][];
-            /** Format: uri */
-            next: string | null;
-            /** Format: uri */
-            previous: string | null;
+        /**
+         * @example {
+         *       "workflow_node_code": "example",
+         *       "node_preview_name": "example"
+         *     }
+         */
+        CreateTaskDto: {
+            workflow_node_code: string;
+            node_preview_name: string;
+            node_instructions?: string | null;
+            /**
+             * @default MEDIUM
+             * @enum {string}
+             */
+            priority?: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
+            /** Format: date-time */
+            due_at?: string | null;
+            required_permissions_snapshot?: components["schemas"]["RequiredPermissionDto"][];
+            /** @description Group ids; when given, only members of one of them may claim. */
+            candidate_groups?: string[];
+            source_service?: string | null;
+            entity_type?: string | null;
+            /** Format: uuid */
+            entity_id?: string | null;
+            entity_reference?: string | null;
+            engine_request?: string | null;
+        };
+        BulkTaskErrorResponse: {
+            /** @description A sentence (a 422’s issues summarised in one) */
+            detail: string;
+            /**
+             * @example task_not_claimable
+             * @enum {string}
+             */
+            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "bad_request" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "task_not_reassignable" | "validation_failed" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
+        };
+        BulkTaskResultResponse: {
+            /** Format: uuid */
+            task_id: string;
+            /**
+             * @description The HTTP status the single action would have answered
+             * @enum {number}
+             */
+            status: 200 | 403 | 404 | 409 | 422;
+            /** @description The task after the action (status 200) */
+            task?: components["schemas"]["TaskResponse"];
+            /** @description The error (any other status) */
+            error?: components["schemas"]["BulkTaskErrorResponse"];
+        };
+        BulkTasksResponse: {
+            results: components["schemas"]["BulkTaskResultResponse"][];
+        };
+        /**
+         * @example {
+         *       "action": "claim",
+         *       "task_ids": [
+         *         "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+         *       ]
+         *     }
+         */
+        BulkTasksDto: {
+            /** @enum {string} */
+            action: "claim" | "unclaim" | "start" | "complete" | "cancel" | "reassign";
+            /** @description Distinct task ids; results come back in this order. A repeated id is a 422 at its index. */
+            task_ids: string[];
+            /**
+             * Format: uuid
+             * @description `claim`: the claimant (default the caller; another user needs `tasks:assign`). `reassign`: the new assignee (required). Not allowed for the other actions.
+             */
+            user_id?: string;
         };
         /** @example {} */
         ClaimTaskDto: {
@@ -1663,12 +1737,17 @@ export interface components {
              */
             user_id?: string;
         };
-        ClaimResponseDto: {
-            /** @example true */
-            success: boolean;
-            /** @example Task claimed */
-            message: string;
-            data: components["schemas"]["TaskDto"];
+        /**
+         * @example {
+         *       "user_id": "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+         *     }
+         */
+        ReassignTaskDto: {
+            /**
+             * Format: uuid
+             * @description The new assignee: an active user holding the task’s permissions and in its candidate groups.
+             */
+            user_id: string;
         };
         /**
          * @example {
@@ -3788,12 +3867,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskPageDto"];
+                    "application/json": {
+                        results: components["schemas"]["TaskResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -3839,12 +3931,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskDto"];
+                    "application/json": components["schemas"]["TaskResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -3895,6 +3988,90 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    assignment_tasks_bulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkTasksDto"];
+            };
+        };
+        responses: {
+            /** @description Bulk action applied */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["BulkTasksResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description A service this request depends on did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     assignment_tasks_get: {
         parameters: {
             query?: never;
@@ -3906,12 +4083,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskDto"];
+                    "application/json": components["schemas"]["TaskResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4025,12 +4203,18 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Task claimed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ClaimResponseDto"];
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["TaskResponse"];
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4108,6 +4292,110 @@ export interface operations {
             };
         };
     };
+    assignment_tasks_reassign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReassignTaskDto"];
+            };
+        };
+        responses: {
+            /** @description Task reassigned */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["TaskResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description tasks:assign is missing, or the new assignee lacks a permission of the task or is in none of its candidate groups */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description task_not_reassignable: the task is not CLAIMED or IN_PROGRESS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed, or user_id is not an active user */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description A service this request depends on did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     assignment_tasks_unclaim: {
         parameters: {
             query?: never;
@@ -4119,12 +4407,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskDto"];
+                    "application/json": components["schemas"]["TaskResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4186,12 +4475,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskDto"];
+                    "application/json": components["schemas"]["TaskResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4253,12 +4543,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskDto"];
+                    "application/json": components["schemas"]["TaskResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4320,12 +4611,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskDto"];
+                    "application/json": components["schemas"]["TaskResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */

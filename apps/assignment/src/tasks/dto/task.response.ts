@@ -7,18 +7,17 @@ import {
   type TaskStatus,
   type TaskView,
 } from '@media/contracts';
-import { PageDto } from '@media/platform';
 import { RequiredPermissionDto } from './create-task.dto';
 
 /** `assigned_to_user`: the assignee as acl described it at the claim. */
-export class TaskAssigneeDto implements TaskAssignee {
+export class TaskAssigneeResponse implements TaskAssignee {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;
   @ApiProperty() email!: string;
 }
 
 /** A task in every response: each field present, `null` when unset (docs/api/contract.md §3). */
-export class TaskDto implements TaskView {
+export class TaskResponse implements TaskView {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ enum: TASK_STATUSES }) status!: TaskStatus;
   @ApiProperty({ enum: TASK_PRIORITIES }) priority!: TaskPriority;
@@ -39,16 +38,6 @@ export class TaskDto implements TaskView {
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) deleted_at!: string | null;
-  @ApiProperty({ type: TaskAssigneeDto, nullable: true }) assigned_to_user!: TaskAssigneeDto | null;
+  @ApiProperty({ type: TaskAssigneeResponse, nullable: true }) assigned_to_user!: TaskAssigneeResponse | null;
   @ApiProperty({ minimum: 0 }) escalation_level!: number;
-}
-
-/** A page of the task list (docs/api/contract.md §3). */
-export class TaskPageDto extends PageDto(TaskDto) {}
-
-/** Endpoint 4's envelope. */
-export class ClaimResponseDto {
-  @ApiProperty({ example: true }) success!: boolean;
-  @ApiProperty({ example: 'Task claimed' }) message!: string;
-  @ApiProperty({ type: TaskDto }) data!: TaskDto;
 }

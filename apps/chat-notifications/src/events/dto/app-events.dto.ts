@@ -5,6 +5,7 @@ import type {
   DocumentDeletedEvent,
   TaskClaimedEvent,
   TaskEscalatedEvent,
+  TaskReassignedEvent,
 } from '@media/contracts';
 import { IsDateTime } from '@media/platform';
 
@@ -24,6 +25,22 @@ export class TaskClaimedPayload implements Pick<TaskClaimedEvent, 'task_id' | 'c
 
   @IsUUID('all')
   claimed_by!: string;
+}
+
+export class TaskReassignedPayload
+  implements Pick<TaskReassignedEvent, 'task_id' | 'assigned_to' | 'previous_assignee' | 'reassigned_by'>
+{
+  @IsUUID('all')
+  task_id!: string;
+
+  @IsUUID('all')
+  assigned_to!: string;
+
+  @IsUUID('all')
+  previous_assignee!: string;
+
+  @IsUUID('all')
+  reassigned_by!: string;
 }
 
 export class TaskEscalatedPayload implements Pick<TaskEscalatedEvent, 'task_id' | 'escalation_level'> {

@@ -7,7 +7,7 @@ import type { AssignmentConfig } from '../config';
  * plus `ESCALATION_NOW_OFFSET`, so a test or a drill can move it forward.
  */
 @Injectable()
-export class Clock {
+export class ClockService {
   private readonly offsetMs: number;
 
   constructor(@InjectConfig() config: AssignmentConfig) {

@@ -7,7 +7,7 @@ import { TasksService } from './tasks.service';
 
 /** Task creation by other apps (docs/api/contract.md §5); a malformed payload is a 422 at `["data", ...]`. */
 @Controller()
-export class TasksRpcController {
+export class TasksRpc {
   constructor(@Inject(TasksService) private readonly tasks: TasksService) {}
 
   @MessagePattern(AssignmentSubjects.tasksCreate)
