@@ -36,7 +36,7 @@ const require = createRequire(import.meta.url);
 const WebSocket = require('ws');
 const { generateTestKeys, mintToken } = require(dist('libs/testing/src/tokens.js'));
 const { freePort } = require(dist('libs/testing/src/ports.js'));
-const { UNREAD_COUNTS_SQL } = require(dist('apps/chat-notifications/src/chat/rooms.service.js'));
+const { ROOM_COUNTS_SQL } = require(dist('apps/chat-notifications/src/chat/room-counts.sql.js'));
 
 const MEMBERS = Number(process.env.MEMBERS ?? 100);
 const MESSAGES = Number(process.env.MESSAGES ?? 200);
@@ -273,7 +273,7 @@ async function main() {
     for (let i = 0; i < SEQUENTIAL; i++) {
       for (const [name, path] of Object.entries(cases)) times[name].push((await get(path)).ms);
     }
-    const explain = await db.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT TEXT) ${UNREAD_COUNTS_SQL}`, [
+    const explain = await db.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT TEXT) ${ROOM_COUNTS_SQL}`, [
       me,
       checkPage.map((r) => r.id),
     ]);

@@ -1146,24 +1146,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/chat/rooms/{id}/messages": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A room's messages (cursor) */
-        get: operations["chat_notifications_Rooms_listMessages"];
-        put?: never;
-        /** Post a message to a room */
-        post: operations["chat_notifications_Rooms_postMessage"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/chat/rooms/{id}/read": {
         parameters: {
             query?: never;
@@ -1181,6 +1163,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/chat/rooms/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deactivate a room */
+        post: operations["chat_notifications_Rooms_deactivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/chat/rooms/{id}/members": {
         parameters: {
             query?: never;
@@ -1191,7 +1190,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Add members to a room */
-        post: operations["chat_notifications_Rooms_addMembers"];
+        post: operations["chat_notifications_RoomMembers_addMembers"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1209,23 +1208,24 @@ export interface paths {
         put?: never;
         post?: never;
         /** Remove a member from a room */
-        delete: operations["chat_notifications_Rooms_removeMember"];
+        delete: operations["chat_notifications_RoomMembers_removeMember"];
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/v1/chat/rooms/{id}/deactivate": {
+    "/api/v1/chat/rooms/{id}/messages": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** A room's messages (cursor) */
+        get: operations["chat_notifications_Messages_list"];
         put?: never;
-        /** Deactivate a room */
-        post: operations["chat_notifications_Rooms_deactivate"];
+        /** Post a message to a room */
+        post: operations["chat_notifications_Messages_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2467,13 +2467,13 @@ export interface components {
             /** @description Absolute URL of the previous page. */
             previous: string | null;
         };
-        TicketView: {
+        TicketResponse: {
             /** @description Pass as `?ticket=` on the websocket upgrade; single use. */
             ticket: string;
             /** Format: date-time */
             expires_at: string;
         };
-        MemberView: {
+        MemberResponse: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -2485,7 +2485,7 @@ export interface components {
             /** Format: date-time */
             last_read_at: string | null;
         };
-        RoomView: {
+        RoomResponse: {
             /** Format: uuid */
             id: string;
             name: string;
@@ -2497,7 +2497,7 @@ export interface components {
             /** Format: uuid */
             created_by: string;
             is_active: boolean;
-            members: components["schemas"]["MemberView"][];
+            members: components["schemas"]["MemberResponse"][];
             /** @example 0 */
             unread_count: string;
             /** Format: date-time */
@@ -2528,7 +2528,17 @@ export interface components {
             /** Format: uuid */
             user_id: string;
         };
-        MessageView: {
+        /**
+         * @example {
+         *       "member_ids": [
+         *         "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+         *       ]
+         *     }
+         */
+        AddMembersDto: {
+            member_ids: string[];
+        };
+        MessageResponse: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -2546,16 +2556,6 @@ export interface components {
          */
         CreateMessageDto: {
             body: string;
-        };
-        /**
-         * @example {
-         *       "member_ids": [
-         *         "3fa85f64-5717-4562-b3fc-2c963f66afa6"
-         *       ]
-         *     }
-         */
-        AddMembersDto: {
-            member_ids: string[];
         };
         PreferenceView: {
             /** Format: uuid */
@@ -7744,7 +7744,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["TicketView"];
+                        data: components["schemas"]["TicketResponse"];
                     };
                 };
             };
@@ -7784,7 +7784,7 @@ export interface operations {
                         success: true;
                         message: string;
                         data: {
-                            results: components["schemas"]["RoomView"][];
+                            results: components["schemas"]["RoomResponse"][];
                             /**
                              * Format: uri
                              * @description Absolute URL of the next page
@@ -7845,7 +7845,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -7929,7 +7929,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -7943,7 +7943,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8016,7 +8016,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8031,163 +8031,6 @@ export interface operations {
             };
             /** @description Not found */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed (every failing field) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-        };
-    };
-    chat_notifications_Rooms_listMessages: {
-        parameters: {
-            query?: {
-                /** @description Opaque cursor from `next` or `previous`. */
-                cursor?: string;
-                page_size?: number;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: {
-                            results: components["schemas"]["MessageView"][];
-                            /**
-                             * Format: uri
-                             * @description Absolute URL of the next page
-                             */
-                            next: string | null;
-                            /**
-                             * Format: uri
-                             * @description Absolute URL of the previous page
-                             */
-                            previous: string | null;
-                        };
-                    };
-                };
-            };
-            /** @description Missing, malformed, badly signed or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed (every failing field) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-        };
-    };
-    chat_notifications_Rooms_postMessage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateMessageDto"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: components["schemas"]["MessageView"];
-                    };
-                };
-            };
-            /** @description Missing, malformed, badly signed or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8228,7 +8071,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8262,7 +8105,71 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Rooms_addMembers: {
+    chat_notifications_Rooms_deactivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["RoomResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_RoomMembers_addMembers: {
         parameters: {
             query?: never;
             header?: never;
@@ -8287,7 +8194,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8366,7 +8273,7 @@ export interface operations {
             };
         };
     };
-    chat_notifications_Rooms_removeMember: {
+    chat_notifications_RoomMembers_removeMember: {
         parameters: {
             query?: never;
             header?: never;
@@ -8388,7 +8295,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8440,9 +8347,13 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Rooms_deactivate: {
+    chat_notifications_Messages_list: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Opaque cursor from `next` or `previous`. */
+                cursor?: string;
+                page_size?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -8461,7 +8372,19 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: {
+                            results: components["schemas"]["MessageResponse"][];
+                            /**
+                             * Format: uri
+                             * @description Absolute URL of the next page
+                             */
+                            next: string | null;
+                            /**
+                             * Format: uri
+                             * @description Absolute URL of the previous page
+                             */
+                            previous: string | null;
+                        };
                     };
                 };
             };
@@ -8474,8 +8397,58 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A required permission is missing */
-            403: {
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_Messages_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMessageDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["MessageResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8485,6 +8458,33 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
