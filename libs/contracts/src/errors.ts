@@ -62,6 +62,8 @@ export const ERROR_CODES = [
   'invalid_transition',
   'task_not_claimable',
   // chat-notifications
+  'edit_window_closed',
+  'message_deleted',
   'not_group_member',
   'room_inactive',
   'room_is_direct',

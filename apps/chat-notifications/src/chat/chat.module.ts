@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { Feature } from '@media/platform';
 import { CreateChat1764800000000 } from '../database/migrations/1764800000000-create-chat';
 import { DeletedDocuments1764800000011 } from '../database/migrations/1764800000011-deleted-documents';
+import { ChatMentionsEdits1764800000030 } from '../database/migrations/1764800000030-chat-mentions-edits';
+import { NotificationsModule } from '../notifications/notifications.module';
 import { RealtimeModule } from '../realtime/realtime.module';
 import { ChatMessage } from './chat-message.entity';
 import { ChatRoomMember } from './chat-room-member.entity';
@@ -15,10 +17,10 @@ import { RoomsService } from './rooms.service';
 
 @Feature({
   entities: [ChatRoom, ChatRoomMember, ChatMessage],
-  migrations: [CreateChat1764800000000, DeletedDocuments1764800000011],
+  migrations: [CreateChat1764800000000, DeletedDocuments1764800000011, ChatMentionsEdits1764800000030],
 })
 @Module({
-  imports: [RealtimeModule],
+  imports: [RealtimeModule, NotificationsModule],
   controllers: [RoomsController, RoomMembersController, MessagesController],
   providers: [RoomsService, RoomMembersService, MessagesService],
   exports: [RoomsService],

@@ -44,6 +44,7 @@ export interface RoomView {
   is_active: boolean;
   members: MemberView[];
   unread_count: string;
+  mention_count: string;
   created_at: string;
   updated_at: string;
 }
@@ -51,6 +52,7 @@ export interface RoomView {
 /** The caller's counts in a room. */
 export interface RoomCounts {
   unread: string;
+  mentions: string;
 }
 
 export function toMemberView(m: MemberRow): MemberView {
@@ -74,6 +76,7 @@ export function toRoomView(r: RoomRow, members: MemberView[], counts: RoomCounts
     is_active: r.is_active,
     members,
     unread_count: counts?.unread ?? '0',
+    mention_count: counts?.mentions ?? '0',
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
   };

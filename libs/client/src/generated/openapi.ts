@@ -1232,6 +1232,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/chat/rooms/{id}/messages/{message_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a message (its sender within CHAT_EDIT_WINDOW; an ADMIN of a GROUP room at any time) */
+        delete: operations["chat_notifications_Messages_delete"];
+        options?: never;
+        head?: never;
+        /** Edit a message (its sender, within CHAT_EDIT_WINDOW) */
+        patch: operations["chat_notifications_Messages_edit"];
+        trace?: never;
+    };
     "/api/v1/notifications/preferences": {
         parameters: {
             query?: never;
@@ -1454,7 +1472,7 @@ export interface components {
              * @example not_found
              * @enum {string}
              */
-            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "bad_request" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
+            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "bad_request" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "edit_window_closed" | "message_deleted" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
         };
         ValidationIssueResponse: {
             /**
@@ -2498,8 +2516,16 @@ export interface components {
             created_by: string;
             is_active: boolean;
             members: components["schemas"]["MemberResponse"][];
-            /** @example 0 */
+            /**
+             * @description The caller's unread messages (by others, not deleted)
+             * @example 0
+             */
             unread_count: string;
+            /**
+             * @description The caller's unread messages that mention the caller
+             * @example 0
+             */
+            mention_count: string;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2545,7 +2571,14 @@ export interface components {
             room_id: string;
             /** Format: uuid */
             sender: string;
-            body: string;
+            /** @description null once the message is deleted */
+            body: string | null;
+            /** @description The members mentioned when it was posted (an edit leaves them) */
+            mentions: string[];
+            /** Format: date-time */
+            edited_at: string | null;
+            /** Format: date-time */
+            deleted_at: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -2555,6 +2588,16 @@ export interface components {
          *     }
          */
         CreateMessageDto: {
+            body: string;
+            /** @description Distinct members of the room to mention; each gets a `chat.mention` notification (HIGH) */
+            mentions?: string[];
+        };
+        /**
+         * @example {
+         *       "body": "example"
+         *     }
+         */
+        UpdateMessageDto: {
             body: string;
         };
         PreferenceView: {
@@ -8456,7 +8499,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found */
+            /** @description Unknown room, or the caller is not a member */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8465,7 +8508,170 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Conflict */
+            /** @description room_inactive */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid body, or a mention of a non-member (at ["body","mentions","<i>"]) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_Messages_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: the message stays in the list with body null and deleted_at set */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Neither the sender nor an ADMIN of a GROUP room */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown room or message, or the caller is not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description edit_window_closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_Messages_edit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMessageDto"];
+            };
+        };
+        responses: {
+            /** @description The edited message (`edited_at` set) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["MessageResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not the sender */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown room or message, or the caller is not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description edit_window_closed or message_deleted */
             409: {
                 headers: {
                     [name: string]: unknown;

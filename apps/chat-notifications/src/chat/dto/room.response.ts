@@ -9,7 +9,7 @@ export class MemberResponse {
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) last_read_at!: string | null;
 }
 
-/** ChatRoom of the seed; `unread_count` is the caller's, as a string. */
+/** ChatRoom of the seed; `unread_count` and `mention_count` are the caller's, as strings. */
 export class RoomResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() name!: string;
@@ -19,7 +19,10 @@ export class RoomResponse {
   @ApiProperty({ format: 'uuid' }) created_by!: string;
   @ApiProperty() is_active!: boolean;
   @ApiProperty({ type: [MemberResponse] }) members!: MemberResponse[];
-  @ApiProperty({ example: '0' }) unread_count!: string;
+  @ApiProperty({ example: '0', description: "The caller's unread messages (by others, not deleted)" })
+  unread_count!: string;
+  @ApiProperty({ example: '0', description: "The caller's unread messages that mention the caller" })
+  mention_count!: string;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }
