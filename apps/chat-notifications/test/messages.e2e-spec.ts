@@ -28,6 +28,9 @@ afterAll(async () => {
   await closeNats();
 });
 
+/** A test that boots a second replica (up to a minute on a busy machine). */
+const WITH_REPLICA = 120_000;
+
 const messagesOf = (room: string) => `/api/v1/chat/rooms/${room}/messages`;
 const messagePath = (room: string, message: string) => `${messagesOf(room)}/${message}`;
 
@@ -232,7 +235,7 @@ describe('edits', () => {
     expect((await listed(room.id, bob, message.id)).body).toBe('mine');
   });
 
-  it('validates the body (1..4000) with 422 at ["body","body"]', async () => {
+  it('validates the body (1..4000) with 422 at ["body","body"], takes JSON or a form, refuses multipart', async () => {
     const message = await send(room.id, bob, 'mine');
     const empty = await edit(room.id, message.id, bob, '');
     expect(empty.status).toBe(422);
@@ -243,6 +246,21 @@ describe('edits', () => {
       json: { body: 'x', mentions: [] },
     });
     expect(extra.status).toBe(422);
+    const form = await api(messagePath(room.id, message.id), {
+      token: bob.token,
+      method: 'PATCH',
+      form: { body: 'from a form' },
+    });
+    expect(form.status).toBe(200);
+    expect(form.body.data.body).toBe('from a form');
+    const multipart = new FormData();
+    multipart.append('body', 'x');
+    const refused = await api(messagePath(room.id, message.id), {
+      token: bob.token,
+      method: 'PATCH',
+      multipart,
+    });
+    expect(refused.status).toBe(415);
   });
 
   it('answers 409 edit_window_closed once CHAT_EDIT_WINDOW (15 min) has passed', async () => {
@@ -265,29 +283,33 @@ describe('edits', () => {
     expect(res.body.code).toBe('message_deleted');
   });
 
-  it('uses the configured window: a replica with CHAT_EDIT_WINDOW=1m closes it after a minute', async () => {
-    const replica = await startReplica({ CHAT_EDIT_WINDOW: '1m' });
-    try {
-      const message = await send(room.id, bob, 'configured');
-      await age(message.id, 2);
-      const there = await call(replica.url, messagePath(room.id, message.id), {
-        token: bob.token,
-        method: 'PATCH',
-        json: { body: 'x' },
-      });
-      expect(there.status).toBe(409);
-      expect(there.body.code).toBe('edit_window_closed');
-      const deleteThere = await call(replica.url, messagePath(room.id, message.id), {
-        token: bob.token,
-        method: 'DELETE',
-      });
-      expect(deleteThere.status).toBe(409);
-      // The stack's own instance (default 15 min) still takes it.
-      expect((await edit(room.id, message.id, bob, 'edited')).status).toBe(200);
-    } finally {
-      await replica.stop();
-    }
-  });
+  it(
+    'uses the configured window: a replica with CHAT_EDIT_WINDOW=1m closes it after a minute',
+    async () => {
+      const replica = await startReplica({ CHAT_EDIT_WINDOW: '1m' });
+      try {
+        const message = await send(room.id, bob, 'configured');
+        await age(message.id, 2);
+        const there = await call(replica.url, messagePath(room.id, message.id), {
+          token: bob.token,
+          method: 'PATCH',
+          json: { body: 'x' },
+        });
+        expect(there.status).toBe(409);
+        expect(there.body.code).toBe('edit_window_closed');
+        const deleteThere = await call(replica.url, messagePath(room.id, message.id), {
+          token: bob.token,
+          method: 'DELETE',
+        });
+        expect(deleteThere.status).toBe(409);
+        // The stack's own instance (default 15 min) still takes it.
+        expect((await edit(room.id, message.id, bob, 'edited')).status).toBe(200);
+      } finally {
+        await replica.stop();
+      }
+    },
+    WITH_REPLICA,
+  );
 });
 
 describe('deletions', () => {
@@ -348,6 +370,7 @@ describe('deletions', () => {
 
   it('in a DIRECT room only the sender may delete, although both are ADMINs', async () => {
     const direct = await api('/api/v1/chat/rooms/direct', { token: bob.token, json: { user_id: carol.id } });
+    expect(direct.text).toContain('"room_type":"DIRECT"');
     const id = direct.body.data.id;
     const message = await send(id, bob, 'between us');
     expect((await remove(id, message.id, carol)).status).toBe(403);
@@ -391,42 +414,47 @@ describe('deletions', () => {
 });
 
 describe('pushes of edits and deletions', () => {
-  it('pushes chat.message.updated and chat.message.deleted to members on another replica and through the gateway', async () => {
-    const replica = await startReplica();
-    try {
-      const group = groupId();
-      const [alice, bob, outsider] = await users(3, { groups: [group] });
-      const room = await createRoom(alice, group, [bob.id]);
-      const ticket = (await api('/api/v1/ws/tickets', { token: bob.token, method: 'POST' })).body.data.ticket;
-      const onReplica = await connectWs({ base: replica.url, ticket });
-      const viaGateway = await connectWs({ token: alice.token });
-      const stranger = await connectWs({ token: outsider.token });
-      open.push(onReplica, viaGateway, stranger);
-      const message = await send(room.id, alice, 'first draft', [bob.id]);
-      const edited = (await edit(room.id, message.id, alice, 'final')).body.data;
-      const updated = await onReplica.next((f) => f.event === 'chat.message.updated');
-      expect(updated.data).toEqual(edited);
-      expect((await viaGateway.next((f) => f.event === 'chat.message.updated')).data).toEqual(edited);
-      expect((await remove(room.id, message.id, alice)).status).toBe(204);
-      const deleted = await onReplica.next((f) => f.event === 'chat.message.deleted');
-      expect(deleted.data).toMatchObject({
-        id: message.id,
-        room_id: room.id,
-        body: null,
-        mentions: [bob.id],
-      });
-      expect(deleted.data.deleted_at).toEqual(expect.any(String));
-      expect((await viaGateway.next((f) => f.event === 'chat.message.deleted')).data).toEqual(deleted.data);
-      // The outsider's socket got none of the room's events: a message in its own room, pushed
-      // after them, is the first chat frame it holds.
-      const own = await createRoom(outsider, group);
-      const mine = await send(own.id, outsider, 'my own');
-      await stranger.next((f) => f.event === 'chat.message' && f.data.id === mine.id);
-      expect(stranger.frames.filter((f) => f.event.startsWith('chat.')).map((f) => f.data.id)).toEqual([
-        mine.id,
-      ]);
-    } finally {
-      await replica.stop();
-    }
-  });
+  it(
+    'pushes chat.message.updated and chat.message.deleted to members on another replica and through the gateway',
+    async () => {
+      const replica = await startReplica();
+      try {
+        const group = groupId();
+        const [alice, bob, outsider] = await users(3, { groups: [group] });
+        const room = await createRoom(alice, group, [bob.id]);
+        const ticket = (await api('/api/v1/ws/tickets', { token: bob.token, method: 'POST' })).body.data
+          .ticket;
+        const onReplica = await connectWs({ base: replica.url, ticket });
+        const viaGateway = await connectWs({ token: alice.token });
+        const stranger = await connectWs({ token: outsider.token });
+        open.push(onReplica, viaGateway, stranger);
+        const message = await send(room.id, alice, 'first draft', [bob.id]);
+        const edited = (await edit(room.id, message.id, alice, 'final')).body.data;
+        const updated = await onReplica.next((f) => f.event === 'chat.message.updated');
+        expect(updated.data).toEqual(edited);
+        expect((await viaGateway.next((f) => f.event === 'chat.message.updated')).data).toEqual(edited);
+        expect((await remove(room.id, message.id, alice)).status).toBe(204);
+        const deleted = await onReplica.next((f) => f.event === 'chat.message.deleted');
+        expect(deleted.data).toMatchObject({
+          id: message.id,
+          room_id: room.id,
+          body: null,
+          mentions: [bob.id],
+        });
+        expect(deleted.data.deleted_at).toEqual(expect.any(String));
+        expect((await viaGateway.next((f) => f.event === 'chat.message.deleted')).data).toEqual(deleted.data);
+        // The outsider's socket got none of the room's events: a message in its own room, pushed
+        // after them, is the first chat frame it holds.
+        const own = await createRoom(outsider, group);
+        const mine = await send(own.id, outsider, 'my own');
+        await stranger.next((f) => f.event === 'chat.message' && f.data.id === mine.id);
+        expect(stranger.frames.filter((f) => f.event.startsWith('chat.')).map((f) => f.data.id)).toEqual([
+          mine.id,
+        ]);
+      } finally {
+        await replica.stop();
+      }
+    },
+    WITH_REPLICA,
+  );
 });

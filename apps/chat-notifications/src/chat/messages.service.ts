@@ -6,7 +6,6 @@ import {
   ChatEvents,
   type ChatMessageCreatedEvent,
   type PushEventName,
-  type ValidationIssue,
 } from '@media/contracts';
 import {
   changedRows,
@@ -30,7 +29,7 @@ import type { CreateMessageDto } from './dto/create-message.dto';
 import type { ListMessagesQuery } from './dto/list-messages.query';
 import type { UpdateMessageDto } from './dto/update-message.dto';
 import { rowToMessageView, toMessageView, type MessageRow, type MessageView } from './message.view';
-import { findMembership } from './room-membership';
+import { findMembership, mentionIssues } from './room-membership';
 import type { RoomRow } from './room.view';
 
 /** Preview length of a message in a notification. */
@@ -239,18 +238,4 @@ export class MessagesService {
     this.push.push(members, event, view);
     return view;
   }
-}
-
-/** 422 items for mentioned ids that are not members of the room, at their own index. */
-export function mentionIssues(mentions: string[], members: Set<string>): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
-  mentions.forEach((id, i) => {
-    if (members.has(id.toLowerCase())) return;
-    issues.push({
-      loc: ['body', 'mentions', String(i)],
-      msg: `User ${id} is not a member of the room`,
-      type: 'value_error',
-    });
-  });
-  return issues;
 }

@@ -69,3 +69,17 @@ export async function findMembership(
   if (rows.length === 0) throw new NotFound('Room', roomId);
   return { room: rows[0], role: rows[0].role };
 }
+
+/** 422 items for mentioned ids that are not members of the room, at their own index. */
+export function mentionIssues(mentions: string[], members: Set<string>): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  mentions.forEach((id, i) => {
+    if (members.has(id.toLowerCase())) return;
+    issues.push({
+      loc: ['body', 'mentions', String(i)],
+      msg: `User ${id} is not a member of the room`,
+      type: 'value_error',
+    });
+  });
+  return issues;
+}

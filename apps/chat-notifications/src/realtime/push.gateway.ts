@@ -21,7 +21,7 @@ type TrackedSocket = WebSocket & { userId?: string; expiry?: NodeJS.Timeout };
 
 /**
  * `GET /api/v1/ws` (upgrade): server-to-client pushes only, frames `{event, data}` with
- * `chat.message` and `notification`. Authenticated at the upgrade (see WsAuthService).
+ * `chat.message`, `chat.message.updated`, `chat.message.deleted` and `notification`. Authenticated at the upgrade (see WsAuthService).
  */
 @WebSocketGateway({ path: '/api/v1/ws' })
 export class PushGateway implements OnGatewayConnection, OnGatewayDisconnect {
