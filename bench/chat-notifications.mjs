@@ -8,11 +8,14 @@
  *      (default 200) messages, one at a time, after WARMUP. p50/p95/p99/max, plus the POST's own
  *      latency. Each message also feeds the inbox of the 99 others (`chat.message.created` ->
  *      notifications -> `notification` pushes), so that work runs alongside, as in production.
- *   2. Room list with unread counts: a user in ROOMS (default 1,000) rooms, each with 2 members
- *      and MSGS_PER_ROOM (default 20) messages, half by the other member, read markers at random
- *      points; `GET /api/v1/chat/rooms` (page_size 20 and 100, the first page and a page deep in the
- *      list through its `next` links), SEQUENTIAL (default 300) requests each, through the
- *      gateway, with EXPLAIN (ANALYZE, BUFFERS) of the unread-count statement for a page.
+ *   2. Room list with unread and mention counts: a user in ROOMS (default 1,000) rooms, each with
+ *      2 members and MSGS_PER_ROOM (default 20) messages, half by the other member (a quarter of
+ *      those mentioning the user, one in twenty deleted), read markers at random points;
+ *      `GET /api/v1/chat/rooms` (page_size 20 and 100, the first page and a page deep in the list
+ *      through its `next` links), SEQUENTIAL (default 300) requests each, through the gateway,
+ *      with EXPLAIN (ANALYZE, BUFFERS) of the counts statement for a page, and the cost of
+ *      `mention_count`: the counts statement against the same statement without it, SEQUENTIAL
+ *      runs each on the database.
  *
  *   npx nx run-many -t build && node bench/chat-notifications.mjs
  *
@@ -36,7 +39,7 @@ const require = createRequire(import.meta.url);
 const WebSocket = require('ws');
 const { generateTestKeys, mintToken } = require(dist('libs/testing/src/tokens.js'));
 const { freePort } = require(dist('libs/testing/src/ports.js'));
-const { UNREAD_COUNTS_SQL } = require(dist('apps/chat-notifications/src/chat/rooms.service.js'));
+const { ROOM_COUNTS_SQL } = require(dist('apps/chat-notifications/src/chat/room-counts.sql.js'));
 
 const MEMBERS = Number(process.env.MEMBERS ?? 100);
 const MESSAGES = Number(process.env.MESSAGES ?? 200);
@@ -222,18 +225,37 @@ async function main() {
         WHERE r.group_id = 'bench' AND r.name LIKE 'room %'`,
       [me, other],
     );
+    // Every fourth message of the other member mentions me; one in twenty is deleted (a tombstone).
     await db.query(
-      `INSERT INTO chat_messages (room_id, sender, body, created_at)
-       SELECT r.id, CASE WHEN m % 2 = 0 THEN $1::uuid ELSE $2::uuid END, 'm' || m, now() - random() * interval '1 hour'
+      `INSERT INTO chat_messages (room_id, sender, body, mentions, created_at)
+       SELECT r.id, CASE WHEN m % 2 = 0 THEN $1::uuid ELSE $2::uuid END, 'm' || m,
+              CASE WHEN m % 4 = 1 THEN ARRAY[$1::uuid] ELSE '{}' END, now() - random() * interval '1 hour'
          FROM chat_rooms r CROSS JOIN generate_series(1, $3::int) AS m
         WHERE r.name LIKE 'room %'`,
       [me, other, MSGS_PER_ROOM],
+    );
+    await db.query(
+      `UPDATE chat_messages SET body = NULL, deleted_at = created_at + interval '1 minute'
+        WHERE body ~ '^m[0-9]+$' AND substring(body FROM 2)::int % 20 = 7`,
+    );
+    await db.query(
+      `INSERT INTO chat_mentions (user_id, room_id, created_at, message_id)
+       SELECT $1, room_id, created_at, id FROM chat_messages
+        WHERE $1 = ANY(mentions) AND deleted_at IS NULL AND sender <> $1`,
+      [me],
     );
     await db.query('COMMIT');
     await db.query('VACUUM ANALYZE chat_rooms');
     await db.query('VACUUM ANALYZE chat_room_members');
     await db.query('VACUUM ANALYZE chat_messages');
-    report.room_list_seed = { rooms: ROOMS, messages: ROOMS * MSGS_PER_ROOM, seconds: seconds(t) };
+    await db.query('VACUUM ANALYZE chat_mentions');
+    const mentionRows = (await db.query('SELECT count(*)::int AS n FROM chat_mentions')).rows[0].n;
+    report.room_list_seed = {
+      rooms: ROOMS,
+      messages: ROOMS * MSGS_PER_ROOM,
+      mentions_of_the_user: mentionRows,
+      seconds: seconds(t),
+    };
     const myToken = mintToken(keys, { sub: me, expiresIn: 3600 });
     const get = async (path) => {
       const started = performance.now();
@@ -260,27 +282,63 @@ async function main() {
       middle_page_20: deepPath,
     };
     const checkPage = (await get(cases.first_page_20)).body.data.results;
+    // The counts the API shows, recomputed the naive way from the messages themselves.
     const expected = await db.query(
-      `SELECT m.room_id, (SELECT count(*) FROM chat_messages x WHERE x.room_id = m.room_id AND x.sender <> m.user_id
-          AND x.created_at > COALESCE(m.last_read_at, '-infinity'))::text AS n
-         FROM chat_room_members m WHERE m.user_id = $1 AND m.room_id = ANY($2::uuid[])`,
+      `SELECT m.room_id,
+              count(x.id) FILTER (WHERE x.sender <> m.user_id)::text AS unread,
+              count(x.id) FILTER (WHERE x.sender <> m.user_id AND m.user_id = ANY(x.mentions))::text AS mentions
+         FROM chat_room_members m
+         LEFT JOIN chat_messages x ON x.room_id = m.room_id AND x.deleted_at IS NULL
+          AND x.created_at > COALESCE(m.last_read_at, '-infinity')
+        WHERE m.user_id = $1 AND m.room_id = ANY($2::uuid[])
+        GROUP BY m.room_id`,
       [me, checkPage.map((r) => r.id)],
     );
-    const counts = new Map(expected.rows.map((r) => [r.room_id, r.n]));
-    for (const room of checkPage)
-      if (counts.get(room.id) !== room.unread_count) throw new Error('unread count mismatch');
+    const counts = new Map(expected.rows.map((r) => [r.room_id, r]));
+    for (const room of checkPage) {
+      if (counts.get(room.id).unread !== room.unread_count) throw new Error('unread count mismatch');
+      if (counts.get(room.id).mentions !== room.mention_count) throw new Error('mention count mismatch');
+    }
+    if (!checkPage.some((r) => r.mention_count !== '0')) throw new Error('no mentions on the first page');
     const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
     for (let i = 0; i < SEQUENTIAL; i++) {
       for (const [name, path] of Object.entries(cases)) times[name].push((await get(path)).ms);
     }
-    const explain = await db.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT TEXT) ${UNREAD_COUNTS_SQL}`, [
+    const pageIds = (await get(cases.first_page_100)).body.data.results.map((r) => r.id);
+    const explain = await db.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT TEXT) ${ROOM_COUNTS_SQL}`, [
       me,
-      checkPage.map((r) => r.id),
+      pageIds.slice(0, 20),
     ]);
+    const plan = explain.rows.map((r) => r['QUERY PLAN']);
+    if (plan.some((line) => /Seq Scan on chat_(messages|mentions)/.test(line)))
+      throw new Error(`the counts statement scans a table:\n${plan.join('\n')}`);
+    // mention_count's cost: the counts statement against the same statement without the
+    // mentions subquery, on a page of 100, SEQUENTIAL runs each.
+    const unreadOnlySql = ROOM_COUNTS_SQL.replace(
+      /,\s*\(SELECT count\(\*\) FROM chat_mentions[\s\S]*?AS mentions/,
+      '',
+    );
+    if (unreadOnlySql === ROOM_COUNTS_SQL) throw new Error('could not derive the unread-only statement');
+    const statementTimes = { with_mention_count: [], unread_count_only: [] };
+    for (let i = 0; i < SEQUENTIAL; i++) {
+      for (const [name, sql] of [
+        ['with_mention_count', ROOM_COUNTS_SQL],
+        ['unread_count_only', unreadOnlySql],
+      ]) {
+        const started = performance.now();
+        await db.query(sql, [me, pageIds]);
+        statementTimes[name].push(performance.now() - started);
+      }
+    }
     report.room_list = {
-      description: `GET /api/v1/chat/rooms through the gateway for a user in ${ROOMS} rooms (${MSGS_PER_ROOM} messages each), unread counts of the page in one statement`,
+      description: `GET /api/v1/chat/rooms through the gateway for a user in ${ROOMS} rooms (${MSGS_PER_ROOM} messages each), unread and mention counts of the page in one statement`,
       ...Object.fromEntries(Object.entries(times).map(([k, v]) => [k, summary(v)])),
-      unread_counts_explain: explain.rows.map((r) => r['QUERY PLAN']),
+      counts_statement_page_100: {
+        description:
+          'the counts statement alone on the database, a page of 100 rooms, with and without mention_count',
+        ...Object.fromEntries(Object.entries(statementTimes).map(([k, v]) => [k, summary(v)])),
+      },
+      counts_explain: plan,
     };
     log(
       `room list: ${JSON.stringify(Object.fromEntries(Object.keys(cases).map((k) => [k, report.room_list[k].p50_ms])))}`,

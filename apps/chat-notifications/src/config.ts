@@ -33,11 +33,21 @@ export class ChatNotificationsEnv extends PlatformEnv {
   @IsInt({ message: DURATION })
   @Min(10_000, { message: 'must be at least 10s' })
   EMAIL_LEASE: number = 5 * 60_000;
+
+  /**
+   * How long after posting a message its sender may edit or delete it (docs/api/contract.md
+   * §7.4); an ADMIN of a GROUP room may delete any message at any time.
+   */
+  @Transform(toDuration)
+  @IsInt({ message: DURATION })
+  @Min(1000, { message: 'must be at least 1s' })
+  CHAT_EDIT_WINDOW: number = 15 * 60_000;
 }
 
 export const chatNotificationsConfig = defineConfig(ChatNotificationsEnv, (env) => ({
   ...platformConfig(env),
   mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, timeout: env.SMTP_TIMEOUT, lease: env.EMAIL_LEASE },
+  chat: { editWindow: env.CHAT_EDIT_WINDOW },
 }));
 
 /** chat-notifications's typed config. */

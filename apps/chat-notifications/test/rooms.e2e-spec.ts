@@ -37,6 +37,7 @@ const ROOM_KEYS = [
   'id',
   'is_active',
   'members',
+  'mention_count',
   'name',
   'room_type',
   'unread_count',
@@ -74,6 +75,7 @@ describe('POST /api/v1/chat/rooms (endpoint 1)', () => {
       created_by: owner.id,
       is_active: true,
       unread_count: '0',
+      mention_count: '0',
     });
     expect(room.created_at).toMatch(/Z$/);
     const roles = Object.fromEntries(room.members.map((m: any) => [m.user, m.role]));
@@ -299,15 +301,31 @@ describe('rooms, messages and unread counts (docs/api/contract.md §4.1)', () =>
     room = await createRoom(alice, group, [bob.id, carol.id]);
   });
 
-  it('posts a message: 201 with {id, room_id, sender, body, created_at}', async () => {
+  it('posts a message: 201 with {id, room_id, sender, body, mentions, edited_at, deleted_at, created_at}', async () => {
     const res = await api(`/api/v1/chat/rooms/${room.id}/messages`, {
       token: bob.token,
       json: { body: 'hi all' },
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ success: true, message: 'Message sent' });
-    expect(Object.keys(res.body.data).sort()).toEqual(['body', 'created_at', 'id', 'room_id', 'sender']);
-    expect(res.body.data).toMatchObject({ room_id: room.id, sender: bob.id, body: 'hi all' });
+    expect(Object.keys(res.body.data).sort()).toEqual([
+      'body',
+      'created_at',
+      'deleted_at',
+      'edited_at',
+      'id',
+      'mentions',
+      'room_id',
+      'sender',
+    ]);
+    expect(res.body.data).toMatchObject({
+      room_id: room.id,
+      sender: bob.id,
+      body: 'hi all',
+      mentions: [],
+      edited_at: null,
+      deleted_at: null,
+    });
   });
 
   it('limits a message body to 1..4000 characters', async () => {

@@ -65,6 +65,8 @@ export const ERROR_CODES = [
   /** A bulk task item whose single action would have answered 422 (its issues in one sentence). */
   'validation_failed',
   // chat-notifications
+  'edit_window_closed',
+  'message_deleted',
   'not_group_member',
   'room_inactive',
   'room_is_direct',

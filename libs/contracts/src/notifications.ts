@@ -12,6 +12,9 @@ export const ChatEvents = {
  */
 export const CHAT_PUSH_SUBJECT = 'chat-notifications.push';
 
+/** The inbox type of the notification a mentioned user gets (docs/api/contract.md §7.4). */
+export const CHAT_MENTION_NOTIFICATION = 'chat.mention';
+
 /** Notification channels (docs/api/contract.md §4.14). */
 export const NOTIFICATION_CHANNELS = ['websocket', 'email'] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
@@ -42,8 +45,8 @@ export interface ChatMessageCreatedEvent {
   recipient_ids: string[];
 }
 
-/** A websocket frame pushed to a client: `{event, data}`. */
-export type PushEventName = 'chat.message' | 'notification';
+/** A websocket frame pushed to a client: `{event, data}` (docs/api/chat-notifications.md, live push). */
+export type PushEventName = 'chat.message' | 'chat.message.updated' | 'chat.message.deleted' | 'notification';
 export interface PushFrame<T = unknown> {
   event: PushEventName;
   data: T;
@@ -56,6 +59,8 @@ export interface PushEnvelope<T = unknown> extends PushFrame<T> {
 
 /** Error codes chat-notifications answers beyond the common ones (docs/api/contract.md §1, §4.1). */
 export const ChatErrorCodes = {
+  editWindowClosed: 'edit_window_closed',
+  messageDeleted: 'message_deleted',
   notGroupMember: 'not_group_member',
   roomInactive: 'room_inactive',
   roomIsDirect: 'room_is_direct',

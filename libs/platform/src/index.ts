@@ -22,6 +22,7 @@ export {
 export { InjectConfig } from './config/inject-config';
 export { APP_CONFIG, APP_NAME } from './config/tokens';
 export { databaseOptions, runMigrations, type DatabaseParts } from './database/database';
+export { changedRows } from './database/changed-rows';
 export {
   DatabaseAvailability,
   DatabaseUnavailable,
@@ -45,6 +46,7 @@ export {
   type ErrorStatus,
 } from './http/api-docs';
 export { publicOrigin, urlWithQuery } from './http/public-url';
+export { envelope, type Envelope } from './http/envelope';
 
 // Validation
 export { ContractValidationPipe, validateDto } from './validation/validation.pipe';

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { NotFound, Paginator, type AuthUser, type Page } from '@media/platform';
+import { type AuthUser, changedRows, NotFound, type Page, Paginator } from '@media/platform';
 import type { Request } from 'express';
 import type { DataSource } from 'typeorm';
-import { changedRows } from '../common/sql';
 import type { ListNotificationsQuery } from './dto/notification.dto';
 import { notificationView, type NotificationView, type ReadAllView } from './dto/notification.response';
 import { Notification } from './notification.entity';

@@ -7,9 +7,16 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { ApiErrors, ApiSuccess, CurrentUser, Multipart, type AuthUser } from '@media/platform';
+import {
+  ApiErrors,
+  ApiSuccess,
+  type AuthUser,
+  CurrentUser,
+  envelope,
+  type Envelope,
+  Multipart,
+} from '@media/platform';
 import type { Request } from 'express';
-import { envelope, type Envelope } from '../common/envelope';
 import { ListNotificationsQuery, NotificationIdParams, PreferenceItemDto } from './dto/notification.dto';
 import { InboxPageView, NotificationView, PreferencesView, ReadAllView } from './dto/notification.response';
 import { InboxService, type InboxPage } from './inbox.service';

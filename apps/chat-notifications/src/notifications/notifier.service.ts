@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { TaskPriority } from '@media/contracts';
 import type { EntityManager } from 'typeorm';
 import { DeliveryWorker } from './delivery.worker';
 import { MailerService } from './mailer.service';
@@ -9,6 +10,8 @@ export interface NewNotification {
   title: string;
   body?: string | null;
   data?: Record<string, unknown>;
+  /** The inbox item's priority (docs/api/contract.md §7.3; default MEDIUM). */
+  priority?: TaskPriority;
 }
 
 /**

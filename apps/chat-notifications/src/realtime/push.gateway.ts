@@ -9,7 +9,7 @@ import {
 import { DrainHooks } from '@media/platform';
 import type { WebSocket, WebSocketServer as Server } from 'ws';
 import { PushService } from './push.service';
-import { WS_CLAIMS, type AuthenticatedUpgrade } from './ws-auth';
+import { WS_CLAIMS, type AuthenticatedUpgrade } from './ws-auth.service';
 
 /** Close code sent when the token a socket was opened with expires (4000 + HTTP 401). */
 export const CLOSE_TOKEN_EXPIRED = 4401;
@@ -21,7 +21,7 @@ type TrackedSocket = WebSocket & { userId?: string; expiry?: NodeJS.Timeout };
 
 /**
  * `GET /api/v1/ws` (upgrade): server-to-client pushes only, frames `{event, data}` with
- * `chat.message` and `notification`. Authenticated at the upgrade (see WsAuthenticator).
+ * `chat.message`, `chat.message.updated`, `chat.message.deleted` and `notification`. Authenticated at the upgrade (see WsAuthService).
  */
 @WebSocketGateway({ path: '/api/v1/ws' })
 export class PushGateway implements OnGatewayConnection, OnGatewayDisconnect {
@@ -32,7 +32,7 @@ export class PushGateway implements OnGatewayConnection, OnGatewayDisconnect {
     @Inject(PushService) private readonly push: PushService,
     @Inject(DrainHooks) drain: DrainHooks,
   ) {
-    // New upgrades are refused from then on (WsAuthenticator); the open sockets get a close frame.
+    // New upgrades are refused from then on (WsAuthService); the open sockets get a close frame.
     drain.onDrain(() => this.closeAll());
   }
 

@@ -5,7 +5,7 @@ import { PushService } from './push.service';
 import { TicketsController } from './tickets.controller';
 import { TicketsService } from './tickets.service';
 import { AuthenticatedWsAdapter } from './ws-adapter';
-import { WsAuthenticator } from './ws-auth';
+import { WsAuthService } from './ws-auth.service';
 
 /**
  * Installs the websocket adapter. The platform's bootstrap (libs/platform) has no hook for
@@ -14,8 +14,8 @@ import { WsAuthenticator } from './ws-auth';
  */
 const adapterInstaller = {
   provide: 'WS_ADAPTER_INSTALLED',
-  inject: [ModuleRef, HttpAdapterHost, WsAuthenticator],
-  useFactory: (ref: ModuleRef, host: HttpAdapterHost, auth: WsAuthenticator) => {
+  inject: [ModuleRef, HttpAdapterHost, WsAuthService],
+  useFactory: (ref: ModuleRef, host: HttpAdapterHost, auth: WsAuthService) => {
     const config = (ref as unknown as { container: { applicationConfig: ApplicationConfig } }).container
       .applicationConfig;
     config.setIoAdapter(new AuthenticatedWsAdapter(host, auth));
@@ -25,7 +25,7 @@ const adapterInstaller = {
 
 @Module({
   controllers: [TicketsController],
-  providers: [PushService, TicketsService, WsAuthenticator, PushGateway, adapterInstaller],
+  providers: [PushService, TicketsService, WsAuthService, PushGateway, adapterInstaller],
   exports: [PushService],
 })
 export class RealtimeModule {}

@@ -1,16 +1,18 @@
 import { Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AccessTokenClaims } from '@media/contracts';
-import { ApiErrors, ApiSuccess, bearerToken, Unauthenticated } from '@media/platform';
+import {
+  ApiErrors,
+  ApiSuccess,
+  bearerToken,
+  envelope,
+  type Envelope,
+  Unauthenticated,
+} from '@media/platform';
 import type { Request } from 'express';
 import jwt from 'jsonwebtoken';
-import { envelope, type Envelope } from '../common/envelope';
+import { TicketResponse } from './dto/ticket.response';
 import { TicketsService } from './tickets.service';
-
-class TicketView {
-  @ApiProperty({ description: 'Pass as `?ticket=` on the websocket upgrade; single use.' }) ticket!: string;
-  @ApiProperty({ format: 'date-time' }) expires_at!: string;
-}
 
 @ApiTags('realtime')
 @ApiBearerAuth()
@@ -22,9 +24,9 @@ export class TicketsController {
   @Post('tickets')
   @HttpCode(201)
   @ApiOperation({ summary: 'A single-use websocket ticket (valid 30 s)' })
-  @ApiSuccess(TicketView, { status: 201, envelope: true, description: 'Ticket issued' })
+  @ApiSuccess(TicketResponse, { status: 201, envelope: true, description: 'Ticket issued' })
   @ApiErrors(401)
-  async issue(@Req() req: Request): Promise<Envelope<TicketView>> {
+  async issue(@Req() req: Request): Promise<Envelope<TicketResponse>> {
     // The guard verified this token; its claims (exp in particular) travel with the ticket.
     const raw = bearerToken(req.headers.authorization);
     const claims = raw ? (jwt.decode(raw) as AccessTokenClaims | null) : null;

@@ -1,6 +1,6 @@
 import type { HttpAdapterHost } from '@nestjs/core';
 import { WsAdapter } from '@nestjs/platform-ws';
-import type { WsAuthenticator } from './ws-auth';
+import type { WsAuthService } from './ws-auth.service';
 
 /**
  * The `ws` adapter with authentication at the upgrade. The HTTP server does not exist yet when
@@ -9,7 +9,7 @@ import type { WsAuthenticator } from './ws-auth';
 export class AuthenticatedWsAdapter extends WsAdapter {
   constructor(
     private readonly host: HttpAdapterHost,
-    private readonly auth: WsAuthenticator,
+    private readonly auth: WsAuthService,
   ) {
     super(undefined);
   }

@@ -212,26 +212,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/assignment/api/v1/tasks/bulk": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Claim, unclaim, start, complete, cancel or reassign up to 100 tasks
-         * @description Always 200 once the body validates: one result per task, in the order of task_ids, with the status and body the single action would have answered.
-         */
-        post: operations["assignment_tasks_bulk"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/assignment/api/v1/tasks/{task_id}": {
         parameters: {
             query?: never;
@@ -261,23 +241,6 @@ export interface paths {
         put?: never;
         /** Claim a task (endpoint 4) */
         post: operations["assignment_tasks_claim"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/assignment/api/v1/tasks/{task_id}/reassign": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Give a CLAIMED or IN_PROGRESS task to another user */
-        post: operations["assignment_tasks_reassign"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1183,24 +1146,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/chat/rooms/{id}/messages": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A room's messages (cursor) */
-        get: operations["chat_notifications_Rooms_listMessages"];
-        put?: never;
-        /** Post a message to a room */
-        post: operations["chat_notifications_Rooms_postMessage"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/chat/rooms/{id}/read": {
         parameters: {
             query?: never;
@@ -1213,40 +1158,6 @@ export interface paths {
         /** Mark a room read up to now */
         post: operations["chat_notifications_Rooms_markRead"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/chat/rooms/{id}/members": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Add members to a room */
-        post: operations["chat_notifications_Rooms_addMembers"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/chat/rooms/{id}/members/{user_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Remove a member from a room */
-        delete: operations["chat_notifications_Rooms_removeMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1267,6 +1178,76 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/rooms/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add members to a room */
+        post: operations["chat_notifications_RoomMembers_addMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/rooms/{id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member from a room */
+        delete: operations["chat_notifications_RoomMembers_removeMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/rooms/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A room's messages (cursor) */
+        get: operations["chat_notifications_Messages_list"];
+        put?: never;
+        /** Post a message to a room */
+        post: operations["chat_notifications_Messages_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/rooms/{id}/messages/{message_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a message (its sender within CHAT_EDIT_WINDOW; an ADMIN of a GROUP room at any time) */
+        delete: operations["chat_notifications_Messages_delete"];
+        options?: never;
+        head?: never;
+        /** Edit a message (its sender, within CHAT_EDIT_WINDOW) */
+        patch: operations["chat_notifications_Messages_edit"];
         trace?: never;
     };
     "/api/v1/notifications/preferences": {
@@ -1491,7 +1472,7 @@ export interface components {
              * @example not_found
              * @enum {string}
              */
-            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "bad_request" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "task_not_reassignable" | "validation_failed" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
+            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "bad_request" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "edit_window_closed" | "message_deleted" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
         };
         ValidationIssueResponse: {
             /**
@@ -1617,13 +1598,40 @@ export interface components {
             /** @example tasks:claim */
             code: string;
         };
-        TaskAssigneeResponse: {
+        /**
+         * @example {
+         *       "workflow_node_code": "example",
+         *       "node_preview_name": "example"
+         *     }
+         */
+        CreateTaskDto: {
+            workflow_node_code: string;
+            node_preview_name: string;
+            node_instructions?: string | null;
+            /**
+             * @default MEDIUM
+             * @enum {string}
+             */
+            priority?: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
+            /** Format: date-time */
+            due_at?: string | null;
+            required_permissions_snapshot?: components["schemas"]["RequiredPermissionDto"][];
+            /** @description Group ids; when given, only members of one of them may claim. */
+            candidate_groups?: string[];
+            source_service?: string | null;
+            entity_type?: string | null;
+            /** Format: uuid */
+            entity_id?: string | null;
+            entity_reference?: string | null;
+            engine_request?: string | null;
+        };
+        TaskAssigneeDto: {
             /** Format: uuid */
             id: string;
             name: string;
             email: string;
         };
-        TaskResponse: {
+        TaskDto: {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
@@ -1655,79 +1663,15 @@ export interface components {
             updated_at: string;
             /** Format: date-time */
             deleted_at: string | null;
-            assigned_to_user: components["schemas"]["TaskAssigneeResponse"] | null;
+            assigned_to_user: components["schemas"]["TaskAssigneeDto"] | null;
             escalation_level: number;
         };
-        /**
-         * @example {
-         *       "workflow_node_code": "example",
-         *       "node_preview_name": "example"
-         *     }
-         */
-        CreateTaskDto: {
-            workflow_node_code: string;
-            node_preview_name: string;
-            node_instructions?: string | null;
-            /**
-             * @default MEDIUM
-             * @enum {string}
-             */
-            priority?: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
-            /** Format: date-time */
-            due_at?: string | null;
-            required_permissions_snapshot?: components["schemas"]["RequiredPermissionDto"][];
-            /** @description Group ids; when given, only members of one of them may claim. */
-            candidate_groups?: string[];
-            source_service?: string | null;
-            entity_type?: string | null;
-            /** Format: uuid */
-            entity_id?: string | null;
-            entity_reference?: string | null;
-            engine_request?: string | null;
-        };
-        BulkTaskErrorResponse: {
-            /** @description A sentence (a 422’s issues summarised in one) */
-            detail: string;
-            /**
-             * @example task_not_claimable
-             * @enum {string}
-             */
-            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "bad_request" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "task_not_reassignable" | "validation_failed" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
-        };
-        BulkTaskResultResponse: {
-            /** Format: uuid */
-            task_id: string;
-            /**
-             * @description The HTTP status the single action would have answered
-             * @enum {number}
-             */
-            status: 200 | 403 | 404 | 409 | 422;
-            /** @description The task after the action (status 200) */
-            task?: components["schemas"]["TaskResponse"];
-            /** @description The error (any other status) */
-            error?: components["schemas"]["BulkTaskErrorResponse"];
-        };
-        BulkTasksResponse: {
-            results: components["schemas"]["BulkTaskResultResponse"][];
-        };
-        /**
-         * @example {
-         *       "action": "claim",
-         *       "task_ids": [
-         *         "3fa85f64-5717-4562-b3fc-2c963f66afa6"
-         *       ]
-         *     }
-         */
-        BulkTasksDto: {
-            /** @enum {string} */
-            action: "claim" | "unclaim" | "start" | "complete" | "cancel" | "reassign";
-            /** @description Distinct task ids; results come back in this order. A repeated id is a 422 at its index. */
-            task_ids: string[];
-            /**
-             * Format: uuid
-             * @description `claim`: the claimant (default the caller; another user needs `tasks:assign`). `reassign`: the new assignee (required). Not allowed for the other actions.
-             */
-            user_id?: string;
+        TaskPageDto: {
+            results: components["schemas"]["TaskDto"][];
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
         };
         /** @example {} */
         ClaimTaskDto: {
@@ -1737,17 +1681,12 @@ export interface components {
              */
             user_id?: string;
         };
-        /**
-         * @example {
-         *       "user_id": "3fa85f64-5717-4562-b3fc-2c963f66afa6"
-         *     }
-         */
-        ReassignTaskDto: {
-            /**
-             * Format: uuid
-             * @description The new assignee: an active user holding the task’s permissions and in its candidate groups.
-             */
-            user_id: string;
+        ClaimResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Task claimed */
+            message: string;
+            data: components["schemas"]["TaskDto"];
         };
         /**
          * @example {
@@ -2546,13 +2485,13 @@ export interface components {
             /** @description Absolute URL of the previous page. */
             previous: string | null;
         };
-        TicketView: {
+        TicketResponse: {
             /** @description Pass as `?ticket=` on the websocket upgrade; single use. */
             ticket: string;
             /** Format: date-time */
             expires_at: string;
         };
-        MemberView: {
+        MemberResponse: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -2564,7 +2503,7 @@ export interface components {
             /** Format: date-time */
             last_read_at: string | null;
         };
-        RoomView: {
+        RoomResponse: {
             /** Format: uuid */
             id: string;
             name: string;
@@ -2576,9 +2515,17 @@ export interface components {
             /** Format: uuid */
             created_by: string;
             is_active: boolean;
-            members: components["schemas"]["MemberView"][];
-            /** @example 0 */
+            members: components["schemas"]["MemberResponse"][];
+            /**
+             * @description The caller's unread messages (by others, not deleted)
+             * @example 0
+             */
             unread_count: string;
+            /**
+             * @description The caller's unread messages that mention the caller
+             * @example 0
+             */
+            mention_count: string;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2607,14 +2554,31 @@ export interface components {
             /** Format: uuid */
             user_id: string;
         };
-        MessageView: {
+        /**
+         * @example {
+         *       "member_ids": [
+         *         "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+         *       ]
+         *     }
+         */
+        AddMembersDto: {
+            member_ids: string[];
+        };
+        MessageResponse: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
             room_id: string;
             /** Format: uuid */
             sender: string;
-            body: string;
+            /** @description null once the message is deleted */
+            body: string | null;
+            /** @description The members mentioned when it was posted (an edit leaves them) */
+            mentions: string[];
+            /** Format: date-time */
+            edited_at: string | null;
+            /** Format: date-time */
+            deleted_at: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -2625,16 +2589,16 @@ export interface components {
          */
         CreateMessageDto: {
             body: string;
+            /** @description Distinct members of the room to mention; each gets a `chat.mention` notification (HIGH) */
+            mentions?: string[];
         };
         /**
          * @example {
-         *       "member_ids": [
-         *         "3fa85f64-5717-4562-b3fc-2c963f66afa6"
-         *       ]
+         *       "body": "example"
          *     }
          */
-        AddMembersDto: {
-            member_ids: string[];
+        UpdateMessageDto: {
+            body: string;
         };
         PreferenceView: {
             /** Format: uuid */
@@ -3867,25 +3831,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        results: components["schemas"]["TaskResponse"][];
-                        /**
-                         * Format: uri
-                         * @description Absolute URL of the next page
-                         */
-                        next: string | null;
-                        /**
-                         * Format: uri
-                         * @description Absolute URL of the previous page
-                         */
-                        previous: string | null;
-                    };
+                    "application/json": components["schemas"]["TaskPageDto"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -3931,13 +3882,12 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskResponse"];
+                    "application/json": components["schemas"]["TaskDto"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -3986,90 +3936,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-        };
-    };
-    assignment_tasks_bulk: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["BulkTasksDto"];
-            };
-        };
-        responses: {
-            /** @description Bulk action applied */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: components["schemas"]["BulkTasksResponse"];
-                    };
-                };
-            };
-            /** @description Missing, malformed, badly signed or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A required permission is missing */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed (every failing field) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            /** @description A service this request depends on did not answer */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
         };
     };
     assignment_tasks_get: {
@@ -4083,13 +3949,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskResponse"];
+                    "application/json": components["schemas"]["TaskDto"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4203,18 +4068,12 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Task claimed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: components["schemas"]["TaskResponse"];
-                    };
+                    "application/json": components["schemas"]["ClaimResponseDto"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4292,110 +4151,6 @@ export interface operations {
             };
         };
     };
-    assignment_tasks_reassign: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                task_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ReassignTaskDto"];
-            };
-        };
-        responses: {
-            /** @description Task reassigned */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: components["schemas"]["TaskResponse"];
-                    };
-                };
-            };
-            /** @description Missing, malformed, badly signed or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description tasks:assign is missing, or the new assignee lacks a permission of the task or is in none of its candidate groups */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description task_not_reassignable: the task is not CLAIMED or IN_PROGRESS */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed, or user_id is not an active user */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            /** @description A service this request depends on did not answer */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
     assignment_tasks_unclaim: {
         parameters: {
             query?: never;
@@ -4407,13 +4162,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskResponse"];
+                    "application/json": components["schemas"]["TaskDto"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4475,13 +4229,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskResponse"];
+                    "application/json": components["schemas"]["TaskDto"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4543,13 +4296,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskResponse"];
+                    "application/json": components["schemas"]["TaskDto"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4611,13 +4363,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskResponse"];
+                    "application/json": components["schemas"]["TaskDto"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -8036,7 +7787,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["TicketView"];
+                        data: components["schemas"]["TicketResponse"];
                     };
                 };
             };
@@ -8076,7 +7827,7 @@ export interface operations {
                         success: true;
                         message: string;
                         data: {
-                            results: components["schemas"]["RoomView"][];
+                            results: components["schemas"]["RoomResponse"][];
                             /**
                              * Format: uri
                              * @description Absolute URL of the next page
@@ -8137,7 +7888,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8221,7 +7972,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8235,7 +7986,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8308,7 +8059,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8323,163 +8074,6 @@ export interface operations {
             };
             /** @description Not found */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed (every failing field) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-        };
-    };
-    chat_notifications_Rooms_listMessages: {
-        parameters: {
-            query?: {
-                /** @description Opaque cursor from `next` or `previous`. */
-                cursor?: string;
-                page_size?: number;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: {
-                            results: components["schemas"]["MessageView"][];
-                            /**
-                             * Format: uri
-                             * @description Absolute URL of the next page
-                             */
-                            next: string | null;
-                            /**
-                             * Format: uri
-                             * @description Absolute URL of the previous page
-                             */
-                            previous: string | null;
-                        };
-                    };
-                };
-            };
-            /** @description Missing, malformed, badly signed or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed (every failing field) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-        };
-    };
-    chat_notifications_Rooms_postMessage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateMessageDto"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: components["schemas"]["MessageView"];
-                    };
-                };
-            };
-            /** @description Missing, malformed, badly signed or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8520,7 +8114,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8554,7 +8148,71 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Rooms_addMembers: {
+    chat_notifications_Rooms_deactivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["RoomResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_RoomMembers_addMembers: {
         parameters: {
             query?: never;
             header?: never;
@@ -8579,7 +8237,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8658,7 +8316,7 @@ export interface operations {
             };
         };
     };
-    chat_notifications_Rooms_removeMember: {
+    chat_notifications_RoomMembers_removeMember: {
         parameters: {
             query?: never;
             header?: never;
@@ -8680,7 +8338,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8732,9 +8390,13 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Rooms_deactivate: {
+    chat_notifications_Messages_list: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Opaque cursor from `next` or `previous`. */
+                cursor?: string;
+                page_size?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -8753,7 +8415,19 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: {
+                            results: components["schemas"]["MessageResponse"][];
+                            /**
+                             * Format: uri
+                             * @description Absolute URL of the next page
+                             */
+                            next: string | null;
+                            /**
+                             * Format: uri
+                             * @description Absolute URL of the previous page
+                             */
+                            previous: string | null;
+                        };
                     };
                 };
             };
@@ -8766,7 +8440,142 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A required permission is missing */
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_Messages_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMessageDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["MessageResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown room, or the caller is not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description room_inactive */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid body, or a mention of a non-member (at ["body","mentions","<i>"]) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_Messages_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: the message stays in the list with body null and deleted_at set */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Neither the sender nor an ADMIN of a GROUP room */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8775,8 +8584,113 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found */
+            /** @description Unknown room or message, or the caller is not a member */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description edit_window_closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_Messages_edit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMessageDto"];
+            };
+        };
+        responses: {
+            /** @description The edited message (`edited_at` set) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["MessageResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not the sender */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown room or message, or the caller is not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description edit_window_closed or message_deleted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -32,7 +32,7 @@ type VerifyCallback = (
  * refusal is an HTTP 401 with the contract's error body.
  */
 @Injectable()
-export class WsAuthenticator {
+export class WsAuthService {
   constructor(
     @Inject(JwksKeyStore) private readonly keys: JwksKeyStore,
     @InjectConfig() private readonly config: PlatformConfig,

@@ -1,4 +1,4 @@
-/** Every chat-and-notification success body (docs/api/contract.md §3): `{success, message, data}`. */
+/** An enveloped success body (docs/api/contract.md §3: chat-notifications answers this way): `{success, message, data}`. */
 export interface Envelope<T> {
   success: true;
   message: string;

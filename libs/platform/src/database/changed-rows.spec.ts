@@ -1,4 +1,4 @@
-import { changedRows } from './sql';
+import { changedRows } from './changed-rows';
 
 describe('changedRows', () => {
   it('reads the rows of an UPDATE/DELETE answer ([rows, count])', () => {
