@@ -21,6 +21,7 @@ import {
 } from '@nestjs/swagger';
 import { Permissions, type TaskView } from '@media/contracts';
 import {
+  Idempotent,
   ApiErrors,
   CurrentUser,
   JsonOnly,
@@ -50,6 +51,7 @@ export class TasksController {
   constructor(@Inject(TasksService) private readonly tasks: TasksService) {}
 
   @Post()
+  @Idempotent()
   @RequirePermissions(Permissions.tasksAssign)
   @ApiOperation({ operationId: 'assignment_tasks_create', summary: 'Create an OPEN task' })
   @ApiCreatedResponse({ type: TaskDto })
@@ -92,6 +94,7 @@ export class TasksController {
 
   /** Endpoint 4 (docs/api/contract.md §4.4). */
   @Post(':task_id/claim')
+  @Idempotent()
   @HttpCode(200)
   @JsonOnly()
   @UseGuards(ClaimPermissionGuard)

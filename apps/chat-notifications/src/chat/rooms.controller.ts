@@ -12,7 +12,15 @@ import {
   Res,
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ApiSuccess, CurrentUser, Multipart, type AuthUser, type Page } from '@media/platform';
+import {
+  Idempotent,
+  ApiErrors,
+  ApiSuccess,
+  CurrentUser,
+  Multipart,
+  type AuthUser,
+  type Page,
+} from '@media/platform';
 import type { Request, Response } from 'express';
 import { envelope, type Envelope } from '../common/envelope';
 import {
@@ -37,6 +45,7 @@ export class RoomsController {
 
   /** Seed endpoint 1. */
   @Post()
+  @Idempotent()
   @HttpCode(201)
   @Multipart()
   @ApiOperation({ summary: 'Create a room (endpoint 1)' })
@@ -60,6 +69,7 @@ export class RoomsController {
 
   /** 201 with a new DIRECT room, 200 with the pair's existing one. */
   @Post('direct')
+  @Idempotent()
   @ApiOperation({ summary: 'Open the direct room with a user (200 when it exists)' })
   @ApiSuccess(RoomView, {
     status: 201,
@@ -87,6 +97,7 @@ export class RoomsController {
   }
 
   @Post(':id/messages')
+  @Idempotent()
   @HttpCode(201)
   @ApiOperation({ summary: 'Post a message to a room' })
   @ApiSuccess(MessageView, { status: 201, envelope: true })
