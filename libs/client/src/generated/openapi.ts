@@ -1454,7 +1454,7 @@ export interface components {
              * @example not_found
              * @enum {string}
              */
-            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "bad_request" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
+            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "idempotency_key_in_flight" | "bad_request" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
         };
         ValidationIssueResponse: {
             /**
@@ -2778,7 +2778,10 @@ export interface operations {
     content_Lineup_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3127,7 +3130,10 @@ export interface operations {
     content_Lineup_attach: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 slot_id: string;
             };
@@ -3343,7 +3349,10 @@ export interface operations {
     content_StoryCategories_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3829,7 +3838,10 @@ export interface operations {
     assignment_tasks_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4013,7 +4025,10 @@ export interface operations {
     assignment_tasks_claim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 task_id: string;
             };
@@ -4488,7 +4503,10 @@ export interface operations {
     inventory_Bookings_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4775,7 +4793,10 @@ export interface operations {
     inventory_Bookings_addLine: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 order_id: string;
             };
@@ -4954,7 +4975,10 @@ export interface operations {
     inventory_Bookings_createAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 order_id: string;
                 line_id: string;
@@ -5291,7 +5315,10 @@ export interface operations {
     commercial_Clients_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5424,7 +5451,10 @@ export interface operations {
     commercial_Deals_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5650,7 +5680,10 @@ export interface operations {
     payment_Plans_replace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5785,7 +5818,10 @@ export interface operations {
     payment_Targets_upsert: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5927,7 +5963,10 @@ export interface operations {
     payment_Collections_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6407,7 +6446,10 @@ export interface operations {
     acl_Users_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6703,7 +6745,10 @@ export interface operations {
     acl_Groups_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7097,7 +7142,10 @@ export interface operations {
     acl_Correspondents_invite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7178,7 +7226,10 @@ export interface operations {
     acl_Correspondents_accept: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 token: string;
             };
@@ -7409,7 +7460,10 @@ export interface operations {
     documents_Documents_upload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7823,7 +7877,10 @@ export interface operations {
     chat_notifications_Rooms_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7909,7 +7966,10 @@ export interface operations {
     chat_notifications_Rooms_direct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8124,7 +8184,10 @@ export interface operations {
     chat_notifications_Rooms_postMessage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
