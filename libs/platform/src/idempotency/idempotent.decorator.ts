@@ -1,7 +1,27 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
+import { ApiErrors } from '../http/api-docs';
 
 export const IDEMPOTENT = 'http:idempotent';
+
+/** Where @nestjs/swagger keeps a method's documented responses (`DECORATORS.API_RESPONSE`). */
+const API_RESPONSES = 'swagger/apiResponse';
+
+/**
+ * Documents the in-flight 409 unless the route documents a 409 of its own (whose description
+ * then stays; the body schema is the same `{detail, code}`).
+ */
+const documentInFlight: MethodDecorator = (target, key, descriptor) => {
+  const responses = Reflect.getMetadata(API_RESPONSES, descriptor.value as object) as
+    | Record<string, unknown>
+    | undefined;
+  if (responses?.['409']) return descriptor;
+  return ApiErrors([409, 'A request with this Idempotency-Key is still being processed (Retry-After: 1)'])(
+    target,
+    key,
+    descriptor,
+  );
+};
 
 /**
  * The route takes an optional `Idempotency-Key` (docs/api/contract.md §7.1): a retry with the same
@@ -21,4 +41,5 @@ export const Idempotent = () =>
         '`idempotency_key_in_flight` with `Retry-After: 1`.',
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
     }),
+    documentInFlight,
   );
