@@ -272,7 +272,10 @@ class Gateway {
     if (isPreflight(req)) return this.preflight(req, res, note, allowedOrigin);
     if (allowedOrigin) {
       res.setHeader('Access-Control-Allow-Origin', allowedOrigin);
-      res.setHeader('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After, ETag, Location');
+      res.setHeader(
+        'Access-Control-Expose-Headers',
+        'X-Request-Id, Retry-After, ETag, Location, Idempotent-Replayed',
+      );
       res.setHeader('Vary', 'Origin');
     }
 
@@ -324,7 +327,9 @@ class Gateway {
       'Access-Control-Allow-Origin': allowedOrigin,
       'Access-Control-Allow-Methods': 'GET, HEAD, POST, PUT, PATCH, DELETE',
       'Access-Control-Allow-Headers':
-        asked && /^[\w\-, ]{1,1000}$/.test(asked) ? asked : 'Authorization, Content-Type, X-Request-Id',
+        asked && /^[\w\-, ]{1,1000}$/.test(asked)
+          ? asked
+          : 'Authorization, Content-Type, X-Request-Id, Idempotency-Key, If-Match',
       'Access-Control-Max-Age': '600',
     });
     res.end();

@@ -271,6 +271,21 @@ describe('CORS (issue 6: CORS_ORIGINS, preflights answered by the gateway)', () 
     expect(real.headers.get('vary')).toContain('Origin');
   });
 
+  it('lets a browser send Idempotency-Key and read Idempotent-Replayed (docs/api/contract.md §7.1)', async () => {
+    const gw = await gateway({ CORS_ORIGINS: 'https://app.example' });
+    const res = await fetch(`${gw.url}/content/api/v1/echo`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-headers')).toContain('Idempotency-Key');
+    const real = await fetch(`${gw.url}/content/api/v1/echo`, {
+      headers: { origin: 'https://app.example', authorization: `Bearer ${mintToken(upstream.keys)}` },
+    });
+    expect(real.status).toBe(200);
+    expect(real.headers.get('access-control-expose-headers')).toContain('Idempotent-Replayed');
+  });
+
   it('refuses a CORS_ORIGINS entry that is not an origin', async () => {
     await expect(bootGateway(upstream, { CORS_ORIGINS: 'https://app.example/path' })).rejects.toThrow(
       /CORS_ORIGINS/,

@@ -43,6 +43,8 @@ export const ERROR_CODES = [
   'internal_error',
   /** An HTTP status the platform has no name for. */
   'error',
+  /** The same Idempotency-Key is still being processed: retry after Retry-After (docs/api/contract.md §7.1). */
+  'idempotency_key_in_flight',
   // gateway
   'bad_request',
   'invalid_path',

@@ -33,6 +33,7 @@ export {
 // HTTP: auth, bodies, errors, OpenAPI
 export { CurrentUser, JsonOnly, Public, RequirePermissions } from './auth/decorators';
 export { AnyPermissionGuard, RequireAnyPermission } from './auth/any-permission';
+export { Idempotent } from './idempotency/idempotent.decorator';
 export { Multipart, UploadedFiles, type MultipartOptions, type UploadedFileInfo } from './http/multipart';
 export {
   ApiErrors,

@@ -2,6 +2,7 @@ export * from './clients';
 export * from './databases';
 export * from './env';
 export * from './http';
+export * from './idempotency';
 export * from './jwks';
 export * from './nats-server';
 export * from './poll';

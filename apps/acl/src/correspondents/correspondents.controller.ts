@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req } from
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permissions } from '@media/contracts';
 import {
+  Idempotent,
   ApiErrors,
   ApiSuccess,
   CurrentUser,
@@ -41,6 +42,7 @@ export class CorrespondentsController {
   }
 
   @Post('correspondents/invite')
+  @Idempotent()
   @Multipart()
   @ApiBearerAuth()
   @RequirePermissions(Permissions.correspondentsInvite)
@@ -56,6 +58,7 @@ export class CorrespondentsController {
 
   /** Public: the invited person has no token yet (docs/api/contract.md §1). */
   @Post('invitations/:token/accept')
+  @Idempotent()
   @Public()
   @HttpCode(200)
   @ApiOperation({ summary: 'Accept an invitation: set the password, become ACTIVE' })

@@ -13,7 +13,7 @@ import {
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permissions } from '@media/contracts';
-import { ApiErrors, ApiSuccess, Multipart, RequirePermissions, type Page } from '@media/platform';
+import { Idempotent, ApiErrors, ApiSuccess, Multipart, RequirePermissions, type Page } from '@media/platform';
 import type { Request, Response } from 'express';
 import {
   AddMemberDto,
@@ -34,6 +34,7 @@ export class GroupsController {
   constructor(@Inject(GroupsService) private readonly groups: GroupsService) {}
 
   @Post()
+  @Idempotent()
   @Multipart()
   @ApiOperation({ summary: 'Create a group' })
   @ApiSuccess(GroupResponse, { status: 201 })

@@ -2,6 +2,7 @@ import { Body, Controller, Get, Inject, Param, Patch, Post, Query, Req } from '@
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permissions } from '@media/contracts';
 import {
+  Idempotent,
   ApiErrors,
   ApiSuccess,
   CurrentUser,
@@ -44,6 +45,7 @@ export class UsersController {
   }
 
   @Post()
+  @Idempotent()
   @Multipart()
   @RequirePermissions(Permissions.usersAdmin)
   @ApiOperation({ summary: 'Create a user' })

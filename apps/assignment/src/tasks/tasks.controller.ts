@@ -14,6 +14,7 @@ import {
 import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permissions, type BulkTaskResult, type TaskView } from '@media/contracts';
 import {
+  Idempotent,
   ApiErrors,
   ApiSuccess,
   CurrentUser,
@@ -48,6 +49,7 @@ export class TasksController {
   ) {}
 
   @Post()
+  @Idempotent()
   @RequirePermissions(Permissions.tasksAssign)
   @ApiOperation({ operationId: 'assignment_tasks_create', summary: 'Create an OPEN task' })
   @ApiSuccess(TaskResponse, { status: 201 })
@@ -110,6 +112,7 @@ export class TasksController {
 
   /** Endpoint 4 (docs/api/contract.md §4.4). */
   @Post(':task_id/claim')
+  @Idempotent()
   @HttpCode(200)
   @JsonOnly()
   @UseGuards(ClaimPermissionGuard)

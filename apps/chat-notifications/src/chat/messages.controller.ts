@@ -17,6 +17,7 @@ import {
   ApiSuccess,
   CurrentUser,
   envelope,
+  Idempotent,
   type AuthUser,
   type Envelope,
   type Page,
@@ -39,6 +40,7 @@ export class MessagesController {
   constructor(@Inject(MessagesService) private readonly messages: MessagesService) {}
 
   @Post(':id/messages')
+  @Idempotent()
   @HttpCode(201)
   @ApiOperation({ summary: 'Post a message to a room' })
   @ApiSuccess(MessageResponse, { status: 201, envelope: true })

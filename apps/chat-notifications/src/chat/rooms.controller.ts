@@ -5,6 +5,7 @@ import {
   ApiSuccess,
   CurrentUser,
   envelope,
+  Idempotent,
   Multipart,
   type AuthUser,
   type Envelope,
@@ -28,6 +29,7 @@ export class RoomsController {
 
   /** Seed endpoint 1. */
   @Post()
+  @Idempotent()
   @HttpCode(201)
   @Multipart()
   @ApiOperation({ summary: 'Create a room (endpoint 1)' })
@@ -51,6 +53,7 @@ export class RoomsController {
 
   /** 201 with a new DIRECT room, 200 with the pair's existing one. */
   @Post('direct')
+  @Idempotent()
   @ApiOperation({ summary: 'Open the direct room with a user (200 when it exists)' })
   @ApiSuccess(RoomResponse, {
     status: 201,

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Inject, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type ClientView } from '@media/contracts';
-import { ApiErrors, RequirePermissions, type Page } from '@media/platform';
+import { Idempotent, ApiErrors, RequirePermissions, type Page } from '@media/platform';
 import type { Request } from 'express';
 import { ClientsService } from './clients.service';
 import { ClientDto, ClientPageDto, CreateClientDto, ListClientsQuery } from './dto/client.dto';
@@ -14,6 +14,7 @@ export class ClientsController {
   constructor(@Inject(ClientsService) private readonly clients: ClientsService) {}
 
   @Post()
+  @Idempotent()
   @ApiOperation({ summary: 'Create a client' })
   @ApiCreatedResponse({ type: ClientDto, description: 'The created client.' })
   @ApiErrors(401, 403, 409, 413, 415, 422)

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Inject, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type DealView } from '@media/contracts';
-import { ApiErrors, RequirePermissions, type Page } from '@media/platform';
+import { Idempotent, ApiErrors, RequirePermissions, type Page } from '@media/platform';
 import type { Request } from 'express';
 import { DealsService } from './deals.service';
 import { CreateDealDto, DealDto, DealPageDto, ListDealsQuery } from './dto/deal.dto';
@@ -14,6 +14,7 @@ export class DealsController {
   constructor(@Inject(DealsService) private readonly deals: DealsService) {}
 
   @Post()
+  @Idempotent()
   @ApiOperation({ summary: 'Record a deal' })
   @ApiCreatedResponse({ type: DealDto, description: 'The created deal.' })
   @ApiErrors(401, 403, 413, 415, 422)

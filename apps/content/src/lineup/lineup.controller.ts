@@ -26,6 +26,7 @@ import {
 } from '@nestjs/swagger';
 import { Permissions, type BroadcastScheduleView, type SlotView } from '@media/contracts';
 import {
+  Idempotent,
   ApiErrors,
   CurrentUser,
   Multipart,
@@ -67,6 +68,7 @@ export class LineupController {
 
   /** docs/api/contract.md §4a: JSON (or a form) with `slots`, or multipart with a CSV `file`. */
   @Post()
+  @Idempotent()
   @ApiOperation({ summary: 'Create a monthly schedule (JSON slots or a CSV file)' })
   @RequirePermissions(Permissions.lineupWrite)
   @Multipart({ files: [CSV_FIELD] })
@@ -152,6 +154,7 @@ export class LineupController {
 
   /** Endpoint 3. */
   @Post('slots/:slot_id/assets')
+  @Idempotent()
   @ApiOperation({ summary: 'Attach a document to a slot (endpoint 3)' })
   @HttpCode(200)
   @RequirePermissions(Permissions.lineupWrite)

@@ -22,7 +22,7 @@ import {
   ApiOperation,
 } from '@nestjs/swagger';
 import { Permissions, type StoryCategoryView } from '@media/contracts';
-import { ApiErrors, pageSchema, RequirePermissions, type Page } from '@media/platform';
+import { Idempotent, ApiErrors, pageSchema, RequirePermissions, type Page } from '@media/platform';
 import type { Request } from 'express';
 import {
   CreateStoryCategoryDto,
@@ -51,6 +51,7 @@ export class StoryCategoriesController {
   }
 
   @Post()
+  @Idempotent()
   @ApiOperation({ summary: 'Create a story category' })
   @RequirePermissions(Permissions.storyCategoriesWrite)
   @ApiCreatedResponse({ type: StoryCategoryResponse })

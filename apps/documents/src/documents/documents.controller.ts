@@ -28,6 +28,7 @@ import {
 } from '@nestjs/swagger';
 import { Permissions, type DocumentRecord } from '@media/contracts';
 import {
+  Idempotent,
   ApiErrors,
   CurrentUser,
   Multipart,
@@ -61,6 +62,7 @@ export class DocumentsController {
   constructor(@Inject(DocumentsService) private readonly documents: DocumentsService) {}
 
   @Post()
+  @Idempotent()
   @ApiOperation({ summary: 'Upload a document (multipart, one file)' })
   @Multipart({ files: ['file'], only: true })
   @RequirePermissions(Permissions.documentsWrite)

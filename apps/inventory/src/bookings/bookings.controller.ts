@@ -8,6 +8,7 @@ import {
   type LineAssetView,
 } from '@media/contracts';
 import {
+  Idempotent,
   ApiErrors,
   CurrentUser,
   JsonOnly,
@@ -70,6 +71,7 @@ export class BookingsController {
   ) {}
 
   @Post()
+  @Idempotent()
   @ApiOperation({ summary: 'Create a booking' })
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)
@@ -117,6 +119,7 @@ export class BookingsController {
   }
 
   @Post(':order_id/lines')
+  @Idempotent()
   @ApiOperation({ summary: 'Add a line to a booking' })
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)
@@ -150,6 +153,7 @@ export class BookingsController {
   }
 
   @Post(':order_id/lines/:line_id/assets')
+  @Idempotent()
   @ApiOperation({ summary: 'Add an asset to a line' })
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Inject, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type CollectionView } from '@media/contracts';
-import { ApiErrors, RequirePermissions, type Page } from '@media/platform';
+import { Idempotent, ApiErrors, RequirePermissions, type Page } from '@media/platform';
 import type { Request } from 'express';
 import { CollectionsService } from './collections.service';
 import {
@@ -19,6 +19,7 @@ export class CollectionsController {
   constructor(@Inject(CollectionsService) private readonly collections: CollectionsService) {}
 
   @Post()
+  @Idempotent()
   @ApiOperation({ summary: 'Record a collection' })
   @ApiCreatedResponse({ type: CollectionDto, description: 'The recorded collection.' })
   @ApiErrors(401, 403, 413, 415, 422, 503)

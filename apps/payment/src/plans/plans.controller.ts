@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type CommissionPlanView } from '@media/contracts';
-import { ApiErrors, RequirePermissions, type Page } from '@media/platform';
+import { Idempotent, ApiErrors, RequirePermissions, type Page } from '@media/platform';
 import type { Request, Response } from 'express';
 import { CreatePlanDto, ListPlansQuery, PlanDto, PlanPageDto } from './dto/plan.dto';
 import { PlansService } from './plans.service';
@@ -15,6 +15,7 @@ export class PlansController {
 
   /** 201 for a category's first plan, 200 when it replaces the existing one. */
   @Post()
+  @Idempotent()
   @ApiOperation({ summary: "Set a category's commission plan (200 when it replaces one)" })
   @ApiCreatedResponse({ type: PlanDto, description: "The category's first plan." })
   @ApiOkResponse({ type: PlanDto, description: "The category's plan, replaced." })

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type CommissionTargetView } from '@media/contracts';
-import { ApiErrors, RequirePermissions, type Page } from '@media/platform';
+import { Idempotent, ApiErrors, RequirePermissions, type Page } from '@media/platform';
 import type { Request, Response } from 'express';
 import { ListTargetsQuery, TargetDto, TargetPageDto, UpsertTargetDto } from './dto/target.dto';
 import { TargetsService } from './targets.service';
@@ -15,6 +15,7 @@ export class TargetsController {
 
   /** 201 when the (bm, category, month, year) target is new, 200 when it updates it. */
   @Post()
+  @Idempotent()
   @ApiOperation({ summary: "Set a BM's monthly target (200 when it updates one)" })
   @ApiCreatedResponse({ type: TargetDto, description: 'A new target.' })
   @ApiOkResponse({ type: TargetDto, description: 'The existing target, updated.' })

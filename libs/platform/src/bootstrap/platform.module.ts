@@ -31,6 +31,8 @@ import { RpcContextInterceptor } from '../nats/rpc-context.interceptor';
 import { createBusClient, NATS_CLIENT } from '../nats/transport';
 import { Paginator } from '../pagination/paginator';
 import { ContractValidationPipe } from '../validation/validation.pipe';
+import { IdempotencyCleanup } from '../idempotency/idempotency-cleanup';
+import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
 import { EventBus } from '../outbox/event-bus';
 import { EventConsumers } from '../outbox/on-event';
 import { Outbox } from '../outbox/outbox';
@@ -107,6 +109,9 @@ export class PlatformModule {
         { provide: APP_FILTER, useClass: ContractExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: RpcContextInterceptor },
         { provide: APP_INTERCEPTOR, useClass: ReadRetryInterceptor },
+        // Last: runs closest to the handler, after the guards have read the caller and the body.
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+        IdempotencyCleanup,
       ],
       exports: [
         DataSource,

@@ -27,7 +27,19 @@ export interface PlatformConfig {
   shutdownTimeout: number;
   /** The HTTP server's timeouts, in ms (see `HttpTimeouts`). */
   http: HttpTimeouts;
+  idempotency: IdempotencyConfig;
 }
+
+/** Idempotency keys (docs/api/contract.md §7.1). */
+export interface IdempotencyConfig {
+  /** How long a 2xx answer is kept for its key, in ms. */
+  ttl: number;
+  /** A key in flight for longer (its request crashed or was cut) is free again, in ms: the request timeout. */
+  inFlightTimeout: number;
+}
+
+/** The in-flight limit when REQUEST_TIMEOUT is 0 (no limit on receiving a request). */
+const DEFAULT_IN_FLIGHT_TIMEOUT = 300_000;
 
 export interface HttpTimeouts {
   /** Receiving a request's headers. */
@@ -127,5 +139,9 @@ export function platformConfig(env: PlatformEnv): PlatformConfig {
     trustedProxies: env.TRUSTED_PROXIES,
     shutdownTimeout: env.SHUTDOWN_TIMEOUT,
     http: { headers: env.HEADERS_TIMEOUT, request: env.REQUEST_TIMEOUT, idle: env.IDLE_TIMEOUT },
+    idempotency: {
+      ttl: env.IDEMPOTENCY_TTL,
+      inFlightTimeout: env.REQUEST_TIMEOUT || DEFAULT_IN_FLIGHT_TIMEOUT,
+    },
   };
 }

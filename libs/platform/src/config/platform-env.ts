@@ -217,6 +217,15 @@ export class PlatformEnv {
   @Min(1, { message: 'must be a duration such as 5s' })
   IDLE_TIMEOUT: number = 5_000;
 
+  /**
+   * How long the 2xx answer to a request with an `Idempotency-Key` is kept and replayed to a retry
+   * with the same key (docs/api/contract.md §7.1); expired keys are deleted periodically.
+   */
+  @Transform(toDuration)
+  @IsInt({ message: 'must be a duration such as 24h' })
+  @Min(1_000, { message: 'must be at least 1s' })
+  IDEMPOTENCY_TTL: number = 24 * 3_600_000;
+
   /** How long SIGTERM waits for in-flight requests before the process stops anyway. */
   @Transform(toDuration)
   @IsInt({ message: 'must be a duration such as 10000, 10s or 1m' })

@@ -2,6 +2,7 @@ import type { DataSource, DataSourceOptions, EntitySchema } from 'typeorm';
 import type { DatabaseConfig } from '../config/platform-config';
 import { CreateOutbox1700000000000 } from '../outbox/outbox.migration';
 import { CreateDeadLetters1700000000900 } from '../outbox/dead-letters.migration';
+import { CreateIdempotencyKeys1700000000950 } from '../idempotency/idempotency.migration';
 import { DeadLetter, OutboxMessage, ProcessedEvent } from '../outbox/outbox.entity';
 
 /** An entity or migration class. */
@@ -29,11 +30,13 @@ export function databaseOptions(
   return {
     type: 'postgres',
     url: database.url,
-    // Every app has the outbox, processed-events and dead-letter tables, applied before its own migrations.
+    // Every app has the outbox, processed-events, dead-letter and idempotency-key tables, applied
+    // before its own migrations.
     entities: [OutboxMessage, ProcessedEvent, DeadLetter, ...parts.entities] as DataSourceOptions['entities'],
     migrations: [
       CreateOutbox1700000000000,
       CreateDeadLetters1700000000900,
+      CreateIdempotencyKeys1700000000950,
       ...parts.migrations,
     ] as DataSourceOptions['migrations'],
     migrationsTableName: 'migrations',

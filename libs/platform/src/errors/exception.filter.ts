@@ -11,6 +11,7 @@ import type { ErrorCode, RpcErrorPayload } from '@media/contracts';
 import type { Response } from 'express';
 import { throwError, type Observable } from 'rxjs';
 import { DatabaseAvailability } from '../database/availability';
+import { KeptAnswerReplay } from '../idempotency/kept-answer';
 import { DomainError, ValidationFailed } from './domain-errors';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
@@ -55,6 +56,11 @@ export class ContractExceptionFilter implements ExceptionFilter {
   constructor(@Optional() @Inject(DatabaseAvailability) private readonly database?: DatabaseAvailability) {}
 
   catch(thrown: unknown, host: ArgumentsHost): Observable<never> | void {
+    if (thrown instanceof KeptAnswerReplay && host.getType() === 'http') {
+      const response = host.switchToHttp().getResponse<Response>();
+      if (!response.headersSent) thrown.send(response);
+      return;
+    }
     // A database that cannot be reached is a 503 with Retry-After, logged once per outage.
     const exception = this.database ? this.database.classify(thrown) : thrown;
     const { headers, ...payload } = toErrorPayload(exception);

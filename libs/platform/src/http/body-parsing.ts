@@ -3,6 +3,7 @@ import { json, raw } from 'express';
 import { PayloadTooLarge, UnsupportedMediaType, type DomainError } from '../errors/domain-errors';
 import { INVALID_JSON, JSON_TOO_DEEP, markFormBody } from '../validation/form-body';
 import { parseUrlEncoded } from '../validation/text-decoding';
+import { recordRawBody } from '../idempotency/fingerprint';
 import { isMultipart } from './multipart';
 
 export const ACCEPTED_BODY_TYPES = [
@@ -80,7 +81,13 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
  * closes the connection.
  */
 export function bodyParsing(limits: BodyLimits): RequestHandler {
-  const parseJson = json({ limit: limits.body, strict: false, type: () => true });
+  const parseJson = json({
+    limit: limits.body,
+    strict: false,
+    type: () => true,
+    // An Idempotency-Key compares the body's bytes as sent (docs/api/contract.md §7.1).
+    verify: (req, _res, bytes) => recordRawBody(req as Request, bytes),
+  });
   // Forms are read as bytes and decoded by the platform's one decoding step (text-decoding.ts),
   // so a value that is not UTF-8 is refused at its field rather than stored as escapes or U+FFFD.
   const readForm = raw({ limit: limits.body, type: () => true });

@@ -58,8 +58,13 @@ type RequestWithUploads = Request & { [UPLOADS]?: UploadedFileInfo[] };
 /** The files of a `@Multipart({ files })` request (empty for JSON and urlencoded bodies). */
 export const UploadedFiles = createParamDecorator(
   (_: unknown, context: ExecutionContext): UploadedFileInfo[] =>
-    context.switchToHttp().getRequest<RequestWithUploads>()[UPLOADS] ?? [],
+    uploadedFiles(context.switchToHttp().getRequest<Request>()),
 );
+
+/** The files a multipart request carried (empty for other bodies). */
+export function uploadedFiles(req: Request): UploadedFileInfo[] {
+  return (req as RequestWithUploads)[UPLOADS] ?? [];
+}
 
 /** Stands in the body for a file sent in a field that takes text, so validation refuses it. */
 export class UnexpectedFile {
