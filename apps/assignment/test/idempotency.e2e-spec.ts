@@ -50,3 +50,34 @@ describe('Idempotency-Key on POST /assignment/api/v1/tasks/{task_id}/claim', () 
     expect((await eventsOf(task.id)).filter((e) => e.subject === 'assignment.task.claimed')).toHaveLength(1);
   });
 });
+
+describe('Idempotency-Key on the bulk action and the reassignment (docs/api/contract.md §7.1, §7.2)', () => {
+  it('replays a retried bulk claim, with one claimed event per task', async () => {
+    const editor = await createUser(['EDITOR']);
+    const tasks = [await createTask(), await createTask()];
+    const headers = idempotencyKey();
+    const json = { action: 'claim', task_ids: tasks.map((t) => t.id) };
+    const first = await api('/api/v1/tasks/bulk', { token: editor.token, json, headers });
+    expect(first.status).toBe(200);
+    expect(first.body.data.results.map((r: { status: number }) => r.status)).toEqual([200, 200]);
+    expectReplayOf(await api('/api/v1/tasks/bulk', { token: editor.token, json, headers }), first);
+    for (const task of tasks) {
+      expect((await eventsOf(task.id)).filter((e) => e.subject === 'assignment.task.claimed')).toHaveLength(1);
+    }
+  });
+
+  it('replays a retried reassignment, with one reassigned event', async () => {
+    const [holder, next] = [await createUser(['EDITOR']), await createUser(['EDITOR'])];
+    const task = await createTask();
+    const claimed = await api(`/api/v1/tasks/${task.id}/claim`, { token: holder.token, json: {} });
+    expect(claimed.status).toBe(200);
+    const headers = idempotencyKey();
+    const path = `/api/v1/tasks/${task.id}/reassign`;
+    const json = { user_id: next.id };
+    const token = assigner();
+    const first = await api(path, { token, json, headers });
+    expect(first.status).toBe(200);
+    expectReplayOf(await api(path, { token, json, headers }), first);
+    expect((await eventsOf(task.id)).filter((e) => e.subject === 'assignment.task.reassigned')).toHaveLength(1);
+  });
+});

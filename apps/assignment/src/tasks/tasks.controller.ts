@@ -73,6 +73,7 @@ export class TasksController {
 
   /** docs/api/contract.md §7.2: one action on up to 100 tasks, each its own transaction. */
   @Post('bulk')
+  @Idempotent()
   @HttpCode(200)
   @JsonOnly()
   @UseGuards(BulkPermissionGuard)
@@ -129,6 +130,7 @@ export class TasksController {
 
   /** docs/api/contract.md §7.2: a held task to another user, status kept. */
   @Post(':task_id/reassign')
+  @Idempotent()
   @HttpCode(200)
   @JsonOnly()
   @RequirePermissions(Permissions.tasksAssign)
