@@ -212,6 +212,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/assignment/api/v1/tasks/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim, unclaim, start, complete, cancel or reassign up to 100 tasks
+         * @description Always 200 once the body validates: one result per task, in the order of task_ids, with the status and body the single action would have answered.
+         */
+        post: operations["assignment_tasks_bulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/assignment/api/v1/tasks/{task_id}": {
         parameters: {
             query?: never;
@@ -241,6 +261,23 @@ export interface paths {
         put?: never;
         /** Claim a task (endpoint 4) */
         post: operations["assignment_tasks_claim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assignment/api/v1/tasks/{task_id}/reassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give a CLAIMED or IN_PROGRESS task to another user */
+        post: operations["assignment_tasks_reassign"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1146,24 +1183,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/chat/rooms/{id}/messages": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A room's messages (cursor) */
-        get: operations["chat_notifications_Rooms_listMessages"];
-        put?: never;
-        /** Post a message to a room */
-        post: operations["chat_notifications_Rooms_postMessage"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/chat/rooms/{id}/read": {
         parameters: {
             query?: never;
@@ -1176,40 +1195,6 @@ export interface paths {
         /** Mark a room read up to now */
         post: operations["chat_notifications_Rooms_markRead"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/chat/rooms/{id}/members": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Add members to a room */
-        post: operations["chat_notifications_Rooms_addMembers"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/chat/rooms/{id}/members/{user_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Remove a member from a room */
-        delete: operations["chat_notifications_Rooms_removeMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1230,6 +1215,76 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/rooms/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add members to a room */
+        post: operations["chat_notifications_RoomMembers_addMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/rooms/{id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member from a room */
+        delete: operations["chat_notifications_RoomMembers_removeMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/rooms/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A room's messages (cursor) */
+        get: operations["chat_notifications_Messages_list"];
+        put?: never;
+        /** Post a message to a room */
+        post: operations["chat_notifications_Messages_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/rooms/{id}/messages/{message_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a message (its sender within CHAT_EDIT_WINDOW; an ADMIN of a GROUP room at any time) */
+        delete: operations["chat_notifications_Messages_delete"];
+        options?: never;
+        head?: never;
+        /** Edit a message (its sender, within CHAT_EDIT_WINDOW) */
+        patch: operations["chat_notifications_Messages_edit"];
         trace?: never;
     };
     "/api/v1/notifications/preferences": {
@@ -1454,7 +1509,7 @@ export interface components {
              * @example not_found
              * @enum {string}
              */
-            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "idempotency_key_in_flight" | "bad_request" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
+            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "idempotency_key_in_flight" | "bad_request" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "task_not_reassignable" | "validation_failed" | "edit_window_closed" | "message_deleted" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
         };
         ValidationIssueResponse: {
             /**
@@ -1580,40 +1635,13 @@ export interface components {
             /** @example tasks:claim */
             code: string;
         };
-        /**
-         * @example {
-         *       "workflow_node_code": "example",
-         *       "node_preview_name": "example"
-         *     }
-         */
-        CreateTaskDto: {
-            workflow_node_code: string;
-            node_preview_name: string;
-            node_instructions?: string | null;
-            /**
-             * @default MEDIUM
-             * @enum {string}
-             */
-            priority?: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
-            /** Format: date-time */
-            due_at?: string | null;
-            required_permissions_snapshot?: components["schemas"]["RequiredPermissionDto"][];
-            /** @description Group ids; when given, only members of one of them may claim. */
-            candidate_groups?: string[];
-            source_service?: string | null;
-            entity_type?: string | null;
-            /** Format: uuid */
-            entity_id?: string | null;
-            entity_reference?: string | null;
-            engine_request?: string | null;
-        };
-        TaskAssigneeDto: {
+        TaskAssigneeResponse: {
             /** Format: uuid */
             id: string;
             name: string;
             email: string;
         };
-        TaskDto: {
+        TaskResponse: {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
@@ -1645,15 +1673,79 @@ export interface components {
             updated_at: string;
             /** Format: date-time */
             deleted_at: string | null;
-            assigned_to_user: components["schemas"]["TaskAssigneeDto"] | null;
+            assigned_to_user: components["schemas"]["TaskAssigneeResponse"] | null;
             escalation_level: number;
         };
-        TaskPageDto: {
-            results: components["schemas"]["TaskDto"][];
-            /** Format: uri */
-            next: string | null;
-            /** Format: uri */
-            previous: string | null;
+        /**
+         * @example {
+         *       "workflow_node_code": "example",
+         *       "node_preview_name": "example"
+         *     }
+         */
+        CreateTaskDto: {
+            workflow_node_code: string;
+            node_preview_name: string;
+            node_instructions?: string | null;
+            /**
+             * @default MEDIUM
+             * @enum {string}
+             */
+            priority?: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
+            /** Format: date-time */
+            due_at?: string | null;
+            required_permissions_snapshot?: components["schemas"]["RequiredPermissionDto"][];
+            /** @description Group ids; when given, only members of one of them may claim. */
+            candidate_groups?: string[];
+            source_service?: string | null;
+            entity_type?: string | null;
+            /** Format: uuid */
+            entity_id?: string | null;
+            entity_reference?: string | null;
+            engine_request?: string | null;
+        };
+        BulkTaskErrorResponse: {
+            /** @description A sentence (a 422’s issues summarised in one) */
+            detail: string;
+            /**
+             * @example task_not_claimable
+             * @enum {string}
+             */
+            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "idempotency_key_in_flight" | "bad_request" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "task_not_reassignable" | "validation_failed" | "edit_window_closed" | "message_deleted" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
+        };
+        BulkTaskResultResponse: {
+            /** Format: uuid */
+            task_id: string;
+            /**
+             * @description The HTTP status the single action would have answered
+             * @enum {number}
+             */
+            status: 200 | 403 | 404 | 409 | 422;
+            /** @description The task after the action (status 200) */
+            task?: components["schemas"]["TaskResponse"];
+            /** @description The error (any other status) */
+            error?: components["schemas"]["BulkTaskErrorResponse"];
+        };
+        BulkTasksResponse: {
+            results: components["schemas"]["BulkTaskResultResponse"][];
+        };
+        /**
+         * @example {
+         *       "action": "claim",
+         *       "task_ids": [
+         *         "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+         *       ]
+         *     }
+         */
+        BulkTasksDto: {
+            /** @enum {string} */
+            action: "claim" | "unclaim" | "start" | "complete" | "cancel" | "reassign";
+            /** @description Distinct task ids; results come back in this order. A repeated id is a 422 at its index. */
+            task_ids: string[];
+            /**
+             * Format: uuid
+             * @description `claim`: the claimant (default the caller; another user needs `tasks:assign`). `reassign`: the new assignee (required). Not allowed for the other actions.
+             */
+            user_id?: string;
         };
         /** @example {} */
         ClaimTaskDto: {
@@ -1663,12 +1755,17 @@ export interface components {
              */
             user_id?: string;
         };
-        ClaimResponseDto: {
-            /** @example true */
-            success: boolean;
-            /** @example Task claimed */
-            message: string;
-            data: components["schemas"]["TaskDto"];
+        /**
+         * @example {
+         *       "user_id": "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+         *     }
+         */
+        ReassignTaskDto: {
+            /**
+             * Format: uuid
+             * @description The new assignee: an active user holding the task’s permissions and in its candidate groups.
+             */
+            user_id: string;
         };
         /**
          * @example {
@@ -2467,13 +2564,13 @@ export interface components {
             /** @description Absolute URL of the previous page. */
             previous: string | null;
         };
-        TicketView: {
+        TicketResponse: {
             /** @description Pass as `?ticket=` on the websocket upgrade; single use. */
             ticket: string;
             /** Format: date-time */
             expires_at: string;
         };
-        MemberView: {
+        MemberResponse: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -2485,7 +2582,7 @@ export interface components {
             /** Format: date-time */
             last_read_at: string | null;
         };
-        RoomView: {
+        RoomResponse: {
             /** Format: uuid */
             id: string;
             name: string;
@@ -2497,9 +2594,17 @@ export interface components {
             /** Format: uuid */
             created_by: string;
             is_active: boolean;
-            members: components["schemas"]["MemberView"][];
-            /** @example 0 */
+            members: components["schemas"]["MemberResponse"][];
+            /**
+             * @description The caller's unread messages (by others, not deleted)
+             * @example 0
+             */
             unread_count: string;
+            /**
+             * @description The caller's unread messages that mention the caller
+             * @example 0
+             */
+            mention_count: string;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2528,14 +2633,31 @@ export interface components {
             /** Format: uuid */
             user_id: string;
         };
-        MessageView: {
+        /**
+         * @example {
+         *       "member_ids": [
+         *         "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+         *       ]
+         *     }
+         */
+        AddMembersDto: {
+            member_ids: string[];
+        };
+        MessageResponse: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
             room_id: string;
             /** Format: uuid */
             sender: string;
-            body: string;
+            /** @description null once the message is deleted */
+            body: string | null;
+            /** @description The members mentioned when it was posted (an edit leaves them) */
+            mentions: string[];
+            /** Format: date-time */
+            edited_at: string | null;
+            /** Format: date-time */
+            deleted_at: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -2546,16 +2668,16 @@ export interface components {
          */
         CreateMessageDto: {
             body: string;
+            /** @description Distinct members of the room to mention; each gets a `chat.mention` notification (HIGH) */
+            mentions?: string[];
         };
         /**
          * @example {
-         *       "member_ids": [
-         *         "3fa85f64-5717-4562-b3fc-2c963f66afa6"
-         *       ]
+         *       "body": "example"
          *     }
          */
-        AddMembersDto: {
-            member_ids: string[];
+        UpdateMessageDto: {
+            body: string;
         };
         PreferenceView: {
             /** Format: uuid */
@@ -3815,12 +3937,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskPageDto"];
+                    "application/json": {
+                        results: components["schemas"]["TaskResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -3869,12 +4004,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskDto"];
+                    "application/json": components["schemas"]["TaskResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -3934,6 +4070,102 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    assignment_tasks_bulk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkTasksDto"];
+            };
+        };
+        responses: {
+            /** @description Bulk action applied */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["BulkTasksResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description A service this request depends on did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     assignment_tasks_get: {
         parameters: {
             query?: never;
@@ -3945,12 +4177,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskDto"];
+                    "application/json": components["schemas"]["TaskResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4067,12 +4300,18 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Task claimed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ClaimResponseDto"];
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["TaskResponse"];
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4150,6 +4389,113 @@ export interface operations {
             };
         };
     };
+    assignment_tasks_reassign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReassignTaskDto"];
+            };
+        };
+        responses: {
+            /** @description Task reassigned */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["TaskResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description tasks:assign is missing, or the new assignee lacks a permission of the task or is in none of its candidate groups */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description task_not_reassignable: the task is not CLAIMED or IN_PROGRESS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed, or user_id is not an active user */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description A service this request depends on did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     assignment_tasks_unclaim: {
         parameters: {
             query?: never;
@@ -4161,12 +4507,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskDto"];
+                    "application/json": components["schemas"]["TaskResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4228,12 +4575,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskDto"];
+                    "application/json": components["schemas"]["TaskResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4295,12 +4643,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskDto"];
+                    "application/json": components["schemas"]["TaskResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4362,12 +4711,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskDto"];
+                    "application/json": components["schemas"]["TaskResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -7888,7 +8238,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["TicketView"];
+                        data: components["schemas"]["TicketResponse"];
                     };
                 };
             };
@@ -7928,7 +8278,7 @@ export interface operations {
                         success: true;
                         message: string;
                         data: {
-                            results: components["schemas"]["RoomView"][];
+                            results: components["schemas"]["RoomResponse"][];
                             /**
                              * Format: uri
                              * @description Absolute URL of the next page
@@ -7992,7 +8342,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8088,7 +8438,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8102,7 +8452,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8184,7 +8534,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8199,166 +8549,6 @@ export interface operations {
             };
             /** @description Not found */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed (every failing field) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-        };
-    };
-    chat_notifications_Rooms_listMessages: {
-        parameters: {
-            query?: {
-                /** @description Opaque cursor from `next` or `previous`. */
-                cursor?: string;
-                page_size?: number;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: {
-                            results: components["schemas"]["MessageView"][];
-                            /**
-                             * Format: uri
-                             * @description Absolute URL of the next page
-                             */
-                            next: string | null;
-                            /**
-                             * Format: uri
-                             * @description Absolute URL of the previous page
-                             */
-                            previous: string | null;
-                        };
-                    };
-                };
-            };
-            /** @description Missing, malformed, badly signed or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed (every failing field) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-        };
-    };
-    chat_notifications_Rooms_postMessage: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateMessageDto"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: components["schemas"]["MessageView"];
-                    };
-                };
-            };
-            /** @description Missing, malformed, badly signed or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8399,7 +8589,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8433,7 +8623,71 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Rooms_addMembers: {
+    chat_notifications_Rooms_deactivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["RoomResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_RoomMembers_addMembers: {
         parameters: {
             query?: never;
             header?: never;
@@ -8458,7 +8712,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8537,7 +8791,7 @@ export interface operations {
             };
         };
     };
-    chat_notifications_Rooms_removeMember: {
+    chat_notifications_RoomMembers_removeMember: {
         parameters: {
             query?: never;
             header?: never;
@@ -8559,7 +8813,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8611,9 +8865,13 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Rooms_deactivate: {
+    chat_notifications_Messages_list: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Opaque cursor from `next` or `previous`. */
+                cursor?: string;
+                page_size?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -8632,7 +8890,19 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: {
+                            results: components["schemas"]["MessageResponse"][];
+                            /**
+                             * Format: uri
+                             * @description Absolute URL of the next page
+                             */
+                            next: string | null;
+                            /**
+                             * Format: uri
+                             * @description Absolute URL of the previous page
+                             */
+                            previous: string | null;
+                        };
                     };
                 };
             };
@@ -8645,7 +8915,145 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A required permission is missing */
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_Messages_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMessageDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["MessageResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown room, or the caller is not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description room_inactive */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid body, or a mention of a non-member (at ["body","mentions","<i>"]) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_Messages_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: the message stays in the list with body null and deleted_at set */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Neither the sender nor an ADMIN of a GROUP room */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8654,8 +9062,113 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found */
+            /** @description Unknown room or message, or the caller is not a member */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description edit_window_closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_Messages_edit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMessageDto"];
+            };
+        };
+        responses: {
+            /** @description The edited message (`edited_at` set) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["MessageResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not the sender */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown room or message, or the caller is not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description edit_window_closed or message_deleted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
