@@ -9,7 +9,7 @@ import {
 import { OnEvent } from '@media/platform';
 import type { EntityManager } from 'typeorm';
 import { RoomsService } from '../chat/rooms.service';
-import { Notifier } from '../notifications/notifier.service';
+import { NotifierService } from '../notifications/notifier.service';
 import {
   ChatMessageCreatedPayload,
   CorrespondentInvitedPayload,
@@ -30,7 +30,7 @@ const PREVIEW = 200;
 @Injectable()
 export class AppEventsConsumer {
   constructor(
-    @Inject(Notifier) private readonly notifier: Notifier,
+    @Inject(NotifierService) private readonly notifier: NotifierService,
     @Inject(RoomsService) private readonly rooms: RoomsService,
   ) {}
 

@@ -12,9 +12,9 @@ import { InjectConfig, RpcClient } from '@media/platform';
 import { In, type DataSource } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
 import { PushService } from '../realtime/push.service';
-import { notificationView } from './dto/notification.response';
 import { MailerService } from './mailer.service';
 import { Notification } from './notification.entity';
+import { toNotificationView } from './notifications.view';
 
 const POLL_MS = 1_000;
 const NUDGE_MS = 30;
@@ -144,7 +144,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const rows = await this.dataSource
       .getRepository(Notification)
       .find({ where: { id: In(taken.map((r) => r.id)) }, order: { createdAt: 'ASC' } });
-    for (const row of rows) this.push.push([row.recipientId], 'notification', notificationView(row));
+    for (const row of rows) this.push.push([row.recipientId], 'notification', toNotificationView(row));
     return taken.length;
   }
 

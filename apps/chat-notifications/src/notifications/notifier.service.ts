@@ -35,7 +35,7 @@ export const INSERT_NOTIFICATIONS_SQL = `
   RETURNING id, recipient_id, email_status`;
 
 @Injectable()
-export class Notifier {
+export class NotifierService {
   private readonly logger = new Logger('Notifier');
 
   constructor(
