@@ -36,7 +36,7 @@ export class AppEventsConsumer {
 
   @OnEvent(AssignmentEvents.taskClaimed, TaskClaimedPayload)
   async taskClaimed(event: EventEnvelope<TaskClaimedPayload>, manager: EntityManager): Promise<void> {
-    const { task_id, assigned_to, claimed_by } = event.data;
+    const { task_id, assigned_to, claimed_by, priority } = event.data;
     if (!assigned_to) return;
     await this.notifier.notify(manager, {
       recipient_ids: [assigned_to],
@@ -44,6 +44,7 @@ export class AppEventsConsumer {
       title: claimed_by === assigned_to ? 'You claimed a task' : 'A task was assigned to you',
       body: null,
       data: { task_id, claimed_by },
+      priority: priority ?? 'MEDIUM',
     });
   }
 
@@ -57,6 +58,8 @@ export class AppEventsConsumer {
       title: `A task of yours escalated to level ${escalation_level}`,
       body: null,
       data: { task_id, escalation_level, from_level: from_level ?? null },
+      // An escalation is urgent whatever the task's priority (docs/api/contract.md §7.3).
+      priority: 'URGENT',
     });
   }
 

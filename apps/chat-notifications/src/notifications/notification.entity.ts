@@ -1,3 +1,4 @@
+import type { NotificationPriority } from '@media/contracts';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 export type DeliveryStatus = 'pending' | 'sent' | 'disabled' | 'skipped' | 'failed';
@@ -22,6 +23,9 @@ export class Notification {
 
   @Column({ type: 'jsonb' })
   data!: Record<string, unknown>;
+
+  @Column({ type: 'text' })
+  priority!: NotificationPriority;
 
   @Column({ name: 'websocket_status', type: 'text' })
   websocketStatus!: DeliveryStatus;

@@ -10,6 +10,7 @@ import { SettingsController } from './settings.controller';
 import { SettingsService } from './settings.service';
 import { NotificationSettings } from './notification-settings.entity';
 import { NotificationSettings1764800000020 } from '../database/migrations/1764800000020-notification-settings';
+import { NotificationPriority1764800000021 } from '../database/migrations/1764800000021-notification-priority';
 import { PreferencesService } from './preferences.service';
 import { Feature } from '@media/platform';
 import { NotificationPreference } from './notification-preference.entity';
@@ -19,7 +20,12 @@ import { EmailLease1764800000010 } from '../database/migrations/1764800000010-em
 
 @Feature({
   entities: [NotificationPreference, Notification, NotificationSettings],
-  migrations: [CreateNotifications1764800000001, EmailLease1764800000010, NotificationSettings1764800000020],
+  migrations: [
+    CreateNotifications1764800000001,
+    EmailLease1764800000010,
+    NotificationSettings1764800000020,
+    NotificationPriority1764800000021,
+  ],
 })
 @Module({
   imports: [RealtimeModule],

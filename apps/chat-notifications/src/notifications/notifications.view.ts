@@ -1,3 +1,4 @@
+import type { NotificationPriority } from '@media/contracts';
 import type { Page } from '@media/platform';
 import type { Notification } from './notification.entity';
 import type { NotificationPreference } from './notification-preference.entity';
@@ -26,6 +27,7 @@ export interface NotificationView {
   title: string;
   body: string | null;
   data: Record<string, unknown>;
+  priority: NotificationPriority;
   is_read: boolean;
   read_at: string | null;
   is_archived: boolean;
@@ -70,6 +72,7 @@ export function toNotificationView(n: Notification): NotificationView {
     title: n.title,
     body: n.body,
     data: n.data,
+    priority: n.priority,
     is_read: n.readAt !== null,
     read_at: n.readAt?.toISOString() ?? null,
     is_archived: n.archivedAt !== null,

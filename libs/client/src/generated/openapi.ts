@@ -2620,6 +2620,11 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+            /**
+             * @description As tasks; `URGENT` is never held by quiet hours
+             * @enum {string}
+             */
+            priority: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
             is_read: boolean;
             /** Format: date-time */
             read_at: string | null;

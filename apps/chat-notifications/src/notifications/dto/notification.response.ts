@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { NOTIFICATION_PRIORITIES, type NotificationPriority } from '@media/contracts';
 import type {
   InboxPage,
   NotificationView,
@@ -35,6 +36,11 @@ export class NotificationResponse implements NotificationView {
   @ApiProperty() title!: string;
   @ApiProperty({ nullable: true, type: String }) body!: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) data!: Record<string, unknown>;
+  @ApiProperty({
+    enum: NOTIFICATION_PRIORITIES,
+    description: 'As tasks; `URGENT` is never held by quiet hours',
+  })
+  priority!: NotificationPriority;
   @ApiProperty() is_read!: boolean;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) read_at!: string | null;
   @ApiProperty() is_archived!: boolean;
