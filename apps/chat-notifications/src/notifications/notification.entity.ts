@@ -1,7 +1,7 @@
 import type { NotificationPriority } from '@media/contracts';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-export type DeliveryStatus = 'pending' | 'sent' | 'disabled' | 'skipped' | 'failed';
+export type DeliveryStatus = 'pending' | 'sent' | 'held' | 'digest' | 'disabled' | 'skipped' | 'failed';
 
 /** One inbox entry of one recipient. */
 @Entity({ name: 'notifications' })

@@ -11,6 +11,9 @@ import { SettingsService } from './settings.service';
 import { NotificationSettings } from './notification-settings.entity';
 import { NotificationSettings1764800000020 } from '../database/migrations/1764800000020-notification-settings';
 import { NotificationPriority1764800000021 } from '../database/migrations/1764800000021-notification-priority';
+import { QuietHoursDigests1764800000022 } from '../database/migrations/1764800000022-quiet-hours-digests';
+import { ClockService } from './clock.service';
+import { DigestService } from './digest.service';
 import { PreferencesService } from './preferences.service';
 import { Feature } from '@media/platform';
 import { NotificationPreference } from './notification-preference.entity';
@@ -25,6 +28,7 @@ import { EmailLease1764800000010 } from '../database/migrations/1764800000010-em
     EmailLease1764800000010,
     NotificationSettings1764800000020,
     NotificationPriority1764800000021,
+    QuietHoursDigests1764800000022,
   ],
 })
 @Module({
@@ -33,6 +37,8 @@ import { EmailLease1764800000010 } from '../database/migrations/1764800000010-em
   providers: [
     PreferencesService,
     SettingsService,
+    ClockService,
+    DigestService,
     InboxService,
     NotifierService,
     MailerService,

@@ -2604,10 +2604,16 @@ export interface components {
             enabled: boolean;
         };
         DeliveriesResponse: {
-            /** @enum {string} */
-            websocket: "pending" | "sent" | "disabled";
-            /** @enum {string} */
-            email: "pending" | "sent" | "disabled" | "skipped" | "failed";
+            /**
+             * @description `held`: arrived during quiet hours; never pushed later (the inbox has it)
+             * @enum {string}
+             */
+            websocket: "pending" | "sent" | "held" | "disabled";
+            /**
+             * @description `held`: waits for the end of quiet hours; `digest`: waits for the daily digest
+             * @enum {string}
+             */
+            email: "pending" | "sent" | "held" | "digest" | "disabled" | "skipped" | "failed";
         };
         NotificationResponse: {
             /** Format: uuid */

@@ -24,8 +24,16 @@ export class PreferencesResponse implements PreferencesView {
 }
 
 export class DeliveriesResponse {
-  @ApiProperty({ enum: ['pending', 'sent', 'disabled'] }) websocket!: string;
-  @ApiProperty({ enum: ['pending', 'sent', 'disabled', 'skipped', 'failed'] }) email!: string;
+  @ApiProperty({
+    enum: ['pending', 'sent', 'held', 'disabled'],
+    description: '`held`: arrived during quiet hours; never pushed later (the inbox has it)',
+  })
+  websocket!: string;
+  @ApiProperty({
+    enum: ['pending', 'sent', 'held', 'digest', 'disabled', 'skipped', 'failed'],
+    description: '`held`: waits for the end of quiet hours; `digest`: waits for the daily digest',
+  })
+  email!: string;
 }
 
 /** One inbox entry. */
