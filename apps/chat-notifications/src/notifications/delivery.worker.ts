@@ -7,10 +7,9 @@ import {
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { AclSubjects, idPages } from '@media/contracts';
+import { AclSubjects, idPages, type NotificationPriority } from '@media/contracts';
 import { InjectConfig, RpcClient } from '@media/platform';
 import { In, type DataSource } from 'typeorm';
-import type { NotificationPriority } from '@media/contracts';
 import type { ChatNotificationsConfig } from '../config';
 import { PushService } from '../realtime/push.service';
 import { DigestService } from './digest.service';
@@ -157,11 +156,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       rows.map((row) => ({ id: row.id, recipient_id: row.recipientId, priority: row.priority, row })),
     );
     for (const { row } of pushable) {
-      this.push.push(
-        [row.recipientId],
-        'notification',
-        toNotificationView({ ...row, websocketStatus: 'sent' }),
-      );
+      this.push.push([row.recipientId], 'notification', toNotificationView(row));
     }
     return taken.length;
   }
