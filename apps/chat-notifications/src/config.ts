@@ -42,11 +42,25 @@ export class ChatNotificationsEnv extends PlatformEnv {
   @IsInt({ message: DURATION })
   @Min(1000, { message: 'must be at least 1s' })
   CHAT_EDIT_WINDOW: number = 15 * 60_000;
+
+  /**
+   * The public origin (the gateway's, e.g. `https://backoffice.example.com`) that links in
+   * digests and quiet-hours summaries start with; unset: the links are paths.
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/]+\/?$/, { message: 'must be an http:// or https:// origin' })
+  PUBLIC_URL?: string;
 }
 
 export const chatNotificationsConfig = defineConfig(ChatNotificationsEnv, (env) => ({
   ...platformConfig(env),
-  mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, timeout: env.SMTP_TIMEOUT, lease: env.EMAIL_LEASE },
+  mail: {
+    smtpUrl: env.SMTP_URL,
+    from: env.MAIL_FROM,
+    timeout: env.SMTP_TIMEOUT,
+    lease: env.EMAIL_LEASE,
+    publicUrl: env.PUBLIC_URL,
+  },
   chat: { editWindow: env.CHAT_EDIT_WINDOW },
 }));
 

@@ -311,9 +311,32 @@ describe('notifications.send', () => {
       title: 'Hello',
       body: 'World',
       data: { k: 1 },
+      priority: 'MEDIUM',
       is_read: false,
       is_archived: false,
     });
+  });
+
+  it('takes an optional priority and refuses an unknown one', async () => {
+    const me = await user();
+    const reply = await ask('notifications.send', {
+      recipient_ids: [me.id],
+      notification_type: 'custom',
+      title: 'Now',
+      priority: 'URGENT',
+    });
+    expect(reply.response).toEqual({ delivered: 1 });
+    const inbox = await api('/api/v1/notifications', { token: me.token });
+    expect(inbox.body.data.results[0].priority).toBe('URGENT');
+    const bad = await ask('notifications.send', {
+      recipient_ids: [me.id],
+      notification_type: 'custom',
+      title: 'Now',
+      priority: 'SOON',
+    });
+    expect(reply.err).toBeUndefined();
+    expect(bad.err?.status).toBe(422);
+    expect((bad.err?.detail as any[]).map((d) => d.loc)).toEqual([['data', 'priority']]);
   });
 
   it('answers a malformed request with a 422 error at ["data", ...]', async () => {
@@ -353,6 +376,24 @@ describe('the inbox fed by events', () => {
     expect((await inboxOf(assignee, 'assignment.task.escalated')).data).toMatchObject({
       escalation_level: 2,
     });
+  });
+
+  it("gives a task notification the task's priority and an escalation URGENT (docs/api/contract.md §7.3)", async () => {
+    const assignee = await user();
+    await publishEvent('assignment.task.claimed', {
+      task_id: randomUUID(),
+      assigned_to: assignee.id,
+      claimed_by: assignee.id,
+      priority: 'HIGH',
+    });
+    await publishEvent('assignment.task.escalated', {
+      task_id: randomUUID(),
+      assigned_to: assignee.id,
+      escalation_level: 1,
+      priority: 'LOW',
+    });
+    expect((await inboxOf(assignee, 'assignment.task.claimed')).priority).toBe('HIGH');
+    expect((await inboxOf(assignee, 'assignment.task.escalated')).priority).toBe('URGENT');
   });
 
   it('notifies the inviter of acl.correspondent.invited', async () => {

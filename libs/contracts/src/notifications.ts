@@ -19,6 +19,10 @@ export const CHAT_MENTION_NOTIFICATION = 'chat.mention';
 export const NOTIFICATION_CHANNELS = ['websocket', 'email'] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 
+/** Priority of an inbox entry, as tasks have (docs/api/contract.md §7.3); `URGENT` is never held. */
+export const NOTIFICATION_PRIORITIES = ['LOW', 'MEDIUM', 'HIGH', 'URGENT'] as const;
+export type NotificationPriority = (typeof NOTIFICATION_PRIORITIES)[number];
+
 /** What another app sends to put an entry in users' inboxes. */
 export interface SendNotificationRequest {
   recipient_ids: string[];
@@ -26,6 +30,8 @@ export interface SendNotificationRequest {
   title: string;
   body?: string | null;
   data?: Record<string, unknown>;
+  /** Default `MEDIUM`. */
+  priority?: NotificationPriority;
 }
 
 export interface NotificationsRpc {

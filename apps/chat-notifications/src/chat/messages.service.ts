@@ -22,7 +22,7 @@ import {
 import type { Request } from 'express';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
-import { Notifier } from '../notifications/notifier.service';
+import { NotifierService } from '../notifications/notifier.service';
 import { PushService } from '../realtime/push.service';
 import { ChatMessage } from './chat-message.entity';
 import type { CreateMessageDto } from './dto/create-message.dto';
@@ -51,7 +51,7 @@ export class MessagesService {
     @Inject(Paginator) private readonly paginator: Paginator,
     @Inject(Outbox) private readonly outbox: Outbox,
     @Inject(PushService) private readonly push: PushService,
-    @Inject(Notifier) private readonly notifier: Notifier,
+    @Inject(NotifierService) private readonly notifier: NotifierService,
     @InjectConfig() private readonly config: ChatNotificationsConfig,
   ) {}
 

@@ -9,7 +9,7 @@ import {
 import { OnEvent } from '@media/platform';
 import type { EntityManager } from 'typeorm';
 import { RoomsService } from '../chat/rooms.service';
-import { Notifier } from '../notifications/notifier.service';
+import { NotifierService } from '../notifications/notifier.service';
 import {
   ChatMessageCreatedPayload,
   CorrespondentInvitedPayload,
@@ -31,13 +31,13 @@ const PREVIEW = 200;
 @Injectable()
 export class AppEventsConsumer {
   constructor(
-    @Inject(Notifier) private readonly notifier: Notifier,
+    @Inject(NotifierService) private readonly notifier: NotifierService,
     @Inject(RoomsService) private readonly rooms: RoomsService,
   ) {}
 
   @OnEvent(AssignmentEvents.taskClaimed, TaskClaimedPayload)
   async taskClaimed(event: EventEnvelope<TaskClaimedPayload>, manager: EntityManager): Promise<void> {
-    const { task_id, assigned_to, claimed_by } = event.data;
+    const { task_id, assigned_to, claimed_by, priority } = event.data;
     if (!assigned_to) return;
     await this.notifier.notify(manager, {
       recipient_ids: [assigned_to],
@@ -45,6 +45,7 @@ export class AppEventsConsumer {
       title: claimed_by === assigned_to ? 'You claimed a task' : 'A task was assigned to you',
       body: null,
       data: { task_id, claimed_by },
+      priority: priority ?? 'MEDIUM',
     });
   }
 
@@ -80,6 +81,8 @@ export class AppEventsConsumer {
       title: `A task of yours escalated to level ${escalation_level}`,
       body: null,
       data: { task_id, escalation_level, from_level: from_level ?? null },
+      // An escalation is urgent whatever the task's priority (docs/api/contract.md §7.3).
+      priority: 'URGENT',
     });
   }
 

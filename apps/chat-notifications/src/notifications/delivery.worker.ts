@@ -7,14 +7,15 @@ import {
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { AclSubjects, idPages } from '@media/contracts';
+import { AclSubjects, idPages, type NotificationPriority } from '@media/contracts';
 import { InjectConfig, RpcClient } from '@media/platform';
 import { In, type DataSource } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
 import { PushService } from '../realtime/push.service';
-import { notificationView } from './dto/notification.response';
+import { DigestService } from './digest.service';
 import { MailerService } from './mailer.service';
 import { Notification } from './notification.entity';
+import { toNotificationView } from './notifications.view';
 
 const POLL_MS = 1_000;
 const NUDGE_MS = 30;
@@ -36,6 +37,7 @@ interface ClaimedEmail {
   recipient_id: string;
   title: string;
   body: string | null;
+  priority: NotificationPriority;
   attempts: number;
 }
 
@@ -71,6 +73,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     @Inject(PushService) private readonly push: PushService,
     @Inject(MailerService) private readonly mailer: MailerService,
     @Inject(RpcClient) private readonly rpc: RpcClient,
+    @Inject(DigestService) private readonly digests: DigestService,
     @InjectConfig() private readonly config: ChatNotificationsConfig,
   ) {}
 
@@ -124,11 +127,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     this.timer.unref();
   }
 
-  /** One round: pending pushes, then one claimed batch of emails. */
+  /**
+   * One round: pending pushes, then one claimed batch of emails, then the summaries that are due
+   * (held emails at the end of quiet hours, daily digests: docs/api/contract.md §7.3).
+   */
   async deliverRound(): Promise<{ taken: number; full: boolean }> {
     const pushed = await this.pushBatch();
     const mailed = await this.emailBatch();
-    return { taken: pushed + mailed, full: pushed === BATCH || mailed === EMAIL_BATCH };
+    const summarised = await this.digests.round();
+    return { taken: pushed + mailed + summarised, full: pushed === BATCH || mailed === EMAIL_BATCH };
   }
 
   /** Marks pending pushes sent (one statement), then pushes them: a push is best effort. */
@@ -144,7 +151,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const rows = await this.dataSource
       .getRepository(Notification)
       .find({ where: { id: In(taken.map((r) => r.id)) }, order: { createdAt: 'ASC' } });
-    for (const row of rows) this.push.push([row.recipientId], 'notification', notificationView(row));
+    // Pushes held by quiet hours are marked so and never pushed later (the inbox has them).
+    const pushable = await this.digests.pushable(
+      rows.map((row) => ({ id: row.id, recipient_id: row.recipientId, priority: row.priority, row })),
+    );
+    for (const { row } of pushable) {
+      this.push.push([row.recipientId], 'notification', toNotificationView(row));
+    }
     return taken.length;
   }
 
@@ -159,19 +172,22 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
                       WHERE email_status = 'pending'
                         AND (email_lease_until IS NULL OR email_lease_until <= clock_timestamp())
                       ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING id, recipient_id, title, body, attempts`,
+        RETURNING id, recipient_id, title, body, priority, attempts`,
       [claim, leaseMs, EMAIL_BATCH],
     )) as [ClaimedEmail[], number];
     if (claimed.length === 0) return 0;
+    // Emails held by quiet hours or waiting for a digest are set aside, their claim released.
+    const sendable = await this.digests.sendable(claimed, claim);
+    if (sendable.length === 0) return claimed.length;
     // Time measured here, after the claim committed, errs on the short side of the lease.
     const leaseEnds = Date.now() + leaseMs;
-    const addresses = await this.addresses(claimed, claim);
+    const addresses = await this.addresses(sendable, claim);
     if (!addresses) return claimed.length;
     // A send may take connection, greeting and reply timeouts in turn.
     const needed = Math.min(3 * this.config.mail.timeout, leaseMs / 2);
-    for (const [index, email] of claimed.entries()) {
+    for (const [index, email] of sendable.entries()) {
       if (this.stopped || Date.now() + needed > leaseEnds) {
-        await this.release(claimed.slice(index), claim);
+        await this.release(sendable.slice(index), claim);
         break;
       }
       const to = addresses.get(email.recipient_id);

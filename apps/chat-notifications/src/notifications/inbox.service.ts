@@ -1,13 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type AuthUser, changedRows, NotFound, type Page, Paginator } from '@media/platform';
+import { type AuthUser, changedRows, NotFound, Paginator } from '@media/platform';
 import type { Request } from 'express';
 import type { DataSource } from 'typeorm';
 import type { ListNotificationsQuery } from './dto/notification.dto';
-import { notificationView, type NotificationView, type ReadAllView } from './dto/notification.response';
 import { Notification } from './notification.entity';
-
-export type InboxPage = Page<NotificationView> & { unread_count: number };
+import {
+  toNotificationView,
+  type InboxPage,
+  type NotificationView,
+  type ReadAllView,
+} from './notifications.view';
 
 /** The caller's inbox; another user's entry is a 404. */
 @Injectable()
@@ -37,7 +40,7 @@ export class InboxService {
         },
         query,
         req,
-        notificationView,
+        toNotificationView,
       ),
       this.unreadCount(user.id),
     ]);
@@ -77,6 +80,6 @@ export class InboxService {
     );
     if (changedRows(result).length === 0) throw new NotFound('Notification', id);
     const row = await this.dataSource.getRepository(Notification).findOneByOrFail({ id: id.toLowerCase() });
-    return notificationView(row);
+    return toNotificationView(row);
   }
 }

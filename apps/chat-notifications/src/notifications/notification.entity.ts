@@ -1,6 +1,7 @@
+import type { NotificationPriority } from '@media/contracts';
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-export type DeliveryStatus = 'pending' | 'sent' | 'disabled' | 'skipped' | 'failed';
+export type DeliveryStatus = 'pending' | 'sent' | 'held' | 'digest' | 'disabled' | 'skipped' | 'failed';
 
 /** One inbox entry of one recipient. */
 @Entity({ name: 'notifications' })
@@ -22,6 +23,9 @@ export class Notification {
 
   @Column({ type: 'jsonb' })
   data!: Record<string, unknown>;
+
+  @Column({ type: 'text' })
+  priority!: NotificationPriority;
 
   @Column({ name: 'websocket_status', type: 'text' })
   websocketStatus!: DeliveryStatus;

@@ -18,8 +18,14 @@ import {
 } from '@media/platform';
 import type { Request } from 'express';
 import { ListNotificationsQuery, NotificationIdParams, PreferenceItemDto } from './dto/notification.dto';
-import { InboxPageView, NotificationView, PreferencesView, ReadAllView } from './dto/notification.response';
-import { InboxService, type InboxPage } from './inbox.service';
+import {
+  InboxPageResponse,
+  NotificationResponse,
+  PreferencesResponse,
+  ReadAllResponse,
+} from './dto/notification.response';
+import { InboxService } from './inbox.service';
+import type { InboxPage, NotificationView, PreferencesView, ReadAllView } from './notifications.view';
 import { PreferencesService } from './preferences.service';
 
 /** Preferences (seed endpoint 14) and the inbox. */
@@ -46,7 +52,7 @@ export class NotificationsController {
   })
   @ApiOperation({ summary: "Set the caller's notification preferences (endpoint 14)" })
   @ApiExtraModels(PreferenceItemDto)
-  @ApiSuccess(PreferencesView, { envelope: true, description: "The caller's whole list" })
+  @ApiSuccess(PreferencesResponse, { envelope: true, description: "The caller's whole list" })
   @ApiErrors(401, 413, 415, 422)
   async update(@Body() body: unknown, @CurrentUser() user: AuthUser): Promise<Envelope<PreferencesView>> {
     return envelope('Preferences updated', await this.preferences.upsert(body, user));
@@ -54,7 +60,7 @@ export class NotificationsController {
 
   @Get('preferences')
   @ApiOperation({ summary: "The caller's notification preferences" })
-  @ApiSuccess(PreferencesView, { envelope: true })
+  @ApiSuccess(PreferencesResponse, { envelope: true })
   @ApiErrors(401)
   async getPreferences(@CurrentUser() user: AuthUser): Promise<Envelope<PreferencesView>> {
     return envelope('Preferences', await this.preferences.list(user));
@@ -63,7 +69,7 @@ export class NotificationsController {
   /** The inbox, newest first; `data` also carries the caller's `unread_count`. */
   @Get()
   @ApiOperation({ summary: "The caller's inbox, newest first (cursor)" })
-  @ApiSuccess(InboxPageView, { envelope: true })
+  @ApiSuccess(InboxPageResponse, { envelope: true })
   @ApiErrors(401, 422)
   async list(
     @Query() query: ListNotificationsQuery,
@@ -76,7 +82,7 @@ export class NotificationsController {
   @Post('read-all')
   @HttpCode(200)
   @ApiOperation({ summary: "Mark all the caller's notifications read" })
-  @ApiSuccess(ReadAllView, { envelope: true })
+  @ApiSuccess(ReadAllResponse, { envelope: true })
   @ApiErrors(401)
   async readAll(@CurrentUser() user: AuthUser): Promise<Envelope<ReadAllView>> {
     return envelope('Notifications marked read', await this.inbox.readAll(user));
@@ -85,7 +91,7 @@ export class NotificationsController {
   @Post(':id/read')
   @HttpCode(200)
   @ApiOperation({ summary: 'Mark a notification read' })
-  @ApiSuccess(NotificationView, { envelope: true })
+  @ApiSuccess(NotificationResponse, { envelope: true })
   @ApiErrors(401, 404, 422)
   async markRead(
     @Param() params: NotificationIdParams,
@@ -97,7 +103,7 @@ export class NotificationsController {
   @Post(':id/archive')
   @HttpCode(200)
   @ApiOperation({ summary: 'Archive a notification' })
-  @ApiSuccess(NotificationView, { envelope: true })
+  @ApiSuccess(NotificationResponse, { envelope: true })
   @ApiErrors(401, 404, 422)
   async archive(
     @Param() params: NotificationIdParams,

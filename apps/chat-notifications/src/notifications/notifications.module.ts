@@ -3,9 +3,17 @@ import { RealtimeModule } from '../realtime/realtime.module';
 import { DeliveryWorker } from './delivery.worker';
 import { InboxService } from './inbox.service';
 import { MailerService } from './mailer.service';
-import { NotificationsRpcController } from './notifications-rpc.controller';
+import { NotificationsRpc } from './notifications.rpc';
 import { NotificationsController } from './notifications.controller';
-import { Notifier } from './notifier.service';
+import { NotifierService } from './notifier.service';
+import { SettingsController } from './settings.controller';
+import { SettingsService } from './settings.service';
+import { NotificationSettings } from './notification-settings.entity';
+import { NotificationSettings1764800000020 } from '../database/migrations/1764800000020-notification-settings';
+import { NotificationPriority1764800000021 } from '../database/migrations/1764800000021-notification-priority';
+import { QuietHoursDigests1764800000022 } from '../database/migrations/1764800000022-quiet-hours-digests';
+import { ClockService } from './clock.service';
+import { DigestService } from './digest.service';
 import { PreferencesService } from './preferences.service';
 import { Feature } from '@media/platform';
 import { NotificationPreference } from './notification-preference.entity';
@@ -14,13 +22,28 @@ import { CreateNotifications1764800000001 } from '../database/migrations/1764800
 import { EmailLease1764800000010 } from '../database/migrations/1764800000010-email-lease';
 
 @Feature({
-  entities: [NotificationPreference, Notification],
-  migrations: [CreateNotifications1764800000001, EmailLease1764800000010],
+  entities: [NotificationPreference, Notification, NotificationSettings],
+  migrations: [
+    CreateNotifications1764800000001,
+    EmailLease1764800000010,
+    NotificationSettings1764800000020,
+    NotificationPriority1764800000021,
+    QuietHoursDigests1764800000022,
+  ],
 })
 @Module({
   imports: [RealtimeModule],
-  controllers: [NotificationsController, NotificationsRpcController],
-  providers: [PreferencesService, InboxService, Notifier, MailerService, DeliveryWorker],
-  exports: [Notifier],
+  controllers: [NotificationsController, SettingsController, NotificationsRpc],
+  providers: [
+    PreferencesService,
+    SettingsService,
+    ClockService,
+    DigestService,
+    InboxService,
+    NotifierService,
+    MailerService,
+    DeliveryWorker,
+  ],
+  exports: [NotifierService],
 })
 export class NotificationsModule {}

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { TaskPriority } from '@media/contracts';
+import type { NotificationPriority } from '@media/contracts';
 import type { EntityManager } from 'typeorm';
 import { DeliveryWorker } from './delivery.worker';
 import { MailerService } from './mailer.service';
@@ -10,8 +10,8 @@ export interface NewNotification {
   title: string;
   body?: string | null;
   data?: Record<string, unknown>;
-  /** The inbox item's priority (docs/api/contract.md §7.3; default MEDIUM). */
-  priority?: TaskPriority;
+  /** Default `MEDIUM`; `URGENT` is never held by quiet hours or digests (docs/api/contract.md §7.3). */
+  priority?: NotificationPriority;
 }
 
 /**
@@ -21,8 +21,8 @@ export interface NewNotification {
  */
 export const INSERT_NOTIFICATIONS_SQL = `
   WITH r AS (SELECT DISTINCT unnest($1::uuid[]) AS id)
-  INSERT INTO notifications (recipient_id, notification_type, title, body, data, websocket_status, email_status)
-  SELECT r.id, $2, $3, $4, $5::jsonb,
+  INSERT INTO notifications (recipient_id, notification_type, title, body, data, priority, websocket_status, email_status)
+  SELECT r.id, $2, $3, $4, $5::jsonb, $7,
          CASE WHEN COALESCE(ws_t.enabled, ws_any.enabled, true) THEN 'pending' ELSE 'disabled' END,
          CASE WHEN NOT COALESCE(em_t.enabled, em_any.enabled, true) THEN 'disabled'
               WHEN $6 THEN 'pending' ELSE 'skipped' END
@@ -38,7 +38,7 @@ export const INSERT_NOTIFICATIONS_SQL = `
   RETURNING id, recipient_id, email_status`;
 
 @Injectable()
-export class Notifier {
+export class NotifierService {
   private readonly logger = new Logger('Notifier');
 
   constructor(
@@ -59,6 +59,7 @@ export class Notifier {
         input.body ?? null,
         JSON.stringify(input.data ?? {}),
         this.mailer.enabled,
+        input.priority ?? 'MEDIUM',
       ],
     );
     for (const row of rows.filter((r) => r.email_status === 'skipped')) {

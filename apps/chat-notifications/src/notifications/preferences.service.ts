@@ -4,7 +4,7 @@ import type { ValidationIssue } from '@media/contracts';
 import { isFormBody, validateDto, ValidationFailed, type AuthUser } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import { MAX_PREFERENCES, PreferenceItemDto } from './dto/notification.dto';
-import { preferenceView, type PreferencesView } from './dto/notification.response';
+import { toPreferenceView, type PreferencesView } from './notifications.view';
 import { NotificationPreference } from './notification-preference.entity';
 
 /** Validates one item, collecting its issues rather than stopping at the first item. */
@@ -84,6 +84,6 @@ export class PreferencesService {
       .orderBy('p.notification_type COLLATE "C"', 'ASC')
       .addOrderBy('p.channel COLLATE "C"', 'ASC')
       .getMany();
-    return { preferences: rows.map(preferenceView) };
+    return { preferences: rows.map(toPreferenceView) };
   }
 }

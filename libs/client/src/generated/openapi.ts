@@ -1373,6 +1373,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notifications/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's notification settings (defaults until set) */
+        get: operations["chat_notifications_Settings_get"];
+        /** Replace the caller's notification settings (a missing field takes its default) */
+        put: operations["chat_notifications_Settings_replace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2679,7 +2697,7 @@ export interface components {
         UpdateMessageDto: {
             body: string;
         };
-        PreferenceView: {
+        PreferenceResponse: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -2694,8 +2712,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        PreferencesView: {
-            preferences: components["schemas"]["PreferenceView"][];
+        PreferencesResponse: {
+            preferences: components["schemas"]["PreferenceResponse"][];
         };
         PreferenceItemDto: {
             /** @description `*` for every type without its own row */
@@ -2707,13 +2725,19 @@ export interface components {
             channel?: "websocket" | "email";
             enabled: boolean;
         };
-        DeliveriesView: {
-            /** @enum {string} */
-            websocket: "pending" | "sent" | "disabled";
-            /** @enum {string} */
-            email: "pending" | "sent" | "disabled" | "skipped" | "failed";
+        DeliveriesResponse: {
+            /**
+             * @description `held`: arrived during quiet hours; never pushed later (the inbox has it)
+             * @enum {string}
+             */
+            websocket: "pending" | "sent" | "held" | "disabled";
+            /**
+             * @description `held`: waits for the end of quiet hours; `digest`: waits for the daily digest
+             * @enum {string}
+             */
+            email: "pending" | "sent" | "held" | "digest" | "disabled" | "skipped" | "failed";
         };
-        NotificationView: {
+        NotificationResponse: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -2724,28 +2748,82 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+            /**
+             * @description As tasks; `URGENT` is never held by quiet hours
+             * @enum {string}
+             */
+            priority: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
             is_read: boolean;
             /** Format: date-time */
             read_at: string | null;
             is_archived: boolean;
             /** Format: date-time */
             archived_at: string | null;
-            deliveries: components["schemas"]["DeliveriesView"];
+            deliveries: components["schemas"]["DeliveriesResponse"];
             /** Format: date-time */
             created_at: string;
         };
-        InboxPageView: {
-            results: components["schemas"]["NotificationView"][];
+        InboxPageResponse: {
+            results: components["schemas"]["NotificationResponse"][];
             /** Format: uri */
             next: string | null;
             /** Format: uri */
             previous: string | null;
             unread_count: number;
         };
-        ReadAllView: {
+        ReadAllResponse: {
             /** @description Entries marked read by this call */
             updated: number;
             unread_count: number;
+        };
+        QuietHoursResponse: {
+            /** @example 22:00 */
+            start: string;
+            /** @example 07:00 */
+            end: string;
+        };
+        SettingsResponse: {
+            /** @example Europe/Berlin */
+            timezone: string;
+            quiet_hours: components["schemas"]["QuietHoursResponse"] | null;
+            /** @enum {string} */
+            email_digest: "off" | "daily";
+            /** @example 08:00 */
+            digest_time: string;
+        };
+        QuietHoursDto: {
+            /** @example 22:00 */
+            start: string;
+            /**
+             * @description Differs from start
+             * @example 07:00
+             */
+            end: string;
+        };
+        /**
+         * @example {
+         *       "timezone": "Europe/Berlin"
+         *     }
+         */
+        SettingsDto: {
+            /**
+             * @description IANA zone name
+             * @default UTC
+             * @example Europe/Berlin
+             */
+            timezone?: string;
+            /** @default null */
+            quiet_hours?: components["schemas"]["QuietHoursDto"] | null;
+            /**
+             * @default off
+             * @enum {string}
+             */
+            email_digest?: "off" | "daily";
+            /**
+             * @description Local time of the daily digest
+             * @default 08:00
+             */
+            digest_time?: string;
         };
     };
     responses: {
@@ -9207,7 +9285,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["PreferencesView"];
+                        data: components["schemas"]["PreferencesResponse"];
                     };
                 };
             };
@@ -9248,7 +9326,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["PreferencesView"];
+                        data: components["schemas"]["PreferencesResponse"];
                     };
                 };
             };
@@ -9318,7 +9396,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["InboxPageView"];
+                        data: components["schemas"]["InboxPageResponse"];
                     };
                 };
             };
@@ -9362,7 +9440,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["ReadAllView"];
+                        data: components["schemas"]["ReadAllResponse"];
                     };
                 };
             };
@@ -9399,7 +9477,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["NotificationView"];
+                        data: components["schemas"]["NotificationResponse"];
                     };
                 };
             };
@@ -9454,7 +9532,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["NotificationView"];
+                        data: components["schemas"]["NotificationResponse"];
                     };
                 };
             };
@@ -9469,6 +9547,107 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_Settings_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["SettingsResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_Settings_replace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["SettingsResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,8 @@
-import { IsArray, IsInt, IsOptional, IsString, IsUUID, Min } from 'class-validator';
-import type {
-  ChatMessageCreatedEvent,
+import { IsArray, IsIn, IsInt, IsOptional, IsString, IsUUID, Min } from 'class-validator';
+import {
+  TASK_PRIORITIES,
+  type TaskPriority,
+  type ChatMessageCreatedEvent,
   CorrespondentInvitedEvent,
   DocumentDeletedEvent,
   TaskClaimedEvent,
@@ -25,6 +27,11 @@ export class TaskClaimedPayload implements Pick<TaskClaimedEvent, 'task_id' | 'c
 
   @IsUUID('all')
   claimed_by!: string;
+
+  /** The task's priority, which its notification takes; absent (an older assignment): MEDIUM. */
+  @IsOptional()
+  @IsIn(TASK_PRIORITIES)
+  priority?: TaskPriority;
 }
 
 export class TaskReassignedPayload

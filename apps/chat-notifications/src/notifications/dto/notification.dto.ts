@@ -14,7 +14,9 @@ import {
 } from 'class-validator';
 import {
   NOTIFICATION_CHANNELS,
+  NOTIFICATION_PRIORITIES,
   type NotificationChannel,
+  type NotificationPriority,
   type NotificationsSubjects,
   type RpcRequest,
 } from '@media/contracts';
@@ -90,4 +92,8 @@ export class SendNotificationDto implements RpcRequest<typeof NotificationsSubje
   @Optional()
   @IsObject()
   data?: Record<string, unknown>;
+
+  @Optional()
+  @IsIn(NOTIFICATION_PRIORITIES)
+  priority?: NotificationPriority;
 }

@@ -5,13 +5,13 @@ import { NotificationsSubjects, type RpcReply } from '@media/contracts';
 import { RpcPayload } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import { SendNotificationDto } from './dto/notification.dto';
-import { Notifier } from './notifier.service';
+import { NotifierService } from './notifier.service';
 
 /** `notifications.send`: other apps put entries in users' inboxes. */
 @Controller()
-export class NotificationsRpcController {
+export class NotificationsRpc {
   constructor(
-    @Inject(Notifier) private readonly notifier: Notifier,
+    @Inject(NotifierService) private readonly notifier: NotifierService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
