@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AclDirectory } from './acl-directory';
 import { Clock } from './clock';
 import { Task } from './task.entity';
 import { AnyPermissionGuard, ClaimPermissionGuard } from './task-guards';
@@ -14,7 +13,7 @@ import { CreateTasks1765000000000 } from '../database/migrations/1765000000000-c
 @Module({
   imports: [TypeOrmModule.forFeature([Task])],
   controllers: [TasksController, TasksRpcController],
-  providers: [TasksService, AclDirectory, Clock, AnyPermissionGuard, ClaimPermissionGuard],
+  providers: [TasksService, Clock, AnyPermissionGuard, ClaimPermissionGuard],
   exports: [Clock],
 })
 export class TasksModule {}

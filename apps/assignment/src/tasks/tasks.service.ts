@@ -10,6 +10,7 @@ import {
   type TaskView,
 } from '@media/contracts';
 import {
+  AclClient,
   Conflict,
   Forbidden,
   hasPermission,
@@ -24,7 +25,6 @@ import {
 import type { Request } from 'express';
 import { isUUID } from 'class-validator';
 import { IsNull, type DataSource, type EntityManager } from 'typeorm';
-import { AclDirectory } from './acl-directory';
 import { Clock } from './clock';
 import type { CreateTaskDto } from './dto/create-task.dto';
 import type { ListTasksQuery } from './dto/list-tasks.query';
@@ -77,7 +77,7 @@ export class TasksService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(Paginator) private readonly paginator: Paginator,
     @Inject(Outbox) private readonly outbox: Outbox,
-    @Inject(AclDirectory) private readonly acl: AclDirectory,
+    @Inject(AclClient) private readonly acl: AclClient,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 

@@ -4,13 +4,14 @@ import {
   AclSubjects,
   ChatErrorCodes,
   ChatEvents,
-  DocumentsSubjects,
   idPages,
   type ChatMessageCreatedEvent,
   type ValidationIssue,
 } from '@media/contracts';
 import {
   Conflict,
+  DeletedDocuments,
+  DocumentsClient,
   Forbidden,
   NotFound,
   Outbox,
@@ -60,10 +61,6 @@ interface MemberRow {
   last_read_at: Date | null;
 }
 
-/** Serialises a room's use of a document with the document's deletion (transaction-scoped). */
-const lockDocument = (manager: EntityManager, documentId: string) =>
-  manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`chat:document:${documentId}`]);
-
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function messageView(m: ChatMessage): MessageView {
@@ -85,6 +82,8 @@ export class RoomsService {
     @Inject(RpcClient) private readonly rpc: RpcClient,
     @Inject(Outbox) private readonly outbox: Outbox,
     @Inject(PushService) private readonly push: PushService,
+    @Inject(DocumentsClient) private readonly documents: DocumentsClient,
+    @Inject(DeletedDocuments) private readonly deletedDocuments: DeletedDocuments,
   ) {}
 
   // ------------------------------------------------------------------ rooms
@@ -113,18 +112,7 @@ export class RoomsService {
       if (documentId) {
         // The deletion event takes the same lock: it waits for this room (then clears it), or
         // this insert sees its tombstone, however the two interleave.
-        await lockDocument(manager, documentId);
-        const deleted: unknown[] = await manager.query(
-          `SELECT 1 FROM deleted_documents WHERE document_id = $1`,
-          [documentId],
-        );
-        if (deleted.length > 0) {
-          throw ValidationFailed.at(
-            ['body', 'document_id'],
-            `Document ${dto.document_id} was deleted`,
-            'value_error',
-          );
-        }
+        await this.deletedDocuments.keep(manager, documentId);
       }
       const [room]: { id: string }[] = await manager.query(
         `INSERT INTO chat_rooms (name, room_type, group_id, document_id, created_by)
@@ -331,13 +319,12 @@ export class RoomsService {
 
   // ------------------------------------------------------------------ documents
 
-  /** A deleted document leaves the rooms that named it (docs/api/contract.md §4.1). */
+  /**
+   * A deleted document leaves the rooms that named it (docs/api/contract.md §4.1); called in the
+   * deletion event's transaction, the document locked and remembered by DeletedDocuments.
+   */
   async forgetDocument(manager: EntityManager, documentId: string): Promise<void> {
     const document = documentId.toLowerCase();
-    await lockDocument(manager, document);
-    await manager.query(`INSERT INTO deleted_documents (document_id) VALUES ($1) ON CONFLICT DO NOTHING`, [
-      document,
-    ]);
     await manager.query(
       `UPDATE chat_rooms SET document_id = NULL, updated_at = clock_timestamp() WHERE document_id = $1`,
       [document],
@@ -378,7 +365,7 @@ export class RoomsService {
 
   private async documentIssues(documentId: string | null): Promise<ValidationIssue[]> {
     if (!documentId) return [];
-    const document = await this.rpc.send(DocumentsSubjects.documentsGet, { id: documentId.toLowerCase() });
+    const document = await this.documents.find(documentId);
     return document
       ? []
       : [{ loc: ['body', 'document_id'], msg: `Document ${documentId} does not exist`, type: 'value_error' }];

@@ -2,7 +2,6 @@ import { IsArray, IsInt, IsOptional, IsString, IsUUID, Min } from 'class-validat
 import type {
   ChatMessageCreatedEvent,
   CorrespondentInvitedEvent,
-  DocumentDeletedEvent,
   TaskClaimedEvent,
   TaskEscalatedEvent,
 } from '@media/contracts';
@@ -68,15 +67,6 @@ export class CorrespondentInvitedPayload
 
   @IsDateTime()
   expires_at!: string;
-}
-
-export class DocumentDeletedPayload implements Pick<DocumentDeletedEvent, 'document_id'> {
-  @IsUUID('all')
-  document_id!: string;
-
-  @IsOptional()
-  @IsUUID('all')
-  uploaded_by?: string | null;
 }
 
 export class ChatMessageCreatedPayload
