@@ -30,7 +30,7 @@ import {
 } from '@media/testing';
 import { eventually, publishEvent, respond, schedule, system } from './support';
 
-describe('content on its own NATS', () => {
+describe('content on its own NATS, with stand-in acl and documents responders', () => {
   const userId = randomUUID();
   const dbName = `e2e_${Date.now()}_${randomUUID().slice(0, 6)}_content_restart`;
   let natsDir: string;
