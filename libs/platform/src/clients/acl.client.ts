@@ -3,10 +3,28 @@ import { AclSubjects, idPages, type UserProfile } from '@media/contracts';
 import { ValidationFailed } from '../errors/domain-errors';
 import { RpcClient } from '../nats/rpc-client';
 
+/** Pages of one call in flight at once: each has the whole request deadline, acl answers them in turn. */
+const PAGES_IN_FLIGHT = 2;
+
+/** `ask` for each page, at most PAGES_IN_FLIGHT at a time; the answers in page order. */
+async function paged<T>(ids: Iterable<string>, ask: (page: string[]) => Promise<T>): Promise<T[]> {
+  const pages = idPages([...ids].map((id) => id.toLowerCase()));
+  const answers: T[] = new Array<T>(pages.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < pages.length) {
+      const index = next++;
+      answers[index] = await ask(pages[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PAGES_IN_FLIGHT, pages.length) }, worker));
+  return answers;
+}
+
 /**
  * What an app asks acl over NATS: user profiles, existence, reports and group members. Many ids
- * go in pages of `ACL_USERS_MAX_IDS` (acl refuses a longer request), the pages asked at once; any
- * page failing fails the whole. acl not answering is a 503 `upstream_unavailable`
+ * go in pages of `ACL_USERS_MAX_IDS` (acl refuses a longer request), a few pages in flight at a
+ * time, never one request per user; any page failing fails the whole. acl not answering is a 503 `upstream_unavailable`
  * (docs/api/contract.md §5), as every `RpcClient` request.
  */
 @Injectable()
@@ -15,11 +33,7 @@ export class AclClient {
 
   /** Profiles of the given users by id (one request per page of ids, never one per user); unknown ids are absent. */
   async profiles(ids: Iterable<string>): Promise<Map<string, UserProfile>> {
-    const pages = await Promise.all(
-      idPages([...ids].map((id) => id.toLowerCase())).map((page) =>
-        this.rpc.send(AclSubjects.usersGetMany, { ids: page }),
-      ),
-    );
+    const pages = await paged(ids, (page) => this.rpc.send(AclSubjects.usersGetMany, { ids: page }));
     return new Map(pages.flat().map((profile) => [profile.id.toLowerCase(), profile]));
   }
 
@@ -30,10 +44,8 @@ export class AclClient {
 
   /** The given ids acl knows (only ACTIVE users with `activeOnly`), lower-cased. */
   async existing(ids: Iterable<string>, activeOnly = false): Promise<Set<string>> {
-    const pages = await Promise.all(
-      idPages([...ids].map((id) => id.toLowerCase())).map((page) =>
-        this.rpc.send(AclSubjects.usersExists, { ids: page, ...(activeOnly ? { active_only: true } : {}) }),
-      ),
+    const pages = await paged(ids, (page) =>
+      this.rpc.send(AclSubjects.usersExists, { ids: page, ...(activeOnly ? { active_only: true } : {}) }),
     );
     return new Set(pages.flatMap((page) => page.existing.map((id) => id.toLowerCase())));
   }
