@@ -3,8 +3,12 @@ import { AclSubjects, idPages, type UserProfile } from '@media/contracts';
 import { ValidationFailed } from '../errors/domain-errors';
 import { RpcClient } from '../nats/rpc-client';
 
-/** Pages of one call in flight at once: each has the whole request deadline, acl answers them in turn. */
-const PAGES_IN_FLIGHT = 2;
+/**
+ * Pages of one call in flight at once. One: each page gets the whole request deadline; sent
+ * together, a page of 1,000 profiles that takes acl over a second on a loaded machine made the
+ * pages queued behind it miss theirs (a 503 for the whole call).
+ */
+const PAGES_IN_FLIGHT = 1;
 
 /** `ask` for each page, at most PAGES_IN_FLIGHT at a time; the answers in page order. */
 async function paged<T>(ids: Iterable<string>, ask: (page: string[]) => Promise<T>): Promise<T[]> {
@@ -23,8 +27,8 @@ async function paged<T>(ids: Iterable<string>, ask: (page: string[]) => Promise<
 
 /**
  * What an app asks acl over NATS: user profiles, existence, reports and group members. Many ids
- * go in pages of `ACL_USERS_MAX_IDS` (acl refuses a longer request), a few pages in flight at a
- * time, never one request per user; any page failing fails the whole. acl not answering is a 503 `upstream_unavailable`
+ * go in pages of `ACL_USERS_MAX_IDS` (acl refuses a longer request), one page after another,
+ * never one request per user; any page failing fails the whole. acl not answering is a 503 `upstream_unavailable`
  * (docs/api/contract.md §5), as every `RpcClient` request.
  */
 @Injectable()
