@@ -78,7 +78,7 @@ export { OnEvent } from './outbox/on-event';
 
 // Clients of acl and documents; the documents this app saw deleted
 export { AclClient } from './clients/acl.client';
-export { DocumentsClient, unknownDocument } from './clients/documents.client';
+export { DocumentsClient } from './clients/documents.client';
 export {
   DeletedDocuments,
   DeletedDocumentsModule,

@@ -8,7 +8,7 @@ export interface JobTimer {
 }
 
 /** Node's timers, unref'd: a pending pass never keeps the process alive. */
-export const realTimer: JobTimer = {
+const realTimer: JobTimer = {
   after(ms, fn) {
     const timer = setTimeout(fn, ms);
     timer.unref();
