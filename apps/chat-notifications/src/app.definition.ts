@@ -1,4 +1,4 @@
-import { defineApp } from '@media/platform';
+import { defineApp, DeletedDocumentsModule } from '@media/platform';
 import { ChatModule } from './chat/chat.module';
 import { chatNotificationsConfig } from './config';
 import { EventsModule } from './events/events.module';
@@ -9,5 +9,12 @@ import { RealtimeModule } from './realtime/realtime.module';
 export const chatNotificationsApp = defineApp({
   name: 'chat-notifications',
   config: chatNotificationsConfig,
-  features: [RealtimeModule, ChatModule, NotificationsModule, EventsModule],
+  features: [
+    // The consumer keeps the name it had when the events feature handled the event itself.
+    DeletedDocumentsModule.forApp({ consumer: 'AppEventsConsumer.documentDeleted' }),
+    RealtimeModule,
+    ChatModule,
+    NotificationsModule,
+    EventsModule,
+  ],
 });

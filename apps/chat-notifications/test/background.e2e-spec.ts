@@ -7,92 +7,43 @@
  * with SMTP_URL pointing at an `smtp-server` this test controls; acl's `acl.users.get-many` and
  * documents' `documents.documents.get` are answered by this test on that server.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
+import { randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import {
-  call,
-  createDatabases,
-  databaseUrl,
-  dropDatabases,
-  freePort,
-  mintToken,
-  queryDatabase,
-  spawnDist,
-  waitReady,
-  type DistProcess,
-} from '@media/testing';
-import { SMTPServer } from 'smtp-server';
+import { call, mintToken, queryDatabase } from '@media/testing';
+import { startMailStack, type MailStack, type ReceivedMail } from './mail-stack';
 import { eventually, system } from './support';
 
-interface Received {
-  to: string[];
-  raw: string;
-}
-
-const dbName = `e2e_chat_background_${randomBytes(4).toString('hex')}`;
-const received: Received[] = [];
 /** Recipients whose first email the SMTP server takes in but never answers. */
 const stallFirst = new Set<string>();
 const stalled = new Map<string, () => void>();
-/** Addresses acl knows, by user id. */
-const people = new Map<string, string>();
 /** Documents that exist, and a hook run while one of them is being checked. */
 const documents = new Set<string>();
 const duringCheck = new Map<string, () => Promise<void>>();
 
-let smtp: SMTPServer;
-let natsServer: ChildProcess;
-let nc: NatsConnection;
+let stack: MailStack;
+let nc: MailStack['nc'];
 let dbUrl: string;
-let replicas: DistProcess[] = [];
+let received: ReceivedMail[];
+let people: Map<string, string>;
 let appUrl: string;
 
 const header = (raw: string, name: string) =>
   new RegExp(`^${name}: *(.*?)\\r?$`, 'mi').exec(raw)?.[1]?.trim();
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    closeTimeout: 500,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const to = session.envelope.rcptTo.map((r) => r.address);
-        received.push({ to, raw: Buffer.concat(chunks).toString() });
-        const held = to.find((address) => stallFirst.delete(address));
-        // The message is in, but its "250 OK" never comes: the sender's timeout decides.
-        if (held) return stalled.get(held)?.();
-        callback();
-      });
+  stack = await startMailStack({
+    name: 'background',
+    recipientName: 'Background Tester',
+    // The message is in, but its "250 OK" never comes: the sender's timeout decides.
+    hold: (mail) => {
+      const held = mail.to.find((address) => stallFirst.delete(address));
+      if (!held) return false;
+      stalled.get(held)?.();
+      return true;
     },
   });
-  const smtpPort = await freePort();
-  smtp.listen(smtpPort, '127.0.0.1');
-  await once(smtp.server, 'listening');
-
-  const natsPort = await freePort();
-  natsServer = spawn(
-    'nats-server',
-    ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', `/tmp/${dbName}-nats`],
-    { stdio: 'ignore' },
-  );
-  const natsUrl = `nats://127.0.0.1:${natsPort}`;
-  nc = await eventually(() => connect({ servers: natsUrl }).catch(() => undefined), 15_000);
-  nc.subscribe('acl.users.get-many', {
-    callback: (_error, message) => {
-      const packet = message.json<{ id: string; data: { data: { ids: string[] } } }>();
-      const response = packet.data.data.ids
-        .filter((id) => people.has(id))
-        .map((id) => ({ id, email: people.get(id), name: 'Background Tester', status: 'ACTIVE' }));
-      message.respond(JSON.stringify({ id: packet.id, response, isDisposed: true }));
-    },
-  });
+  ({ nc, dbUrl, received, people } = stack);
+  // documents' `documents.documents.get`, answered here (a stand-in whose answer a test can delay).
   nc.subscribe('documents.documents.get', {
     callback: (_error, message) => {
       void (async () => {
@@ -114,37 +65,18 @@ beforeAll(async () => {
       })();
     },
   });
-
-  await createDatabases([dbName]);
-  dbUrl = databaseUrl(dbName);
-  const env = (port: number) => ({
-    ...system().env,
-    DATABASE_URL: dbUrl,
-    NATS_URL: natsUrl,
-    CHAT_NOTIFICATIONS_PORT: String(port),
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+  const env = {
     SMTP_TIMEOUT: '3s',
     // The race test's documents answer waits for an event to be applied first.
     NATS_REQUEST_TIMEOUT: '10s',
-    MAIL_FROM: 'Back Office <office@example.com>',
-  });
+  };
   // One replica first (it runs the migrations), then the second.
-  for (let i = 0; i < 2; i++) {
-    const port = await freePort();
-    const replica = spawnDist('chat-notifications', env(port));
-    replicas.push(replica);
-    await waitReady(`http://127.0.0.1:${port}/api/health/ready`, replica, 90_000);
-    appUrl ??= `http://127.0.0.1:${port}`;
-  }
+  appUrl = await stack.boot(env);
+  await stack.boot(env);
 }, 200_000);
 
 afterAll(async () => {
-  await Promise.all(replicas.map((r) => r.stop()));
-  replicas = [];
-  await nc?.close();
-  natsServer?.kill('SIGTERM');
-  await new Promise<void>((done) => (smtp ? smtp.close(() => done()) : done()));
-  await dropDatabases([dbName]);
+  await stack?.stop();
 });
 
 async function notify(recipients: string[], title: string): Promise<void> {
@@ -200,7 +132,7 @@ describe('email delivery (issue 19)', () => {
         `SELECT count(*)::int AS n FROM pg_stat_activity
           WHERE datname = $1 AND pid <> pg_backend_pid() AND xact_start IS NOT NULL
             AND xact_start <= to_timestamp($2::double precision / 1000)`,
-        [dbName, stalledAt],
+        [new URL(dbUrl).pathname.slice(1), stalledAt],
       ).then((rows) => (rows[0].n === 0 ? 0 : undefined));
     expect(await eventually(spanning, 2_000)).toBe(0);
     // ...and the row is not locked: anyone may lock it at once.

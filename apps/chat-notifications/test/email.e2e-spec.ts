@@ -1,117 +1,28 @@
 /**
- * Email delivery over real SMTP: a chat-notifications process booted with SMTP_URL pointing at
- * an `smtp-server` started here, on its own database and its own NATS server (so that no other
- * replica, booted without SMTP_URL, takes its work), with acl's `acl.users.get-many` answered
- * by this test on that server (documents has no responder there: its check is a 503).
+ * Email delivery over real SMTP (./mail-stack.ts: a chat-notifications process with SMTP_URL
+ * pointing at an `smtp-server` started here, its own database and NATS server, and a stand-in
+ * for acl's `acl.users.get-many`); documents has no responder there: its check is a 503.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { join, resolve } from 'node:path';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import {
-  call,
-  createDatabases,
-  databaseUrl,
-  dropDatabases,
-  freePort,
-  mintToken,
-  queryDatabase,
-} from '@media/testing';
-import { SMTPServer } from 'smtp-server';
+import { randomUUID } from 'node:crypto';
+import { call, mintToken, queryDatabase } from '@media/testing';
+import { startMailStack, type MailStack, type ReceivedMail } from './mail-stack';
 import { eventually, system } from './support';
 
-const ROOT = resolve(__dirname, '../../..');
-
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-let smtp: SMTPServer;
-let natsServer: ChildProcess;
-let app: ChildProcess;
+let stack: MailStack;
 let appUrl: string;
-let nc: NatsConnection;
-const received: Received[] = [];
-const dbName = `e2e_chat_email_${randomBytes(4).toString('hex')}`;
+let nc: MailStack['nc'];
 let dbUrl: string;
-const people = new Map<string, string>();
+let received: ReceivedMail[];
+let people: Map<string, string>;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString(),
-        });
-        callback();
-      });
-    },
-  });
-  const smtpPort = await freePort();
-  smtp.listen(smtpPort, '127.0.0.1');
-  await once(smtp.server, 'listening');
-
-  const natsPort = await freePort();
-  natsServer = spawn(
-    'nats-server',
-    ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', `/tmp/${dbName}-nats`],
-    {
-      stdio: 'ignore',
-    },
-  );
-  const natsUrl = `nats://127.0.0.1:${natsPort}`;
-  nc = await eventually(() => connect({ servers: natsUrl }).catch(() => undefined), 15_000);
-  // acl's profile lookup, answered here: the recipients this test knows.
-  nc.subscribe('acl.users.get-many', {
-    callback: (_error, message) => {
-      const packet = message.json<{ id: string; data: { data: { ids: string[] } } }>();
-      const response = packet.data.data.ids
-        .filter((id) => people.has(id))
-        .map((id) => ({ id, email: people.get(id), name: 'Mail Tester', status: 'ACTIVE' }));
-      message.respond(JSON.stringify({ id: packet.id, response, isDisposed: true }));
-    },
-  });
-
-  await createDatabases([dbName]);
-  dbUrl = databaseUrl(dbName);
-  const port = await freePort();
-  appUrl = `http://127.0.0.1:${port}`;
-  app = spawn(process.execPath, [join(ROOT, 'dist/apps/chat-notifications/src/main.js')], {
-    env: {
-      ...system().env,
-      PATH: process.env.PATH ?? '',
-      DATABASE_URL: dbUrl,
-      NATS_URL: natsUrl,
-      CHAT_NOTIFICATIONS_PORT: String(port),
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      MAIL_FROM: 'Back Office <office@example.com>',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  await eventually(async () => {
-    if (app.exitCode !== null) throw new Error(`app exited with ${app.exitCode}`);
-    const res = await fetch(`http://127.0.0.1:${port}/api/health/ready`).catch(() => undefined);
-    return res?.ok ? true : undefined;
-  }, 60_000);
-});
+  stack = await startMailStack({ name: 'email', recipientName: 'Mail Tester' });
+  ({ nc, dbUrl, received, people } = stack);
+  appUrl = await stack.boot();
+}, 120_000);
 
 afterAll(async () => {
-  app?.kill('SIGTERM');
-  if (app && app.exitCode === null) await once(app, 'exit');
-  await nc?.close();
-  natsServer?.kill('SIGTERM');
-  await new Promise<void>((done) => (smtp ? smtp.close(() => done()) : done()));
-  await dropDatabases([dbName]);
+  await stack?.stop();
 });
 
 async function send(recipients: string[], type: string, title: string, body: string): Promise<unknown> {

@@ -129,8 +129,14 @@ describe('pushes', () => {
     }
     // Eve's notification-free socket stays silent (wait for the others' notifications first).
     await b.next((f) => f.event === 'notification' && f.data.data.message_id === message.id);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(e.frames).toEqual([]);
+    // A later push to Eve: once it arrives, anything sent to her before it would have too.
+    await ask('notifications.send', {
+      recipient_ids: [eve.id],
+      notification_type: 'marker',
+      title: 'marker',
+    });
+    await e.next((f) => f.event === 'notification' && f.data.title === 'marker');
+    expect(e.frames.map((f) => f.data.title)).toEqual(['marker']);
   });
 
   it('pushes a notification to its recipient only, unless the websocket channel is off', async () => {
@@ -153,9 +159,22 @@ describe('pushes', () => {
     expect(reply.response).toEqual({ delivered: 2 });
     const frame = await mine.next((f) => f.event === 'notification');
     expect(frame.data).toMatchObject({ recipient_id: me.id, title: 'for me', notification_type: 'ping' });
-    await new Promise((r) => setTimeout(r, 500));
-    expect(theirs.frames).toEqual([]);
-    expect(mutedWs.frames).toEqual([]);
+    // A later push to both (the muted user allows this one type): once each arrives, anything
+    // sent to them before it would have too.
+    await api('/api/v1/notifications/preferences', {
+      token: muted.token,
+      method: 'PUT',
+      json: { notification_type: 'marker', channel: 'websocket', enabled: true },
+    });
+    await ask('notifications.send', {
+      recipient_ids: [other.id, muted.id],
+      notification_type: 'marker',
+      title: 'marker',
+    });
+    for (const socket of [theirs, mutedWs]) {
+      await socket.next((f) => f.event === 'notification' && f.data.title === 'marker');
+      expect(socket.frames.map((f) => f.data.title)).toEqual(['marker']);
+    }
   });
 
   it('reaches a client connected to another replica (fan-out over NATS)', async () => {

@@ -10,12 +10,8 @@ let writer: Awaited<ReturnType<typeof editor>>;
 const reader = () => tokenWith(['lineup:read']);
 
 beforeAll(async () => {
-  docs = await documents();
+  docs = documents();
   writer = await editor();
-});
-
-afterAll(async () => {
-  await docs?.close();
 });
 
 /** A schedule with two slots; returns its id and the slots' ids in order. */

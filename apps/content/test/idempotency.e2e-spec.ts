@@ -12,11 +12,8 @@ let writer: Awaited<ReturnType<typeof editor>>;
 let docs: Documents;
 
 beforeAll(async () => {
-  [writer, docs] = await Promise.all([editor(), documents()]);
-});
-
-afterAll(async () => {
-  await docs?.close();
+  docs = documents();
+  writer = await editor();
 });
 
 function importCsv(csv: string, fields: Record<string, unknown>, headers: Record<string, string>) {

@@ -30,7 +30,7 @@ import {
 } from '@media/testing';
 import { eventually, publishEvent, respond, schedule, system } from './support';
 
-describe('content on its own NATS', () => {
+describe('content on its own NATS, with stand-in acl and documents responders', () => {
   const userId = randomUUID();
   const dbName = `e2e_${Date.now()}_${randomUUID().slice(0, 6)}_content_restart`;
   let natsDir: string;
@@ -205,7 +205,15 @@ describe('content on its own NATS', () => {
       (n) => n === 1,
     );
     expect(processed).toBe(1);
-    await new Promise((r) => setTimeout(r, 300));
+    // A later event, through the same consumer in order: once it is applied, so is the repeat.
+    const marker = await publishEvent(natsUrl, DocumentsEvents.documentDeleted, {
+      document_id: randomUUID(),
+      uploaded_by: userId,
+    } as DocumentDeletedEvent);
+    await eventually(
+      () => queryDatabase(db(), `SELECT 1 FROM processed_events WHERE event_id = $1`, [marker]),
+      (rows) => rows.length === 1,
+    );
     expect(await revision(id)).toBe(3);
   });
 

@@ -1,20 +1,13 @@
 /**
  * Helpers for content's e2e tests: the stack booted by the global setup, reached through the
  * gateway as a client would; users made through acl's API (so `uploaded_by` comes from acl over
- * NATS); documents from the documents app when it answers `documents.documents.get`, else from a
- * small responder run here, whose deletions are published through JetStream as documents would.
+ * NATS); documents from the stack's documents app (a test needing them fails when it does not run).
  */
 import { randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import {
-  DocumentsEvents,
-  DocumentsSubjects,
-  type DocumentDeletedEvent,
-  type DocumentRecord,
-  type EventEnvelope,
-} from '@media/contracts';
-import { adminToken, appClient, appDatabase, call, e2eStack, mintToken } from '@media/testing';
+import type { EventEnvelope } from '@media/contracts';
+import { adminToken, appClient, appDatabase, call, e2eStack, mintToken, requireApps } from '@media/testing';
 
 /** The stack booted by the global setup. */
 export const system = e2eStack;
@@ -99,51 +92,18 @@ export async function publishEvent<T>(
   return id;
 }
 
-/** Live and deleted documents, from the documents app or from a responder run by the test. */
+/** Live and deleted documents of the stack's documents app. */
 export interface Documents {
   create(): Promise<string>;
   remove(id: string): Promise<void>;
-  close(): Promise<void>;
 }
 
-function record(id: string, uploaded_by: string): DocumentRecord {
-  return {
-    id,
-    filename: 'asset.txt',
-    content_type: 'text/plain',
-    size: 5,
-    sha256: '0'.repeat(64),
-    uploaded_by,
-    created_at: new Date().toISOString(),
-  };
-}
-
-/** A documents stand-in on `natsUrl`: answers `documents.documents.get` and publishes deletions. */
-export async function fakeDocuments(natsUrl: string): Promise<Documents> {
-  const nc = await connect({ servers: natsUrl });
-  const live = new Map<string, DocumentRecord>();
-  respond<{ id: string }>(nc, DocumentsSubjects.documentsGet, ({ id }) => live.get(id) ?? null);
-  await nc.flush();
-  return {
-    create: async () => {
-      const id = randomUUID();
-      live.set(id, record(id, randomUUID()));
-      return id;
-    },
-    remove: async (id) => {
-      const doc = live.get(id);
-      live.delete(id);
-      await publishEvent<DocumentDeletedEvent>(natsUrl, DocumentsEvents.documentDeleted, {
-        document_id: id,
-        uploaded_by: doc?.uploaded_by ?? randomUUID(),
-      } as DocumentDeletedEvent);
-    },
-    close: () => nc.close(),
-  };
-}
-
-/** The documents app of the stack, used when it answers; uploads and deletes over HTTP. */
-function realDocuments(): Documents {
+/**
+ * The documents app of the stack (uploads and deletes through the gateway); throws when the run
+ * does not boot it (E2E_APPS without documents).
+ */
+export function documents(): Documents {
+  requireApps('documents');
   const token = mintToken(system().keys, { permissions: ['documents:write', 'documents:delete'] });
   return {
     create: async () => {
@@ -160,30 +120,5 @@ function realDocuments(): Documents {
       });
       if (res.status !== 204) throw new Error(`delete failed: ${res.status} ${res.text}`);
     },
-    close: async () => undefined,
   };
-}
-
-/** The real documents app when it answers on the stack's NATS, else a stand-in. */
-export async function documents(): Promise<Documents> {
-  const natsUrl = system().env.NATS_URL;
-  const nc = await connect({ servers: natsUrl });
-  let real = false;
-  try {
-    await nc.request(
-      DocumentsSubjects.documentsGet,
-      JSON.stringify({
-        id: randomUUID(),
-        pattern: DocumentsSubjects.documentsGet,
-        data: { data: { id: randomUUID() }, meta: {} },
-      }),
-      { timeout: 1_000 },
-    );
-    real = true;
-  } catch {
-    real = false;
-  } finally {
-    await nc.close();
-  }
-  return real ? realDocuments() : fakeDocuments(natsUrl);
 }

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { rpcTestClientForFile } from '@media/testing';
-import { caller, documents, system, uploaded } from './support';
+import { caller, db, documents, eventually, system, uploaded } from './support';
 
 const rpc = rpcTestClientForFile(() => system().env.NATS_URL);
 
@@ -91,8 +91,17 @@ describe('documents.document.deleted', () => {
       const doc = await uploaded(writer, 'watched');
       const moderator = caller(['documents:delete']);
       expect((await remove(doc.id, moderator.token)).status).toBe(204);
-      // Let the outbox relay publish while the consumer is still stopped.
-      await new Promise((r) => setTimeout(r, 1500));
+      // The outbox relay published the event while the consumer was still stopped.
+      await eventually(
+        () =>
+          db(
+            system().databases.documents,
+            `SELECT 1 FROM outbox WHERE subject = 'documents.document.deleted'
+               AND payload->>'document_id' = $1 AND published_at IS NOT NULL`,
+            [doc.id],
+          ),
+        (rows) => rows.length === 1,
+      );
 
       const consumer = await jetstream(rpc.nc).consumers.get('EVENTS', durable);
       const deadline = Date.now() + 10_000;

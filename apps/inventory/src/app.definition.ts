@@ -1,9 +1,14 @@
-import { defineApp } from '@media/platform';
+import { defineApp, DeletedDocumentsModule } from '@media/platform';
 import { BookingsModule } from './bookings/bookings.module';
 import { RevenueModule } from './revenue/revenue.module';
 
 /** How inventory boots, alone or inside the embedded default: its features declare their own tables. */
 export const inventoryApp = defineApp({
   name: 'inventory',
-  features: [BookingsModule, RevenueModule],
+  features: [
+    // The consumer keeps the name it had when bookings handled the event itself.
+    DeletedDocumentsModule.forApp({ consumer: 'DocumentEvents.documentDeleted' }),
+    BookingsModule,
+    RevenueModule,
+  ],
 });

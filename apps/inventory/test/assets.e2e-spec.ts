@@ -1,16 +1,16 @@
 /**
  * Line assets: creation and endpoint 5 (docs/api/contract.md §4.5): partial updates, the document checked
- * with documents over NATS (here a stand-in responder), null detaching, every id checked under
+ * with the documents app over NATS (a documents outage: documents-down.e2e-spec.ts), null detaching, every id checked under
  * its parents (docs/api/contract.md §1: 404, never a leak), and documents' deletion event (§4.11) nulling
  * the reference while the asset keeps its row.
  */
 import { randomUUID } from 'node:crypto';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
+  addDocument,
   createAsset,
   createBooking,
   eventually,
-  TestDocuments,
   inventory,
   inventoryDb,
   line,
@@ -21,16 +21,12 @@ import {
 } from './support';
 
 let nc: NatsConnection;
-let documents: TestDocuments;
 
 beforeAll(async () => {
   nc = await natsConnection();
-  documents = new TestDocuments(nc);
-  await documents.init();
 });
 
 afterAll(async () => {
-  await documents.stop();
   await nc.close();
 });
 
@@ -46,7 +42,7 @@ async function bookingWithAsset(fields: Record<string, unknown> = {}) {
 
 describe('POST .../bookings/{order_id}/lines/{line_id}/assets', () => {
   it('creates an asset (201) that endpoint 12 shows under its line', async () => {
-    const doc = await documents.add();
+    const doc = await addDocument();
     const { booking, first, asset } = await bookingWithAsset({ document_id: doc, notes: 'Cut B' });
     expect(asset).toEqual({
       id: expect.any(String),
@@ -90,7 +86,7 @@ describe('POST .../bookings/{order_id}/lines/{line_id}/assets', () => {
 describe('PATCH .../lines/{line_id}/assets/{asset_id} (endpoint 5)', () => {
   it('updates each field alone, keeping the others', async () => {
     const { asset, path } = await bookingWithAsset({ notes: 'n0' });
-    const doc = await documents.add();
+    const doc = await addDocument();
     const name = await patchAsset(path, { name: 'Renamed' });
     expect(name.status).toBe(200);
     expect(name.body).toEqual({ ...asset, name: 'Renamed', updated_at: expect.any(String) });
@@ -107,7 +103,7 @@ describe('PATCH .../lines/{line_id}/assets/{asset_id} (endpoint 5)', () => {
   });
 
   it('detaches with document_id null and clears notes with null; name cannot be null', async () => {
-    const { path } = await bookingWithAsset({ document_id: await documents.add(), notes: 'x' });
+    const { path } = await bookingWithAsset({ document_id: await addDocument(), notes: 'x' });
     const res = await patchAsset(path, { document_id: null, notes: null });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ document_id: null, notes: null, name: 'Spot A' });
@@ -236,37 +232,14 @@ describe('PATCH .../lines/{line_id}/assets/{asset_id} (endpoint 5)', () => {
       (await inventory(`/api/v1/bookings/${path}`, { method: 'PATCH', json: { name: 'x' } })).status,
     ).toBe(401);
   });
-
-  it('answers 503 upstream_unavailable when documents does not answer, and changes nothing', async () => {
-    const { path, asset } = await bookingWithAsset();
-    // Only the stand-in responder can be taken down; with the real documents app the outage part
-    // is covered by the platform's RpcClient tests, and this checks the rest.
-    if (documents.isReal) {
-      expect((await patchAsset(path, { document_id: null })).status).toBe(200);
-      expect((await patchAsset(path, { document_id: randomUUID() })).status).toBe(422);
-      return;
-    }
-    await documents.stop();
-    try {
-      const res = await patchAsset(path, { document_id: randomUUID(), name: 'changed' });
-      expect(res.status).toBe(503);
-      expect(res.body.code).toBe('upstream_unavailable');
-      // Detaching needs no document check.
-      expect((await patchAsset(path, { document_id: null })).status).toBe(200);
-    } finally {
-      documents.start();
-    }
-    const [row] = await inventoryDb('SELECT name FROM line_assets WHERE id = $1', [asset.id]);
-    expect(row.name).toBe('Spot A');
-  });
 });
 
 describe('documents.document.deleted', () => {
   it('nulls document_id on every asset of the document, keeping the rows, once per event', async () => {
-    const doc = await documents.add();
+    const doc = await addDocument();
     const a = await bookingWithAsset({ document_id: doc });
     const b = await bookingWithAsset({ document_id: doc });
-    const keep = await bookingWithAsset({ document_id: await documents.add() });
+    const keep = await bookingWithAsset({ document_id: await addDocument() });
     const eventId = await publishDocumentDeleted(nc, doc);
     await eventually(async () => {
       const rows = await inventoryDb('SELECT document_id FROM line_assets WHERE id = ANY($1::uuid[])', [
@@ -286,7 +259,7 @@ describe('documents.document.deleted', () => {
   });
 
   it('refuses to attach a document after its deletion was applied, even if asked before', async () => {
-    const doc = await documents.add();
+    const doc = await addDocument();
     const { path } = await bookingWithAsset();
     await publishDocumentDeleted(nc, doc);
     await eventually(
@@ -300,7 +273,7 @@ describe('documents.document.deleted', () => {
   });
 
   it('never leaves a reference behind when attaches race the deletion event', async () => {
-    const doc = await documents.add();
+    const doc = await addDocument();
     const targets = await Promise.all(Array.from({ length: 10 }, () => bookingWithAsset()));
     const [results] = await Promise.all([
       Promise.all(targets.map((t) => patchAsset(t.path, { document_id: doc }))),
@@ -318,7 +291,7 @@ describe('documents.document.deleted', () => {
   });
 
   it('applies a redelivered event (another id, same document) without harm and skips a malformed one', async () => {
-    const doc = await documents.add();
+    const doc = await addDocument();
     const { asset, path } = await bookingWithAsset({ document_id: doc });
     await publishDocumentDeleted(nc, doc);
     await publishDocumentDeleted(nc, doc);

@@ -1,13 +1,13 @@
 /**
  * Helpers for inventory's e2e tests: the stack booted by the global setup, reached through the
- * gateway as a client would, a stand-in documents responder on NATS, and JetStream publishing of
- * documents' deletion event.
+ * gateway as a client would, documents uploaded to the stack's documents app, and JetStream
+ * publishing of documents' deletion event.
  */
 import { randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
-import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import { DocumentsEvents, DocumentsSubjects, type DocumentRecord } from '@media/contracts';
-import { appClient, appDatabase, call, e2eStack, mintToken } from '@media/testing';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { DocumentsEvents } from '@media/contracts';
+import { appClient, appDatabase, call, e2eStack, mintToken, requireApps } from '@media/testing';
 
 /** The stack booted by the global setup. */
 export const system = e2eStack;
@@ -70,81 +70,19 @@ export async function createAsset(
 }
 
 /**
- * Documents as the tests need them: when a `documents.documents.get` responder already answers
- * on this NATS (the documents app, once it has one), real documents uploaded through the gateway
- * (docs/api/contract.md §4.11); otherwise a stand-in responder answering Nest's packet format from a set of
- * known ids (the documents app on this branch has no responder yet). Only the stand-in can be
- * stopped, to test a documents outage.
+ * A document uploaded to the stack's documents app through the gateway (docs/api/contract.md
+ * §4.11); its id. Throws when the run does not boot documents (E2E_APPS without it).
  */
-export class TestDocuments {
-  readonly known = new Map<string, DocumentRecord>();
-  private sub?: Subscription;
-  private real = false;
-
-  constructor(private readonly nc: NatsConnection) {}
-
-  /** Whether the documents app answers (then real documents are used). */
-  get isReal(): boolean {
-    return this.real;
-  }
-
-  async init(): Promise<void> {
-    const id = randomUUID();
-    const packet = {
-      id,
-      pattern: DocumentsSubjects.documentsGet,
-      data: { data: { id: randomUUID() }, meta: {} },
-    };
-    try {
-      await this.nc.request(DocumentsSubjects.documentsGet, JSON.stringify(packet), { timeout: 1500 });
-      this.real = true;
-    } catch {
-      this.real = false;
-      this.start();
-    }
-  }
-
-  /** A document that exists; its id. */
-  async add(): Promise<string> {
-    if (this.real) {
-      const form = new FormData();
-      form.append('file', new Blob([randomUUID()], { type: 'video/mp4' }), 'spot.mp4');
-      const res = await call(system().gatewayUrl, '/documents/api/v1/documents', {
-        token: tokenWith(['documents:write']),
-        multipart: form,
-      });
-      if (res.status !== 201) throw new Error(`document upload failed: ${res.status} ${res.text}`);
-      return (res.body as { id: string }).id;
-    }
-    const id = randomUUID();
-    this.known.set(id, {
-      id,
-      filename: 'spot.mp4',
-      content_type: 'video/mp4',
-      size: 1,
-      sha256: '0'.repeat(64),
-      uploaded_by: randomUUID(),
-      created_at: new Date().toISOString(),
-    });
-    return id;
-  }
-
-  start(): void {
-    if (this.real) return;
-    this.sub = this.nc.subscribe(DocumentsSubjects.documentsGet, {
-      queue: 'documents',
-      callback: (_err, msg) => {
-        const packet = msg.json<{ id: string; data: { data: { id: string } } }>();
-        const record = this.known.get(String(packet.data?.data?.id).toLowerCase()) ?? null;
-        msg.respond(JSON.stringify({ id: packet.id, response: record, isDisposed: true }));
-      },
-    });
-  }
-
-  async stop(): Promise<void> {
-    await this.sub?.drain();
-    this.sub = undefined;
-  }
+export async function addDocument(): Promise<string> {
+  requireApps('documents');
+  const form = new FormData();
+  form.append('file', new Blob([randomUUID()], { type: 'video/mp4' }), 'spot.mp4');
+  const res = await call(system().gatewayUrl, '/documents/api/v1/documents', {
+    token: tokenWith(['documents:write']),
+    multipart: form,
+  });
+  if (res.status !== 201) throw new Error(`document upload failed: ${res.status} ${res.text}`);
+  return (res.body as { id: string }).id;
 }
 
 export async function natsConnection(): Promise<NatsConnection> {

@@ -1,5 +1,4 @@
 import { defineApp } from '@media/platform';
-import { AclDirectoryModule } from './acl/acl-directory.module';
 import { AttainmentModule } from './attainment/attainment.module';
 import { CollectionsModule } from './collections/collections.module';
 import { PlansModule } from './plans/plans.module';
@@ -8,5 +7,5 @@ import { TargetsModule } from './targets/targets.module';
 /** How payment boots, alone or inside the embedded default: its features declare their own tables. */
 export const paymentApp = defineApp({
   name: 'payment',
-  features: [AclDirectoryModule, PlansModule, TargetsModule, CollectionsModule, AttainmentModule],
+  features: [PlansModule, TargetsModule, CollectionsModule, AttainmentModule],
 });

@@ -78,4 +78,18 @@ export { RpcClient } from './nats/rpc-client';
 export { isInProcess } from './nats/transport';
 export { natsConnectionOptions } from './nats/credentials';
 export { OnEvent } from './outbox/on-event';
+
+// Clients of acl and documents; the documents this app saw deleted
+export { AclClient } from './clients/acl.client';
+export { DocumentsClient } from './clients/documents.client';
+export {
+  DeletedDocuments,
+  DeletedDocumentsModule,
+  type DeletedDocumentsOptions,
+  type DocumentDeletedHandler,
+} from './deleted-documents/deleted-documents';
+export { DocumentDeletedPayload } from './deleted-documents/document-deleted.payload';
+
+// Periodic work
+export { PeriodicJob, type JobTimer, type PeriodicJobOptions } from './jobs/periodic-job';
 export { Outbox } from './outbox/outbox';

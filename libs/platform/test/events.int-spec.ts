@@ -194,11 +194,8 @@ it('prunes published outbox rows and processed events older than EVENTS_RETENTIO
 it('relays outbox rows without holding a row lock while publishing', async () => {
   const outbox = fixture.app.get(Outbox);
   const id = randomUUID();
-  await queryDatabase(fixture.db, `INSERT INTO outbox (id, subject, payload) VALUES ($1, $2, '{}')`, [
-    id,
-    ChatEvents.messageCreated,
-  ]);
-  // While the relay publishes, another session can lock the row at once (no lock is held).
+  // While the relay publishes, another session can lock the row at once (no lock is held). The
+  // probe is in place before the row exists, so the relay's own polling cannot publish it unseen.
   const bus = (outbox as unknown as { bus: { publish: (e: EventEnvelope) => Promise<void> } }).bus;
   const original = bus.publish.bind(bus);
   let lockedMeanwhile: unknown;
@@ -212,6 +209,10 @@ it('relays outbox rows without holding a row lock while publishing', async () =>
     return original(event);
   };
   try {
+    await queryDatabase(fixture.db, `INSERT INTO outbox (id, subject, payload) VALUES ($1, $2, '{}')`, [
+      id,
+      ChatEvents.messageCreated,
+    ]);
     await eventually(
       async () => {
         await outbox.relay();

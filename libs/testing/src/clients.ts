@@ -11,6 +11,21 @@ export function e2eStack(): StackInfo {
   return cached;
 }
 
+/**
+ * Fails (never stands in) when the run's stack does not run the apps a test needs, saying how to
+ * run it: a test that uses another app uses the real one.
+ */
+export function requireApps(...apps: ServiceName[]): StackInfo {
+  const info = e2eStack();
+  const missing = apps.filter((app) => !info.urls[app]);
+  if (missing.length > 0) {
+    throw new Error(
+      `This test needs ${missing.join(', ')}, which the stack does not run: include it in E2E_APPS.`,
+    );
+  }
+  return info;
+}
+
 export type AppRequest = <T = any>(path: string, request?: ApiRequest) => Promise<ApiResponse<T>>;
 
 /** Requests to one app's paths (`/api/v1/...`), through the gateway as a client makes them. */

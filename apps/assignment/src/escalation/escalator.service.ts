@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AssignmentEvents, type TaskEscalatedEvent } from '@media/contracts';
-import { InjectConfig, Outbox } from '@media/platform';
+import { InjectConfig, Outbox, PeriodicJob } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import type { AssignmentConfig } from '../config';
 import { ClockService } from '../tasks/clock.service';
@@ -43,9 +43,7 @@ export class EscalatorService implements OnApplicationBootstrap, OnApplicationSh
   private readonly everyMs: number;
   private readonly batch: number;
   private readonly maxLevel: number;
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-  private stopped = false;
+  private readonly job: PeriodicJob<EscalationRun>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -57,16 +55,25 @@ export class EscalatorService implements OnApplicationBootstrap, OnApplicationSh
     this.everyMs = config.escalation.checkInterval;
     this.batch = config.escalation.batch;
     this.maxLevel = config.escalation.maxLevel;
+    // ±20% jitter so replicas started together drift apart; SKIP LOCKED shares the rows.
+    this.job = new PeriodicJob({
+      name: 'Escalator',
+      every: this.everyMs,
+      firstAfter: this.everyMs,
+      jitter: 0.2,
+      run: () => this.run(),
+      onResult: (result) => {
+        if (result.tasks > 0) this.logger.log(result, 'Escalated overdue tasks');
+      },
+    });
   }
 
   onApplicationBootstrap(): void {
-    this.schedule();
+    this.job.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running?.catch(() => undefined);
+    await this.job.stop();
   }
 
   /** One pass at `now` (the clock's time by default): every due level, batch after batch. */
@@ -117,25 +124,5 @@ export class EscalatorService implements OnApplicationBootstrap, OnApplicationSh
       }
       return { tasks: rows.length, events: rows.length };
     });
-  }
-
-  /** The next pass, ±20% jitter so replicas started together drift apart. */
-  private schedule(): void {
-    if (this.stopped) return;
-    const delay = Math.round(this.everyMs * (0.8 + Math.random() * 0.4));
-    this.timer = setTimeout(() => {
-      this.running = this.run()
-        .then((result) => {
-          if (result.tasks > 0) this.logger.log(result, 'Escalated overdue tasks');
-        })
-        .catch((error: unknown) =>
-          this.logger.warn(
-            { err: error instanceof Error ? error.message : String(error) },
-            'Escalation pass failed',
-          ),
-        )
-        .finally(() => this.schedule());
-    }, delay);
-    this.timer.unref();
   }
 }

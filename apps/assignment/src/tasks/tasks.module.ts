@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AnyPermissionGuard, Feature } from '@media/platform';
 import { CreateTasks1765000000000 } from '../database/migrations/1765000000000-create-tasks';
-import { AclDirectory } from './acl-directory';
 import { BulkPermissionGuard } from './bulk-permission.guard';
 import { BulkTasksService } from './bulk-tasks.service';
 import { ClaimPermissionGuard } from './claim-permission.guard';
@@ -19,7 +18,6 @@ import { TasksService } from './tasks.service';
   providers: [
     TasksService,
     BulkTasksService,
-    AclDirectory,
     ClockService,
     AnyPermissionGuard,
     ClaimPermissionGuard,

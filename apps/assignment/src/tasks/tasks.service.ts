@@ -12,6 +12,7 @@ import {
   type UserProfile,
 } from '@media/contracts';
 import {
+  AclClient,
   Conflict,
   Forbidden,
   hasPermission,
@@ -26,7 +27,6 @@ import {
 import type { Request } from 'express';
 import { isUUID } from 'class-validator';
 import { IsNull, type DataSource, type EntityManager } from 'typeorm';
-import { AclDirectory } from './acl-directory';
 import { ClockService } from './clock.service';
 import type { CreateTaskDto } from './dto/create-task.dto';
 import type { ListTasksQuery } from './dto/list-tasks.query';
@@ -72,7 +72,7 @@ export class TasksService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(Paginator) private readonly paginator: Paginator,
     @Inject(Outbox) private readonly outbox: Outbox,
-    @Inject(AclDirectory) private readonly acl: AclDirectory,
+    @Inject(AclClient) private readonly acl: AclClient,
     @Inject(ClockService) private readonly clock: ClockService,
   ) {}
 

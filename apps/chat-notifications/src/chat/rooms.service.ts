@@ -1,9 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ChatErrorCodes, DocumentsSubjects, type ValidationIssue } from '@media/contracts';
+import { ChatErrorCodes, type ValidationIssue } from '@media/contracts';
 import {
   changedRows,
   Conflict,
+  DeletedDocuments,
+  DocumentsClient,
   Forbidden,
   NotFound,
   Paginator,
@@ -32,10 +34,6 @@ import {
 /** Name and group of a DIRECT room, which belongs to no group. */
 export const DIRECT_ROOM = { name: 'direct', group_id: 'direct' } as const;
 
-/** Serialises a room's use of a document with the document's deletion (transaction-scoped). */
-const lockDocument = (manager: EntityManager, documentId: string) =>
-  manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`chat:document:${documentId}`]);
-
 /** Rooms: creation, direct rooms, reading, the read marker, deactivation (docs/api/contract.md §4.1). */
 @Injectable()
 export class RoomsService {
@@ -43,6 +41,8 @@ export class RoomsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(Paginator) private readonly paginator: Paginator,
     @Inject(RpcClient) private readonly rpc: RpcClient,
+    @Inject(DocumentsClient) private readonly documents: DocumentsClient,
+    @Inject(DeletedDocuments) private readonly deletedDocuments: DeletedDocuments,
   ) {}
 
   async create(dto: CreateRoomDto, user: AuthUser): Promise<RoomView> {
@@ -69,18 +69,7 @@ export class RoomsService {
       if (documentId) {
         // The deletion event takes the same lock: it waits for this room (then clears it), or
         // this insert sees its tombstone, however the two interleave.
-        await lockDocument(manager, documentId);
-        const deleted: unknown[] = await manager.query(
-          `SELECT 1 FROM deleted_documents WHERE document_id = $1`,
-          [documentId],
-        );
-        if (deleted.length > 0) {
-          throw ValidationFailed.at(
-            ['body', 'document_id'],
-            `Document ${dto.document_id} was deleted`,
-            'value_error',
-          );
-        }
+        await this.deletedDocuments.keep(manager, documentId);
       }
       const [room]: { id: string }[] = await manager.query(
         `INSERT INTO chat_rooms (name, room_type, group_id, document_id, created_by)
@@ -174,13 +163,12 @@ export class RoomsService {
     return this.view(room.id, user.id);
   }
 
-  /** A deleted document leaves the rooms that named it (docs/api/contract.md §4.1). */
+  /**
+   * A deleted document leaves the rooms that named it (docs/api/contract.md §4.1); called in the
+   * deletion event's transaction, the document locked and remembered by DeletedDocuments.
+   */
   async forgetDocument(manager: EntityManager, documentId: string): Promise<void> {
     const document = documentId.toLowerCase();
-    await lockDocument(manager, document);
-    await manager.query(`INSERT INTO deleted_documents (document_id) VALUES ($1) ON CONFLICT DO NOTHING`, [
-      document,
-    ]);
     await manager.query(
       `UPDATE chat_rooms SET document_id = NULL, updated_at = clock_timestamp() WHERE document_id = $1`,
       [document],
@@ -228,7 +216,7 @@ export class RoomsService {
 
   private async documentIssues(documentId: string | null): Promise<ValidationIssue[]> {
     if (!documentId) return [];
-    const document = await this.rpc.send(DocumentsSubjects.documentsGet, { id: documentId.toLowerCase() });
+    const document = await this.documents.find(documentId);
     return document
       ? []
       : [{ loc: ['body', 'document_id'], msg: `Document ${documentId} does not exist`, type: 'value_error' }];

@@ -1,19 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  AclEvents,
-  AssignmentEvents,
-  ChatEvents,
-  DocumentsEvents,
-  type EventEnvelope,
-} from '@media/contracts';
-import { OnEvent } from '@media/platform';
+import { AclEvents, AssignmentEvents, ChatEvents, type EventEnvelope } from '@media/contracts';
+import { DeletedDocuments, OnEvent, type DocumentDeletedPayload } from '@media/platform';
 import type { EntityManager } from 'typeorm';
 import { RoomsService } from '../chat/rooms.service';
 import { NotifierService } from '../notifications/notifier.service';
 import {
   ChatMessageCreatedPayload,
   CorrespondentInvitedPayload,
-  DocumentDeletedPayload,
   TaskClaimedPayload,
   TaskEscalatedPayload,
   TaskReassignedPayload,
@@ -33,7 +26,10 @@ export class AppEventsConsumer {
   constructor(
     @Inject(NotifierService) private readonly notifier: NotifierService,
     @Inject(RoomsService) private readonly rooms: RoomsService,
-  ) {}
+    @Inject(DeletedDocuments) deletedDocuments: DeletedDocuments,
+  ) {
+    deletedDocuments.onDeleted((event, manager) => this.documentDeleted(event, manager));
+  }
 
   @OnEvent(AssignmentEvents.taskClaimed, TaskClaimedPayload)
   async taskClaimed(event: EventEnvelope<TaskClaimedPayload>, manager: EntityManager): Promise<void> {
@@ -102,9 +98,14 @@ export class AppEventsConsumer {
     });
   }
 
-  /** Rooms drop the document; its uploader (when the event names one) is told. */
-  @OnEvent(DocumentsEvents.documentDeleted, DocumentDeletedPayload)
-  async documentDeleted(event: EventEnvelope<DocumentDeletedPayload>, manager: EntityManager): Promise<void> {
+  /**
+   * `documents.document.deleted`, via DeletedDocuments (which owns the consumer, the lock and the
+   * tombstone): rooms drop the document; its uploader (when the event names one) is told.
+   */
+  private async documentDeleted(
+    event: EventEnvelope<DocumentDeletedPayload>,
+    manager: EntityManager,
+  ): Promise<void> {
     const { document_id, uploaded_by } = event.data;
     await this.rooms.forgetDocument(manager, document_id);
     if (!uploaded_by) return;

@@ -8,7 +8,7 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { AclSubjects, idPages, type NotificationPriority } from '@media/contracts';
-import { InjectConfig, RpcClient } from '@media/platform';
+import { InjectConfig, PeriodicJob, RpcClient } from '@media/platform';
 import { In, type DataSource } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
 import { PushService } from '../realtime/push.service';
@@ -62,11 +62,22 @@ export function emailMessageId(notificationId: string, domain: string): string {
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Delivery');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private due = Infinity;
   private stopped = false;
   private eager = 0;
+  private readonly job = new PeriodicJob({
+    name: 'Delivery',
+    every: POLL_MS,
+    retryAfter: POLL_MS * 2,
+    run: () => this.deliverRound(),
+    after: ({ taken, full }: { taken: number; full: boolean }) => {
+      if (full) return 0;
+      if (taken === 0 && this.eager > 0) {
+        this.eager -= 1;
+        return NUDGE_MS * 3;
+      }
+      return POLL_MS;
+    },
+  });
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -78,13 +89,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    this.schedule(0);
+    this.job.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.job.stop();
   }
 
   /**
@@ -94,37 +104,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
    */
   nudge(): void {
     this.eager = EAGER_ROUNDS;
-    this.schedule(NUDGE_MS);
-  }
-
-  private schedule(delay: number): void {
-    if (this.stopped) return;
-    const at = Date.now() + delay;
-    if (this.timer && at >= this.due) return;
-    clearTimeout(this.timer);
-    this.due = at;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.due = Infinity;
-      this.running = (this.running ?? Promise.resolve())
-        .then(() => this.deliverRound())
-        .then(({ taken, full }) => {
-          if (full) return this.schedule(0);
-          if (taken === 0 && this.eager > 0) {
-            this.eager -= 1;
-            return this.schedule(NUDGE_MS * 3);
-          }
-          this.schedule(POLL_MS);
-        })
-        .catch((error: unknown) => {
-          this.logger.warn(
-            { err: error instanceof Error ? error.message : String(error) },
-            'Delivery failed',
-          );
-          this.schedule(POLL_MS * 2);
-        });
-    }, delay);
-    this.timer.unref();
+    this.job.soon(NUDGE_MS);
   }
 
   /**

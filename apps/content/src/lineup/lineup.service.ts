@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import {
-  DocumentsEvents,
   type BroadcastScheduleView,
   type EventEnvelope,
   type SlotView,
@@ -10,21 +9,22 @@ import {
   type ValidationIssue,
 } from '@media/contracts';
 import {
+  AclClient,
+  DeletedDocuments,
+  DocumentsClient,
   isFormBody,
   NotFound,
-  OnEvent,
   Paginator,
   PreconditionFailed,
   ValidationFailed,
   validateDto,
   type AuthUser,
+  type DocumentDeletedPayload,
   type Page,
 } from '@media/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { BroadcastSchedule } from './broadcast-schedule.entity';
 import { parseSlotsCsv } from './csv-slots';
-import { Directory, unknownDocument } from './directory.service';
-import { DocumentDeletedPayload } from './dto/document-deleted.event';
 import type { ListSchedulesQuery, ListSlotsQuery } from './dto/lineup.query';
 import { CreateScheduleDto, type UpdateScheduleDto } from './dto/schedule.dto';
 import type { SlotDto } from './dto/slot.dto';
@@ -38,10 +38,6 @@ export interface VersionedSchedule {
   revision: number;
 }
 
-/** Serialises writes about one document (attach vs. its deletion event) in PostgreSQL. */
-const lockDocument = (manager: EntityManager, documentId: string) =>
-  manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`content:document:${documentId}`]);
-
 const bump = (manager: EntityManager, scheduleId: string) =>
   manager.query(`UPDATE broadcast_schedules SET revision = revision + 1, updated_at = now() WHERE id = $1`, [
     scheduleId,
@@ -53,8 +49,12 @@ export class LineupService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(Paginator) private readonly paginator: Paginator,
-    @Inject(Directory) private readonly directory: Directory,
-  ) {}
+    @Inject(AclClient) private readonly directory: AclClient,
+    @Inject(DocumentsClient) private readonly documents: DocumentsClient,
+    @Inject(DeletedDocuments) private readonly deletedDocuments: DeletedDocuments,
+  ) {
+    deletedDocuments.onDeleted((event, manager) => this.onDocumentDeleted(event, manager));
+  }
 
   /**
    * `POST /lineup`: slots as JSON, or a CSV `file` beside the form fields. Every bad field and
@@ -258,18 +258,14 @@ export class LineupService {
    */
   async attach(slotId: string, documentId: string, caller: AuthUser): Promise<VersionedSchedule> {
     const document = documentId.toLowerCase();
-    await this.directory.requireDocument(document);
+    await this.documents.requireLive(document);
     const scheduleId = await this.scheduleOfSlot(this.dataSource.manager, slotId);
     const schedule = await this.findSchedule(scheduleId);
     const profiles = await this.directory.profiles([schedule.uploadedBy]);
     await this.dataSource.transaction(async (manager) => {
       // Locks in one order everywhere (document, then schedule), as the deletion event takes them.
-      await lockDocument(manager, document);
+      await this.deletedDocuments.keep(manager, document);
       await this.lockSchedule(manager, scheduleId);
-      const deleted = (await manager.query(`SELECT 1 FROM deleted_documents WHERE document_id = $1`, [
-        document,
-      ])) as unknown[];
-      if (deleted.length > 0) throw unknownDocument(documentId);
       const inserted = (await manager.query(
         `INSERT INTO slot_assets (slot_id, document_id, attached_by, attached_at)
          SELECT id, $2, $3, now() FROM slots WHERE id = $1
@@ -285,7 +281,7 @@ export class LineupService {
   async detach(slotId: string, documentId: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const scheduleId = await this.scheduleOfSlot(manager, slotId);
-      await lockDocument(manager, documentId.toLowerCase());
+      await this.deletedDocuments.lock(manager, documentId);
       await this.lockSchedule(manager, scheduleId);
       const removed = (await manager.query(
         `DELETE FROM slot_assets WHERE slot_id = $1 AND document_id = $2 RETURNING slot_id`,
@@ -297,20 +293,14 @@ export class LineupService {
   }
 
   /**
-   * `documents.document.deleted`: the document's attachments disappear and their schedules'
-   * ETags move on. Runs once per event (durable consumer, idempotent on the event id); the
-   * document is also remembered, so an attach racing this event cannot bring it back.
+   * `documents.document.deleted` (via DeletedDocuments: once per event, the document locked and
+   * remembered): the document's attachments disappear and their schedules' ETags move on.
    */
-  @OnEvent(DocumentsEvents.documentDeleted, DocumentDeletedPayload)
-  async onDocumentDeleted(
+  private async onDocumentDeleted(
     event: EventEnvelope<DocumentDeletedPayload>,
     manager: EntityManager,
   ): Promise<void> {
-    const document = event.data.document_id.toLowerCase();
-    await lockDocument(manager, document);
-    await manager.query(`INSERT INTO deleted_documents (document_id) VALUES ($1) ON CONFLICT DO NOTHING`, [
-      document,
-    ]);
+    const document = event.data.document_id;
     await manager.query(
       `WITH gone AS (DELETE FROM slot_assets WHERE document_id = $1 RETURNING slot_id)
        UPDATE broadcast_schedules b SET revision = b.revision + 1, updated_at = now()

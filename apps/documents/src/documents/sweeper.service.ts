@@ -6,14 +6,14 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { InjectConfig } from '@media/platform';
+import { InjectConfig, PeriodicJob } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import type { DocumentsConfig } from '../config';
 import { DocumentStorage, documentIdOfKey, STORAGE_KEY } from '../storage/document-storage';
 import { DocumentsService } from './documents.service';
 
-/** pg_try_advisory_lock key: one replica sweeps at a time. */
-const SWEEP_LOCK = 0x646f6373; // 'docs'
+/** The advisory lock's name: one replica sweeps at a time. */
+const SWEEP_LOCK = 'documents:sweeper';
 const BATCH = 500;
 
 export interface SweepResult {
@@ -32,8 +32,7 @@ export interface SweepResult {
 @Injectable()
 export class SweeperService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Sweeper');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
+  private readonly job: PeriodicJob<SweepResult>;
   private warned = false;
 
   constructor(
@@ -41,53 +40,31 @@ export class SweeperService implements OnApplicationBootstrap, OnApplicationShut
     @Inject(DocumentStorage) private readonly storage: DocumentStorage,
     @Inject(DocumentsService) private readonly documents: DocumentsService,
     @InjectConfig() private readonly config: DocumentsConfig,
-  ) {}
+  ) {
+    this.job = new PeriodicJob({
+      name: 'Sweeper',
+      every: config.sweeper.interval,
+      firstAfter: 1_000,
+      exclusive: { dataSource, lock: SWEEP_LOCK },
+      run: () => this.sweepPass(new Date()),
+      onResult: (result) => {
+        if (result.deleted + result.orphans > 0) this.logger.log(result, 'Swept stored files');
+      },
+    });
+  }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.tick(), this.config.sweeper.interval);
-    this.timer.unref();
-    setTimeout(() => this.tick(), 1_000).unref();
+    this.job.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+    await this.job.stop();
   }
 
-  private tick(): void {
-    if (this.running || !this.timer) return;
-    this.running = this.sweep()
-      .then((result) => {
-        if (result && result.deleted + result.orphans > 0) this.logger.log(result, 'Swept stored files');
-      })
-      .catch((error: unknown) =>
-        this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'Sweep failed'),
-      )
-      .finally(() => (this.running = undefined));
-  }
-
-  /** One pass; undefined when another replica holds the sweep lock. */
-  async sweep(now = new Date()): Promise<SweepResult | undefined> {
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [
-        SWEEP_LOCK,
-      ])) as {
-        locked: boolean;
-      }[];
-      if (!locked) return undefined;
-      try {
-        const deleted = await this.sweepDeleted();
-        const orphans = (await this.ownsStorage()) ? await this.sweepOrphans(now) : 0;
-        return { deleted, orphans };
-      } finally {
-        await runner.query('SELECT pg_advisory_unlock($1)', [SWEEP_LOCK]);
-      }
-    } finally {
-      await runner.release();
-    }
+  private async sweepPass(now: Date): Promise<SweepResult> {
+    const deleted = await this.sweepDeleted();
+    const orphans = (await this.ownsStorage()) ? await this.sweepOrphans(now) : 0;
+    return { deleted, orphans };
   }
 
   /**

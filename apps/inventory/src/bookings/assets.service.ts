@@ -1,35 +1,33 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DocumentsSubjects, type LineAssetView, type RpcReply } from '@media/contracts';
-import { DomainError, NotFound, RpcClient, ValidationFailed } from '@media/platform';
+import type { EventEnvelope, LineAssetView } from '@media/contracts';
+import {
+  DeletedDocuments,
+  DocumentsClient,
+  NotFound,
+  ValidationFailed,
+  type DocumentDeletedPayload,
+} from '@media/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ASSET_COLUMNS, toAssetView, type AssetRow } from './booking.view';
 import type { CreateAssetDto, UpdateAssetDto } from './dto/asset.dto';
-
-const unknownDocument = (id: string) =>
-  ValidationFailed.at(['body', 'document_id'], `Document ${id} does not exist`, 'value_error');
-
-/**
- * Serialises everything that sets or clears one document id (an attach and that document's
- * deletion event), so an attach cannot slip in after the deletion was applied.
- */
-export async function lockDocument(manager: EntityManager, documentId: string): Promise<void> {
-  await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [documentId]);
-}
 
 /** Assets of booking lines (docs/api/contract.md §4.5, §4a); every id is checked under its parents. */
 @Injectable()
 export class AssetsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(RpcClient) private readonly rpc: RpcClient,
-  ) {}
+    @Inject(DocumentsClient) private readonly documents: DocumentsClient,
+    @Inject(DeletedDocuments) private readonly deletedDocuments: DeletedDocuments,
+  ) {
+    deletedDocuments.onDeleted((event, manager) => this.detachDocument(event, manager));
+  }
 
   async create(orderId: string, lineId: string, dto: CreateAssetDto): Promise<LineAssetView> {
     const documentId = dto.document_id?.toLowerCase() ?? null;
-    if (documentId) await this.checkDocument(documentId);
+    if (documentId) await this.documents.requireLive(documentId);
     const row = await this.dataSource.transaction(async (manager) => {
-      if (documentId) await this.checkNotDeleted(manager, documentId);
+      if (documentId) await this.deletedDocuments.keep(manager, documentId);
       const [inserted] = (await manager.query(
         `INSERT INTO line_assets (line_id, name, document_id, notes)
          SELECT l.id, $3, $4, $5 FROM booking_lines l WHERE l.id = $1 AND l.order_id = $2
@@ -58,10 +56,10 @@ export class AssetsService {
       throw ValidationFailed.at(['body'], 'At least one of name, document_id, notes is required');
     }
     const documentId = dto.document_id?.toLowerCase() ?? null;
-    if (documentId) await this.checkDocument(documentId);
+    if (documentId) await this.documents.requireLive(documentId);
     const values = fields.map((f) => (f === 'document_id' ? documentId : (dto[f] ?? null)));
     const row = await this.dataSource.transaction(async (manager) => {
-      if (documentId) await this.checkNotDeleted(manager, documentId);
+      if (documentId) await this.deletedDocuments.keep(manager, documentId);
       const sets = fields.map((f, i) => `${f} = $${i + 4}`);
       const [rows] = (await manager.query(
         `UPDATE line_assets a SET ${sets.join(', ')}, updated_at = now()
@@ -76,38 +74,17 @@ export class AssetsService {
     return toAssetView(row);
   }
 
-  /** Assets keep their row when their document is deleted; only the reference goes. */
-  async detachDocument(manager: EntityManager, documentId: string): Promise<void> {
-    const id = documentId.toLowerCase();
-    await lockDocument(manager, id);
-    await manager.query(`INSERT INTO deleted_documents (document_id) VALUES ($1) ON CONFLICT DO NOTHING`, [
-      id,
-    ]);
+  /**
+   * `documents.document.deleted` (via DeletedDocuments: once per event, the document locked and
+   * remembered): assets keep their row; only the reference goes.
+   */
+  private async detachDocument(
+    event: EventEnvelope<DocumentDeletedPayload>,
+    manager: EntityManager,
+  ): Promise<void> {
     await manager.query(
       `UPDATE line_assets SET document_id = NULL, updated_at = now() WHERE document_id = $1`,
-      [id],
+      [event.data.document_id],
     );
-  }
-
-  /** Asks documents over NATS; unknown or deleted is a 422 on the field, no answer a 503. */
-  private async checkDocument(id: string): Promise<void> {
-    let record: RpcReply<typeof DocumentsSubjects.documentsGet>;
-    try {
-      record = await this.rpc.send(DocumentsSubjects.documentsGet, { id });
-    } catch (error) {
-      const missing =
-        error instanceof ValidationFailed || (error instanceof DomainError && error.status === 404);
-      if (!missing) throw error;
-      record = null;
-    }
-    if (!record) throw unknownDocument(id);
-  }
-
-  private async checkNotDeleted(manager: EntityManager, id: string): Promise<void> {
-    await lockDocument(manager, id);
-    const rows = (await manager.query(`SELECT 1 FROM deleted_documents WHERE document_id = $1`, [
-      id,
-    ])) as unknown[];
-    if (rows.length) throw unknownDocument(id);
   }
 }

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { AssetsService } from './assets.service';
 import { BookingsController } from './bookings.controller';
 import { BookingsService } from './bookings.service';
-import { DocumentEvents } from './document-events';
 import { Feature } from '@media/platform';
 import { Booking } from './booking.entity';
 import { BookingLine } from './booking-line.entity';
@@ -12,6 +11,6 @@ import { CreateBookings1764100000000 } from '../database/migrations/176410000000
 @Feature({ entities: [Booking, BookingLine, LineAsset], migrations: [CreateBookings1764100000000] })
 @Module({
   controllers: [BookingsController],
-  providers: [BookingsService, AssetsService, DocumentEvents],
+  providers: [BookingsService, AssetsService],
 })
 export class BookingsModule {}

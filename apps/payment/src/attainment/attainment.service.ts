@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Permissions, type AttainmentRow, type UserProfile } from '@media/contracts';
-import { hasPermission, type AuthUser } from '@media/platform';
+import { AclClient, type AuthUser, hasPermission } from '@media/platform';
 import type { DataSource } from 'typeorm';
-import { AclDirectory } from '../acl/acl-directory.service';
 import { ATTAINMENT_SQL, attainmentParams, type AttainmentSqlRow } from './attainment.sql';
 import { commission, money } from './commission';
 import type { AttainmentQuery } from './dto/attainment.query';
@@ -21,7 +20,7 @@ const utf8 = (text: string | null) => (text === null ? null : Buffer.from(text))
 export class AttainmentService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(AclDirectory) private readonly acl: AclDirectory,
+    @Inject(AclClient) private readonly acl: AclClient,
   ) {}
 
   /**

@@ -2,9 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import type { CollectionView } from '@media/contracts';
-import { Paginator, ValidationFailed, type Page } from '@media/platform';
+import { AclClient, type Page, Paginator, ValidationFailed } from '@media/platform';
 import type { DataSource } from 'typeorm';
-import { AclDirectory } from '../acl/acl-directory.service';
 import { Collection } from './collection.entity';
 import type { CreateCollectionDto, ListCollectionsQuery } from './dto/collection.dto';
 
@@ -25,7 +24,7 @@ export class CollectionsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(Paginator) private readonly paginator: Paginator,
-    @Inject(AclDirectory) private readonly acl: AclDirectory,
+    @Inject(AclClient) private readonly acl: AclClient,
   ) {}
 
   async create(dto: CreateCollectionDto, now = new Date()): Promise<CollectionView> {
@@ -35,7 +34,7 @@ export class CollectionsService {
       throw ValidationFailed.at(['body', 'collected_at'], 'Year should be 1 to 9999', 'datetime_parsing');
     }
     const bmId = dto.bm_id.toLowerCase();
-    await this.acl.assertUser(bmId);
+    await this.acl.requireUser(bmId, ['body', 'bm_id']);
     const repo = this.dataSource.getRepository(Collection);
     const saved = await repo.save(
       repo.create({ bmId, category: dto.category, amount: dto.amount, collectedAt }),

@@ -2,9 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import type { CommissionTargetView } from '@media/contracts';
-import { Paginator, type Page } from '@media/platform';
+import { AclClient, type Page, Paginator } from '@media/platform';
 import type { DataSource } from 'typeorm';
-import { AclDirectory } from '../acl/acl-directory.service';
 import type { ListTargetsQuery, UpsertTargetDto } from './dto/target.dto';
 import { CommissionTarget } from './target.entity';
 
@@ -39,13 +38,13 @@ export class TargetsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(Paginator) private readonly paginator: Paginator,
-    @Inject(AclDirectory) private readonly acl: AclDirectory,
+    @Inject(AclClient) private readonly acl: AclClient,
   ) {}
 
   /** One atomic upsert: concurrent writes of one key end in one row; `created` for the first. */
   async upsert(dto: UpsertTargetDto): Promise<{ created: boolean; target: CommissionTargetView }> {
     const bmId = dto.bm_id.toLowerCase();
-    await this.acl.assertUser(bmId);
+    await this.acl.requireUser(bmId, ['body', 'bm_id']);
     const [row]: TargetRow[] = await this.dataSource.query(
       `INSERT INTO commission_targets (bm_id, category, month, year, target_amount)
        VALUES ($1, $2, $3, $4, $5)

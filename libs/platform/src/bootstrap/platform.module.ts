@@ -26,6 +26,8 @@ import { BusHealthIndicator } from '../health/bus.health';
 import { DrainHealthIndicator } from '../health/drain.health';
 import { EventsHealthIndicator } from '../health/events.health';
 import { HealthController } from '../health/health.controller';
+import { AclClient } from '../clients/acl.client';
+import { DocumentsClient } from '../clients/documents.client';
 import { RpcClient } from '../nats/rpc-client';
 import { RpcContextInterceptor } from '../nats/rpc-context.interceptor';
 import { createBusClient, NATS_CLIENT } from '../nats/transport';
@@ -94,6 +96,8 @@ export class PlatformModule {
         createJwtStrategy(name),
         Paginator,
         RpcClient,
+        AclClient,
+        DocumentsClient,
         DatabaseAvailability,
         BusHealthIndicator,
         DrainHealthIndicator,
@@ -122,6 +126,8 @@ export class PlatformModule {
         NATS_CLIENT,
         Paginator,
         RpcClient,
+        AclClient,
+        DocumentsClient,
         EventBus,
         DrainHooks,
         ...(publishes ? [Outbox] : []),

@@ -64,6 +64,17 @@ export async function eventPayloadProblem(
   return `malformed event: ${shown.join('; ')}`;
 }
 
+/**
+ * A provider may name its handlers' durable consumers itself (method name → handler name) instead
+ * of `<Provider>.<method>`: a platform provider that took over an app's handler keeps that app's
+ * consumer, its position in the stream and its processed-event records.
+ */
+export const EVENT_HANDLER_NAMES = Symbol('events:handler-names');
+
+export interface NamedEventHandlers {
+  readonly [EVENT_HANDLER_NAMES]: Record<string, string>;
+}
+
 /** True for a method marked `@OnEvent` (the platform runs event discovery only for apps with one). */
 export const isEventHandler = (method: object): boolean => Reflect.hasMetadata(ON_EVENT, method);
 
@@ -96,7 +107,8 @@ export class EventConsumers implements OnApplicationBootstrap {
         const subject = Reflect.getMetadata(ON_EVENT, handler) as string | undefined;
         if (!subject) continue;
         const payload = Reflect.getMetadata(EVENT_PAYLOAD, handler) as new () => object;
-        const name = `${wrapper.name}.${method}`;
+        const names = (instance as Partial<NamedEventHandlers>)[EVENT_HANDLER_NAMES];
+        const name = names?.[method] ?? `${wrapper.name}.${method}`;
         const consumer = `${this.app}:${name}`;
         const bound = handler.bind(instance) as EventHandlerMethod;
         await this.bus.subscribe(subject, (event) => this.apply(consumer, event, payload, bound), {

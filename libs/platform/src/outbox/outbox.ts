@@ -12,6 +12,7 @@ import { currentContext } from '../http/request-context';
 import { contextFrom, inSpan, SpanKind, traceparentOf } from '../observability/tracing';
 import type { PlatformConfig } from '../config/platform-config';
 import { InjectConfig } from '../config/inject-config';
+import { PeriodicJob } from '../jobs/periodic-job';
 import { EventBus } from './event-bus';
 import { OutboxMessage } from './outbox.entity';
 
@@ -38,8 +39,14 @@ interface ClaimedRow {
 @Injectable()
 export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Outbox');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  /** The relay: one pass at a time; replicas share the rows by their leases. */
+  private readonly job = new PeriodicJob({
+    name: 'Outbox',
+    every: POLL_MS,
+    retryAfter: POLL_MS * 4,
+    after: (published: number) => (published === BATCH ? 0 : POLL_MS),
+    run: () => this.relayBatch(),
+  });
   private stopped = false;
   private lastPrune = Number.NEGATIVE_INFINITY;
 
@@ -56,27 +63,31 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
       payload,
       meta: { request_id, user_id, traceparent: traceparentOf() },
     });
-    this.schedule(20);
+    this.job.soon(20);
   }
 
   onApplicationBootstrap(): void {
-    this.schedule(0);
+    this.job.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.job.stop();
+  }
+
+  /** Publishes what is pending now (after the relay's running pass, if any); exposed so tests can flush. */
+  async relay(): Promise<number> {
+    return (await this.job.runOnce()) ?? 0;
   }
 
   /**
-   * Publishes what is pending now; exposed so tests and shutdown can flush. Rows are claimed in a
+   * One batch of the relay. Rows are claimed in a
    * short statement (a lease in `claimed_until`, taken with SKIP LOCKED so replicas share the
    * work) and published with no transaction or row lock open: a slow or unreachable NATS never
    * holds database locks or a pooled connection in a transaction. A relay that dies mid-batch
    * leaves its claims to expire; the consumers' idempotency absorbs the rare double publish.
    */
-  async relay(): Promise<number> {
+  private async relayBatch(): Promise<number> {
     await this.pruneNow();
     const rows: ClaimedRow[] = await this.dataSource
       .query(
@@ -168,22 +179,5 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
         'Outbox pruning failed',
       );
     }
-  }
-
-  private schedule(delay: number): void {
-    if (this.stopped) return;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.running = this.relay()
-        .then((count) => this.schedule(count === BATCH ? 0 : POLL_MS))
-        .catch((error: unknown) => {
-          this.logger.warn(
-            { err: error instanceof Error ? error.message : String(error) },
-            'Outbox relay failed',
-          );
-          this.schedule(POLL_MS * 4);
-        });
-    }, delay);
-    this.timer.unref();
   }
 }

@@ -4,7 +4,6 @@ import {
   type TaskPriority,
   type ChatMessageCreatedEvent,
   CorrespondentInvitedEvent,
-  DocumentDeletedEvent,
   TaskClaimedEvent,
   TaskEscalatedEvent,
   TaskReassignedEvent,
@@ -92,15 +91,6 @@ export class CorrespondentInvitedPayload
 
   @IsDateTime()
   expires_at!: string;
-}
-
-export class DocumentDeletedPayload implements Pick<DocumentDeletedEvent, 'document_id'> {
-  @IsUUID('all')
-  document_id!: string;
-
-  @IsOptional()
-  @IsUUID('all')
-  uploaded_by?: string | null;
 }
 
 export class ChatMessageCreatedPayload
