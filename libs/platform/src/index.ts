@@ -22,6 +22,7 @@ export {
 export { InjectConfig } from './config/inject-config';
 export { APP_CONFIG, APP_NAME } from './config/tokens';
 export { databaseOptions, runMigrations, type DatabaseParts } from './database/database';
+export { uniqueViolation } from './database/errors';
 export {
   DatabaseAvailability,
   DatabaseUnavailable,
@@ -35,6 +36,7 @@ export { AnyPermissionGuard, RequireAnyPermission } from './auth/any-permission'
 export { Multipart, UploadedFiles, type MultipartOptions, type UploadedFileInfo } from './http/multipart';
 export {
   ApiErrors,
+  ApiNoContent,
   ApiSuccess,
   envelopeSchema,
   ErrorResponse,
@@ -64,6 +66,7 @@ export {
   ToDecimalString,
 } from './validation/decorators';
 export { ItemType } from './validation/coerce';
+export { IsCleanText, isCleanText, Trim } from './validation/text';
 export { isFormBody, markFormBody } from './validation/form-body';
 
 // Pagination

@@ -6,11 +6,11 @@ import { DomainError, InjectConfig, Unauthenticated } from '@media/platform';
 import jwt from 'jsonwebtoken';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AclConfig } from '../config';
-import { SigningKeys } from '../keys/signing-keys.service';
+import { SigningKeysService } from '../keys/signing-keys.service';
 import { verifyPassword, warmDummyHash } from '../credentials/passwords';
-import { RefreshTokens } from '../sessions/refresh-tokens.service';
-import { UserAccounts } from '../users/user-accounts.service';
-import { UserDirectory } from '../users/user-directory.service';
+import { RefreshTokensService } from '../sessions/refresh-tokens.service';
+import { UserAccountsService } from '../users/user-accounts.service';
+import { UserDirectoryService } from '../users/user-directory.service';
 import { displayName } from '../users/user.view';
 import type { TokenPair } from './auth.view';
 import { ATTEMPT_LEASE_MS, FAILURE_MEMORY_MS, loginDelayMs } from './login-throttle';
@@ -38,10 +38,10 @@ export class AuthService implements OnApplicationBootstrap {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectConfig() private readonly config: AclConfig,
-    @Inject(SigningKeys) private readonly keys: SigningKeys,
-    @Inject(UserDirectory) private readonly directory: UserDirectory,
-    @Inject(UserAccounts) private readonly accounts: UserAccounts,
-    @Inject(RefreshTokens) private readonly refreshTokens: RefreshTokens,
+    @Inject(SigningKeysService) private readonly keys: SigningKeysService,
+    @Inject(UserDirectoryService) private readonly directory: UserDirectoryService,
+    @Inject(UserAccountsService) private readonly accounts: UserAccountsService,
+    @Inject(RefreshTokensService) private readonly refreshTokens: RefreshTokensService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {

@@ -16,13 +16,12 @@ import {
   ApiBearerAuth,
   ApiCreatedResponse,
   ApiExtraModels,
-  ApiNoContentResponse,
   ApiOkResponse,
   ApiTags,
   ApiOperation,
 } from '@nestjs/swagger';
 import { Permissions, type StoryCategoryView } from '@media/contracts';
-import { ApiErrors, pageSchema, RequirePermissions, type Page } from '@media/platform';
+import { ApiErrors, ApiNoContent, RequirePermissions, pageSchema, type Page } from '@media/platform';
 import type { Request } from 'express';
 import {
   CreateStoryCategoryDto,
@@ -96,7 +95,7 @@ export class StoryCategoriesController {
   @ApiOperation({ summary: 'Delete a story category' })
   @HttpCode(204)
   @RequirePermissions(Permissions.storyCategoriesWrite)
-  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiNoContent('Deleted')
   @ApiErrors(401, 403, 404, 422)
   async remove(@Param() params: StoryCategoryIdParams): Promise<void> {
     await this.categories.remove(params.id);

@@ -164,3 +164,8 @@ export function PageDto<T>(item: Type<T>) {
   }
   return Page;
 }
+
+/** Documents a `204 No Content` answer (no body), with what it means for this route. */
+export function ApiNoContent(description = 'No content') {
+  return ApiResponse({ status: 204, description });
+}

@@ -1,8 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, IsUUID, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import type { StoryCategoryView } from '@media/contracts';
-import { IsName, Nullable, PageQuery } from '@media/platform';
-import { IsCleanText, Trim } from '../../common/text';
+import { IsCleanText, IsName, Nullable, PageQuery, Trim } from '@media/platform';
 
 export const NAME_MAX = 100;
 export const DESCRIPTION_MAX = 2000;
