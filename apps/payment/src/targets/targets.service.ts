@@ -6,6 +6,7 @@ import { Paginator, type Page } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import { AclDirectory } from '../acl/acl-directory.service';
 import type { ListTargetsQuery, UpsertTargetDto } from './dto/target.dto';
+import { toCommissionTargetView } from './target.view';
 import { CommissionTarget } from './target.entity';
 
 interface TargetRow {
@@ -18,19 +19,6 @@ interface TargetRow {
   created_at: Date;
   updated_at: Date;
   inserted: boolean;
-}
-
-function toView(t: CommissionTarget): CommissionTargetView {
-  return {
-    id: t.id,
-    bm_id: t.bmId,
-    category: t.category,
-    month: t.month,
-    year: t.year,
-    target_amount: t.targetAmount,
-    created_at: t.createdAt.toISOString(),
-    updated_at: t.updatedAt.toISOString(),
-  };
 }
 
 /** BM targets (docs/api/contract.md §4a, `commissions:read-all`). */
@@ -87,7 +75,7 @@ export class TargetsService {
       },
       query,
       req,
-      toView,
+      toCommissionTargetView,
     );
   }
 }
