@@ -10,7 +10,7 @@ import { DomainError, RpcClient, ValidationFailed } from '@media/platform';
 
 /** What content asks other apps over NATS: uploader profiles (acl) and document checks (documents). */
 @Injectable()
-export class Directory {
+export class DirectoryService {
   constructor(@Inject(RpcClient) private readonly rpc: RpcClient) {}
 
   /** Profiles of the given users, one request per page of ids (never one per row); unknown ids are absent. */

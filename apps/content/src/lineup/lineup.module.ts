@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BroadcastSchedule } from './broadcast-schedule.entity';
-import { Directory } from './directory.service';
+import { DirectoryService } from './directory.service';
 import { LineupController } from './lineup.controller';
 import { LineupService } from './lineup.service';
 import { Slot } from './slot.entity';
@@ -13,6 +13,6 @@ import { CreateLineup1764100000000 } from '../database/migrations/1764100000000-
 @Module({
   imports: [TypeOrmModule.forFeature([BroadcastSchedule, Slot, SlotAsset])],
   controllers: [LineupController],
-  providers: [LineupService, Directory],
+  providers: [LineupService, DirectoryService],
 })
 export class LineupModule {}

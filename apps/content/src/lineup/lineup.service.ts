@@ -23,7 +23,7 @@ import {
 import type { DataSource, EntityManager } from 'typeorm';
 import { BroadcastSchedule } from './broadcast-schedule.entity';
 import { parseSlotsCsv } from './csv-slots';
-import { Directory, unknownDocument } from './directory.service';
+import { DirectoryService, unknownDocument } from './directory.service';
 import { DocumentDeletedPayload } from './dto/document-deleted.event';
 import type { ListSchedulesQuery, ListSlotsQuery } from './dto/lineup.query';
 import { CreateScheduleDto, type UpdateScheduleDto } from './dto/schedule.dto';
@@ -53,7 +53,7 @@ export class LineupService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(Paginator) private readonly paginator: Paginator,
-    @Inject(Directory) private readonly directory: Directory,
+    @Inject(DirectoryService) private readonly directory: DirectoryService,
   ) {}
 
   /**

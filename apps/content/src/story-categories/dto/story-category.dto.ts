@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, IsUUID, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import type { StoryCategoryView } from '@media/contracts';
 import { IsCleanText, IsName, Nullable, PageQuery, Trim } from '@media/platform';
 
 export const NAME_MAX = 100;
@@ -52,20 +51,3 @@ export class StoryCategoryIdParams {
 
 /** `GET .../story-categories`: by name in byte order, then id. */
 export class ListStoryCategoriesQuery extends PageQuery {}
-
-export class StoryCategoryResponse implements StoryCategoryView {
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-
-  @ApiProperty()
-  name!: string;
-
-  @ApiProperty({ type: String, nullable: true })
-  description!: string | null;
-
-  @ApiProperty({ format: 'date-time' })
-  created_at!: string;
-
-  @ApiProperty({ format: 'date-time' })
-  updated_at!: string;
-}
