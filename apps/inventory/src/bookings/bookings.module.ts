@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { AssetsService } from './assets.service';
 import { BookingsController } from './bookings.controller';
 import { BookingsService } from './bookings.service';
-import { DocumentEvents } from './document-events';
+import { DocumentEventsConsumer } from './document-events.consumer';
 import { Feature } from '@media/platform';
 import { Booking } from './booking.entity';
 import { BookingLine } from './booking-line.entity';
@@ -12,6 +12,6 @@ import { CreateBookings1764100000000 } from '../database/migrations/176410000000
 @Feature({ entities: [Booking, BookingLine, LineAsset], migrations: [CreateBookings1764100000000] })
 @Module({
   controllers: [BookingsController],
-  providers: [BookingsService, AssetsService, DocumentEvents],
+  providers: [BookingsService, AssetsService, DocumentEventsConsumer],
 })
 export class BookingsModule {}

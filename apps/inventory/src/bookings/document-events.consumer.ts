@@ -11,7 +11,7 @@ import { DocumentDeletedPayload } from './dto/document-deleted.event';
  * without a valid `document_id` never reaches the handler: it is dead-lettered.
  */
 @Injectable()
-export class DocumentEvents {
+export class DocumentEventsConsumer {
   constructor(@Inject(AssetsService) private readonly assets: AssetsService) {}
 
   @OnEvent(DocumentsEvents.documentDeleted, DocumentDeletedPayload)
