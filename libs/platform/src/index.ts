@@ -35,6 +35,7 @@ export { CurrentUser, JsonOnly, Public, RequirePermissions } from './auth/decora
 export { AnyPermissionGuard, RequireAnyPermission } from './auth/any-permission';
 export { Multipart, UploadedFiles, type MultipartOptions, type UploadedFileInfo } from './http/multipart';
 export {
+  ApiBinary,
   ApiErrors,
   ApiNoContent,
   ApiSuccess,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DomainError, InjectConfig, Unauthenticated } from '@media/platform';
+import { InjectConfig, RateLimited, Unauthenticated } from '@media/platform';
 import jwt from 'jsonwebtoken';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AclConfig } from '../config';
@@ -21,12 +21,7 @@ const PRUNE_BATCH = 500;
 const invalidCredentials = () =>
   new Unauthenticated('invalid_credentials', 'Unable to log in with the provided credentials.');
 const loginInFlight = () =>
-  new DomainError(
-    429,
-    'rate_limited',
-    'Another login attempt for this account is being checked; try again in a second.',
-    { 'Retry-After': '1' },
-  );
+  new RateLimited(1, 'Another login attempt for this account is being checked; try again in a second.');
 const invalidRefresh = () =>
   new Unauthenticated('token_invalid', 'The refresh token is invalid, expired or already used.');
 

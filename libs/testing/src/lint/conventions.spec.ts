@@ -99,6 +99,7 @@ const EXAMPLES: Record<string, { bad: SourceFile[]; good: SourceFile[] }> = {
     bad: [
       file('documents/documents.service.ts', 'return { status: HttpStatus.PARTIAL_CONTENT };\n'),
       file('documents/downloads.service.ts', "res.setHeader('ETag', etag);\n"),
+      file('documents/files.service.ts', "return { status: 206, headers: { 'Content-Range': range } };\n"),
     ],
     good: [
       file('documents/documents.controller.ts', "res.status(HttpStatus.OK);\nres.setHeader('ETag', etag);\n"),

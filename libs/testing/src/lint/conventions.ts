@@ -312,6 +312,11 @@ export const RULES: Rule[] = [
         [/\b(res|reply|response)\.(status|header|set|writeHead)\(/, 'res.status/header(...)'],
         [/@(Res|Header|HttpCode)\(/, 'an HTTP decorator'],
         [/\bStreamableFile\b/, 'StreamableFile'],
+        [
+          /['"](Content-(Type|Length|Range|Disposition)|ETag|Cache-Control|Accept-Ranges|Last-Modified|Location|Retry-After)['"]\s*\]?\s*[:=]/,
+          'HTTP header names',
+        ],
+        [/\bstatus:\s*[1-5]\d\d\b/, 'an HTTP status code'],
       ];
       for (const file of files) {
         if (!baseName(file).endsWith('.service.ts')) continue;
