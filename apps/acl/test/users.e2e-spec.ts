@@ -3,6 +3,7 @@
  * checks (§1), through the gateway.
  */
 import { randomUUID } from 'node:crypto';
+import { CONTRACT_ROLES } from '@media/contracts';
 import {
   acl,
   admin,
@@ -591,45 +592,11 @@ describe('roles', () => {
   it('lists the seeded roles with the exact permission sets of docs/api/contract.md §1', async () => {
     const res = await acl('/api/v1/roles', { token: await admin() });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual([
-      { code: 'ADMIN', name: 'Administrator', permissions: ['*'] },
-      { code: 'BM', name: 'Business manager', permissions: ['bookings:read', 'analytics:sales'] },
-      {
-        code: 'CM',
-        name: 'Commercial manager',
-        permissions: ['bookings:read', 'analytics:sales', 'commissions:read'],
-      },
-      {
-        code: 'CORRESPONDENT',
-        name: 'Correspondent',
-        permissions: ['story-categories:read', 'tasks:read', 'tasks:claim', 'documents:write'],
-      },
-      {
-        code: 'EDITOR',
-        name: 'Editor',
-        permissions: [
-          'lineup:read',
-          'lineup:write',
-          'story-categories:read',
-          'story-categories:write',
-          'tasks:read',
-          'tasks:claim',
-          'documents:write',
-          'correspondents:read',
-          'correspondents:invite',
-        ],
-      },
-      {
-        code: 'FINANCE',
-        name: 'Finance',
-        permissions: ['bookings:read', 'analytics:sales', 'analytics:revenue', 'commissions:read-all'],
-      },
-      {
-        code: 'SALES',
-        name: 'Sales',
-        permissions: ['bookings:read', 'bookings:write', 'analytics:sales', 'lineup:read', 'documents:write'],
-      },
-    ]);
+    // Byte order of the code, each role's permissions in the contract's order.
+    const expected = [...CONTRACT_ROLES]
+      .sort((a, b) => (a.code < b.code ? -1 : 1))
+      .map((role) => ({ code: role.code, name: role.name, permissions: [...role.permissions] }));
+    expect(res.body).toEqual(expected);
   });
 
   it('gives the bootstrap administrator the ADMIN role, whose token grants *', async () => {
