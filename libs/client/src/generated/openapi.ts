@@ -1670,6 +1670,63 @@ export interface components {
             message: string;
             data: components["schemas"]["TaskDto"];
         };
+        BookingTotalsResponse: {
+            /** @example 1250.00 */
+            rate_card_amount: string;
+            /** @example 1000.00 */
+            booked_amount: string;
+        };
+        LineAssetResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            line_id: string;
+            name: string;
+            /** Format: uuid */
+            document_id: string | null;
+            notes: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        BookingLineResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            platform: "TV" | "RADIO" | "DIGITAL";
+            category: string;
+            channel: string;
+            /** Format: date */
+            start_date: string;
+            /** Format: date */
+            end_date: string;
+            spots: number;
+            /** @example 1250.00 */
+            rate_card_amount: string;
+            /** @example 1000.00 */
+            booked_amount: string;
+            assets: components["schemas"]["LineAssetResponse"][];
+        };
+        BookingResponse: {
+            /** Format: uuid */
+            id: string;
+            reference: string;
+            client_name: string;
+            agency: string | null;
+            /** @enum {string} */
+            status: "DRAFT" | "CONFIRMED" | "CANCELLED";
+            /** @example USD */
+            currency: string;
+            /** Format: uuid */
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            totals: components["schemas"]["BookingTotalsResponse"];
+            lines: components["schemas"]["BookingLineResponse"][];
+        };
         /**
          * @example {
          *       "platform": "TV",
@@ -1726,45 +1783,7 @@ export interface components {
             status?: "DRAFT" | "CONFIRMED" | "CANCELLED";
             lines?: components["schemas"]["CreateLineDto"][];
         };
-        BookingTotalsBody: {
-            /** @example 1250.00 */
-            rate_card_amount: string;
-            /** @example 1000.00 */
-            booked_amount: string;
-        };
-        LineAssetBody: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            line_id: string;
-            name: string;
-            /** Format: uuid */
-            document_id: string | null;
-            notes: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        BookingLineBody: {
-            /** Format: uuid */
-            id: string;
-            /** @enum {string} */
-            platform: "TV" | "RADIO" | "DIGITAL";
-            category: string;
-            channel: string;
-            /** Format: date */
-            start_date: string;
-            /** Format: date */
-            end_date: string;
-            spots: number;
-            /** @example 1250.00 */
-            rate_card_amount: string;
-            /** @example 1000.00 */
-            booked_amount: string;
-            assets: components["schemas"]["LineAssetBody"][];
-        };
-        BookingBody: {
+        BookingSummaryResponse: {
             /** Format: uuid */
             id: string;
             reference: string;
@@ -1780,33 +1799,7 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-            totals: components["schemas"]["BookingTotalsBody"];
-            lines: components["schemas"]["BookingLineBody"][];
-        };
-        BookingSummaryBody: {
-            /** Format: uuid */
-            id: string;
-            reference: string;
-            client_name: string;
-            agency: string | null;
-            /** @enum {string} */
-            status: "DRAFT" | "CONFIRMED" | "CANCELLED";
-            /** @example USD */
-            currency: string;
-            /** Format: uuid */
-            created_by: string;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            totals: components["schemas"]["BookingTotalsBody"];
-        };
-        BookingPageBody: {
-            /** Format: uri */
-            next: string | null;
-            /** Format: uri */
-            previous: string | null;
-            results: components["schemas"]["BookingSummaryBody"][];
+            totals: components["schemas"]["BookingTotalsResponse"];
         };
         /** @example {} */
         UpdateBookingDto: {
@@ -1814,13 +1807,6 @@ export interface components {
             status?: "DRAFT" | "CONFIRMED" | "CANCELLED";
             client_name?: string;
             agency?: string | null;
-        };
-        LinePageBody: {
-            /** Format: uri */
-            next: string | null;
-            /** Format: uri */
-            previous: string | null;
-            results: components["schemas"]["BookingLineBody"][];
         };
         /**
          * @example {
@@ -1867,7 +1853,7 @@ export interface components {
             document_id?: string | null;
             notes?: string | null;
         };
-        FiguresBody: {
+        FiguresResponse: {
             /** @example 1250.00 */
             rate_card: string;
             /** @example 1000.00 */
@@ -1883,7 +1869,7 @@ export interface components {
              */
             erosion_pct: string | null;
         };
-        TrendPointBody: {
+        TrendPointResponse: {
             /** @example 1250.00 */
             rate_card: string;
             /** @example 1000.00 */
@@ -1901,7 +1887,7 @@ export interface components {
             /** @example 2026-01 */
             month: string;
         };
-        CategoryBody: {
+        CategoryResponse: {
             /** @example 1250.00 */
             rate_card: string;
             /** @example 1000.00 */
@@ -1918,7 +1904,7 @@ export interface components {
             erosion_pct: string | null;
             category: string;
         };
-        PlatformBody: {
+        PlatformResponse: {
             /** @example 1250.00 */
             rate_card: string;
             /** @example 1000.00 */
@@ -1935,13 +1921,23 @@ export interface components {
             erosion_pct: string | null;
             /** @enum {string} */
             platform: "TV" | "RADIO" | "DIGITAL";
-            categories: components["schemas"]["CategoryBody"][];
+            categories: components["schemas"]["CategoryResponse"][];
         };
-        RevenueSummaryBody: {
-            totals: components["schemas"]["FiguresBody"];
+        RevenueSummaryResponse: {
+            totals: components["schemas"]["FiguresResponse"];
             /** @description Every month of the range, zeros included */
-            trend: components["schemas"]["TrendPointBody"][];
-            breakdown: components["schemas"]["PlatformBody"][];
+            trend: components["schemas"]["TrendPointResponse"][];
+            breakdown: components["schemas"]["PlatformResponse"][];
+        };
+        ClientResponse: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            category: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         /**
          * @example {
@@ -1954,22 +1950,21 @@ export interface components {
             name: string;
             category: string;
         };
-        ClientDto: {
+        DealResponse: {
             /** Format: uuid */
             id: string;
-            name: string;
-            category: string;
+            /** Format: uuid */
+            client_id: string;
+            /** @example 1250.00 */
+            contracted_revenue: string;
+            /** Format: date */
+            contract_date: string;
+            /** @enum {string} */
+            status: "WON" | "LOST" | "PENDING";
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-        };
-        ClientPageDto: {
-            results: components["schemas"]["ClientDto"][];
-            /** Format: uri */
-            next: string | null;
-            /** Format: uri */
-            previous: string | null;
         };
         /**
          * @example {
@@ -1996,30 +1991,7 @@ export interface components {
              */
             status?: "WON" | "LOST" | "PENDING";
         };
-        DealDto: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            client_id: string;
-            /** @example 1250.00 */
-            contracted_revenue: string;
-            /** Format: date */
-            contract_date: string;
-            /** @enum {string} */
-            status: "WON" | "LOST" | "PENDING";
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        DealPageDto: {
-            results: components["schemas"]["DealDto"][];
-            /** Format: uri */
-            next: string | null;
-            /** Format: uri */
-            previous: string | null;
-        };
-        TopClientRowDto: {
+        TopClientResponse: {
             client_name: string;
             category: string;
             /** @description The client's WON deals in the period */
@@ -2031,6 +2003,23 @@ export interface components {
              * @example 42.50
              */
             revenue_share_pct: string | null;
+        };
+        TierResponse: {
+            /** @example 100.00 */
+            min_achievement_pct: string;
+            /** @example 5.50 */
+            rate_pct: string;
+        };
+        PlanResponse: {
+            /** Format: uuid */
+            id: string;
+            category: string;
+            /** @description By min_achievement_pct ascending */
+            tiers: components["schemas"]["TierResponse"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         TierDto: {
             /**
@@ -2059,29 +2048,20 @@ export interface components {
             category: string;
             tiers: components["schemas"]["TierDto"][];
         };
-        TierViewDto: {
-            /** @example 100.00 */
-            min_achievement_pct: string;
-            /** @example 5.50 */
-            rate_pct: string;
-        };
-        PlanDto: {
+        TargetResponse: {
             /** Format: uuid */
             id: string;
+            /** Format: uuid */
+            bm_id: string;
             category: string;
-            /** @description By min_achievement_pct ascending */
-            tiers: components["schemas"]["TierViewDto"][];
+            month: number;
+            year: number;
+            /** @example 10000.00 */
+            target_amount: string;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-        };
-        PlanPageDto: {
-            results: components["schemas"]["PlanDto"][];
-            /** Format: uri */
-            next: string | null;
-            /** Format: uri */
-            previous: string | null;
         };
         /**
          * @example {
@@ -2107,27 +2087,18 @@ export interface components {
              */
             target_amount: string;
         };
-        TargetDto: {
+        CollectionResponse: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
             bm_id: string;
             category: string;
-            month: number;
-            year: number;
-            /** @example 10000.00 */
-            target_amount: string;
+            /** @example 1250.00 */
+            amount: string;
+            /** Format: date-time */
+            collected_at: string;
             /** Format: date-time */
             created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        TargetPageDto: {
-            results: components["schemas"]["TargetDto"][];
-            /** Format: uri */
-            next: string | null;
-            /** Format: uri */
-            previous: string | null;
         };
         /**
          * @example {
@@ -2154,27 +2125,7 @@ export interface components {
              */
             collected_at?: string;
         };
-        CollectionDto: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            bm_id: string;
-            category: string;
-            /** @example 1250.00 */
-            amount: string;
-            /** Format: date-time */
-            collected_at: string;
-            /** Format: date-time */
-            created_at: string;
-        };
-        CollectionPageDto: {
-            results: components["schemas"]["CollectionDto"][];
-            /** Format: uri */
-            next: string | null;
-            /** Format: uri */
-            previous: string | null;
-        };
-        AttainmentRowDto: {
+        AttainmentResponse: {
             /** Format: uuid */
             bm_id: string;
             /** @description null only for a user acl no longer knows */
@@ -2459,13 +2410,6 @@ export interface components {
             uploaded_by: string;
             /** Format: date-time */
             created_at: string;
-        };
-        DocumentPage: {
-            results: components["schemas"]["DocumentResponse"][];
-            /** @description Absolute URL of the next page. */
-            next: string | null;
-            /** @description Absolute URL of the previous page. */
-            previous: string | null;
         };
         TicketView: {
             /** @description Pass as `?ticket=` on the websocket upgrade; single use. */
@@ -2808,6 +2752,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     /** @description Strong ETag `"<revision>"` */
@@ -2886,6 +2831,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     /** @description Strong ETag `"<revision>"` */
@@ -2964,6 +2910,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     /** @description Strong ETag `"<revision>"` */
@@ -3353,6 +3300,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3429,6 +3377,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3491,6 +3440,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3637,6 +3587,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4447,12 +4398,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BookingPageBody"];
+                    "application/json": {
+                        results: components["schemas"]["BookingSummaryResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4498,12 +4462,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BookingBody"];
+                    "application/json": components["schemas"]["BookingResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4574,12 +4539,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BookingBody"];
+                    "application/json": components["schemas"]["BookingResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4636,12 +4602,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BookingBody"];
+                    "application/json": components["schemas"]["BookingResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4725,12 +4692,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinePageBody"];
+                    "application/json": {
+                        results: components["schemas"]["BookingLineResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4787,12 +4767,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BookingLineBody"];
+                    "application/json": components["schemas"]["BookingLineResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4877,12 +4858,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BookingLineBody"];
+                    "application/json": components["schemas"]["BookingLineResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4967,12 +4949,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LineAssetBody"];
+                    "application/json": components["schemas"]["LineAssetResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5058,12 +5041,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LineAssetBody"];
+                    "application/json": components["schemas"]["LineAssetResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5147,12 +5131,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RevenueSummaryBody"];
+                    "application/json": components["schemas"]["RevenueSummaryResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5255,7 +5240,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ClientPageDto"];
+                    "application/json": {
+                        results: components["schemas"]["ClientResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5307,7 +5304,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ClientDto"];
+                    "application/json": components["schemas"]["ClientResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5388,7 +5385,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DealPageDto"];
+                    "application/json": {
+                        results: components["schemas"]["DealResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5440,7 +5449,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DealDto"];
+                    "application/json": components["schemas"]["DealResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5511,7 +5520,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TopClientRowDto"][];
+                    "application/json": components["schemas"]["TopClientResponse"][];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5614,7 +5623,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlanPageDto"];
+                    "application/json": {
+                        results: components["schemas"]["PlanResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5666,7 +5687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlanDto"];
+                    "application/json": components["schemas"]["PlanResponse"];
                 };
             };
             /** @description The category's first plan. */
@@ -5675,7 +5696,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlanDto"];
+                    "application/json": components["schemas"]["PlanResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5749,7 +5770,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TargetPageDto"];
+                    "application/json": {
+                        results: components["schemas"]["TargetResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5801,7 +5834,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TargetDto"];
+                    "application/json": components["schemas"]["TargetResponse"];
                 };
             };
             /** @description A new target. */
@@ -5810,7 +5843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TargetDto"];
+                    "application/json": components["schemas"]["TargetResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5891,7 +5924,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CollectionPageDto"];
+                    "application/json": {
+                        results: components["schemas"]["CollectionResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5943,7 +5988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CollectionDto"];
+                    "application/json": components["schemas"]["CollectionResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -6023,7 +6068,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AttainmentRowDto"][];
+                    "application/json": components["schemas"]["AttainmentResponse"][];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -7373,7 +7418,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DocumentPage"];
+                    "application/json": {
+                        results: components["schemas"]["DocumentResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
