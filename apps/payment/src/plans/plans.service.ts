@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
-import Decimal from 'decimal.js';
 import type { CommissionPlanView, CommissionTierView } from '@media/contracts';
-import { Paginator, ValidationFailed, type Page } from '@media/platform';
+import { Paginator, ValidationFailed, formatMoney, type Page } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import type { CreatePlanDto, ListPlansQuery } from './dto/plan.dto';
 import { toPlanView } from './plan.view';
@@ -33,7 +32,7 @@ export class PlansService {
   async replace(dto: CreatePlanDto): Promise<{ created: boolean; plan: CommissionPlanView }> {
     const seen = new Map<string, number>();
     dto.tiers.forEach((tier, i) => {
-      const key = new Decimal(tier.min_achievement_pct).toFixed(2);
+      const key = formatMoney(tier.min_achievement_pct);
       if (seen.has(key)) {
         throw ValidationFailed.at(
           ['body', 'tiers', String(i), 'min_achievement_pct'],
