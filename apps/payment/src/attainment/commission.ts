@@ -1,4 +1,4 @@
-import { formatMoney, Money } from '@media/platform';
+import { Money } from '@media/platform';
 
 export interface Tier {
   min_achievement_pct: string;

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDateTime, Optional, PageQuery } from '@media/platform';
 import { BmIdField, BmIdFilter, CategoryField, CategoryFilter, MoneyField } from '../../targets/dto/fields';
 

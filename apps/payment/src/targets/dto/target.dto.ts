@@ -1,4 +1,3 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { PageQuery } from '@media/platform';
 import {
   BmIdField,
