@@ -173,8 +173,10 @@ export const RULES: Rule[] = [
               `${where(file)}: the class ${name} belongs in ${dirName(file).endsWith('dto') ? dirName(file) : dirName(file) + '/dto'}/${kebab(name.replace(/Response$/, ''))}.response.ts`,
             );
           } else if (inResponseFile && !name.endsWith('Response')) {
+            const stem = name.replace(/Dto$/, '');
+            const renamed = stem.endsWith('Response') ? stem : `${stem}Response`;
             messages.push(
-              `${where(file)}: a response file holds only *Response classes: rename ${name} to ${name.replace(/Dto$/, '')}Response`,
+              `${where(file)}: a response file holds only *Response classes: rename ${name} to ${renamed}`,
             );
           }
         }
@@ -213,7 +215,13 @@ export const RULES: Rule[] = [
       for (const file of files) {
         for (const { name } of classesOf(code(file.text))) {
           const home = homes.find(([suffix]) => name.endsWith(suffix) && name !== suffix);
-          if (!home || /(RowDto|PageDto)$/.test(name)) continue;
+          // A *Dto in a response file is an answer misnamed: the responses rule says so.
+          if (
+            !home ||
+            /(RowDto|PageDto)$/.test(name) ||
+            (home[0] === 'Dto' && baseName(file).endsWith('.response.ts'))
+          )
+            continue;
           const inDto = dirName(file) === 'dto' || dirName(file).endsWith('/dto');
           if (inDto && /\.(dto|query|params)\.ts$/.test(baseName(file))) continue;
           const dto = inDto ? dirName(file) : `${dirName(file)}/dto`;
@@ -241,9 +249,11 @@ export const RULES: Rule[] = [
           }
         }
         for (const name of raw) {
-          messages.push(
-            `${where(file)}: replace Swagger's @${name} with @ApiSuccess(XResponse, ...) / @ApiErrors(...) from @media/platform`,
-          );
+          const instead =
+            name === 'ApiNoContentResponse'
+              ? "@ApiNoContent('what it means')"
+              : '@ApiSuccess(XResponse, ...) (a download: @ApiBinary; no body: @ApiNoContent) / @ApiErrors(...)';
+          messages.push(`${where(file)}: replace Swagger's @${name} with ${instead} from @media/platform`);
         }
       }
       return messages;
