@@ -75,8 +75,8 @@ const { CursorCodec } = require(dist('libs/platform/src/pagination/cursor.js'));
 const { Paginator } = require(dist('libs/platform/src/pagination/paginator.js'));
 const { generateTestKeys, mintToken } = require(dist('libs/testing/src/tokens.js'));
 const { User } = require(dist('apps/acl/src/users/user.entity.js'));
-const { UserDirectory } = require(dist('apps/acl/src/users/user-directory.service.js'));
-const { GroupMemberships } = require(dist('apps/acl/src/groups/group-memberships.service.js'));
+const { UserDirectoryService } = require(dist('apps/acl/src/users/user-directory.service.js'));
+const { GroupMembershipsService } = require(dist('apps/acl/src/groups/group-memberships.service.js'));
 const { UsersService } = require(dist('apps/acl/src/users/users.service.js'));
 const { CorrespondentsService, CORRESPONDENT_ROLE } = require(
   dist('apps/acl/src/correspondents/correspondents.service.js'),
@@ -143,7 +143,7 @@ async function sqlCapture(url, cursorSecret) {
   const recorder = await sqlRecorder('acl-bench-sql', url, [User]);
   const dataSource = recorder.dataSource;
   const paginator = new Paginator({ cursorSecret });
-  const directory = new UserDirectory(dataSource, new GroupMemberships(dataSource));
+  const directory = new UserDirectoryService(dataSource, new GroupMembershipsService(dataSource));
   const services = {
     // Lists read only; the writers they would hand off to (memberships, sessions, accounts) are left out.
     users: new UsersService(dataSource, directory, paginator, null, null),

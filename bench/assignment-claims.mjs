@@ -14,10 +14,11 @@
  * Every run is checked: no error, no non-2xx, and the database holds as many newly CLAIMED tasks
  * as 200s were counted. Compare ratios: client, apps and PostgreSQL share this machine's 2 cores.
  */
+import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { runAutocannon } from './lib/app-server.mjs';
 import { startAssignmentStack } from './lib/assignment-stack.mjs';
-import { assert, log, machine, withClient, writeResult } from './lib/seed-users.mjs';
+import { assert, dist, log, machine, withClient, writeResult } from './lib/seed-users.mjs';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
@@ -27,14 +28,9 @@ const ROUNDS = Number(process.env.ROUNDS ?? 2);
 /** Seeded OPEN tasks: more than the runs can claim at this machine's speed. */
 const TASKS = Number(process.env.TASKS ?? 80_000);
 const SEQUENTIAL = Number(process.env.SEQUENTIAL ?? 200);
-const EDITOR = [
-  'lineup:read',
-  'lineup:write',
-  'story-categories:read',
-  'story-categories:write',
-  'tasks:read',
-  'tasks:claim',
-];
+const { CONTRACT_ROLES } = createRequire(import.meta.url)(dist('libs/contracts/src/apps.js'));
+/** The EDITOR role's permissions, from the contract's one role table. */
+const EDITOR = [...CONTRACT_ROLES.find((role) => role.code === 'EDITOR').permissions];
 
 async function createUsers(stack) {
   const login = await fetch(`${stack.urls.gateway}/acl/api/v1/auth/token`, {

@@ -44,6 +44,77 @@ export const Permissions = {
 } as const;
 export type Permission = (typeof Permissions)[keyof typeof Permissions];
 
+/** A role of docs/api/contract.md §1: its code, its name and exactly its permissions. */
+export interface ContractRole {
+  code: string;
+  name: string;
+  permissions: readonly (Permission | '*')[];
+}
+
+/**
+ * The role table of docs/api/contract.md §1, the one source the tests and benches read (acl's seed
+ * migration keeps its own literal copy, frozen, and a unit spec holds the two equal).
+ */
+export const CONTRACT_ROLES: readonly ContractRole[] = [
+  { code: 'ADMIN', name: 'Administrator', permissions: ['*'] },
+  {
+    code: 'EDITOR',
+    name: 'Editor',
+    permissions: [
+      Permissions.lineupRead,
+      Permissions.lineupWrite,
+      Permissions.storyCategoriesRead,
+      Permissions.storyCategoriesWrite,
+      Permissions.tasksRead,
+      Permissions.tasksClaim,
+      Permissions.documentsWrite,
+      Permissions.correspondentsRead,
+      Permissions.correspondentsInvite,
+    ],
+  },
+  {
+    code: 'SALES',
+    name: 'Sales',
+    permissions: [
+      Permissions.bookingsRead,
+      Permissions.bookingsWrite,
+      Permissions.analyticsSales,
+      Permissions.lineupRead,
+      Permissions.documentsWrite,
+    ],
+  },
+  {
+    code: 'FINANCE',
+    name: 'Finance',
+    permissions: [
+      Permissions.bookingsRead,
+      Permissions.analyticsSales,
+      Permissions.analyticsRevenue,
+      Permissions.commissionsReadAll,
+    ],
+  },
+  {
+    code: 'CM',
+    name: 'Commercial manager',
+    permissions: [Permissions.bookingsRead, Permissions.analyticsSales, Permissions.commissionsRead],
+  },
+  {
+    code: 'BM',
+    name: 'Business manager',
+    permissions: [Permissions.bookingsRead, Permissions.analyticsSales],
+  },
+  {
+    code: 'CORRESPONDENT',
+    name: 'Correspondent',
+    permissions: [
+      Permissions.storyCategoriesRead,
+      Permissions.tasksRead,
+      Permissions.tasksClaim,
+      Permissions.documentsWrite,
+    ],
+  },
+];
+
 /** The claims of an access token issued by acl (docs/api/contract.md §1). */
 export interface AccessTokenClaims {
   sub: string;

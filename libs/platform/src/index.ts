@@ -23,6 +23,8 @@ export { InjectConfig } from './config/inject-config';
 export { APP_CONFIG, APP_NAME } from './config/tokens';
 export { databaseOptions, runMigrations, type DatabaseParts } from './database/database';
 export { changedRows } from './database/changed-rows';
+export { uniqueViolation } from './database/errors';
+export { formatCents, formatMoney, Money, toCents } from './money/money';
 export {
   DatabaseAvailability,
   DatabaseUnavailable,
@@ -36,7 +38,9 @@ export { AnyPermissionGuard, RequireAnyPermission } from './auth/any-permission'
 export { Idempotent } from './idempotency/idempotent.decorator';
 export { Multipart, UploadedFiles, type MultipartOptions, type UploadedFileInfo } from './http/multipart';
 export {
+  ApiBinary,
   ApiErrors,
+  ApiNoContent,
   ApiSuccess,
   envelopeSchema,
   ErrorResponse,
@@ -67,6 +71,7 @@ export {
   ToDecimalString,
 } from './validation/decorators';
 export { ItemType } from './validation/coerce';
+export { IsCleanText, isCleanText, Trim } from './validation/text';
 export { isFormBody, markFormBody } from './validation/form-body';
 
 // Pagination

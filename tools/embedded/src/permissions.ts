@@ -56,8 +56,3 @@ export function firstBlockedDirectory(
   }
   return undefined;
 }
-
-/** A one-line description of a mode for error messages: `0700 root:root`. */
-export function describeMode(stat: StatLike): string {
-  return `mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')}, owner uid ${stat.uid}`;
-}

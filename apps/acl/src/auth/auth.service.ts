@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DomainError, InjectConfig, Unauthenticated } from '@media/platform';
+import { InjectConfig, RateLimited, Unauthenticated } from '@media/platform';
 import jwt from 'jsonwebtoken';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AclConfig } from '../config';
-import { SigningKeys } from '../keys/signing-keys.service';
+import { SigningKeysService } from '../keys/signing-keys.service';
 import { verifyPassword, warmDummyHash } from '../credentials/passwords';
-import { RefreshTokens } from '../sessions/refresh-tokens.service';
-import { UserAccounts } from '../users/user-accounts.service';
-import { UserDirectory } from '../users/user-directory.service';
+import { RefreshTokensService } from '../sessions/refresh-tokens.service';
+import { UserAccountsService } from '../users/user-accounts.service';
+import { UserDirectoryService } from '../users/user-directory.service';
 import { displayName } from '../users/user.view';
 import type { TokenPair } from './auth.view';
 import { ATTEMPT_LEASE_MS, FAILURE_MEMORY_MS, loginDelayMs } from './login-throttle';
@@ -21,12 +21,7 @@ const PRUNE_BATCH = 500;
 const invalidCredentials = () =>
   new Unauthenticated('invalid_credentials', 'Unable to log in with the provided credentials.');
 const loginInFlight = () =>
-  new DomainError(
-    429,
-    'rate_limited',
-    'Another login attempt for this account is being checked; try again in a second.',
-    { 'Retry-After': '1' },
-  );
+  new RateLimited(1, 'Another login attempt for this account is being checked; try again in a second.');
 const invalidRefresh = () =>
   new Unauthenticated('token_invalid', 'The refresh token is invalid, expired or already used.');
 
@@ -38,10 +33,10 @@ export class AuthService implements OnApplicationBootstrap {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectConfig() private readonly config: AclConfig,
-    @Inject(SigningKeys) private readonly keys: SigningKeys,
-    @Inject(UserDirectory) private readonly directory: UserDirectory,
-    @Inject(UserAccounts) private readonly accounts: UserAccounts,
-    @Inject(RefreshTokens) private readonly refreshTokens: RefreshTokens,
+    @Inject(SigningKeysService) private readonly keys: SigningKeysService,
+    @Inject(UserDirectoryService) private readonly directory: UserDirectoryService,
+    @Inject(UserAccountsService) private readonly accounts: UserAccountsService,
+    @Inject(RefreshTokensService) private readonly refreshTokens: RefreshTokensService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {

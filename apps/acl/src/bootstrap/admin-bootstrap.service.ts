@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs
 import { InjectConfig } from '@media/platform';
 import type { AclConfig } from '../config';
 import { hashPassword } from '../credentials/passwords';
-import { UserAccounts } from '../users/user-accounts.service';
+import { UserAccountsService } from '../users/user-accounts.service';
 
 /**
  * Creates the first administrator from ADMIN_EMAIL / ADMIN_PASSWORD when no user has that email
@@ -10,12 +10,12 @@ import { UserAccounts } from '../users/user-accounts.service';
  * a password changed since is not reset.
  */
 @Injectable()
-export class AdminBootstrap implements OnApplicationBootstrap {
-  private readonly logger = new Logger('AdminBootstrap');
+export class AdminBootstrapService implements OnApplicationBootstrap {
+  private readonly logger = new Logger('AdminBootstrapService');
 
   constructor(
     @InjectConfig() private readonly config: AclConfig,
-    @Inject(UserAccounts) private readonly accounts: UserAccounts,
+    @Inject(UserAccountsService) private readonly accounts: UserAccountsService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {

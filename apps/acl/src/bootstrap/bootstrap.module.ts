@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { UsersModule } from '../users/users.module';
-import { AdminBootstrap } from './admin-bootstrap.service';
+import { AdminBootstrapService } from './admin-bootstrap.service';
 
-@Module({ imports: [UsersModule], providers: [AdminBootstrap] })
+@Module({ imports: [UsersModule], providers: [AdminBootstrapService] })
 export class BootstrapModule {}

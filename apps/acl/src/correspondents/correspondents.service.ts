@@ -5,10 +5,10 @@ import { AclEvents, type CorrespondentInvitedEvent } from '@media/contracts';
 import {
   Gone,
   InjectConfig,
-  isUuid,
   NotFound,
   Outbox,
   Paginator,
+  isUuid,
   type AuthUser,
   type Page,
 } from '@media/platform';
@@ -16,8 +16,8 @@ import type { DataSource } from 'typeorm';
 import { newSecretToken, sha256 } from '../credentials/secret-tokens';
 import { hashPassword } from '../credentials/passwords';
 import type { AclConfig } from '../config';
-import { UserAccounts } from '../users/user-accounts.service';
-import { UserDirectory } from '../users/user-directory.service';
+import { UserAccountsService } from '../users/user-accounts.service';
+import { UserDirectoryService } from '../users/user-directory.service';
 import { User } from '../users/user.entity';
 import { displayName, toUserView, type UserView } from '../users/user.view';
 import {
@@ -38,9 +38,9 @@ export class CorrespondentsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(Paginator) private readonly paginator: Paginator,
     @Inject(Outbox) private readonly outbox: Outbox,
-    @Inject(UserDirectory) private readonly directory: UserDirectory,
+    @Inject(UserDirectoryService) private readonly directory: UserDirectoryService,
     @InjectConfig() private readonly config: AclConfig,
-    @Inject(UserAccounts) private readonly accounts: UserAccounts,
+    @Inject(UserAccountsService) private readonly accounts: UserAccountsService,
   ) {}
 
   /** Users holding the CORRESPONDENT role, by `date_joined` desc then `id` desc. */

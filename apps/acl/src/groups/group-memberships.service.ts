@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { RpcReply } from '@media/contracts';
+import { AclSubjects, type RpcReply } from '@media/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 import { isUuid } from '@media/platform';
 
@@ -10,7 +10,7 @@ import { isUuid } from '@media/platform';
  * manager run in the caller's transaction.
  */
 @Injectable()
-export class GroupMemberships {
+export class GroupMembershipsService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** The ids among `ids` (lowercase) that are groups. */
@@ -48,7 +48,7 @@ export class GroupMemberships {
   }
 
   /** A group's member ids in order, or null for an unknown (or malformed) group id: one query. */
-  async members(groupId: string): Promise<RpcReply<'acl.groups.members'>> {
+  async members(groupId: string): Promise<RpcReply<typeof AclSubjects.groupsMembers>> {
     if (!isUuid(groupId)) return null;
     const id = groupId.toLowerCase();
     const rows: { user_id: string | null }[] = await this.dataSource.query(

@@ -11,9 +11,17 @@ import {
   Req,
   Res,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permissions } from '@media/contracts';
-import { Idempotent, ApiErrors, ApiSuccess, Multipart, RequirePermissions, type Page } from '@media/platform';
+import {
+  ApiErrors,
+  ApiNoContent,
+  ApiSuccess,
+  Idempotent,
+  Multipart,
+  type Page,
+  RequirePermissions,
+} from '@media/platform';
 import type { Request, Response } from 'express';
 import {
   AddMemberDto,
@@ -78,7 +86,7 @@ export class GroupsController {
   @Delete(':id/members/:user_id')
   @HttpCode(204)
   @ApiOperation({ summary: 'Remove a user from a group' })
-  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiNoContent('Removed')
   @ApiErrors(401, 403, [404, 'Unknown group or not a member'], 422)
   async removeMember(@Param() params: GroupMemberParams): Promise<void> {
     await this.groups.removeMember(params.id, params.user_id);

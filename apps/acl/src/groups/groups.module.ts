@@ -3,17 +3,17 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Feature } from '@media/platform';
 import { CreateIdentity1764000000000 } from '../database/migrations/1764000000000-create-identity';
 import { GroupMember } from './group-member.entity';
-import { GroupMemberships } from './group-memberships.service';
+import { GroupMembershipsService } from './group-memberships.service';
 import { Group } from './group.entity';
 import { GroupsController } from './groups.controller';
-import { GroupsRpcController } from './groups.rpc';
+import { GroupsRpc } from './groups.rpc';
 import { GroupsService } from './groups.service';
 
 @Feature({ entities: [Group, GroupMember], migrations: [CreateIdentity1764000000000] })
 @Module({
   imports: [TypeOrmModule.forFeature([Group, GroupMember])],
-  controllers: [GroupsController, GroupsRpcController],
-  providers: [GroupsService, GroupMemberships],
-  exports: [GroupMemberships],
+  controllers: [GroupsController, GroupsRpc],
+  providers: [GroupsService, GroupMembershipsService],
+  exports: [GroupMembershipsService],
 })
 export class GroupsModule {}

@@ -3,12 +3,12 @@ import { MessagePattern } from '@nestjs/microservices';
 import { AclSubjects, type RpcReply } from '@media/contracts';
 import { RpcPayload } from '@media/platform';
 import { GroupMembersRequest } from './dto/group.dto';
-import { GroupMemberships } from './group-memberships.service';
+import { GroupMembershipsService } from './group-memberships.service';
 
 /** groups' NATS responder (docs/api/contract.md §5); a malformed payload is a 422 at `["data", ...]`. */
 @Controller()
-export class GroupsRpcController {
-  constructor(@Inject(GroupMemberships) private readonly memberships: GroupMemberships) {}
+export class GroupsRpc {
+  constructor(@Inject(GroupMembershipsService) private readonly memberships: GroupMembershipsService) {}
 
   @MessagePattern(AclSubjects.groupsMembers)
   members(

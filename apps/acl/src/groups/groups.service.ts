@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
-import { Conflict, NotFound, Paginator, ValidationFailed, type Page } from '@media/platform';
+import { Conflict, NotFound, Paginator, ValidationFailed, uniqueViolation, type Page } from '@media/platform';
 import type { DataSource } from 'typeorm';
-import { uniqueViolation } from '../database/errors';
 import { User } from '../users/user.entity';
 import type { ListGroupsQuery } from './dto/group.dto';
 import { GroupMember } from './group-member.entity';

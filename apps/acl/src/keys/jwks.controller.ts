@@ -1,16 +1,15 @@
-import { Controller, Get, Header, HttpCode, Inject, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Permissions } from '@media/contracts';
-import { ApiErrors, ApiSuccess, Public, RequirePermissions } from '@media/platform';
-import { JwksResponse, RotationResponse } from './dto/keys.response';
-import type { PublicJwk, RotationResult } from './key.view';
-import { SigningKeys } from './signing-keys.service';
+import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiSuccess, Public } from '@media/platform';
+import { JwksResponse } from './dto/keys.response';
+import type { PublicJwk } from './key.view';
+import { SigningKeysService } from './signing-keys.service';
 
 /** `GET /acl/.well-known/jwks.json`: the public keys every app verifies tokens with (docs/api/contract.md §1). */
 @ApiTags('auth')
 @Controller('.well-known')
 export class JwksController {
-  constructor(@Inject(SigningKeys) private readonly keys: SigningKeys) {}
+  constructor(@Inject(SigningKeysService) private readonly keys: SigningKeysService) {}
 
   /** Served from memory; verifiers cache it for max-age and refresh it on an unknown kid. */
   @Public()
@@ -20,26 +19,5 @@ export class JwksController {
   @ApiSuccess(JwksResponse, { description: 'The published keys; cacheable for 5 minutes' })
   jwks(): { keys: PublicJwk[] } {
     return { keys: this.keys.publicKeys() };
-  }
-}
-
-/** `POST /acl/api/v1/keys/rotate`: a new signing key; the previous ones retire after the grace period. */
-@ApiTags('auth')
-@ApiBearerAuth()
-@Controller('api/v1/keys')
-export class KeysController {
-  constructor(@Inject(SigningKeys) private readonly keys: SigningKeys) {}
-
-  @Post('rotate')
-  @HttpCode(201)
-  @RequirePermissions(Permissions.usersAdmin)
-  @ApiOperation({ summary: 'Rotate the signing key (the previous ones retire after a grace period)' })
-  @ApiSuccess(RotationResponse, {
-    status: 201,
-    description: 'The new signing key and the keys it replaces',
-  })
-  @ApiErrors(401, [403, '`users:admin` is needed'])
-  rotate(): Promise<RotationResult> {
-    return this.keys.rotate();
   }
 }

@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { JwksController, KeysController } from './jwks.controller';
+import { JwksController } from './jwks.controller';
+import { KeysController } from './keys.controller';
 import { SigningKey } from './signing-key.entity';
-import { SigningKeys } from './signing-keys.service';
+import { SigningKeysService } from './signing-keys.service';
 import { Feature } from '@media/platform';
 import { CreateCredentials1764000000002 } from '../database/migrations/1764000000002-create-credentials';
 
@@ -10,7 +11,7 @@ import { CreateCredentials1764000000002 } from '../database/migrations/176400000
 @Module({
   imports: [TypeOrmModule.forFeature([SigningKey])],
   controllers: [JwksController, KeysController],
-  providers: [SigningKeys],
-  exports: [SigningKeys],
+  providers: [SigningKeysService],
+  exports: [SigningKeysService],
 })
 export class KeysModule {}

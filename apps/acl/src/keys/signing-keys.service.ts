@@ -34,8 +34,8 @@ interface LoadedKey {
  * served from there, not queried per request) and re-read every few seconds.
  */
 @Injectable()
-export class SigningKeys implements OnModuleInit, OnModuleDestroy {
-  private readonly logger = new Logger('SigningKeys');
+export class SigningKeysService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('SigningKeysService');
   private keys: LoadedKey[] = [];
   private timer?: NodeJS.Timeout;
 

@@ -16,7 +16,7 @@ export interface NewRefreshToken {
  * ends a disabled user's sessions through it. Every method runs in the caller's transaction.
  */
 @Injectable()
-export class RefreshTokens {
+export class RefreshTokensService {
   /** The row of a presented token, locked until the transaction ends; null for an unknown token. */
   findForRotation(manager: EntityManager, token: string): Promise<RefreshToken | null> {
     return manager.getRepository(RefreshToken).findOne({

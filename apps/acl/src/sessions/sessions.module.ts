@@ -4,7 +4,7 @@ import { Feature } from '@media/platform';
 import { CreateCredentials1764000000002 } from '../database/migrations/1764000000002-create-credentials';
 import { RefreshSessionStart1764000000005 } from '../database/migrations/1764000000005-refresh-session-start';
 import { RefreshToken } from './refresh-token.entity';
-import { RefreshTokens } from './refresh-tokens.service';
+import { RefreshTokensService } from './refresh-tokens.service';
 
 /**
  * Sessions: the refresh-token families a login starts. A feature of its own (no routes) so that
@@ -17,7 +17,7 @@ import { RefreshTokens } from './refresh-tokens.service';
 })
 @Module({
   imports: [TypeOrmModule.forFeature([RefreshToken])],
-  providers: [RefreshTokens],
-  exports: [RefreshTokens],
+  providers: [RefreshTokensService],
+  exports: [RefreshTokensService],
 })
 export class SessionsModule {}

@@ -30,7 +30,7 @@ export interface InvitedUser {
  * caller's transaction.
  */
 @Injectable()
-export class UserAccounts {
+export class UserAccountsService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** The sign-in record of an email (stored lowercased), or undefined for an unknown one. */

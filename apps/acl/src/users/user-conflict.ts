@@ -1,5 +1,4 @@
-import { Conflict } from '@media/platform';
-import { uniqueViolation } from '../database/errors';
+import { Conflict, uniqueViolation } from '@media/platform';
 
 /** Maps a unique index hit on users to the 409 a client can act on. */
 export function userConflict(error: unknown): Conflict | undefined {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isUuid } from '@media/platform';
 import { In, type DataSource, type EntityManager } from 'typeorm';
-import { GroupMemberships } from '../groups/group-memberships.service';
+import { GroupMembershipsService } from '../groups/group-memberships.service';
 import { effectivePermissions } from '../roles/role-permissions';
 import { User } from './user.entity';
 import type { LoadedUser } from './user.view';
@@ -12,10 +12,10 @@ import type { LoadedUser } from './user.view';
  * of users, never one per user.
  */
 @Injectable()
-export class UserDirectory {
+export class UserDirectoryService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(GroupMemberships) private readonly memberships: GroupMemberships,
+    @Inject(GroupMembershipsService) private readonly memberships: GroupMembershipsService,
   ) {}
 
   /** The users among `ids` that exist, keyed by id (unknown and malformed ids are simply absent). */

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { AclSubjects, RpcReply, UserProfile } from '@media/contracts';
 import { isUuid } from '@media/platform';
 import type { DataSource } from 'typeorm';
-import { UserDirectory } from './user-directory.service';
+import { UserDirectoryService } from './user-directory.service';
 import { User } from './user.entity';
 import { toUserProfile } from './user.view';
 
@@ -12,10 +12,10 @@ import { toUserProfile } from './user.view';
  * simply absent (or `null` for a single lookup); replies never carry credentials.
  */
 @Injectable()
-export class UserProfiles {
+export class UserProfilesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(UserDirectory) private readonly directory: UserDirectory,
+    @Inject(UserDirectoryService) private readonly directory: UserDirectoryService,
   ) {}
 
   /** Profiles in the order of the ids asked for, each once. */

@@ -37,7 +37,29 @@ export function displayName(user: Pick<User, 'firstName' | 'lastName' | 'email'>
   return name || user.email;
 }
 
-export function toUserView({ user, roles, groups }: LoadedUser): UserView {
+/** The user columns the view shows. */
+export type ShownUser = Pick<
+  User,
+  | 'id'
+  | 'email'
+  | 'firstName'
+  | 'lastName'
+  | 'phoneNumber'
+  | 'employeeNumber'
+  | 'status'
+  | 'managerId'
+  | 'dateJoined'
+>;
+
+export function toUserView({
+  user,
+  roles,
+  groups,
+}: {
+  user: ShownUser;
+  roles: string[];
+  groups: string[];
+}): UserView {
   return {
     id: user.id,
     email: user.email,
@@ -50,7 +72,7 @@ export function toUserView({ user, roles, groups }: LoadedUser): UserView {
     roles,
     groups,
     manager_id: user.managerId,
-    date_joined: user.dateJoined.toISOString(),
+    date_joined: new Date(user.dateJoined).toISOString(),
   };
 }
 

@@ -4,21 +4,21 @@ import { Feature } from '@media/platform';
 import { CreateIdentity1764000000000 } from '../database/migrations/1764000000000-create-identity';
 import { GroupsModule } from '../groups/groups.module';
 import { SessionsModule } from '../sessions/sessions.module';
-import { UserAccounts } from './user-accounts.service';
-import { UserDirectory } from './user-directory.service';
-import { UserProfiles } from './user-profiles.service';
+import { UserAccountsService } from './user-accounts.service';
+import { UserDirectoryService } from './user-directory.service';
+import { UserProfilesService } from './user-profiles.service';
 import { UserRole } from './user-role.entity';
 import { User } from './user.entity';
 import { UsersController } from './users.controller';
-import { UsersRpcController } from './users.rpc';
+import { UsersRpc } from './users.rpc';
 import { UsersService } from './users.service';
 
 /** Users and the roles they hold (`users`, `user_roles`): the HTTP API, the NATS profiles, sign-in records. */
 @Feature({ entities: [User, UserRole], migrations: [CreateIdentity1764000000000] })
 @Module({
   imports: [TypeOrmModule.forFeature([User, UserRole]), GroupsModule, SessionsModule],
-  controllers: [UsersController, UsersRpcController],
-  providers: [UsersService, UserDirectory, UserAccounts, UserProfiles],
-  exports: [UserDirectory, UserAccounts],
+  controllers: [UsersController, UsersRpc],
+  providers: [UsersService, UserDirectoryService, UserAccountsService, UserProfilesService],
+  exports: [UserDirectoryService, UserAccountsService],
 })
 export class UsersModule {}

@@ -3,12 +3,12 @@ import { MessagePattern } from '@nestjs/microservices';
 import { AclSubjects, type RpcReply } from '@media/contracts';
 import { RpcPayload } from '@media/platform';
 import { PermissionsRequest, ReportsRequest, UserIdsRequest, UsersExistRequest } from './dto/rpc.dto';
-import { UserProfiles } from './user-profiles.service';
+import { UserProfilesService } from './user-profiles.service';
 
 /** users' NATS responders (docs/api/contract.md §5); a malformed payload comes back as a 422 at `["data", ...]`. */
 @Controller()
-export class UsersRpcController {
-  constructor(@Inject(UserProfiles) private readonly profiles: UserProfiles) {}
+export class UsersRpc {
+  constructor(@Inject(UserProfilesService) private readonly profiles: UserProfilesService) {}
 
   @MessagePattern(AclSubjects.usersGetMany)
   getMany(

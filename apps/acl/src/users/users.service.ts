@@ -5,15 +5,15 @@ import type { ValidationIssue } from '@media/contracts';
 import { Conflict, NotFound, Paginator, ValidationFailed, type Page } from '@media/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { hashPassword } from '../credentials/passwords';
-import { GroupMemberships } from '../groups/group-memberships.service';
-import { RefreshTokens } from '../sessions/refresh-tokens.service';
+import { GroupMembershipsService } from '../groups/group-memberships.service';
+import { RefreshTokensService } from '../sessions/refresh-tokens.service';
 import type { CreateUserDto } from './dto/create-user.dto';
 import type { ListUsersQuery } from './dto/list-users.query';
 import type { UpdateUserDto } from './dto/update-user.dto';
 import { userConflict } from './user-conflict';
-import { UserDirectory } from './user-directory.service';
+import { UserDirectoryService } from './user-directory.service';
 import { User } from './user.entity';
-import { displayName, toUserView, type UserView } from './user.view';
+import { toUserView, type ShownUser, type UserView } from './user.view';
 import { NEWEST_JOINED_FIRST } from './user-order';
 
 const ADMIN_ROLE = 'ADMIN';
@@ -38,7 +38,7 @@ interface MeRow {
   groups: string[];
 }
 
-/** The profile row with its roles and groups, ordered as UserDirectory orders them. */
+/** The profile row with its roles and groups, ordered as UserDirectoryService orders them. */
 const ME_QUERY = `
   SELECT u.id, u.email, u.first_name, u.last_name, u.phone_number, u.employee_number, u.status,
          u.manager_id, u.date_joined,
@@ -60,10 +60,10 @@ interface References {
 export class UsersService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(UserDirectory) private readonly directory: UserDirectory,
+    @Inject(UserDirectoryService) private readonly directory: UserDirectoryService,
     @Inject(Paginator) private readonly paginator: Paginator,
-    @Inject(GroupMemberships) private readonly memberships: GroupMemberships,
-    @Inject(RefreshTokens) private readonly refreshTokens: RefreshTokens,
+    @Inject(GroupMembershipsService) private readonly memberships: GroupMembershipsService,
+    @Inject(RefreshTokensService) private readonly refreshTokens: RefreshTokensService,
   ) {}
 
   /**
@@ -74,20 +74,18 @@ export class UsersService {
     const rows: MeRow[] = await this.dataSource.query(ME_QUERY, [userId]);
     const row = rows[0];
     if (!row) throw new NotFound('User', userId);
-    return {
+    const user: ShownUser = {
       id: row.id,
       email: row.email,
-      name: displayName({ firstName: row.first_name, lastName: row.last_name, email: row.email }),
-      first_name: row.first_name,
-      last_name: row.last_name,
-      phone_number: row.phone_number,
-      employee_number: row.employee_number,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      phoneNumber: row.phone_number,
+      employeeNumber: row.employee_number,
       status: row.status,
-      roles: row.roles,
-      groups: row.groups,
-      manager_id: row.manager_id,
-      date_joined: new Date(row.date_joined).toISOString(),
+      managerId: row.manager_id,
+      dateJoined: row.date_joined,
     };
+    return toUserView({ user, roles: row.roles, groups: row.groups });
   }
 
   async get(rawId: string): Promise<UserView> {

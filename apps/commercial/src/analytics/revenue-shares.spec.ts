@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { formatHundredths, revenueShares, toCents } from './revenue-shares';
+import { toCents } from '@media/platform';
+import { revenueShares } from './revenue-shares';
 
 const sum = (shares: (string | null)[]) => shares.reduce((s, v) => s + toCents(v ?? '0'), 0n);
 
@@ -45,14 +46,5 @@ describe('revenueShares (docs/api/contract.md §4.8)', () => {
       ),
       { numRuns: 500 },
     );
-  });
-});
-
-describe('money text', () => {
-  it('round-trips cents', () => {
-    expect(toCents('1250.5')).toBe(125050n);
-    expect(toCents('7')).toBe(700n);
-    expect(formatHundredths(125050n)).toBe('1250.50');
-    expect(formatHundredths(5n)).toBe('0.05');
   });
 });

@@ -1,15 +1,4 @@
-/** Parses a non-negative decimal string with at most two fraction digits into cents. */
-export function toCents(amount: string): bigint {
-  const [whole, fraction = ''] = amount.split('.');
-  return BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0').slice(0, 2) || '0');
-}
-
-/** Cents (or hundredths of a percent) as a decimal string with two fraction digits. */
-export function formatHundredths(value: bigint): string {
-  const sign = value < 0n ? '-' : '';
-  const abs = value < 0n ? -value : value;
-  return `${sign}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
-}
+import { formatCents } from '@media/platform';
 
 /**
  * Each revenue's share of their total, in percent with two decimals, by largest remainder: every
@@ -32,5 +21,5 @@ export function revenueShares(revenueCents: readonly bigint[]): (string | null)[
     floors[index] += 1n;
     missing -= 1n;
   }
-  return floors.map(formatHundredths);
+  return floors.map(formatCents);
 }

@@ -1,8 +1,9 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type TopClientRow } from '@media/contracts';
-import { ApiErrors, RequirePermissions } from '@media/platform';
-import { TopClientRowDto, TopClientsQuery } from './dto/top-clients.query';
+import { ApiErrors, ApiSuccess, RequirePermissions } from '@media/platform';
+import { TopClientResponse } from './dto/top-client.response';
+import { TopClientsQuery } from './dto/top-clients.query';
 import { TopClientsService } from './top-clients.service';
 
 @ApiTags('analytics')
@@ -15,8 +16,8 @@ export class TopClientsController {
   @Get('top-clients')
   @ApiOperation({ summary: 'Top clients by WON revenue in a period (endpoint 8)' })
   @RequirePermissions(Permissions.analyticsSales)
-  @ApiOkResponse({
-    type: [TopClientRowDto],
+  @ApiSuccess(TopClientResponse, {
+    list: 'array',
     description: 'Clients ranked by WON revenue in the period, then name; `[]` for an empty period.',
   })
   @ApiErrors(401, 403, 422)

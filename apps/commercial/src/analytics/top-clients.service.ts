@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { TopClientRow } from '@media/contracts';
 import type { DataSource } from 'typeorm';
+import { formatCents, toCents } from '@media/platform';
 import type { TopClientsQuery } from './dto/top-clients.query';
-import { formatHundredths, revenueShares, toCents } from './revenue-shares';
+import { revenueShares } from './revenue-shares';
 import { currentMonth, resolvePeriod } from './sales-period';
 import { TOP_CLIENTS_SQL, topClientsParams, type TopClientsSqlRow } from './top-clients.sql';
 
@@ -33,7 +34,7 @@ export class TopClientsService {
       client_name: r.client_name,
       category: r.category,
       deal_count: r.deal_count,
-      total_contracted_revenue: formatHundredths(cents[i]),
+      total_contracted_revenue: formatCents(cents[i]),
       revenue_share_pct: shares[i],
     }));
   }

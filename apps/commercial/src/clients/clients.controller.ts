@@ -1,10 +1,11 @@
 import { Body, Controller, Get, Inject, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type ClientView } from '@media/contracts';
-import { Idempotent, ApiErrors, RequirePermissions, type Page } from '@media/platform';
+import { ApiErrors, ApiSuccess, Idempotent, type Page, RequirePermissions } from '@media/platform';
 import type { Request } from 'express';
 import { ClientsService } from './clients.service';
-import { ClientDto, ClientPageDto, CreateClientDto, ListClientsQuery } from './dto/client.dto';
+import { CreateClientDto, ListClientsQuery } from './dto/client.dto';
+import { ClientResponse } from './dto/client.response';
 
 @ApiTags('clients')
 @ApiBearerAuth()
@@ -16,7 +17,7 @@ export class ClientsController {
   @Post()
   @Idempotent()
   @ApiOperation({ summary: 'Create a client' })
-  @ApiCreatedResponse({ type: ClientDto, description: 'The created client.' })
+  @ApiSuccess(ClientResponse, { status: 201, description: 'The created client.' })
   @ApiErrors(401, 403, 409, 413, 415, 422)
   create(@Body() dto: CreateClientDto): Promise<ClientView> {
     return this.clients.create(dto);
@@ -24,7 +25,7 @@ export class ClientsController {
 
   @Get()
   @ApiOperation({ summary: 'List clients (cursor)' })
-  @ApiOkResponse({ type: ClientPageDto, description: 'Clients by name (byte order), then id.' })
+  @ApiSuccess(ClientResponse, { list: 'page', description: 'Clients by name (byte order), then id.' })
   @ApiErrors(401, 403, 422)
   list(@Query() query: ListClientsQuery, @Req() req: Request): Promise<Page<ClientView>> {
     return this.clients.list(query, req);

@@ -2,27 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import type { ClientView } from '@media/contracts';
-import { Conflict, Paginator, type Page } from '@media/platform';
-import { QueryFailedError, type DataSource } from 'typeorm';
+import { Conflict, Paginator, uniqueViolation, type Page } from '@media/platform';
+import type { DataSource } from 'typeorm';
 import { Client } from './client.entity';
 import type { CreateClientDto, ListClientsQuery } from './dto/client.dto';
-
-export function toClientView(client: Client): ClientView {
-  return {
-    id: client.id,
-    name: client.name,
-    category: client.category,
-    created_at: client.createdAt.toISOString(),
-    updated_at: client.updatedAt.toISOString(),
-  };
-}
-
-/** The name of the unique index a write collided with, or undefined for any other failure. */
-export function uniqueViolation(error: unknown): string | undefined {
-  if (!(error instanceof QueryFailedError)) return undefined;
-  const driverError = error.driverError as { code?: string; constraint?: string } | undefined;
-  return driverError?.code === '23505' ? (driverError.constraint ?? '') : undefined;
-}
+import { toClientView } from './client.view';
 
 /** Clients (docs/api/contract.md §4a, `analytics:sales`). */
 @Injectable()

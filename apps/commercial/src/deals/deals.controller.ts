@@ -1,10 +1,11 @@
 import { Body, Controller, Get, Inject, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type DealView } from '@media/contracts';
-import { Idempotent, ApiErrors, RequirePermissions, type Page } from '@media/platform';
+import { ApiErrors, ApiSuccess, Idempotent, type Page, RequirePermissions } from '@media/platform';
 import type { Request } from 'express';
 import { DealsService } from './deals.service';
-import { CreateDealDto, DealDto, DealPageDto, ListDealsQuery } from './dto/deal.dto';
+import { CreateDealDto, ListDealsQuery } from './dto/deal.dto';
+import { DealResponse } from './dto/deal.response';
 
 @ApiTags('deals')
 @ApiBearerAuth()
@@ -16,7 +17,7 @@ export class DealsController {
   @Post()
   @Idempotent()
   @ApiOperation({ summary: 'Record a deal' })
-  @ApiCreatedResponse({ type: DealDto, description: 'The created deal.' })
+  @ApiSuccess(DealResponse, { status: 201, description: 'The created deal.' })
   @ApiErrors(401, 403, 413, 415, 422)
   create(@Body() dto: CreateDealDto): Promise<DealView> {
     return this.deals.create(dto);
@@ -24,7 +25,7 @@ export class DealsController {
 
   @Get()
   @ApiOperation({ summary: 'List deals (cursor)' })
-  @ApiOkResponse({ type: DealPageDto, description: 'Deals, latest contract_date first, then id.' })
+  @ApiSuccess(DealResponse, { list: 'page', description: 'Deals, latest contract_date first, then id.' })
   @ApiErrors(401, 403, 422)
   list(@Query() query: ListDealsQuery, @Req() req: Request): Promise<Page<DealView>> {
     return this.deals.list(query, req);

@@ -7,18 +7,7 @@ import type { DataSource } from 'typeorm';
 import { Client } from '../clients/client.entity';
 import { Deal } from './deal.entity';
 import type { CreateDealDto, ListDealsQuery } from './dto/deal.dto';
-
-export function toDealView(deal: Deal): DealView {
-  return {
-    id: deal.id,
-    client_id: deal.clientId,
-    contracted_revenue: deal.contractedRevenue,
-    contract_date: deal.contractDate,
-    status: deal.status,
-    created_at: deal.createdAt.toISOString(),
-    updated_at: deal.updatedAt.toISOString(),
-  };
-}
+import { toDealView } from './deal.view';
 
 /** Deals (docs/api/contract.md §4a, `analytics:sales`); a trigger keeps client_won_totals in step. */
 @Injectable()

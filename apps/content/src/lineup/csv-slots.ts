@@ -1,7 +1,6 @@
 import { parse, type CsvError } from 'csv-parse/sync';
 import type { ValidationIssue } from '@media/contracts';
-import { ValidationFailed, validateDto } from '@media/platform';
-import { isCleanText } from '../common/text';
+import { ValidationFailed, isCleanText, validateDto } from '@media/platform';
 import {
   DURATION_MAX,
   isSlotTime,

@@ -13,24 +13,15 @@ import {
   Req,
   Res,
 } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiCreatedResponse,
-  ApiExtraModels,
-  ApiHeader,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiTags,
-  ApiOperation,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiExtraModels, ApiHeader, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type BroadcastScheduleView, type SlotView } from '@media/contracts';
 import {
   Idempotent,
   ApiErrors,
+  ApiNoContent,
+  ApiSuccess,
   CurrentUser,
   Multipart,
-  pageSchema,
   RequirePermissions,
   UploadedFiles,
   type AuthUser,
@@ -46,7 +37,7 @@ import {
   SlotAssetParams,
   SlotIdParams,
 } from './dto/lineup.query';
-import { BroadcastScheduleResponse, SlotDayCountResponse, SlotResponse } from './dto/responses';
+import { BroadcastScheduleResponse, SlotDayCountResponse, SlotResponse } from './dto/lineup.response';
 import { CreateScheduleDto, UpdateScheduleDto } from './dto/schedule.dto';
 import { etagOf } from './lineup.view';
 import { LineupService, type VersionedSchedule } from './lineup.service';
@@ -90,7 +81,7 @@ export class LineupController {
     },
   })
   @ApiExtraModels(CreateScheduleDto)
-  @ApiCreatedResponse({ type: BroadcastScheduleResponse, headers: ETAG_HEADER })
+  @ApiSuccess(BroadcastScheduleResponse, { status: 201, headers: ETAG_HEADER })
   @ApiErrors(401, 403, 413, 415, 422, 503)
   async create(
     @Body() body: unknown,
@@ -104,7 +95,7 @@ export class LineupController {
   @Get()
   @ApiOperation({ summary: 'List schedules (cursor)' })
   @RequirePermissions(Permissions.lineupRead)
-  @ApiOkResponse({ description: 'Newest month first', schema: pageSchema(BroadcastScheduleResponse) })
+  @ApiSuccess(BroadcastScheduleResponse, { list: 'page', description: 'Newest month first' })
   @ApiErrors(401, 403, 422, 503)
   list(@Query() query: ListSchedulesQuery, @Req() req: Request): Promise<Page<BroadcastScheduleView>> {
     return this.lineup.list(query, req);
@@ -113,7 +104,7 @@ export class LineupController {
   @Get(':id')
   @ApiOperation({ summary: 'Get one schedule (with its ETag)' })
   @RequirePermissions(Permissions.lineupRead)
-  @ApiOkResponse({ type: BroadcastScheduleResponse, headers: ETAG_HEADER })
+  @ApiSuccess(BroadcastScheduleResponse, { headers: ETAG_HEADER })
   @ApiErrors(401, 403, 404, 422, 503)
   async get(
     @Param() params: ScheduleIdParams,
@@ -128,7 +119,7 @@ export class LineupController {
   @RequirePermissions(Permissions.lineupWrite)
   @Multipart()
   @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag last read; 412 when stale' })
-  @ApiOkResponse({ type: BroadcastScheduleResponse, headers: ETAG_HEADER })
+  @ApiSuccess(BroadcastScheduleResponse, { headers: ETAG_HEADER })
   @ApiErrors(401, 403, 404, 412, 413, 415, 422, 503)
   async update(
     @Param() params: ScheduleIdParams,
@@ -142,7 +133,7 @@ export class LineupController {
   @Get(':id/slots')
   @ApiOperation({ summary: "List a schedule's slots (cursor)" })
   @RequirePermissions(Permissions.lineupRead)
-  @ApiOkResponse({ description: 'By air_date, start_time, id', schema: pageSchema(SlotResponse) })
+  @ApiSuccess(SlotResponse, { list: 'page', description: 'By air_date, start_time, id' })
   @ApiErrors(401, 403, 404, 422)
   slots(
     @Param() params: ScheduleIdParams,
@@ -159,11 +150,7 @@ export class LineupController {
   @HttpCode(200)
   @RequirePermissions(Permissions.lineupWrite)
   @Multipart()
-  @ApiOkResponse({
-    type: BroadcastScheduleResponse,
-    headers: ETAG_HEADER,
-    description: "The slot's whole schedule",
-  })
+  @ApiSuccess(BroadcastScheduleResponse, { description: "The slot's whole schedule", headers: ETAG_HEADER })
   @ApiErrors(401, 403, 404, 413, 415, 422, 503)
   async attach(
     @Param() params: SlotIdParams,
@@ -178,7 +165,7 @@ export class LineupController {
   @ApiOperation({ summary: 'Detach a document from a slot' })
   @HttpCode(204)
   @RequirePermissions(Permissions.lineupWrite)
-  @ApiNoContentResponse({ description: 'Detached' })
+  @ApiNoContent('Detached')
   @ApiErrors(401, 403, 404, 422)
   async detach(@Param() params: SlotAssetParams): Promise<void> {
     await this.lineup.detach(params.slot_id, params.document_id);

@@ -12,25 +12,25 @@ import {
   Query,
   Req,
 } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiCreatedResponse,
-  ApiExtraModels,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiTags,
-  ApiOperation,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type StoryCategoryView } from '@media/contracts';
-import { Idempotent, ApiErrors, pageSchema, RequirePermissions, type Page } from '@media/platform';
+import {
+  ApiErrors,
+  ApiNoContent,
+  ApiSuccess,
+  Idempotent,
+  type Page,
+  pageSchema,
+  RequirePermissions,
+} from '@media/platform';
 import type { Request } from 'express';
 import {
   CreateStoryCategoryDto,
   ListStoryCategoriesQuery,
   StoryCategoryIdParams,
-  StoryCategoryResponse,
   UpdateStoryCategoryDto,
 } from './dto/story-category.dto';
+import { StoryCategoryResponse } from './dto/story-category.response';
 import { StoryCategoriesService } from './story-categories.service';
 
 @ApiTags('story-categories')
@@ -44,7 +44,7 @@ export class StoryCategoriesController {
   @Get()
   @ApiOperation({ summary: 'List story categories (cursor; endpoint 6)' })
   @RequirePermissions(Permissions.storyCategoriesRead)
-  @ApiOkResponse({ description: 'By name (byte order), then id', schema: pageSchema(StoryCategoryResponse) })
+  @ApiSuccess(StoryCategoryResponse, { list: 'page', description: 'By name (byte order), then id' })
   @ApiErrors(401, 403, 422)
   list(@Query() query: ListStoryCategoriesQuery, @Req() req: Request): Promise<Page<StoryCategoryView>> {
     return this.categories.list(query, req);
@@ -54,7 +54,7 @@ export class StoryCategoriesController {
   @Idempotent()
   @ApiOperation({ summary: 'Create a story category' })
   @RequirePermissions(Permissions.storyCategoriesWrite)
-  @ApiCreatedResponse({ type: StoryCategoryResponse })
+  @ApiSuccess(StoryCategoryResponse, { status: 201 })
   @ApiErrors(401, 403, 409, 413, 415, 422)
   create(@Body() dto: CreateStoryCategoryDto): Promise<StoryCategoryView> {
     return this.categories.create(dto);
@@ -63,7 +63,7 @@ export class StoryCategoriesController {
   @Get(':id')
   @ApiOperation({ summary: 'Get one story category' })
   @RequirePermissions(Permissions.storyCategoriesRead)
-  @ApiOkResponse({ type: StoryCategoryResponse })
+  @ApiSuccess(StoryCategoryResponse)
   @ApiErrors(401, 403, 404, 422)
   get(@Param() params: StoryCategoryIdParams): Promise<StoryCategoryView> {
     return this.categories.get(params.id);
@@ -72,7 +72,7 @@ export class StoryCategoriesController {
   @Patch(':id')
   @ApiOperation({ summary: 'Update some fields of a story category' })
   @RequirePermissions(Permissions.storyCategoriesWrite)
-  @ApiOkResponse({ type: StoryCategoryResponse })
+  @ApiSuccess(StoryCategoryResponse)
   @ApiErrors(401, 403, 404, 409, 413, 415, 422)
   update(
     @Param() params: StoryCategoryIdParams,
@@ -84,7 +84,7 @@ export class StoryCategoriesController {
   @Put(':id')
   @ApiOperation({ summary: 'Replace a story category' })
   @RequirePermissions(Permissions.storyCategoriesWrite)
-  @ApiOkResponse({ type: StoryCategoryResponse })
+  @ApiSuccess(StoryCategoryResponse)
   @ApiErrors(401, 403, 404, 409, 413, 415, 422)
   replace(
     @Param() params: StoryCategoryIdParams,
@@ -97,7 +97,7 @@ export class StoryCategoriesController {
   @ApiOperation({ summary: 'Delete a story category' })
   @HttpCode(204)
   @RequirePermissions(Permissions.storyCategoriesWrite)
-  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiNoContent('Deleted')
   @ApiErrors(401, 403, 404, 422)
   async remove(@Param() params: StoryCategoryIdParams): Promise<void> {
     await this.categories.remove(params.id);

@@ -2,9 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import type { StoryCategoryView } from '@media/contracts';
-import { Conflict, NotFound, Paginator, type Page } from '@media/platform';
+import { Conflict, NotFound, Paginator, uniqueViolation, type Page } from '@media/platform';
 import type { DataSource } from 'typeorm';
-import { uniqueViolation } from '../database/errors';
 import type {
   CreateStoryCategoryDto,
   ListStoryCategoriesQuery,

@@ -16,21 +16,21 @@ import {
   ApiBearerAuth,
   ApiBody,
   ApiConsumes,
-  ApiCreatedResponse,
   ApiHeader,
-  ApiNoContentResponse,
-  ApiOkResponse,
   ApiParam,
   ApiProduces,
   ApiOperation,
-  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import { Permissions, type DocumentRecord } from '@media/contracts';
 import {
   Idempotent,
+  ApiBinary,
   ApiErrors,
+  ApiNoContent,
+  ApiSuccess,
   CurrentUser,
+  DomainError,
   Multipart,
   RequirePermissions,
   UploadedFiles,
@@ -41,14 +41,9 @@ import {
 } from '@media/platform';
 import type { Request, Response } from 'express';
 import { DocumentsService } from './documents.service';
-import {
-  DocumentIdParams,
-  DocumentPage,
-  DocumentResponse,
-  ListDocumentsQuery,
-  UPLOAD_SCHEMA,
-  UploadDocumentBody,
-} from './dto/document.dto';
+import { contentDisposition } from './download';
+import { DocumentIdParams, ListDocumentsQuery, UPLOAD_SCHEMA, UploadDocumentDto } from './dto/document.dto';
+import { DocumentResponse } from './dto/document.response';
 
 const DOCUMENT_ID = { name: 'document_id', type: String, format: 'uuid', description: 'The document id.' };
 
@@ -68,7 +63,7 @@ export class DocumentsController {
   @RequirePermissions(Permissions.documentsWrite)
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: UPLOAD_SCHEMA })
-  @ApiCreatedResponse({ type: DocumentResponse, description: 'Stored; the record.' })
+  @ApiSuccess(DocumentResponse, { status: 201, description: 'Stored; the record.' })
   @ApiErrors(
     401,
     [403, 'Needs `documents:write`.'],
@@ -77,7 +72,7 @@ export class DocumentsController {
     [422, 'No `file` part, or more than one, at `["body","file"]`.'],
   )
   upload(
-    @Body() _body: UploadDocumentBody,
+    @Body() _body: UploadDocumentDto,
     @UploadedFiles() files: UploadedFileInfo[],
     @CurrentUser() caller: AuthUser,
   ): Promise<DocumentResponse> {
@@ -86,7 +81,10 @@ export class DocumentsController {
 
   @Get()
   @ApiOperation({ summary: "List the caller's documents (cursor)" })
-  @ApiOkResponse({ type: DocumentPage, description: "The caller's documents, newest first (cursor list)." })
+  @ApiSuccess(DocumentResponse, {
+    list: 'page',
+    description: "The caller's documents, newest first (cursor list).",
+  })
   @ApiErrors(401, [403, "Another uploader's documents need `documents:delete`."], INVALID)
   list(
     @Query() query: ListDocumentsQuery,
@@ -99,7 +97,7 @@ export class DocumentsController {
   @Get(':document_id')
   @ApiOperation({ summary: "Get a document's record" })
   @ApiParam(DOCUMENT_ID)
-  @ApiOkResponse({ type: DocumentResponse, description: 'The record; any valid token may read it.' })
+  @ApiSuccess(DocumentResponse, { description: 'The record; any valid token may read it.' })
   @ApiErrors(401, UNKNOWN, INVALID)
   get(@Param() params: DocumentIdParams): Promise<DocumentResponse> {
     return this.documents.get(params.document_id);
@@ -120,17 +118,9 @@ export class DocumentsController {
     description: 'The ETag of a copy held: 304 when unchanged.',
   })
   @ApiHeader({ name: 'If-Range', required: false, description: 'The ETag the range belongs to.' })
-  @ApiOkResponse({
-    description:
-      'The content, with ETag, Content-Disposition: attachment and X-Content-Type-Options: nosniff.',
-    schema: { type: 'string', format: 'binary' },
-  })
-  @ApiResponse({
-    status: 206,
-    description: 'The requested range, with Content-Range.',
-    schema: { type: 'string', format: 'binary' },
-  })
-  @ApiResponse({ status: 304, description: '`If-None-Match` matched the ETag; no body.' })
+  @ApiBinary('The content, with ETag, Content-Disposition: attachment and X-Content-Type-Options: nosniff.')
+  @ApiBinary('The requested range, with Content-Range.', 206)
+  @ApiNoContent('`If-None-Match` matched the ETag; no body.', 304)
   @ApiErrors(
     401,
     UNKNOWN,
@@ -144,7 +134,28 @@ export class DocumentsController {
       ifRange: header(req, 'if-range'),
       ifNoneMatch: header(req, 'if-none-match'),
     });
-    res.status(download.status).set(download.headers);
+    const { document, etag } = download;
+    if (download.kind === 'unsatisfiable') {
+      throw new DomainError(
+        416,
+        'range_not_satisfiable',
+        `The range is outside the document's ${document.size} bytes.`,
+        { 'Content-Range': `bytes */${document.size}` },
+      );
+    }
+    const headers: Record<string, string> = {
+      ETag: etag,
+      'Cache-Control': 'private, no-cache',
+      'Accept-Ranges': 'bytes',
+      'Content-Disposition': contentDisposition(document.filename),
+      'X-Content-Type-Options': 'nosniff',
+    };
+    if (download.kind === 'not-modified') return void res.status(304).set(headers).end();
+    const { range } = download;
+    headers['Content-Type'] = document.contentType;
+    headers['Content-Length'] = String(range ? range.end - range.start + 1 : document.size);
+    if (range) headers['Content-Range'] = `bytes ${range.start}-${range.end}/${document.size}`;
+    res.status(range ? 206 : 200).set(headers);
     if (!download.body) return void res.end();
     // A client that goes away mid-download destroys the source too (no leaked file handle).
     await pipeline(download.body, res).catch(() => undefined);
@@ -154,7 +165,7 @@ export class DocumentsController {
   @ApiOperation({ summary: 'Delete a document' })
   @ApiParam(DOCUMENT_ID)
   @HttpCode(204)
-  @ApiNoContentResponse({ description: 'Deleted; `documents.document.deleted` is published.' })
+  @ApiNoContent('Deleted; `documents.document.deleted` is published.')
   @ApiErrors(
     401,
     [403, 'Neither the uploader nor a holder of `documents:delete`.'],

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Document } from './document.entity';
-import { DocumentsRpcController } from './documents-rpc.controller';
+import { DocumentsRpc } from './documents.rpc';
 import { DocumentsController } from './documents.controller';
 import { DocumentsService } from './documents.service';
 import { SweeperService } from './sweeper.service';
@@ -11,7 +11,7 @@ import { CreateDocuments1765000000000 } from '../database/migrations/17650000000
 @Feature({ entities: [Document], migrations: [CreateDocuments1765000000000] })
 @Module({
   imports: [TypeOrmModule.forFeature([Document])],
-  controllers: [DocumentsController, DocumentsRpcController],
+  controllers: [DocumentsController, DocumentsRpc],
   providers: [DocumentsService, SweeperService],
   exports: [DocumentsService, SweeperService],
 })

@@ -10,7 +10,6 @@ import {
   type DocumentRecord,
 } from '@media/contracts';
 import {
-  DomainError,
   Forbidden,
   hasPermission,
   NotFound,
@@ -22,9 +21,10 @@ import {
 } from '@media/platform';
 import { isUUID } from 'class-validator';
 import type { DataSource } from 'typeorm';
-import { DocumentStorage } from '../storage/document-storage';
+import { DocumentStorage, type ByteRange } from '../storage/document-storage';
 import { Document } from './document.entity';
-import { contentDisposition, entityTag, noneMatch, parseRange } from './download';
+import { entityTag, noneMatch, parseRange } from './download';
+import { toDocumentView } from './document.view';
 import type { ListDocumentsQuery } from './dto/document.dto';
 import { storedContentType, storedFilename } from './stored-filename';
 
@@ -45,25 +45,15 @@ export interface DownloadConditions {
   ifNoneMatch?: string;
 }
 
-/** What a download answers: status, headers and (unless 304 or HEAD) the bytes. */
-export interface Download {
-  status: 200 | 206 | 304;
-  headers: Record<string, string>;
-  body?: Readable;
-}
-
-export function toRecord(doc: Document): DocumentRecord {
-  return {
-    id: doc.id,
-    filename: doc.filename,
-    content_type: doc.contentType,
-    size: doc.size,
-    sha256: doc.sha256,
-    uploaded_by: doc.uploadedBy,
-    created_at: doc.createdAt.toISOString(),
-  };
-}
-
+/**
+ * What a download finds (the controller turns it into status and headers): the document and its
+ * entity tag; unless `If-None-Match` matched or the range is unsatisfiable, the range asked for
+ * (absent: the whole content) and, unless HEAD or empty, its bytes.
+ */
+export type Download =
+  | { kind: 'not-modified'; document: Document; etag: string }
+  | { kind: 'unsatisfiable'; document: Document; etag: string }
+  | { kind: 'content'; document: Document; etag: string; range?: ByteRange; body?: Readable };
 /** Document records and their stored files (docs/api/contract.md §4.11). */
 @Injectable()
 export class DocumentsService {
@@ -98,7 +88,7 @@ export class DocumentsService {
       });
       await this.dataSource.getRepository(Document).insert(doc);
       const saved = await this.dataSource.getRepository(Document).findOneByOrFail({ id });
-      return toRecord(saved);
+      return toDocumentView(saved);
     } catch (error) {
       await this.storage.remove(id).catch(() => undefined);
       throw error;
@@ -106,7 +96,7 @@ export class DocumentsService {
   }
 
   async get(id: string): Promise<DocumentRecord> {
-    return toRecord(await this.live(id));
+    return toDocumentView(await this.live(id));
   }
 
   /** The caller's documents (or another uploader's, for `documents:delete`), newest first. */
@@ -131,41 +121,24 @@ export class DocumentsService {
       },
       query,
       req,
-      toRecord,
+      toDocumentView,
     );
   }
 
   /**
-   * The content with its validators: 304 when `If-None-Match` matches, 206 for one satisfiable
-   * range, 416 for an unsatisfiable one, else 200. A deleted document is 404 whatever the headers.
+   * The content with its validators: not modified when `If-None-Match` matches, one satisfiable
+   * range, an unsatisfiable one, or the whole. A deleted document is 404 whatever the headers.
    */
   async download(id: string, conditions: DownloadConditions): Promise<Download> {
-    const doc = await this.live(id);
-    const etag = entityTag(doc.sha256);
-    const headers: Record<string, string> = {
-      ETag: etag,
-      'Cache-Control': 'private, no-cache',
-      'Accept-Ranges': 'bytes',
-      'Content-Disposition': contentDisposition(doc.filename),
-      'X-Content-Type-Options': 'nosniff',
-    };
-    if (noneMatch(conditions.ifNoneMatch, etag)) return { status: 304, headers };
-    headers['Content-Type'] = doc.contentType;
-    const outcome = parseRange(conditions.range, doc.size, conditions.ifRange, etag);
-    if (outcome.kind === 'unsatisfiable') {
-      throw new DomainError(
-        416,
-        'range_not_satisfiable',
-        `The range is outside the document's ${doc.size} bytes.`,
-        { 'Content-Range': `bytes */${doc.size}` },
-      );
-    }
+    const document = await this.live(id);
+    const etag = entityTag(document.sha256);
+    if (noneMatch(conditions.ifNoneMatch, etag)) return { kind: 'not-modified', document, etag };
+    const outcome = parseRange(conditions.range, document.size, conditions.ifRange, etag);
+    if (outcome.kind === 'unsatisfiable') return { kind: 'unsatisfiable', document, etag };
     const range = outcome.kind === 'partial' ? outcome.range : undefined;
-    headers['Content-Length'] = String(range ? range.end - range.start + 1 : doc.size);
-    if (range) headers['Content-Range'] = `bytes ${range.start}-${range.end}/${doc.size}`;
-    const status = range ? 206 : 200;
-    if (conditions.method === 'HEAD' || doc.size === 0) return { status, headers };
-    return { status, headers, body: await this.storage.read(doc.id, range) };
+    if (conditions.method === 'HEAD' || document.size === 0)
+      return { kind: 'content', document, etag, range };
+    return { kind: 'content', document, etag, range, body: await this.storage.read(document.id, range) };
   }
 
   /**
@@ -226,7 +199,7 @@ export class DocumentsService {
     const byId = new Map(rows.map((d) => [d.id, d]));
     return wanted.flatMap((id) => {
       const doc = byId.get(id);
-      return doc ? [toRecord(doc)] : [];
+      return doc ? [toDocumentView(doc)] : [];
     });
   }
 

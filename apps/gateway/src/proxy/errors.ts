@@ -27,13 +27,6 @@ export class BodyTooSlow extends DomainError {
   }
 }
 
-/** A request that took longer than REQUEST_TIMEOUT, or headers slower than HEADERS_TIMEOUT. */
-export class RequestTimeout extends DomainError {
-  constructor() {
-    super(408, 'request_timeout', 'The request was not received in time.');
-  }
-}
-
 export class InternalError extends DomainError {
   constructor() {
     super(500, 'internal_error', 'The gateway failed to handle the request.');

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   Permissions,
   type BookingLineView,
@@ -10,6 +10,7 @@ import {
 import {
   Idempotent,
   ApiErrors,
+  ApiSuccess,
   CurrentUser,
   JsonOnly,
   RequirePermissions,
@@ -33,11 +34,10 @@ import {
   UpdateLineDto,
 } from './dto/booking.dto';
 import {
-  BookingBody,
-  BookingLineBody,
-  BookingPageBody,
-  LineAssetBody,
-  LinePageBody,
+  BookingLineResponse,
+  BookingResponse,
+  BookingSummaryResponse,
+  LineAssetResponse,
 } from './dto/booking.response';
 
 const NOT_UNDER_PARENT: ErrorStatus = [404, 'Unknown id, or an id not under its parent (never a leak)'];
@@ -75,7 +75,7 @@ export class BookingsController {
   @ApiOperation({ summary: 'Create a booking' })
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)
-  @ApiCreatedResponse({ type: BookingBody })
+  @ApiSuccess(BookingResponse, { status: 201 })
   @ApiErrors(401, 403, [409, '`booking_reference_taken`'], 413, JSON_ONLY, 422)
   create(@Body() dto: CreateBookingDto, @CurrentUser() user: AuthUser): Promise<BookingView> {
     return this.bookings.create(dto, user);
@@ -84,7 +84,7 @@ export class BookingsController {
   @Get()
   @ApiOperation({ summary: 'List bookings (cursor)' })
   @RequirePermissions(Permissions.bookingsRead)
-  @ApiOkResponse({ type: BookingPageBody })
+  @ApiSuccess(BookingSummaryResponse, { list: 'page' })
   @ApiErrors(401, 403, 422)
   list(@Query() query: ListBookingsQuery, @Req() req: Request): Promise<Page<BookingSummaryView>> {
     return this.bookings.list(query, req);
@@ -94,7 +94,7 @@ export class BookingsController {
   @Get(':order_id')
   @ApiOperation({ summary: 'Get a booking with its lines and their assets (endpoint 12)' })
   @RequirePermissions(Permissions.bookingsRead)
-  @ApiOkResponse({ type: BookingBody })
+  @ApiSuccess(BookingResponse)
   @ApiErrors(401, 403, NOT_UNDER_PARENT, 422)
   get(@Param() params: OrderParams): Promise<BookingView> {
     return this.bookings.get(params.order_id);
@@ -104,7 +104,7 @@ export class BookingsController {
   @ApiOperation({ summary: "Update a booking's status or client" })
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)
-  @ApiOkResponse({ type: BookingBody })
+  @ApiSuccess(BookingResponse)
   @ApiErrors(
     401,
     403,
@@ -123,7 +123,7 @@ export class BookingsController {
   @ApiOperation({ summary: 'Add a line to a booking' })
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)
-  @ApiCreatedResponse({ type: BookingLineBody })
+  @ApiSuccess(BookingLineResponse, { status: 201 })
   @ApiErrors(...LINE_WRITE_ERRORS)
   addLine(@Param() params: OrderParams, @Body() dto: CreateLineDto): Promise<BookingLineView> {
     return this.bookings.addLine(params.order_id, dto);
@@ -132,7 +132,7 @@ export class BookingsController {
   @Get(':order_id/lines')
   @ApiOperation({ summary: "List a booking's lines (cursor)" })
   @RequirePermissions(Permissions.bookingsRead)
-  @ApiOkResponse({ type: LinePageBody })
+  @ApiSuccess(BookingLineResponse, { list: 'page' })
   @ApiErrors(401, 403, NOT_UNDER_PARENT, 422)
   listLines(
     @Param() params: OrderParams,
@@ -146,7 +146,7 @@ export class BookingsController {
   @ApiOperation({ summary: 'Update a line' })
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)
-  @ApiOkResponse({ type: BookingLineBody })
+  @ApiSuccess(BookingLineResponse)
   @ApiErrors(...LINE_WRITE_ERRORS)
   updateLine(@Param() params: LineParams, @Body() dto: UpdateLineDto): Promise<BookingLineView> {
     return this.bookings.updateLine(params.order_id, params.line_id, dto);
@@ -157,7 +157,7 @@ export class BookingsController {
   @ApiOperation({ summary: 'Add an asset to a line' })
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)
-  @ApiCreatedResponse({ type: LineAssetBody })
+  @ApiSuccess(LineAssetResponse, { status: 201 })
   @ApiErrors(...ASSET_WRITE_ERRORS)
   createAsset(@Param() params: LineParams, @Body() dto: CreateAssetDto): Promise<LineAssetView> {
     return this.assets.create(params.order_id, params.line_id, dto);
@@ -169,7 +169,7 @@ export class BookingsController {
   @HttpCode(200)
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)
-  @ApiOkResponse({ type: LineAssetBody })
+  @ApiSuccess(LineAssetResponse)
   @ApiErrors(...ASSET_WRITE_ERRORS)
   updateAsset(@Param() params: AssetParams, @Body() dto: UpdateAssetDto): Promise<LineAssetView> {
     return this.assets.update(params.order_id, params.line_id, params.asset_id, dto);

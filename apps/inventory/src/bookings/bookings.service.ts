@@ -2,8 +2,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import type { BookingLineView, BookingStatus, BookingSummaryView, BookingView } from '@media/contracts';
-import { Conflict, NotFound, Paginator, ValidationFailed, type AuthUser, type Page } from '@media/platform';
-import { QueryFailedError, type DataSource, type EntityManager } from 'typeorm';
+import {
+  Conflict,
+  NotFound,
+  Paginator,
+  ValidationFailed,
+  uniqueViolation,
+  type AuthUser,
+  type Page,
+} from '@media/platform';
+import type { DataSource, EntityManager } from 'typeorm';
 import { assertTransition } from './booking-status';
 import {
   ASSET_COLUMNS,
@@ -37,12 +45,6 @@ const BOOKING_SELECT = `
       SELECT sum(l.rate_card_amount) AS rate_card, sum(l.booked_amount) AS booked
         FROM booking_lines l WHERE l.order_id = b.id
     ) t ON true`;
-
-function uniqueViolation(error: unknown): string | undefined {
-  if (!(error instanceof QueryFailedError)) return undefined;
-  const driverError = error.driverError as { code?: string; constraint?: string } | undefined;
-  return driverError?.code === '23505' ? (driverError.constraint ?? '') : undefined;
-}
 
 /** The first day after `date` (YYYY-MM-DD), for half-open ranges of whole UTC days. */
 function dayAfter(date: string): string {

@@ -1,9 +1,9 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permissions, type RevenueSummary } from '@media/contracts';
-import { ApiErrors, RequirePermissions } from '@media/platform';
+import { ApiErrors, ApiSuccess, RequirePermissions } from '@media/platform';
 import { RevenueQuery } from './dto/revenue.query';
-import { RevenueSummaryBody } from './dto/revenue.response';
+import { RevenueSummaryResponse } from './dto/revenue.response';
 import { RevenueService } from './revenue.service';
 
 @ApiTags('analytics')
@@ -16,7 +16,7 @@ export class RevenueController {
   @Get('revenue-summary')
   @ApiOperation({ summary: 'Revenue, erosion and trend for a date range (endpoint 10)' })
   @RequirePermissions(Permissions.analyticsRevenue)
-  @ApiOkResponse({ type: RevenueSummaryBody })
+  @ApiSuccess(RevenueSummaryResponse)
   @ApiErrors(401, 403, [422, 'Bad dates, an inverted range or an unknown platform'])
   summary(@Query() query: RevenueQuery): Promise<RevenueSummary> {
     return this.revenue.summary(query);

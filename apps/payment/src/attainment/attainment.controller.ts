@@ -1,10 +1,10 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type AttainmentRow } from '@media/contracts';
-import { ApiErrors, CurrentUser, type AuthUser } from '@media/platform';
-import { RequireAnyPermission } from '../http/any-permission.guard';
+import { ApiErrors, ApiSuccess, CurrentUser, RequireAnyPermission, type AuthUser } from '@media/platform';
 import { AttainmentService } from './attainment.service';
-import { AttainmentQuery, AttainmentRowDto } from './dto/attainment.query';
+import { AttainmentQuery } from './dto/attainment.query';
+import { AttainmentResponse } from './dto/attainment.response';
 
 @ApiTags('commissions')
 @ApiBearerAuth()
@@ -16,8 +16,8 @@ export class AttainmentController {
   @Get('cm-team-attainment')
   @ApiOperation({ summary: 'Team commission attainment for a month (endpoint 9)' })
   @RequireAnyPermission(Permissions.commissionsRead, Permissions.commissionsReadAll)
-  @ApiOkResponse({
-    type: [AttainmentRowDto],
+  @ApiSuccess(AttainmentResponse, {
+    list: 'array',
     description:
       'One row per (BM, category) with a target or collections in the month, by bm_name, category.',
   })

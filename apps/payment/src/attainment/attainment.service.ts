@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Permissions, type AttainmentRow, type UserProfile } from '@media/contracts';
-import { AclClient, type AuthUser, hasPermission } from '@media/platform';
+import { AclClient, type AuthUser, formatMoney, hasPermission } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import { ATTAINMENT_SQL, attainmentParams, type AttainmentSqlRow } from './attainment.sql';
-import { commission, money } from './commission';
+import { commission } from './commission';
 import type { AttainmentQuery } from './dto/attainment.query';
 
 /** Byte order of UTF-8 text (docs/api/contract.md §3), nulls last; keys are encoded once per row. */
@@ -47,14 +47,14 @@ export class AttainmentService {
     if (scope === null) profiles = await this.acl.profiles([...new Set(rows.map((r) => r.bm_id))]);
     const answer = rows.map((r) => {
       const profile = profiles.get(r.bm_id);
-      const collected = money(r.collected);
+      const collected = formatMoney(r.collected);
       const row: AttainmentRow = {
         bm_id: r.bm_id,
         bm_name: profile?.name ?? null,
         bm_email: profile?.email ?? null,
         employee_number: profile?.employee_number ?? null,
         category: r.category,
-        target_amount: r.target_amount === null ? null : money(r.target_amount),
+        target_amount: r.target_amount === null ? null : formatMoney(r.target_amount),
         collected_revenue: collected,
         ...commission(r.target_amount, collected, r.tiers),
       };

@@ -1,4 +1,5 @@
-import { commission, money } from './commission';
+import { formatMoney } from '@media/platform';
+import { commission } from './commission';
 
 const PLAN = [
   { min_achievement_pct: '50', rate_pct: '2' },
@@ -79,7 +80,7 @@ describe('commission (docs/api/contract.md §4.9)', () => {
       commission_rate: '5.50',
       commission_amount: '55000000000000.00',
     });
-    expect(money('0')).toBe('0.00');
-    expect(money('12.5')).toBe('12.50');
+    expect(formatMoney('0')).toBe('0.00');
+    expect(formatMoney('12.5')).toBe('12.50');
   });
 });

@@ -1,7 +1,4 @@
-import Decimal from 'decimal.js';
-
-/** Exact enough for any numeric(17,2) ratio; rounding is half-up (docs/api/contract.md §3). */
-const Dec = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP });
+import { Money } from '@media/platform';
 
 export interface Tier {
   min_achievement_pct: string;
@@ -22,18 +19,18 @@ export interface Commission {
  * collected * rate / 100. Shown values are rounded half-up to two decimals.
  */
 export function commission(target: string | null, collected: string, tiers: readonly Tier[]): Commission {
-  const amount = new Dec(collected);
-  if (target === null || new Dec(target).isZero()) {
+  const amount = new Money(collected);
+  if (target === null || new Money(target).isZero()) {
     return { achievement_pct: null, commission_rate: '0.00', commission_amount: '0.00' };
   }
   const achievement = amount.times(100).dividedBy(target);
-  let rate = new Dec(0);
-  let reached: Decimal | undefined;
+  let rate = new Money(0);
+  let reached: Money | undefined;
   for (const tier of tiers) {
-    const min = new Dec(tier.min_achievement_pct);
+    const min = new Money(tier.min_achievement_pct);
     if (achievement.greaterThanOrEqualTo(min) && (reached === undefined || min.greaterThan(reached))) {
       reached = min;
-      rate = new Dec(tier.rate_pct);
+      rate = new Money(tier.rate_pct);
     }
   }
   return {
@@ -41,9 +38,4 @@ export function commission(target: string | null, collected: string, tiers: read
     commission_rate: rate.toFixed(2),
     commission_amount: amount.times(rate).dividedBy(100).toFixed(2),
   };
-}
-
-/** Money text with two decimals (a numeric sum may come back as "0" or "12.5"). */
-export function money(value: string): string {
-  return new Dec(value).toFixed(2);
 }

@@ -1,15 +1,11 @@
 import { Body, Controller, Get, Inject, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type CollectionView } from '@media/contracts';
-import { Idempotent, ApiErrors, RequirePermissions, type Page } from '@media/platform';
+import { ApiErrors, ApiSuccess, Idempotent, type Page, RequirePermissions } from '@media/platform';
 import type { Request } from 'express';
 import { CollectionsService } from './collections.service';
-import {
-  CollectionDto,
-  CollectionPageDto,
-  CreateCollectionDto,
-  ListCollectionsQuery,
-} from './dto/collection.dto';
+import { CreateCollectionDto, ListCollectionsQuery } from './dto/collection.dto';
+import { CollectionResponse } from './dto/collection.response';
 
 @ApiTags('commissions')
 @ApiBearerAuth()
@@ -21,7 +17,7 @@ export class CollectionsController {
   @Post()
   @Idempotent()
   @ApiOperation({ summary: 'Record a collection' })
-  @ApiCreatedResponse({ type: CollectionDto, description: 'The recorded collection.' })
+  @ApiSuccess(CollectionResponse, { status: 201, description: 'The recorded collection.' })
   @ApiErrors(401, 403, 413, 415, 422, 503)
   create(@Body() dto: CreateCollectionDto): Promise<CollectionView> {
     return this.collections.create(dto);
@@ -29,7 +25,7 @@ export class CollectionsController {
 
   @Get()
   @ApiOperation({ summary: 'List collections (cursor)' })
-  @ApiOkResponse({ type: CollectionPageDto, description: 'Collections, latest first, then id.' })
+  @ApiSuccess(CollectionResponse, { list: 'page', description: 'Collections, latest first, then id.' })
   @ApiErrors(401, 403, 422)
   list(@Query() query: ListCollectionsQuery, @Req() req: Request): Promise<Page<CollectionView>> {
     return this.collections.list(query, req);

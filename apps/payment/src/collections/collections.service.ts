@@ -6,17 +6,7 @@ import { AclClient, type Page, Paginator, ValidationFailed } from '@media/platfo
 import type { DataSource } from 'typeorm';
 import { Collection } from './collection.entity';
 import type { CreateCollectionDto, ListCollectionsQuery } from './dto/collection.dto';
-
-function toView(c: Collection): CollectionView {
-  return {
-    id: c.id,
-    bm_id: c.bmId,
-    category: c.category,
-    amount: c.amount,
-    collected_at: c.collectedAt.toISOString(),
-    created_at: c.createdAt.toISOString(),
-  };
-}
+import { toCollectionView } from './collection.view';
 
 /** Collections (docs/api/contract.md §4a, `commissions:read-all`). */
 @Injectable()
@@ -39,7 +29,7 @@ export class CollectionsService {
     const saved = await repo.save(
       repo.create({ bmId, category: dto.category, amount: dto.amount, collectedAt }),
     );
-    return toView(await repo.findOneByOrFail({ id: saved.id }));
+    return toCollectionView(await repo.findOneByOrFail({ id: saved.id }));
   }
 
   list(query: ListCollectionsQuery, req: Request): Promise<Page<CollectionView>> {
@@ -57,7 +47,7 @@ export class CollectionsService {
       },
       query,
       req,
-      toView,
+      toCollectionView,
     );
   }
 }

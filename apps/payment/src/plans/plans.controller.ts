@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type CommissionPlanView } from '@media/contracts';
-import { Idempotent, ApiErrors, RequirePermissions, type Page } from '@media/platform';
+import { ApiErrors, ApiSuccess, Idempotent, type Page, RequirePermissions } from '@media/platform';
 import type { Request, Response } from 'express';
-import { CreatePlanDto, ListPlansQuery, PlanDto, PlanPageDto } from './dto/plan.dto';
+import { CreatePlanDto, ListPlansQuery } from './dto/plan.dto';
+import { PlanResponse } from './dto/plan.response';
 import { PlansService } from './plans.service';
 
 @ApiTags('commissions')
@@ -17,8 +18,8 @@ export class PlansController {
   @Post()
   @Idempotent()
   @ApiOperation({ summary: "Set a category's commission plan (200 when it replaces one)" })
-  @ApiCreatedResponse({ type: PlanDto, description: "The category's first plan." })
-  @ApiOkResponse({ type: PlanDto, description: "The category's plan, replaced." })
+  @ApiSuccess(PlanResponse, { status: 201, description: "The category's first plan." })
+  @ApiSuccess(PlanResponse, { description: "The category's plan, replaced." })
   @ApiErrors(401, 403, 413, 415, 422)
   async replace(
     @Body() dto: CreatePlanDto,
@@ -31,7 +32,7 @@ export class PlansController {
 
   @Get()
   @ApiOperation({ summary: 'List commission plans (cursor)' })
-  @ApiOkResponse({ type: PlanPageDto, description: 'Plans by category (byte order), then id.' })
+  @ApiSuccess(PlanResponse, { list: 'page', description: 'Plans by category (byte order), then id.' })
   @ApiErrors(401, 403, 422)
   list(@Query() query: ListPlansQuery, @Req() req: Request): Promise<Page<CommissionPlanView>> {
     return this.plans.list(query, req);

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
-import Decimal from 'decimal.js';
 import type { CommissionPlanView, CommissionTierView } from '@media/contracts';
-import { Paginator, ValidationFailed, type Page } from '@media/platform';
+import { Paginator, ValidationFailed, formatMoney, type Page } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import type { CreatePlanDto, ListPlansQuery } from './dto/plan.dto';
+import { toPlanView } from './plan.view';
 import { CommissionPlan } from './plan.entity';
 
 interface PlanRow {
@@ -32,7 +32,7 @@ export class PlansService {
   async replace(dto: CreatePlanDto): Promise<{ created: boolean; plan: CommissionPlanView }> {
     const seen = new Map<string, number>();
     dto.tiers.forEach((tier, i) => {
-      const key = new Decimal(tier.min_achievement_pct).toFixed(2);
+      const key = formatMoney(tier.min_achievement_pct);
       if (seen.has(key)) {
         throw ValidationFailed.at(
           ['body', 'tiers', String(i), 'min_achievement_pct'],
@@ -56,7 +56,7 @@ export class PlansService {
         [row.id, dto.tiers.map((t) => t.min_achievement_pct), dto.tiers.map((t) => t.rate_pct)],
       );
       const tiers = await this.tiersOf([row.id], em.query.bind(em));
-      return { created: row.inserted, plan: this.view(row, tiers.get(row.id) ?? []) };
+      return { created: row.inserted, plan: toPlanView(row, tiers.get(row.id) ?? []) };
     });
   }
 
@@ -82,7 +82,7 @@ export class PlansService {
     return {
       ...page,
       results: page.results.map((p) =>
-        this.view(
+        toPlanView(
           { id: p.id, category: p.category, created_at: p.createdAt, updated_at: p.updatedAt },
           tiers.get(p.id) ?? [],
         ),
@@ -109,18 +109,5 @@ export class PlansService {
       out.set(r.plan_id, list);
     }
     return out;
-  }
-
-  private view(
-    row: Pick<PlanRow, 'id' | 'category' | 'created_at' | 'updated_at'>,
-    tiers: CommissionTierView[],
-  ): CommissionPlanView {
-    return {
-      id: row.id,
-      category: row.category,
-      tiers,
-      created_at: row.created_at.toISOString(),
-      updated_at: row.updated_at.toISOString(),
-    };
   }
 }

@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type CommissionTargetView } from '@media/contracts';
-import { Idempotent, ApiErrors, RequirePermissions, type Page } from '@media/platform';
+import { ApiErrors, ApiSuccess, Idempotent, type Page, RequirePermissions } from '@media/platform';
 import type { Request, Response } from 'express';
-import { ListTargetsQuery, TargetDto, TargetPageDto, UpsertTargetDto } from './dto/target.dto';
+import { ListTargetsQuery, UpsertTargetDto } from './dto/target.dto';
+import { TargetResponse } from './dto/target.response';
 import { TargetsService } from './targets.service';
 
 @ApiTags('commissions')
@@ -17,8 +18,8 @@ export class TargetsController {
   @Post()
   @Idempotent()
   @ApiOperation({ summary: "Set a BM's monthly target (200 when it updates one)" })
-  @ApiCreatedResponse({ type: TargetDto, description: 'A new target.' })
-  @ApiOkResponse({ type: TargetDto, description: 'The existing target, updated.' })
+  @ApiSuccess(TargetResponse, { status: 201, description: 'A new target.' })
+  @ApiSuccess(TargetResponse, { description: 'The existing target, updated.' })
   @ApiErrors(401, 403, 413, 415, 422, 503)
   async upsert(
     @Body() dto: UpsertTargetDto,
@@ -31,7 +32,7 @@ export class TargetsController {
 
   @Get()
   @ApiOperation({ summary: 'List targets (cursor)' })
-  @ApiOkResponse({ type: TargetPageDto, description: 'Targets, newest first, then id.' })
+  @ApiSuccess(TargetResponse, { list: 'page', description: 'Targets, newest first, then id.' })
   @ApiErrors(401, 403, 422)
   list(@Query() query: ListTargetsQuery, @Req() req: Request): Promise<Page<CommissionTargetView>> {
     return this.targets.list(query, req);

@@ -5,6 +5,7 @@ import type { CommissionTargetView } from '@media/contracts';
 import { AclClient, type Page, Paginator } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import type { ListTargetsQuery, UpsertTargetDto } from './dto/target.dto';
+import { toCommissionTargetView } from './target.view';
 import { CommissionTarget } from './target.entity';
 
 interface TargetRow {
@@ -17,19 +18,6 @@ interface TargetRow {
   created_at: Date;
   updated_at: Date;
   inserted: boolean;
-}
-
-function toView(t: CommissionTarget): CommissionTargetView {
-  return {
-    id: t.id,
-    bm_id: t.bmId,
-    category: t.category,
-    month: t.month,
-    year: t.year,
-    target_amount: t.targetAmount,
-    created_at: t.createdAt.toISOString(),
-    updated_at: t.updatedAt.toISOString(),
-  };
 }
 
 /** BM targets (docs/api/contract.md §4a, `commissions:read-all`). */
@@ -86,7 +74,7 @@ export class TargetsService {
       },
       query,
       req,
-      toView,
+      toCommissionTargetView,
     );
   }
 }

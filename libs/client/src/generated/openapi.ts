@@ -212,26 +212,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/assignment/api/v1/tasks/bulk": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Claim, unclaim, start, complete, cancel or reassign up to 100 tasks
-         * @description Always 200 once the body validates: one result per task, in the order of task_ids, with the status and body the single action would have answered.
-         */
-        post: operations["assignment_tasks_bulk"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/assignment/api/v1/tasks/{task_id}": {
         parameters: {
             query?: never;
@@ -261,23 +241,6 @@ export interface paths {
         put?: never;
         /** Claim a task (endpoint 4) */
         post: operations["assignment_tasks_claim"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/assignment/api/v1/tasks/{task_id}/reassign": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Give a CLAIMED or IN_PROGRESS task to another user */
-        post: operations["assignment_tasks_reassign"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1183,6 +1146,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/chat/rooms/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A room's messages (cursor) */
+        get: operations["chat_notifications_Rooms_listMessages"];
+        put?: never;
+        /** Post a message to a room */
+        post: operations["chat_notifications_Rooms_postMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/chat/rooms/{id}/read": {
         parameters: {
             query?: never;
@@ -1195,6 +1176,40 @@ export interface paths {
         /** Mark a room read up to now */
         post: operations["chat_notifications_Rooms_markRead"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/rooms/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add members to a room */
+        post: operations["chat_notifications_Rooms_addMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/rooms/{id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member from a room */
+        delete: operations["chat_notifications_Rooms_removeMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1215,76 +1230,6 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
-        trace?: never;
-    };
-    "/api/v1/chat/rooms/{id}/members": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Add members to a room */
-        post: operations["chat_notifications_RoomMembers_addMembers"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/chat/rooms/{id}/members/{user_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Remove a member from a room */
-        delete: operations["chat_notifications_RoomMembers_removeMember"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/chat/rooms/{id}/messages": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A room's messages (cursor) */
-        get: operations["chat_notifications_Messages_list"];
-        put?: never;
-        /** Post a message to a room */
-        post: operations["chat_notifications_Messages_post"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/chat/rooms/{id}/messages/{message_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Delete a message (its sender within CHAT_EDIT_WINDOW; an ADMIN of a GROUP room at any time) */
-        delete: operations["chat_notifications_Messages_delete"];
-        options?: never;
-        head?: never;
-        /** Edit a message (its sender, within CHAT_EDIT_WINDOW) */
-        patch: operations["chat_notifications_Messages_edit"];
         trace?: never;
     };
     "/api/v1/notifications/preferences": {
@@ -1367,24 +1312,6 @@ export interface paths {
         put?: never;
         /** Archive a notification */
         post: operations["chat_notifications_Notifications_archive"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/notifications/settings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The caller's notification settings (defaults until set) */
-        get: operations["chat_notifications_Settings_get"];
-        /** Replace the caller's notification settings (a missing field takes its default) */
-        put: operations["chat_notifications_Settings_replace"];
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1527,7 +1454,7 @@ export interface components {
              * @example not_found
              * @enum {string}
              */
-            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "idempotency_key_in_flight" | "bad_request" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "task_not_reassignable" | "validation_failed" | "edit_window_closed" | "message_deleted" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
+            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "bad_request" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
         };
         ValidationIssueResponse: {
             /**
@@ -1653,13 +1580,40 @@ export interface components {
             /** @example tasks:claim */
             code: string;
         };
-        TaskAssigneeResponse: {
+        /**
+         * @example {
+         *       "workflow_node_code": "example",
+         *       "node_preview_name": "example"
+         *     }
+         */
+        CreateTaskDto: {
+            workflow_node_code: string;
+            node_preview_name: string;
+            node_instructions?: string | null;
+            /**
+             * @default MEDIUM
+             * @enum {string}
+             */
+            priority?: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
+            /** Format: date-time */
+            due_at?: string | null;
+            required_permissions_snapshot?: components["schemas"]["RequiredPermissionDto"][];
+            /** @description Group ids; when given, only members of one of them may claim. */
+            candidate_groups?: string[];
+            source_service?: string | null;
+            entity_type?: string | null;
+            /** Format: uuid */
+            entity_id?: string | null;
+            entity_reference?: string | null;
+            engine_request?: string | null;
+        };
+        TaskAssigneeDto: {
             /** Format: uuid */
             id: string;
             name: string;
             email: string;
         };
-        TaskResponse: {
+        TaskDto: {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
@@ -1691,79 +1645,15 @@ export interface components {
             updated_at: string;
             /** Format: date-time */
             deleted_at: string | null;
-            assigned_to_user: components["schemas"]["TaskAssigneeResponse"] | null;
+            assigned_to_user: components["schemas"]["TaskAssigneeDto"] | null;
             escalation_level: number;
         };
-        /**
-         * @example {
-         *       "workflow_node_code": "example",
-         *       "node_preview_name": "example"
-         *     }
-         */
-        CreateTaskDto: {
-            workflow_node_code: string;
-            node_preview_name: string;
-            node_instructions?: string | null;
-            /**
-             * @default MEDIUM
-             * @enum {string}
-             */
-            priority?: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
-            /** Format: date-time */
-            due_at?: string | null;
-            required_permissions_snapshot?: components["schemas"]["RequiredPermissionDto"][];
-            /** @description Group ids; when given, only members of one of them may claim. */
-            candidate_groups?: string[];
-            source_service?: string | null;
-            entity_type?: string | null;
-            /** Format: uuid */
-            entity_id?: string | null;
-            entity_reference?: string | null;
-            engine_request?: string | null;
-        };
-        BulkTaskErrorResponse: {
-            /** @description A sentence (a 422’s issues summarised in one) */
-            detail: string;
-            /**
-             * @example task_not_claimable
-             * @enum {string}
-             */
-            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "idempotency_key_in_flight" | "bad_request" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "task_not_reassignable" | "validation_failed" | "edit_window_closed" | "message_deleted" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
-        };
-        BulkTaskResultResponse: {
-            /** Format: uuid */
-            task_id: string;
-            /**
-             * @description The HTTP status the single action would have answered
-             * @enum {number}
-             */
-            status: 200 | 403 | 404 | 409 | 422;
-            /** @description The task after the action (status 200) */
-            task?: components["schemas"]["TaskResponse"];
-            /** @description The error (any other status) */
-            error?: components["schemas"]["BulkTaskErrorResponse"];
-        };
-        BulkTasksResponse: {
-            results: components["schemas"]["BulkTaskResultResponse"][];
-        };
-        /**
-         * @example {
-         *       "action": "claim",
-         *       "task_ids": [
-         *         "3fa85f64-5717-4562-b3fc-2c963f66afa6"
-         *       ]
-         *     }
-         */
-        BulkTasksDto: {
-            /** @enum {string} */
-            action: "claim" | "unclaim" | "start" | "complete" | "cancel" | "reassign";
-            /** @description Distinct task ids; results come back in this order. A repeated id is a 422 at its index. */
-            task_ids: string[];
-            /**
-             * Format: uuid
-             * @description `claim`: the claimant (default the caller; another user needs `tasks:assign`). `reassign`: the new assignee (required). Not allowed for the other actions.
-             */
-            user_id?: string;
+        TaskPageDto: {
+            results: components["schemas"]["TaskDto"][];
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
         };
         /** @example {} */
         ClaimTaskDto: {
@@ -1773,17 +1663,69 @@ export interface components {
              */
             user_id?: string;
         };
-        /**
-         * @example {
-         *       "user_id": "3fa85f64-5717-4562-b3fc-2c963f66afa6"
-         *     }
-         */
-        ReassignTaskDto: {
-            /**
-             * Format: uuid
-             * @description The new assignee: an active user holding the task’s permissions and in its candidate groups.
-             */
-            user_id: string;
+        ClaimResponseDto: {
+            /** @example true */
+            success: boolean;
+            /** @example Task claimed */
+            message: string;
+            data: components["schemas"]["TaskDto"];
+        };
+        BookingTotalsResponse: {
+            /** @example 1250.00 */
+            rate_card_amount: string;
+            /** @example 1000.00 */
+            booked_amount: string;
+        };
+        LineAssetResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            line_id: string;
+            name: string;
+            /** Format: uuid */
+            document_id: string | null;
+            notes: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        BookingLineResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            platform: "TV" | "RADIO" | "DIGITAL";
+            category: string;
+            channel: string;
+            /** Format: date */
+            start_date: string;
+            /** Format: date */
+            end_date: string;
+            spots: number;
+            /** @example 1250.00 */
+            rate_card_amount: string;
+            /** @example 1000.00 */
+            booked_amount: string;
+            assets: components["schemas"]["LineAssetResponse"][];
+        };
+        BookingResponse: {
+            /** Format: uuid */
+            id: string;
+            reference: string;
+            client_name: string;
+            agency: string | null;
+            /** @enum {string} */
+            status: "DRAFT" | "CONFIRMED" | "CANCELLED";
+            /** @example USD */
+            currency: string;
+            /** Format: uuid */
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            totals: components["schemas"]["BookingTotalsResponse"];
+            lines: components["schemas"]["BookingLineResponse"][];
         };
         /**
          * @example {
@@ -1841,45 +1783,7 @@ export interface components {
             status?: "DRAFT" | "CONFIRMED" | "CANCELLED";
             lines?: components["schemas"]["CreateLineDto"][];
         };
-        BookingTotalsBody: {
-            /** @example 1250.00 */
-            rate_card_amount: string;
-            /** @example 1000.00 */
-            booked_amount: string;
-        };
-        LineAssetBody: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            line_id: string;
-            name: string;
-            /** Format: uuid */
-            document_id: string | null;
-            notes: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        BookingLineBody: {
-            /** Format: uuid */
-            id: string;
-            /** @enum {string} */
-            platform: "TV" | "RADIO" | "DIGITAL";
-            category: string;
-            channel: string;
-            /** Format: date */
-            start_date: string;
-            /** Format: date */
-            end_date: string;
-            spots: number;
-            /** @example 1250.00 */
-            rate_card_amount: string;
-            /** @example 1000.00 */
-            booked_amount: string;
-            assets: components["schemas"]["LineAssetBody"][];
-        };
-        BookingBody: {
+        BookingSummaryResponse: {
             /** Format: uuid */
             id: string;
             reference: string;
@@ -1895,33 +1799,7 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-            totals: components["schemas"]["BookingTotalsBody"];
-            lines: components["schemas"]["BookingLineBody"][];
-        };
-        BookingSummaryBody: {
-            /** Format: uuid */
-            id: string;
-            reference: string;
-            client_name: string;
-            agency: string | null;
-            /** @enum {string} */
-            status: "DRAFT" | "CONFIRMED" | "CANCELLED";
-            /** @example USD */
-            currency: string;
-            /** Format: uuid */
-            created_by: string;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            totals: components["schemas"]["BookingTotalsBody"];
-        };
-        BookingPageBody: {
-            /** Format: uri */
-            next: string | null;
-            /** Format: uri */
-            previous: string | null;
-            results: components["schemas"]["BookingSummaryBody"][];
+            totals: components["schemas"]["BookingTotalsResponse"];
         };
         /** @example {} */
         UpdateBookingDto: {
@@ -1929,13 +1807,6 @@ export interface components {
             status?: "DRAFT" | "CONFIRMED" | "CANCELLED";
             client_name?: string;
             agency?: string | null;
-        };
-        LinePageBody: {
-            /** Format: uri */
-            next: string | null;
-            /** Format: uri */
-            previous: string | null;
-            results: components["schemas"]["BookingLineBody"][];
         };
         /**
          * @example {
@@ -1982,7 +1853,7 @@ export interface components {
             document_id?: string | null;
             notes?: string | null;
         };
-        FiguresBody: {
+        FiguresResponse: {
             /** @example 1250.00 */
             rate_card: string;
             /** @example 1000.00 */
@@ -1998,7 +1869,7 @@ export interface components {
              */
             erosion_pct: string | null;
         };
-        TrendPointBody: {
+        TrendPointResponse: {
             /** @example 1250.00 */
             rate_card: string;
             /** @example 1000.00 */
@@ -2016,7 +1887,7 @@ export interface components {
             /** @example 2026-01 */
             month: string;
         };
-        CategoryBody: {
+        CategoryResponse: {
             /** @example 1250.00 */
             rate_card: string;
             /** @example 1000.00 */
@@ -2033,7 +1904,7 @@ export interface components {
             erosion_pct: string | null;
             category: string;
         };
-        PlatformBody: {
+        PlatformResponse: {
             /** @example 1250.00 */
             rate_card: string;
             /** @example 1000.00 */
@@ -2050,13 +1921,23 @@ export interface components {
             erosion_pct: string | null;
             /** @enum {string} */
             platform: "TV" | "RADIO" | "DIGITAL";
-            categories: components["schemas"]["CategoryBody"][];
+            categories: components["schemas"]["CategoryResponse"][];
         };
-        RevenueSummaryBody: {
-            totals: components["schemas"]["FiguresBody"];
+        RevenueSummaryResponse: {
+            totals: components["schemas"]["FiguresResponse"];
             /** @description Every month of the range, zeros included */
-            trend: components["schemas"]["TrendPointBody"][];
-            breakdown: components["schemas"]["PlatformBody"][];
+            trend: components["schemas"]["TrendPointResponse"][];
+            breakdown: components["schemas"]["PlatformResponse"][];
+        };
+        ClientResponse: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            category: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         /**
          * @example {
@@ -2069,22 +1950,21 @@ export interface components {
             name: string;
             category: string;
         };
-        ClientDto: {
+        DealResponse: {
             /** Format: uuid */
             id: string;
-            name: string;
-            category: string;
+            /** Format: uuid */
+            client_id: string;
+            /** @example 1250.00 */
+            contracted_revenue: string;
+            /** Format: date */
+            contract_date: string;
+            /** @enum {string} */
+            status: "WON" | "LOST" | "PENDING";
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-        };
-        ClientPageDto: {
-            results: components["schemas"]["ClientDto"][];
-            /** Format: uri */
-            next: string | null;
-            /** Format: uri */
-            previous: string | null;
         };
         /**
          * @example {
@@ -2111,30 +1991,7 @@ export interface components {
              */
             status?: "WON" | "LOST" | "PENDING";
         };
-        DealDto: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            client_id: string;
-            /** @example 1250.00 */
-            contracted_revenue: string;
-            /** Format: date */
-            contract_date: string;
-            /** @enum {string} */
-            status: "WON" | "LOST" | "PENDING";
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        DealPageDto: {
-            results: components["schemas"]["DealDto"][];
-            /** Format: uri */
-            next: string | null;
-            /** Format: uri */
-            previous: string | null;
-        };
-        TopClientRowDto: {
+        TopClientResponse: {
             client_name: string;
             category: string;
             /** @description The client's WON deals in the period */
@@ -2146,6 +2003,23 @@ export interface components {
              * @example 42.50
              */
             revenue_share_pct: string | null;
+        };
+        TierResponse: {
+            /** @example 100.00 */
+            min_achievement_pct: string;
+            /** @example 5.50 */
+            rate_pct: string;
+        };
+        PlanResponse: {
+            /** Format: uuid */
+            id: string;
+            category: string;
+            /** @description By min_achievement_pct ascending */
+            tiers: components["schemas"]["TierResponse"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         TierDto: {
             /**
@@ -2174,29 +2048,20 @@ export interface components {
             category: string;
             tiers: components["schemas"]["TierDto"][];
         };
-        TierViewDto: {
-            /** @example 100.00 */
-            min_achievement_pct: string;
-            /** @example 5.50 */
-            rate_pct: string;
-        };
-        PlanDto: {
+        TargetResponse: {
             /** Format: uuid */
             id: string;
+            /** Format: uuid */
+            bm_id: string;
             category: string;
-            /** @description By min_achievement_pct ascending */
-            tiers: components["schemas"]["TierViewDto"][];
+            month: number;
+            year: number;
+            /** @example 10000.00 */
+            target_amount: string;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-        };
-        PlanPageDto: {
-            results: components["schemas"]["PlanDto"][];
-            /** Format: uri */
-            next: string | null;
-            /** Format: uri */
-            previous: string | null;
         };
         /**
          * @example {
@@ -2222,27 +2087,18 @@ export interface components {
              */
             target_amount: string;
         };
-        TargetDto: {
+        CollectionResponse: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
             bm_id: string;
             category: string;
-            month: number;
-            year: number;
-            /** @example 10000.00 */
-            target_amount: string;
+            /** @example 1250.00 */
+            amount: string;
+            /** Format: date-time */
+            collected_at: string;
             /** Format: date-time */
             created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
-        TargetPageDto: {
-            results: components["schemas"]["TargetDto"][];
-            /** Format: uri */
-            next: string | null;
-            /** Format: uri */
-            previous: string | null;
         };
         /**
          * @example {
@@ -2269,27 +2125,7 @@ export interface components {
              */
             collected_at?: string;
         };
-        CollectionDto: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            bm_id: string;
-            category: string;
-            /** @example 1250.00 */
-            amount: string;
-            /** Format: date-time */
-            collected_at: string;
-            /** Format: date-time */
-            created_at: string;
-        };
-        CollectionPageDto: {
-            results: components["schemas"]["CollectionDto"][];
-            /** Format: uri */
-            next: string | null;
-            /** Format: uri */
-            previous: string | null;
-        };
-        AttainmentRowDto: {
+        AttainmentResponse: {
             /** Format: uuid */
             bm_id: string;
             /** @description null only for a user acl no longer knows */
@@ -2575,20 +2411,13 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        DocumentPage: {
-            results: components["schemas"]["DocumentResponse"][];
-            /** @description Absolute URL of the next page. */
-            next: string | null;
-            /** @description Absolute URL of the previous page. */
-            previous: string | null;
-        };
-        TicketResponse: {
+        TicketView: {
             /** @description Pass as `?ticket=` on the websocket upgrade; single use. */
             ticket: string;
             /** Format: date-time */
             expires_at: string;
         };
-        MemberResponse: {
+        MemberView: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -2600,7 +2429,7 @@ export interface components {
             /** Format: date-time */
             last_read_at: string | null;
         };
-        RoomResponse: {
+        RoomView: {
             /** Format: uuid */
             id: string;
             name: string;
@@ -2612,17 +2441,9 @@ export interface components {
             /** Format: uuid */
             created_by: string;
             is_active: boolean;
-            members: components["schemas"]["MemberResponse"][];
-            /**
-             * @description The caller's unread messages (by others, not deleted)
-             * @example 0
-             */
+            members: components["schemas"]["MemberView"][];
+            /** @example 0 */
             unread_count: string;
-            /**
-             * @description The caller's unread messages that mention the caller
-             * @example 0
-             */
-            mention_count: string;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2651,31 +2472,14 @@ export interface components {
             /** Format: uuid */
             user_id: string;
         };
-        /**
-         * @example {
-         *       "member_ids": [
-         *         "3fa85f64-5717-4562-b3fc-2c963f66afa6"
-         *       ]
-         *     }
-         */
-        AddMembersDto: {
-            member_ids: string[];
-        };
-        MessageResponse: {
+        MessageView: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
             room_id: string;
             /** Format: uuid */
             sender: string;
-            /** @description null once the message is deleted */
-            body: string | null;
-            /** @description The members mentioned when it was posted (an edit leaves them) */
-            mentions: string[];
-            /** Format: date-time */
-            edited_at: string | null;
-            /** Format: date-time */
-            deleted_at: string | null;
+            body: string;
             /** Format: date-time */
             created_at: string;
         };
@@ -2686,18 +2490,18 @@ export interface components {
          */
         CreateMessageDto: {
             body: string;
-            /** @description Distinct members of the room to mention; each gets a `chat.mention` notification (HIGH) */
-            mentions?: string[];
         };
         /**
          * @example {
-         *       "body": "example"
+         *       "member_ids": [
+         *         "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+         *       ]
          *     }
          */
-        UpdateMessageDto: {
-            body: string;
+        AddMembersDto: {
+            member_ids: string[];
         };
-        PreferenceResponse: {
+        PreferenceView: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -2712,8 +2516,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        PreferencesResponse: {
-            preferences: components["schemas"]["PreferenceResponse"][];
+        PreferencesView: {
+            preferences: components["schemas"]["PreferenceView"][];
         };
         PreferenceItemDto: {
             /** @description `*` for every type without its own row */
@@ -2725,19 +2529,13 @@ export interface components {
             channel?: "websocket" | "email";
             enabled: boolean;
         };
-        DeliveriesResponse: {
-            /**
-             * @description `held`: arrived during quiet hours; never pushed later (the inbox has it)
-             * @enum {string}
-             */
-            websocket: "pending" | "sent" | "held" | "disabled";
-            /**
-             * @description `held`: waits for the end of quiet hours; `digest`: waits for the daily digest
-             * @enum {string}
-             */
-            email: "pending" | "sent" | "held" | "digest" | "disabled" | "skipped" | "failed";
+        DeliveriesView: {
+            /** @enum {string} */
+            websocket: "pending" | "sent" | "disabled";
+            /** @enum {string} */
+            email: "pending" | "sent" | "disabled" | "skipped" | "failed";
         };
-        NotificationResponse: {
+        NotificationView: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -2748,82 +2546,28 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
-            /**
-             * @description As tasks; `URGENT` is never held by quiet hours
-             * @enum {string}
-             */
-            priority: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
             is_read: boolean;
             /** Format: date-time */
             read_at: string | null;
             is_archived: boolean;
             /** Format: date-time */
             archived_at: string | null;
-            deliveries: components["schemas"]["DeliveriesResponse"];
+            deliveries: components["schemas"]["DeliveriesView"];
             /** Format: date-time */
             created_at: string;
         };
-        InboxPageResponse: {
-            results: components["schemas"]["NotificationResponse"][];
+        InboxPageView: {
+            results: components["schemas"]["NotificationView"][];
             /** Format: uri */
             next: string | null;
             /** Format: uri */
             previous: string | null;
             unread_count: number;
         };
-        ReadAllResponse: {
+        ReadAllView: {
             /** @description Entries marked read by this call */
             updated: number;
             unread_count: number;
-        };
-        QuietHoursResponse: {
-            /** @example 22:00 */
-            start: string;
-            /** @example 07:00 */
-            end: string;
-        };
-        SettingsResponse: {
-            /** @example Europe/Berlin */
-            timezone: string;
-            quiet_hours: components["schemas"]["QuietHoursResponse"] | null;
-            /** @enum {string} */
-            email_digest: "off" | "daily";
-            /** @example 08:00 */
-            digest_time: string;
-        };
-        QuietHoursDto: {
-            /** @example 22:00 */
-            start: string;
-            /**
-             * @description Differs from start
-             * @example 07:00
-             */
-            end: string;
-        };
-        /**
-         * @example {
-         *       "timezone": "Europe/Berlin"
-         *     }
-         */
-        SettingsDto: {
-            /**
-             * @description IANA zone name
-             * @default UTC
-             * @example Europe/Berlin
-             */
-            timezone?: string;
-            /** @default null */
-            quiet_hours?: components["schemas"]["QuietHoursDto"] | null;
-            /**
-             * @default off
-             * @enum {string}
-             */
-            email_digest?: "off" | "daily";
-            /**
-             * @description Local time of the daily digest
-             * @default 08:00
-             */
-            digest_time?: string;
         };
     };
     responses: {
@@ -2978,10 +2722,7 @@ export interface operations {
     content_Lineup_create: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3011,6 +2752,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     /** @description Strong ETag `"<revision>"` */
@@ -3032,15 +2774,6 @@ export interface operations {
             };
             /** @description A required permission is missing */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3098,6 +2831,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     /** @description Strong ETag `"<revision>"` */
@@ -3176,6 +2910,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     /** @description Strong ETag `"<revision>"` */
@@ -3339,10 +3074,7 @@ export interface operations {
     content_Lineup_attach: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 slot_id: string;
             };
@@ -3387,15 +3119,6 @@ export interface operations {
             };
             /** @description Not found */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3567,10 +3290,7 @@ export interface operations {
     content_StoryCategories_create: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3580,6 +3300,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3656,6 +3377,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3718,6 +3440,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3864,6 +3587,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4015,25 +3739,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        results: components["schemas"]["TaskResponse"][];
-                        /**
-                         * Format: uri
-                         * @description Absolute URL of the next page
-                         */
-                        next: string | null;
-                        /**
-                         * Format: uri
-                         * @description Absolute URL of the previous page
-                         */
-                        previous: string | null;
-                    };
+                    "application/json": components["schemas"]["TaskPageDto"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4069,10 +3780,7 @@ export interface operations {
     assignment_tasks_create: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4082,13 +3790,12 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskResponse"];
+                    "application/json": components["schemas"]["TaskDto"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4102,15 +3809,6 @@ export interface operations {
             };
             /** @description A required permission is missing */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4146,102 +3844,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-        };
-    };
-    assignment_tasks_bulk: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["BulkTasksDto"];
-            };
-        };
-        responses: {
-            /** @description Bulk action applied */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: components["schemas"]["BulkTasksResponse"];
-                    };
-                };
-            };
-            /** @description Missing, malformed, badly signed or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A required permission is missing */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed (every failing field) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            /** @description A service this request depends on did not answer */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
         };
     };
     assignment_tasks_get: {
@@ -4255,13 +3857,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskResponse"];
+                    "application/json": components["schemas"]["TaskDto"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4363,10 +3964,7 @@ export interface operations {
     assignment_tasks_claim: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 task_id: string;
             };
@@ -4378,18 +3976,12 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Task claimed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: components["schemas"]["TaskResponse"];
-                    };
+                    "application/json": components["schemas"]["ClaimResponseDto"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4467,113 +4059,6 @@ export interface operations {
             };
         };
     };
-    assignment_tasks_reassign: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                task_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ReassignTaskDto"];
-            };
-        };
-        responses: {
-            /** @description Task reassigned */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: components["schemas"]["TaskResponse"];
-                    };
-                };
-            };
-            /** @description Missing, malformed, badly signed or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description tasks:assign is missing, or the new assignee lacks a permission of the task or is in none of its candidate groups */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description task_not_reassignable: the task is not CLAIMED or IN_PROGRESS */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed, or user_id is not an active user */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            /** @description A service this request depends on did not answer */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
     assignment_tasks_unclaim: {
         parameters: {
             query?: never;
@@ -4585,13 +4070,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskResponse"];
+                    "application/json": components["schemas"]["TaskDto"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4653,13 +4137,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskResponse"];
+                    "application/json": components["schemas"]["TaskDto"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4721,13 +4204,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskResponse"];
+                    "application/json": components["schemas"]["TaskDto"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4789,13 +4271,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskResponse"];
+                    "application/json": components["schemas"]["TaskDto"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4917,12 +4398,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BookingPageBody"];
+                    "application/json": {
+                        results: components["schemas"]["BookingSummaryResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4958,10 +4452,7 @@ export interface operations {
     inventory_Bookings_create: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -4971,12 +4462,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BookingBody"];
+                    "application/json": components["schemas"]["BookingResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5047,12 +4539,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BookingBody"];
+                    "application/json": components["schemas"]["BookingResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5109,12 +4602,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BookingBody"];
+                    "application/json": components["schemas"]["BookingResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5198,12 +4692,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LinePageBody"];
+                    "application/json": {
+                        results: components["schemas"]["BookingLineResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5248,10 +4755,7 @@ export interface operations {
     inventory_Bookings_addLine: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 order_id: string;
             };
@@ -5263,12 +4767,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BookingLineBody"];
+                    "application/json": components["schemas"]["BookingLineResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5353,12 +4858,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BookingLineBody"];
+                    "application/json": components["schemas"]["BookingLineResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5430,10 +4936,7 @@ export interface operations {
     inventory_Bookings_createAsset: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 order_id: string;
                 line_id: string;
@@ -5446,12 +4949,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LineAssetBody"];
+                    "application/json": components["schemas"]["LineAssetResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5474,15 +4978,6 @@ export interface operations {
             };
             /** @description Unknown id, or an id not under its parent (never a leak) */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5546,12 +5041,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LineAssetBody"];
+                    "application/json": components["schemas"]["LineAssetResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5635,12 +5131,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RevenueSummaryBody"];
+                    "application/json": components["schemas"]["RevenueSummaryResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5743,7 +5240,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ClientPageDto"];
+                    "application/json": {
+                        results: components["schemas"]["ClientResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5779,10 +5288,7 @@ export interface operations {
     commercial_Clients_create: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5798,7 +5304,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ClientDto"];
+                    "application/json": components["schemas"]["ClientResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5879,7 +5385,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DealPageDto"];
+                    "application/json": {
+                        results: components["schemas"]["DealResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5915,10 +5433,7 @@ export interface operations {
     commercial_Deals_create: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -5934,7 +5449,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DealDto"];
+                    "application/json": components["schemas"]["DealResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -5948,15 +5463,6 @@ export interface operations {
             };
             /** @description A required permission is missing */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6014,7 +5520,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TopClientRowDto"][];
+                    "application/json": components["schemas"]["TopClientResponse"][];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -6117,7 +5623,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlanPageDto"];
+                    "application/json": {
+                        results: components["schemas"]["PlanResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -6153,10 +5671,7 @@ export interface operations {
     payment_Plans_replace: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6172,7 +5687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlanDto"];
+                    "application/json": components["schemas"]["PlanResponse"];
                 };
             };
             /** @description The category's first plan. */
@@ -6181,7 +5696,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PlanDto"];
+                    "application/json": components["schemas"]["PlanResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -6195,15 +5710,6 @@ export interface operations {
             };
             /** @description A required permission is missing */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6264,7 +5770,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TargetPageDto"];
+                    "application/json": {
+                        results: components["schemas"]["TargetResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -6300,10 +5818,7 @@ export interface operations {
     payment_Targets_upsert: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6319,7 +5834,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TargetDto"];
+                    "application/json": components["schemas"]["TargetResponse"];
                 };
             };
             /** @description A new target. */
@@ -6328,7 +5843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TargetDto"];
+                    "application/json": components["schemas"]["TargetResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -6342,15 +5857,6 @@ export interface operations {
             };
             /** @description A required permission is missing */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6418,7 +5924,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CollectionPageDto"];
+                    "application/json": {
+                        results: components["schemas"]["CollectionResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -6454,10 +5972,7 @@ export interface operations {
     payment_Collections_create: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -6473,7 +5988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CollectionDto"];
+                    "application/json": components["schemas"]["CollectionResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -6487,15 +6002,6 @@ export interface operations {
             };
             /** @description A required permission is missing */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6562,7 +6068,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AttainmentRowDto"][];
+                    "application/json": components["schemas"]["AttainmentResponse"][];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -6946,10 +6452,7 @@ export interface operations {
     acl_Users_create: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7245,10 +6748,7 @@ export interface operations {
     acl_Groups_create: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7642,10 +7142,7 @@ export interface operations {
     acl_Correspondents_invite: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -7726,10 +7223,7 @@ export interface operations {
     acl_Correspondents_accept: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 token: string;
             };
@@ -7752,15 +7246,6 @@ export interface operations {
             };
             /** @description Unknown, used or withdrawn invitation */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7933,7 +7418,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DocumentPage"];
+                    "application/json": {
+                        results: components["schemas"]["DocumentResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -7969,10 +7466,7 @@ export interface operations {
     documents_Documents_upload: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -8008,15 +7502,6 @@ export interface operations {
             };
             /** @description Needs `documents:write`. */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8316,7 +7801,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["TicketResponse"];
+                        data: components["schemas"]["TicketView"];
                     };
                 };
             };
@@ -8356,7 +7841,7 @@ export interface operations {
                         success: true;
                         message: string;
                         data: {
-                            results: components["schemas"]["RoomResponse"][];
+                            results: components["schemas"]["RoomView"][];
                             /**
                              * Format: uri
                              * @description Absolute URL of the next page
@@ -8395,10 +7880,7 @@ export interface operations {
     chat_notifications_Rooms_create: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -8420,7 +7902,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomResponse"];
+                        data: components["schemas"]["RoomView"];
                     };
                 };
             };
@@ -8435,15 +7917,6 @@ export interface operations {
             };
             /** @description A required permission is missing */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8493,10 +7966,7 @@ export interface operations {
     chat_notifications_Rooms_direct: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -8516,7 +7986,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomResponse"];
+                        data: components["schemas"]["RoomView"];
                     };
                 };
             };
@@ -8530,21 +8000,12 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomResponse"];
+                        data: components["schemas"]["RoomView"];
                     };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8612,7 +8073,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomResponse"];
+                        data: components["schemas"]["RoomView"];
                     };
                 };
             };
@@ -8627,6 +8088,163 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_Rooms_listMessages: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from `next` or `previous`. */
+                cursor?: string;
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: {
+                            results: components["schemas"]["MessageView"][];
+                            /**
+                             * Format: uri
+                             * @description Absolute URL of the next page
+                             */
+                            next: string | null;
+                            /**
+                             * Format: uri
+                             * @description Absolute URL of the previous page
+                             */
+                            previous: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_Rooms_postMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMessageDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["MessageView"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8667,7 +8285,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomResponse"];
+                        data: components["schemas"]["RoomView"];
                     };
                 };
             };
@@ -8701,71 +8319,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Rooms_deactivate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: components["schemas"]["RoomResponse"];
-                    };
-                };
-            };
-            /** @description Missing, malformed, badly signed or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description A required permission is missing */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed (every failing field) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-        };
-    };
-    chat_notifications_RoomMembers_addMembers: {
+    chat_notifications_Rooms_addMembers: {
         parameters: {
             query?: never;
             header?: never;
@@ -8790,7 +8344,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomResponse"];
+                        data: components["schemas"]["RoomView"];
                     };
                 };
             };
@@ -8869,7 +8423,7 @@ export interface operations {
             };
         };
     };
-    chat_notifications_RoomMembers_removeMember: {
+    chat_notifications_Rooms_removeMember: {
         parameters: {
             query?: never;
             header?: never;
@@ -8891,7 +8445,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomResponse"];
+                        data: components["schemas"]["RoomView"];
                     };
                 };
             };
@@ -8943,13 +8497,9 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Messages_list: {
+    chat_notifications_Rooms_deactivate: {
         parameters: {
-            query?: {
-                /** @description Opaque cursor from `next` or `previous`. */
-                cursor?: string;
-                page_size?: number;
-            };
+            query?: never;
             header?: never;
             path: {
                 id: string;
@@ -8968,24 +8518,21 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: {
-                            results: components["schemas"]["MessageResponse"][];
-                            /**
-                             * Format: uri
-                             * @description Absolute URL of the next page
-                             */
-                            next: string | null;
-                            /**
-                             * Format: uri
-                             * @description Absolute URL of the previous page
-                             */
-                            previous: string | null;
-                        };
+                        data: components["schemas"]["RoomView"];
                     };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8995,258 +8542,6 @@ export interface operations {
             };
             /** @description Not found */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed (every failing field) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-        };
-    };
-    chat_notifications_Messages_post: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateMessageDto"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: components["schemas"]["MessageResponse"];
-                    };
-                };
-            };
-            /** @description Missing, malformed, badly signed or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unknown room, or the caller is not a member */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description room_inactive */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Invalid body, or a mention of a non-member (at ["body","mentions","<i>"]) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-        };
-    };
-    chat_notifications_Messages_delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                message_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted: the message stays in the list with body null and deleted_at set */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Missing, malformed, badly signed or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Neither the sender nor an ADMIN of a GROUP room */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unknown room or message, or the caller is not a member */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description edit_window_closed */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed (every failing field) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-        };
-    };
-    chat_notifications_Messages_edit: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                message_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateMessageDto"];
-            };
-        };
-        responses: {
-            /** @description The edited message (`edited_at` set) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: components["schemas"]["MessageResponse"];
-                    };
-                };
-            };
-            /** @description Missing, malformed, badly signed or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not the sender */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unknown room or message, or the caller is not a member */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description edit_window_closed or message_deleted */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9285,7 +8580,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["PreferencesResponse"];
+                        data: components["schemas"]["PreferencesView"];
                     };
                 };
             };
@@ -9326,7 +8621,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["PreferencesResponse"];
+                        data: components["schemas"]["PreferencesView"];
                     };
                 };
             };
@@ -9396,7 +8691,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["InboxPageResponse"];
+                        data: components["schemas"]["InboxPageView"];
                     };
                 };
             };
@@ -9440,7 +8735,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["ReadAllResponse"];
+                        data: components["schemas"]["ReadAllView"];
                     };
                 };
             };
@@ -9477,7 +8772,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["NotificationResponse"];
+                        data: components["schemas"]["NotificationView"];
                     };
                 };
             };
@@ -9532,7 +8827,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["NotificationResponse"];
+                        data: components["schemas"]["NotificationView"];
                     };
                 };
             };
@@ -9547,107 +8842,6 @@ export interface operations {
             };
             /** @description Not found */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed (every failing field) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-        };
-    };
-    chat_notifications_Settings_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: components["schemas"]["SettingsResponse"];
-                    };
-                };
-            };
-            /** @description Missing, malformed, badly signed or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-        };
-    };
-    chat_notifications_Settings_replace: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SettingsDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: components["schemas"]["SettingsResponse"];
-                    };
-                };
-            };
-            /** @description Missing, malformed, badly signed or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -81,16 +81,9 @@ function kidOf(rawToken: string): string {
   return kid;
 }
 
-/** Resolves the verification key (PEM) of a raw token from its `kid`, refusing what cannot be ours. */
-export async function keyForToken(keys: JwksKeyStore, rawToken: string): Promise<string> {
-  const key = await keys.getKey(kidOf(rawToken));
-  if (!key) throw new Unauthenticated('token_invalid', 'The access token is signed with an unknown key.');
-  return key;
-}
-
 /**
- * Like keyForToken, but the parsed key: jsonwebtoken would parse a PEM again on every
- * verification. Throws UpstreamUnavailable (503) when acl could not be asked.
+ * The parsed verification key of a raw token from its `kid`, refusing what cannot be ours
+ * (a PEM would be parsed again by jsonwebtoken on every verification). Throws UpstreamUnavailable (503) when acl could not be asked.
  */
 export async function keyObjectForToken(keys: JwksKeyStore, rawToken: string): Promise<KeyObject> {
   const key = await keys.getKeyObject(kidOf(rawToken));

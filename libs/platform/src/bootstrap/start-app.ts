@@ -263,11 +263,6 @@ export async function stopApp(app: INestApplication, timeoutMs: number): Promise
   await app.close();
 }
 
-/** The app's logger (its `app` on every line). */
-export function appLogger(app: INestApplication): AppLogger | undefined {
-  return LOGGERS.get(app);
-}
-
 /** True while the app drains (readiness reports 503 so load balancers stop sending). */
 export function isDraining(app: INestApplication): boolean {
   return CONNECTIONS.get(app)?.draining ?? false;

@@ -74,8 +74,8 @@ export class UnsupportedMediaType extends DomainError {
 }
 
 export class RateLimited extends DomainError {
-  constructor(retryAfterSeconds: number) {
-    super(429, 'rate_limited', 'Too many requests; slow down.', { 'Retry-After': String(retryAfterSeconds) });
+  constructor(retryAfterSeconds: number, detail = 'Too many requests; slow down.') {
+    super(429, 'rate_limited', detail, { 'Retry-After': String(retryAfterSeconds) });
   }
 }
 

@@ -164,3 +164,13 @@ export function PageDto<T>(item: Type<T>) {
   }
   return Page;
 }
+
+/** Documents an answer without a body (`204 No Content`, or e.g. `304 Not Modified`), with what it means for this route. */
+export function ApiNoContent(description = 'No content', status = 204) {
+  return ApiResponse({ status, description });
+}
+
+/** Documents a success answer whose body is raw bytes (a download's 200, a range's 206). */
+export function ApiBinary(description: string, status = 200) {
+  return ApiResponse({ status, description, schema: { type: 'string', format: 'binary' } });
+}

@@ -1,6 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsString } from 'class-validator';
-import type { TopClientRow } from '@media/contracts';
 import { contractConstraint, Optional } from '@media/platform';
 import { resolvePeriod } from '../sales-period';
 
@@ -35,18 +34,4 @@ export class TopClientsQuery {
   @IsString()
   @IsSalesPeriod()
   period?: string;
-}
-
-export class TopClientRowDto implements TopClientRow {
-  @ApiProperty() client_name!: string;
-  @ApiProperty() category!: string;
-  @ApiProperty({ description: "The client's WON deals in the period" }) deal_count!: number;
-  @ApiProperty({ example: '1250.00' }) total_contracted_revenue!: string;
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    example: '42.50',
-    description: "Share of the returned rows' total; the values sum to exactly 100.00",
-  })
-  revenue_share_pct!: string | null;
 }

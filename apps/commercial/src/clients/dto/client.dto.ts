@@ -1,8 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsString, MaxLength, MinLength } from 'class-validator';
-import { IsName, PageDto, PageQuery } from '@media/platform';
-import type { ClientView } from '@media/contracts';
+import { IsName, PageQuery } from '@media/platform';
 
 const trim = () =>
   Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
@@ -27,13 +26,3 @@ export class CreateClientDto {
 
 /** `GET /commercial/api/v1/clients`: by name (byte order), then id. */
 export class ListClientsQuery extends PageQuery {}
-
-export class ClientDto implements ClientView {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty() name!: string;
-  @ApiProperty() category!: string;
-  @ApiProperty({ format: 'date-time' }) created_at!: string;
-  @ApiProperty({ format: 'date-time' }) updated_at!: string;
-}
-
-export class ClientPageDto extends PageDto(ClientDto) {}

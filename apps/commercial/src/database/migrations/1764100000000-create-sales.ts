@@ -16,7 +16,7 @@ export const CLIENT_WON_TOTALS_BACKFILL = `
    GROUP BY 1, 2, 3`;
 
 /**
- * Clients and deals (issue 14), and client_won_totals: the WON deals' count and revenue per client
+ * Clients and deals, and client_won_totals: the WON deals' count and revenue per client
  * per day, month, quarter and year, kept exact by a trigger on deals, so that top clients
  * (endpoint 8) reads the first rows of one period by revenue instead of the deals of a year.
  */

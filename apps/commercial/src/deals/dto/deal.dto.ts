@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsUUID, IsDefined } from 'class-validator';
-import { DEAL_STATUSES, type DealStatus, type DealView } from '@media/contracts';
-import { IsDateOnly, IsMoney, Optional, PageDto, PageQuery, ToDecimalString } from '@media/platform';
+import { DEAL_STATUSES, type DealStatus } from '@media/contracts';
+import { IsDateOnly, IsMoney, Optional, PageQuery, ToDecimalString } from '@media/platform';
 
 /** `POST /commercial/api/v1/deals` (docs/api/contract.md §4a). */
 export class CreateDealDto {
@@ -38,15 +38,3 @@ export class ListDealsQuery extends PageQuery {
   @IsIn(DEAL_STATUSES)
   status?: DealStatus;
 }
-
-export class DealDto implements DealView {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ format: 'uuid' }) client_id!: string;
-  @ApiProperty({ example: '1250.00' }) contracted_revenue!: string;
-  @ApiProperty({ format: 'date' }) contract_date!: string;
-  @ApiProperty({ enum: DEAL_STATUSES }) status!: DealStatus;
-  @ApiProperty({ format: 'date-time' }) created_at!: string;
-  @ApiProperty({ format: 'date-time' }) updated_at!: string;
-}
-
-export class DealPageDto extends PageDto(DealDto) {}

@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Broadcast schedules, their slots and the documents attached to slots (issue 11). */
+/** Broadcast schedules, their slots and the documents attached to slots. */
 export class CreateLineup1764100000000 implements MigrationInterface {
   name = 'CreateLineup1764100000000';
 

@@ -1,8 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { MEDIA, type Medium } from '@media/contracts';
-import { Optional, PageQuery } from '@media/platform';
-import { IsCleanText } from '../../common/text';
+import { IsCleanText, Optional, PageQuery } from '@media/platform';
 import { CHANNEL_MAX, INT_MAX } from './schedule.dto';
 
 /** `GET /content/api/v1/lineup`: newest month first (year, month, created_at, id, descending). */

@@ -16,8 +16,7 @@ import {
   type ValidationArguments,
 } from 'class-validator';
 import { MEDIA, type Medium } from '@media/contracts';
-import { IsName, IsPlainObject, Optional } from '@media/platform';
-import { IsCleanText, Trim } from '../../common/text';
+import { IsCleanText, IsName, IsPlainObject, Optional, Trim } from '@media/platform';
 import { EFFECTIVE_RANGE, isStorableDate, IsStorableDate, MAX_SLOTS, SlotDto } from './slot.dto';
 
 export const CHANNEL_MAX = 100;

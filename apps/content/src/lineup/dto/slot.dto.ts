@@ -10,8 +10,7 @@ import {
   registerDecorator,
   type ValidationArguments,
 } from 'class-validator';
-import { contractConstraint, IsName } from '@media/platform';
-import { IsCleanText, Trim } from '../../common/text';
+import { IsCleanText, IsName, Trim, contractConstraint } from '@media/platform';
 
 export const SLOT_TITLE_MAX = 255;
 export const DURATION_MAX = 86_400;

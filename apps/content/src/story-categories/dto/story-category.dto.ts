@@ -1,8 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, IsUUID, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import type { StoryCategoryView } from '@media/contracts';
-import { IsName, Nullable, PageQuery } from '@media/platform';
-import { IsCleanText, Trim } from '../../common/text';
+import { IsCleanText, IsName, Nullable, PageQuery, Trim } from '@media/platform';
 
 export const NAME_MAX = 100;
 export const DESCRIPTION_MAX = 2000;
@@ -53,20 +51,3 @@ export class StoryCategoryIdParams {
 
 /** `GET .../story-categories`: by name in byte order, then id. */
 export class ListStoryCategoriesQuery extends PageQuery {}
-
-export class StoryCategoryResponse implements StoryCategoryView {
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-
-  @ApiProperty()
-  name!: string;
-
-  @ApiProperty({ type: String, nullable: true })
-  description!: string | null;
-
-  @ApiProperty({ format: 'date-time' })
-  created_at!: string;
-
-  @ApiProperty({ format: 'date-time' })
-  updated_at!: string;
-}

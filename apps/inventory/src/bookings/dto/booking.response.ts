@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { BOOKING_PLATFORMS, BOOKING_STATUSES } from '@media/contracts';
 
 /** Swagger schemas of inventory's bodies (the types are in @media/contracts). */
-export class LineAssetBody {
+export class LineAssetResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) line_id!: string;
   @ApiProperty() name!: string;
@@ -12,7 +12,7 @@ export class LineAssetBody {
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
 }
 
-export class BookingLineBody {
+export class BookingLineResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ enum: BOOKING_PLATFORMS }) platform!: string;
   @ApiProperty() category!: string;
@@ -22,15 +22,15 @@ export class BookingLineBody {
   @ApiProperty() spots!: number;
   @ApiProperty({ example: '1250.00' }) rate_card_amount!: string;
   @ApiProperty({ example: '1000.00' }) booked_amount!: string;
-  @ApiProperty({ type: [LineAssetBody] }) assets!: LineAssetBody[];
+  @ApiProperty({ type: [LineAssetResponse] }) assets!: LineAssetResponse[];
 }
 
-export class BookingTotalsBody {
+export class BookingTotalsResponse {
   @ApiProperty({ example: '1250.00' }) rate_card_amount!: string;
   @ApiProperty({ example: '1000.00' }) booked_amount!: string;
 }
 
-export class BookingSummaryBody {
+export class BookingSummaryResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() reference!: string;
   @ApiProperty() client_name!: string;
@@ -40,22 +40,9 @@ export class BookingSummaryBody {
   @ApiProperty({ format: 'uuid' }) created_by!: string;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
-  @ApiProperty({ type: BookingTotalsBody }) totals!: BookingTotalsBody;
+  @ApiProperty({ type: BookingTotalsResponse }) totals!: BookingTotalsResponse;
 }
 
-export class BookingBody extends BookingSummaryBody {
-  @ApiProperty({ type: [BookingLineBody] }) lines!: BookingLineBody[];
-}
-
-class PageBody {
-  @ApiProperty({ type: String, nullable: true, format: 'uri' }) next!: string | null;
-  @ApiProperty({ type: String, nullable: true, format: 'uri' }) previous!: string | null;
-}
-
-export class BookingPageBody extends PageBody {
-  @ApiProperty({ type: [BookingSummaryBody] }) results!: BookingSummaryBody[];
-}
-
-export class LinePageBody extends PageBody {
-  @ApiProperty({ type: [BookingLineBody] }) results!: BookingLineBody[];
+export class BookingResponse extends BookingSummaryResponse {
+  @ApiProperty({ type: [BookingLineResponse] }) lines!: BookingLineResponse[];
 }

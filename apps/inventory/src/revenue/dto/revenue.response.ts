@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { BOOKING_PLATFORMS } from '@media/contracts';
 
-class FiguresBody {
+class FiguresResponse {
   @ApiProperty({ example: '1250.00' }) rate_card!: string;
   @ApiProperty({ example: '1000.00' }) booked!: string;
   @ApiProperty({ example: '250.00', description: 'rate_card - booked' }) erosion!: string;
@@ -9,23 +9,23 @@ class FiguresBody {
   erosion_pct!: string | null;
 }
 
-class TrendPointBody extends FiguresBody {
+class TrendPointResponse extends FiguresResponse {
   @ApiProperty({ example: '2026-01' }) month!: string;
 }
 
-class CategoryBody extends FiguresBody {
+class CategoryResponse extends FiguresResponse {
   @ApiProperty() category!: string;
 }
 
-class PlatformBody extends FiguresBody {
+class PlatformResponse extends FiguresResponse {
   @ApiProperty({ enum: BOOKING_PLATFORMS }) platform!: string;
-  @ApiProperty({ type: [CategoryBody] }) categories!: CategoryBody[];
+  @ApiProperty({ type: [CategoryResponse] }) categories!: CategoryResponse[];
 }
 
 /** Swagger schema of endpoint 10's body. */
-export class RevenueSummaryBody {
-  @ApiProperty({ type: FiguresBody }) totals!: FiguresBody;
-  @ApiProperty({ type: [TrendPointBody], description: 'Every month of the range, zeros included' })
-  trend!: TrendPointBody[];
-  @ApiProperty({ type: [PlatformBody] }) breakdown!: PlatformBody[];
+export class RevenueSummaryResponse {
+  @ApiProperty({ type: FiguresResponse }) totals!: FiguresResponse;
+  @ApiProperty({ type: [TrendPointResponse], description: 'Every month of the range, zeros included' })
+  trend!: TrendPointResponse[];
+  @ApiProperty({ type: [PlatformResponse] }) breakdown!: PlatformResponse[];
 }

@@ -1,7 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import type { CollectionView } from '@media/contracts';
-import { IsDateTime, Optional, PageDto, PageQuery } from '@media/platform';
-import { BmIdField, BmIdFilter, CategoryField, CategoryFilter, MoneyField } from '../../http/fields';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDateTime, Optional, PageQuery } from '@media/platform';
+import { BmIdField, BmIdFilter, CategoryField, CategoryFilter, MoneyField } from '../../targets/dto/fields';
 
 /** `POST /payment/api/v1/collections` (docs/api/contract.md §4a). */
 export class CreateCollectionDto {
@@ -28,14 +27,3 @@ export class ListCollectionsQuery extends PageQuery {
   @CategoryFilter()
   category?: string;
 }
-
-export class CollectionDto implements CollectionView {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ format: 'uuid' }) bm_id!: string;
-  @ApiProperty() category!: string;
-  @ApiProperty({ example: '1250.00' }) amount!: string;
-  @ApiProperty({ format: 'date-time' }) collected_at!: string;
-  @ApiProperty({ format: 'date-time' }) created_at!: string;
-}
-
-export class CollectionPageDto extends PageDto(CollectionDto) {}

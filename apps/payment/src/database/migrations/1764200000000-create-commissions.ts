@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Commission plans and their tiers, BM targets and collections (issue 14). */
+/** Commission plans and their tiers, BM targets and collections. */
 export class CreateCommissions1764200000000 implements MigrationInterface {
   name = 'CreateCommissions1764200000000';
 

@@ -10,9 +10,8 @@ import {
   ValidateNested,
   IsDefined,
 } from 'class-validator';
-import type { CommissionPlanView, CommissionTierView } from '@media/contracts';
-import { PageDto, PageQuery, ToDecimalString } from '@media/platform';
-import { IsPercent } from '../../http/decimals';
+import { PageQuery, ToDecimalString } from '@media/platform';
+import { IsPercent } from './percent';
 
 export const MAX_TIERS = 20;
 
@@ -54,19 +53,3 @@ export class CreatePlanDto {
 
 /** `GET /payment/api/v1/commissions/plans`: by category (byte order), then id. */
 export class ListPlansQuery extends PageQuery {}
-
-export class TierViewDto implements CommissionTierView {
-  @ApiProperty({ example: '100.00' }) min_achievement_pct!: string;
-  @ApiProperty({ example: '5.50' }) rate_pct!: string;
-}
-
-export class PlanDto implements CommissionPlanView {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty() category!: string;
-  @ApiProperty({ type: [TierViewDto], description: 'By min_achievement_pct ascending' })
-  tiers!: TierViewDto[];
-  @ApiProperty({ format: 'date-time' }) created_at!: string;
-  @ApiProperty({ format: 'date-time' }) updated_at!: string;
-}
-
-export class PlanPageDto extends PageDto(PlanDto) {}

@@ -1,6 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
-import type { CommissionTargetView } from '@media/contracts';
-import { PageDto, PageQuery } from '@media/platform';
+import { PageQuery } from '@media/platform';
 import {
   BmIdField,
   BmIdFilter,
@@ -9,7 +7,7 @@ import {
   MoneyField,
   MonthField,
   YearField,
-} from '../../http/fields';
+} from './fields';
 
 /** `POST /payment/api/v1/commissions/targets`: upsert on (bm_id, category, month, year) (docs/api/contract.md §4a). */
 export class UpsertTargetDto {
@@ -43,16 +41,3 @@ export class ListTargetsQuery extends PageQuery {
   @YearField({ optional: true })
   year?: number;
 }
-
-export class TargetDto implements CommissionTargetView {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty({ format: 'uuid' }) bm_id!: string;
-  @ApiProperty() category!: string;
-  @ApiProperty() month!: number;
-  @ApiProperty() year!: number;
-  @ApiProperty({ example: '10000.00' }) target_amount!: string;
-  @ApiProperty({ format: 'date-time' }) created_at!: string;
-  @ApiProperty({ format: 'date-time' }) updated_at!: string;
-}
-
-export class TargetPageDto extends PageDto(TargetDto) {}

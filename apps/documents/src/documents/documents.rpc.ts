@@ -8,7 +8,7 @@ import { DocumentIdRequest, DocumentIdsRequest } from './dto/rpc.dto';
 
 /** documents's NATS responders (docs/api/contract.md §5); deleted documents are reported absent. */
 @Controller()
-export class DocumentsRpcController {
+export class DocumentsRpc {
   constructor(@Inject(DocumentsService) private readonly documents: DocumentsService) {}
 
   @MessagePattern(DocumentsSubjects.documentsGet)

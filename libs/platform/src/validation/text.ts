@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { contractConstraint } from '@media/platform';
+import { contractConstraint } from './decorators';
 
 // eslint-disable-next-line no-control-regex -- NUL is exactly what is refused
 const UNCLEAN = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

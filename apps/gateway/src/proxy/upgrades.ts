@@ -1,0 +1,108 @@
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { Duplex } from 'node:stream';
+import {
+  bearerToken,
+  DomainError,
+  pickRequestId,
+  RateLimited,
+  UpstreamUnavailable,
+  type TrustedProxies,
+} from '@media/platform/core';
+import type { AccessLog, RequestNote } from '../access-log/access-log';
+import type { GatewayConfig } from '../config';
+import type { ConnectionCount } from '../connections/connection-count';
+import type { GatewayLogger } from '../logger';
+import { queryTicket, type TokenChecker } from './auth';
+import { clientAddress } from './headers';
+import { InternalError, InvalidPath, RouteNotFound, writeSocketError } from './errors';
+import type { RateLimiter } from './rate-limit';
+import { firstSegment, hasDotSegment, pathOf, ROUTES } from './routes';
+import { proxyUpgrade } from './websocket';
+
+export interface UpgradesDeps {
+  config: GatewayConfig;
+  log: GatewayLogger;
+  accessLog: AccessLog;
+  tokens: TokenChecker;
+  limiter: RateLimiter;
+  trusted: TrustedProxies;
+  connections: ConnectionCount;
+  /** Whether the gateway is shutting down (an upgrade is then refused with 503). */
+  closing: () => boolean;
+}
+
+/**
+ * Websocket upgrades: routed like requests, the token checked (or a chat ticket let through),
+ * limited, then tunnelled to the upstream. Open tunnels are kept for the shutdown to close.
+ */
+export class Upgrades {
+  /** Open websocket tunnels (client socket -> upstream socket): shutdown closes them with 1001. */
+  readonly tunnels = new Map<Duplex, Socket>();
+
+  constructor(private readonly deps: UpgradesDeps) {}
+
+  readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', () => socket.destroy());
+    const id = pickRequestId(req);
+    const note: RequestNote = { requestId: id, started: performance.now() };
+    const logLine = (status: number) => this.deps.accessLog.upgradeSettled(req, note, status);
+    this.upgrade(req, socket, head, note, logLine).catch((error: unknown) => {
+      const answer = error instanceof DomainError ? error : new InternalError();
+      if (!(error instanceof DomainError))
+        this.deps.log.error({ request_id: id, err: error }, 'upgrade failed');
+      note.code = answer.code;
+      logLine(answer.status);
+      writeSocketError(socket, answer, id);
+    });
+  };
+
+  private async upgrade(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    note: RequestNote,
+    logLine: (status: number) => void,
+  ): Promise<void> {
+    if (this.deps.closing()) throw new UpstreamUnavailable('The gateway is shutting down.');
+    const url = req.url ?? '/';
+    if (url.charCodeAt(0) !== 47) throw new InvalidPath();
+    const path = pathOf(url);
+    if (hasDotSegment(path)) throw new InvalidPath();
+    const segment = firstSegment(path);
+    const app = ROUTES.get(segment);
+    if (!app) throw new RouteNotFound(segment);
+    // Browsers cannot set headers on a websocket: chat-notifications issues them a single-use
+    // ticket, which only it can redeem, so such an upgrade goes through unverified here (and is
+    // limited by address). Everything else needs the Authorization header.
+    const header = bearerToken(req.headers.authorization);
+    let limitKey: string;
+    if (!header && app === 'chat-notifications' && queryTicket(url) !== undefined) {
+      limitKey = `ip:${clientAddress(req, this.deps.trusted)}`;
+    } else {
+      const claims = await this.deps.tokens.verify(header);
+      note.userId = claims.sub;
+      limitKey = `sub:${claims.sub}`;
+    }
+    const wait = this.deps.limiter.take(limitKey);
+    if (wait > 0) throw new RateLimited(wait);
+    note.upstream = app;
+    if (!this.deps.connections.websocketRoom())
+      throw new UpstreamUnavailable('The gateway is at its websocket limit; retry shortly.');
+    proxyUpgrade(req, socket, head, {
+      origin: this.deps.config.upstreams[app],
+      app,
+      upstreamTimeout: this.deps.config.timeouts.upstream,
+      requestId: note.requestId,
+      trustedProxies: this.deps.trusted,
+      onSettled: (status) => logLine(status),
+      onTunnel: (client, upstream: Socket) => {
+        // An open tunnel is exempt from the HTTP timeouts and counts as a websocket, not HTTP.
+        (client as Socket).setTimeout?.(0);
+        this.tunnels.set(client, upstream);
+        this.deps.connections.tunnelOpened(client, upstream, () => this.tunnels.delete(client));
+      },
+    });
+  }
+}

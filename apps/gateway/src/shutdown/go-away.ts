@@ -1,0 +1,23 @@
+import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+
+/**
+ * Ends a websocket tunnel as a server going away would (RFC 6455 close code 1001), so the
+ * client reconnects rather than seeing an abnormal 1006: the splice stops, the client gets a
+ * close frame (unmasked, server to client), the upstream one from "the client" (masked), and
+ * each side closes once it answered. The splice is byte for byte, so a frame the upstream was
+ * sending at that very moment may be cut short before the close frame; clients then see 1002.
+ */
+export function goAway(client: Duplex, upstream: Socket): void {
+  upstream.unpipe(client);
+  client.unpipe(upstream);
+  const code = Buffer.from([0x03, 0xe9]); // 1001
+  const mask = randomBytes(4);
+  const masked = Buffer.from(code.map((byte, i) => byte ^ mask[i % 4]));
+  // The upstream's close ends the tunnel (and destroys the client socket): only once the
+  // client's close frame is out.
+  client.end(Buffer.concat([Buffer.from([0x88, code.length]), code]), () =>
+    upstream.end(Buffer.concat([Buffer.from([0x88, 0x80 | code.length]), mask, masked])),
+  );
+}
