@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The cost of an authenticated request (issue 7): `GET /acl/api/v1/users/me` and a list endpoint
+ * The cost of an authenticated request: `GET /acl/api/v1/users/me` and a list endpoint
  * (`GET /acl/api/v1/users?page_size=20`), on acl directly and through the gateway, for two
  * builds side by side: BEFORE (default: the merge base with main, built into a temporary copy) and
  * this worktree's dist (AFTER). Each build runs its own acl (own fresh database, same key, same

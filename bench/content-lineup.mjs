@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * content at scale (issue 11), over HTTP against content booted from dist on its own database:
+ * content at scale, over HTTP against content booted from dist on its own database:
  *   - story categories (endpoint 6) with ROWS categories, and the slot list of one schedule with
  *     ROWS slots: the first page against page 5,000 (page_size 20, i.e. 99,980 rows in), whose
  *     ratio must stay at most 1.5 (keyset pagination, never OFFSET);

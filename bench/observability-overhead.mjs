@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * What observability costs (issue 9): acl alone, booted from dist on its own database, serving
+ * What observability costs: acl alone, booted from dist on its own database, serving
  * `GET /acl/api/v1/users/me` (token check, one query) to autocannon, in three configurations run
  * in interleaved rounds: metrics off and tracing off, metrics on, metrics on with tracing at 10%
  * sampling (exported over OTLP/HTTP to a receiver in this process). Medians of the rounds go to

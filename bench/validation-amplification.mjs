@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * 422 amplification (issue 19, docs/api/contract.md §2 "bounded answers"): `POST /acl/api/v1/auth/token` with
+ * 422 amplification (docs/api/contract.md §2 "bounded answers"): `POST /acl/api/v1/auth/token` with
  * `{"email":[0,0,…×400000],"password":"x"}` (800 KB, no token) through the gateway. Measures the
  * answer's time and size alone, then while CONCURRENT such requests run in a loop, the latency of
  * `/acl/health/live` (the same process: acl's logins) and `/assignment/health/live` (another
@@ -13,7 +13,7 @@
  * CONCURRENT (3), PROBES (40 health calls per phase), KEEP_DB=1, OUT (file name in bench/results,
  * default validation-amplification.json). Compare ratios: this machine's 2 cores are shared.
  * bench/results/validation-amplification.before.json is the same run (PROBES=10 SINGLE=3) on the
- * commit before issue 19's validation work (5f1440d), for comparison.
+ * commit before the bounded-validation work (5f1440d), for comparison.
  */
 import { loadavg } from 'node:os';
 import { startAssignmentStack } from './lib/assignment-stack.mjs';

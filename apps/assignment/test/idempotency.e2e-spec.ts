@@ -62,7 +62,9 @@ describe('Idempotency-Key on the bulk action and the reassignment (docs/api/cont
     expect(first.body.data.results.map((r: { status: number }) => r.status)).toEqual([200, 200]);
     expectReplayOf(await api('/api/v1/tasks/bulk', { token: editor.token, json, headers }), first);
     for (const task of tasks) {
-      expect((await eventsOf(task.id)).filter((e) => e.subject === 'assignment.task.claimed')).toHaveLength(1);
+      expect((await eventsOf(task.id)).filter((e) => e.subject === 'assignment.task.claimed')).toHaveLength(
+        1,
+      );
     }
   });
 
@@ -78,6 +80,8 @@ describe('Idempotency-Key on the bulk action and the reassignment (docs/api/cont
     const first = await api(path, { token, json, headers });
     expect(first.status).toBe(200);
     expectReplayOf(await api(path, { token, json, headers }), first);
-    expect((await eventsOf(task.id)).filter((e) => e.subject === 'assignment.task.reassigned')).toHaveLength(1);
+    expect((await eventsOf(task.id)).filter((e) => e.subject === 'assignment.task.reassigned')).toHaveLength(
+      1,
+    );
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Background work of chat-notifications that must neither double nor loop (issue 19): email sent
+ * Background work of chat-notifications that must neither double nor loop: email sent
  * outside any transaction with a stable Message-ID, consumed events validated (a malformed one
  * dead-lettered once), and a document deleted while a room is being created never left dangling.
  *
@@ -111,7 +111,7 @@ const person = (tag: string) => {
   return { id, address };
 };
 
-describe('email delivery (issue 19)', () => {
+describe('email delivery', () => {
   it('holds no transaction or row lock while SMTP stalls, and the retry after the timeout reuses the Message-ID', async () => {
     const reader = person('stall');
     stallFirst.add(reader.address);
@@ -185,7 +185,7 @@ describe('email delivery (issue 19)', () => {
   }, 60_000);
 });
 
-describe('consumed events are validated (issue 19)', () => {
+describe('consumed events are validated', () => {
   const consumer = (handler: string) => `chat-notifications:AppEventsConsumer.${handler}`;
 
   it.each([
@@ -235,7 +235,7 @@ describe('consumed events are validated (issue 19)', () => {
   );
 });
 
-describe('a document deleted while a room is being created (issue 19)', () => {
+describe('a document deleted while a room is being created', () => {
   it('never leaves the room pointing at the deleted document', async () => {
     const group = randomUUID();
     const token = mintToken(system().keys, { sub: randomUUID(), groups: [group] });

@@ -1,7 +1,7 @@
 /**
  * Bodies over the limit through the gateway (docs/api/contract.md §2: "a body over the limit: 413, answered
  * after reading at most the limit, so the client sees the status"), and upstream answers that
- * come before the body was sent (relayed, never a 503, a reset or a hang). Issue 6.
+ * come before the body was sent (relayed, never a 503, a reset or a hang).
  */
 import {
   startFakeUpstream,
@@ -27,7 +27,7 @@ afterAll(async () => {
 
 const TOKEN_PATH = '/acl/api/v1/auth/token';
 
-describe('413 through the gateway every time (issue 6)', () => {
+describe('413 through the gateway every time', () => {
   const json = (size: number) => ({ 'content-type': 'application/json', 'content-length': size });
 
   it('answers 40 sequential over-limit JSON posts on one keep-alive connection with 413, never a reset or a hang', async () => {

@@ -1,5 +1,5 @@
 /**
- * The gateway's own defences (issue 6): timeouts and connection caps, rate limits that bad
+ * The gateway's own defences: timeouts and connection caps, rate limits that bad
  * tokens and health probes cannot dodge, CORS from CORS_ORIGINS, security headers on its own
  * pages, TRUSTED_PROXIES, and Node's parser errors in the contract's shape (docs/api/contract.md §2).
  */
@@ -52,7 +52,7 @@ async function openSocket(gw: BootedGateway, token: string): Promise<WebSocket> 
   return socket;
 }
 
-describe('timeouts (issue 6)', () => {
+describe('timeouts', () => {
   it('cuts slowloris headers (a byte at a time) within HEADERS_TIMEOUT with a 408 in the contract shape', async () => {
     const gw = await gateway({ HEADERS_TIMEOUT: '1s' });
     const connection = await RawConnection.open(gw.port);
@@ -140,7 +140,7 @@ describe('timeouts (issue 6)', () => {
   });
 });
 
-describe('connection caps (issue 6)', () => {
+describe('connection caps', () => {
   it('caps HTTP connections at MAX_CONNECTIONS with a 503, counting websockets apart (MAX_WEBSOCKETS)', async () => {
     const gw = await gateway({ MAX_CONNECTIONS: '2', MAX_WEBSOCKETS: '1' });
     const token = mintToken(upstream.keys);
@@ -176,7 +176,7 @@ describe('connection caps (issue 6)', () => {
   });
 });
 
-describe('rate limits that cannot be dodged (issue 6)', () => {
+describe('rate limits that cannot be dodged', () => {
   it('counts requests with a bad token against the client’s limit', async () => {
     const gw = await gateway({ RATE_LIMIT_PER_MINUTE: '3' });
     const statuses: number[] = [];
@@ -232,7 +232,7 @@ describe('rate limits that cannot be dodged (issue 6)', () => {
   });
 });
 
-describe('CORS (issue 6: CORS_ORIGINS, preflights answered by the gateway)', () => {
+describe('CORS (CORS_ORIGINS, preflights answered by the gateway)', () => {
   const preflight = (origin: string) => ({
     method: 'OPTIONS',
     headers: {
@@ -293,7 +293,7 @@ describe('CORS (issue 6: CORS_ORIGINS, preflights answered by the gateway)', () 
   });
 });
 
-describe('security headers on the gateway’s own pages (issue 6)', () => {
+describe('security headers on the gateway’s own pages', () => {
   it.each(['/docs', '/health/live', '/nowhere/x', '/openapi.json'])('sets them on %s', async (path) => {
     const gw = await gateway();
     const res = await fetch(`${gw.url}${path}`);
@@ -312,7 +312,7 @@ describe('security headers on the gateway’s own pages (issue 6)', () => {
   });
 });
 
-describe('TRUSTED_PROXIES at the gateway (issue 6)', () => {
+describe('TRUSTED_PROXIES at the gateway', () => {
   async function echoedHeaders(gw: BootedGateway, extra: Record<string, string>) {
     const requestId = randomUUID();
     const res = await fetch(`${gw.url}/content/api/v1/echo`, {
@@ -362,7 +362,7 @@ describe('TRUSTED_PROXIES at the gateway (issue 6)', () => {
   });
 });
 
-describe("Node's parser errors in the contract's shape (issue 6, docs/api/contract.md §2)", () => {
+describe("Node's parser errors in the contract's shape (docs/api/contract.md §2)", () => {
   it('answers bad framing with 400 {detail, code}', async () => {
     const gw = await gateway();
     const connection = await RawConnection.open(gw.port);

@@ -431,7 +431,7 @@ describe('token pre-check (docs/api/contract.md §1)', () => {
     expect(lastSeen(requestId)).toBeUndefined();
   }
 
-  it('answers a CORS preflight itself without a token, and never forwards it (issue 6)', async () => {
+  it('answers a CORS preflight itself without a token, and never forwards it', async () => {
     const requestId = randomUUID();
     const res = await call(main.url, '/content/api/v1/lineup', {
       method: 'OPTIONS',

@@ -1,5 +1,5 @@
 /**
- * Observability (issue 9): every app and the gateway serve Prometheus metrics, counted per route
+ * Observability: every app and the gateway serve Prometheus metrics, counted per route
  * template; the gateway never routes an app's `/metrics`; with OTEL_EXPORTER_OTLP_ENDPOINT set,
  * one trace follows a request from the gateway into the app, its SQL and its NATS hops, every
  * span carrying the request id.
@@ -39,7 +39,7 @@ beforeAll(async () => {
   adminToken = await login(system);
 });
 
-describe('GET /<prefix>/metrics (issue 9)', () => {
+describe('GET /<prefix>/metrics', () => {
   it('counts a request under its route template, not its raw path', async () => {
     const metricsUrl = `${system.urls.acl}/acl/metrics`;
     const route = '/acl/api/v1/users/:id';
@@ -110,7 +110,7 @@ describe('GET /<prefix>/metrics (issue 9)', () => {
   });
 });
 
-describe('METRICS_TOKEN (issue 9)', () => {
+describe('METRICS_TOKEN', () => {
   it("guards the gateway's own /metrics with a bearer when set", async () => {
     const token = 'scrape-token-0123456789abcdef';
     const gateway = await startGateway({ GATEWAY_PORT: '0', METRICS_TOKEN: token, LOG_LEVEL: 'silent' });
@@ -175,7 +175,7 @@ function otlpReceiver(): { server: Server; spans: ReceivedSpan[] } {
   return { server, spans };
 }
 
-describe('OpenTelemetry traces (issue 9)', () => {
+describe('OpenTelemetry traces', () => {
   const receiver = otlpReceiver();
   let traced: PrivateStack;
 

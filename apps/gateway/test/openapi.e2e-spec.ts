@@ -1,5 +1,5 @@
 /**
- * The merged `/openapi.json` as a client developer uses it (issue 8): it lints clean with the
+ * The merged `/openapi.json` as a client developer uses it: it lints clean with the
  * repository's redocly.yaml, openapi-typescript generates a client from it, and that client
  * type-checks (`tsc --strict`) against openapi-client/usage.ts, which fails to compile when an
  * operation has no typed success body. Every operation has a summary, a 2xx, its security and

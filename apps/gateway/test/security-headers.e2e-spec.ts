@@ -1,6 +1,6 @@
 /**
  * One security-header policy for every response the gateway sends, relayed from an app or its
- * own (issue 19): the same X-Frame-Options, CSP, Referrer-Policy... whichever answered; HSTS only
+ * own: the same X-Frame-Options, CSP, Referrer-Policy... whichever answered; HSTS only
  * when the request came over HTTPS (a trusted proxy's X-Forwarded-Proto); `/docs` keeps the CSP
  * Swagger UI needs. Through the shared stack's gateway to a real acl.
  */

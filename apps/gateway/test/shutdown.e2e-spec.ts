@@ -1,5 +1,5 @@
 /**
- * Shutdown under load (issue 6): SIGTERM to an app, and to the gateway, while 20 keep-alive
+ * Shutdown under load: SIGTERM to an app, and to the gateway, while 20 keep-alive
  * clients keep them busy. Idle keep-alive connections are closed, in-flight requests answered
  * (with `Connection: close`), the process exits 0 well within SHUTDOWN_TIMEOUT, and clients see
  * no reset: every request is 2xx, or 503 upstream_unavailable once the app stopped accepting.
@@ -45,7 +45,7 @@ function load(
   return { pool, done: Promise.all(Array.from({ length: 20 }, worker)).then(() => result) };
 }
 
-describe('SIGTERM to an app under load through the gateway (issue 6)', () => {
+describe('SIGTERM to an app under load through the gateway', () => {
   let database: string;
   let app: ReturnType<typeof spawnDist> | undefined;
 
@@ -103,7 +103,7 @@ describe('SIGTERM to an app under load through the gateway (issue 6)', () => {
   }, 120_000);
 });
 
-describe('SIGTERM to the gateway under load (issue 6)', () => {
+describe('SIGTERM to the gateway under load', () => {
   let upstream: FakeUpstream;
 
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 6 against the real system: bodies over the limit to acl's public token endpoint through
+ * The gateway's limits against the real system: bodies over the limit to acl's public token endpoint through
  * the gateway are 413 every time (docs/api/contract.md §2), and an anonymous 40 MB chunked multipart body is
  * answered (acl's 415: the route declares no multipart) instead of a cut connection.
  */

@@ -1,5 +1,5 @@
 /**
- * TRUSTED_PROXIES at the apps (issue 6): X-Forwarded-Proto/-Host build pagination links only when
+ * TRUSTED_PROXIES at the apps: X-Forwarded-Proto/-Host build pagination links only when
  * they come from a configured proxy (the gateway); from anyone else they are ignored.
  */
 import { randomBytes } from 'node:crypto';

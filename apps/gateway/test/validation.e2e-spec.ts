@@ -1,5 +1,5 @@
 /**
- * Bounded, typed validation answers through the gateway (issue 19, docs/api/contract.md §2 "bounded answers",
+ * Bounded, typed validation answers through the gateway (docs/api/contract.md §2 "bounded answers",
  * §3 forms): no request within the body limit answers more than 64 KiB, `null` is a 422 where the
  * contract gives it no meaning, invalid Unicode outside JSON bodies is a 422 at its field,
  * charsets other than UTF-8 are 415, malformed multipart bodies 422, and names are not blank,
@@ -42,7 +42,7 @@ function expectBounded422(res: ApiResponse, loc: string[], type?: string) {
   return items;
 }
 
-describe('422 answers are bounded (docs/api/contract.md §2, issue 19)', () => {
+describe('422 answers are bounded (docs/api/contract.md §2)', () => {
   const BIG = zeros(400_000);
 
   it('answers a 400,000-element email at the token endpoint with one item at the field, within 64 KiB', async () => {
@@ -127,7 +127,7 @@ describe('422 answers are bounded (docs/api/contract.md §2, issue 19)', () => {
   });
 });
 
-describe('null where the contract gives it no meaning (docs/api/contract.md §2, issue 19)', () => {
+describe('null where the contract gives it no meaning (docs/api/contract.md §2)', () => {
   it('refuses a null notification channel with 422 at the field, in the object and the list form', async () => {
     const token = mintToken(system.keys);
     const item = { notification_type: 'chat.message.created', channel: null, enabled: false };
@@ -151,7 +151,7 @@ describe('null where the contract gives it no meaning (docs/api/contract.md §2,
   });
 });
 
-describe('invalid Unicode outside JSON bodies (docs/api/contract.md §2, issue 19)', () => {
+describe('invalid Unicode outside JSON bodies (docs/api/contract.md §2)', () => {
   it.each(['%FF', '%ED%A0%80', 'a%00b'])(
     'refuses %s in a free-text query filter with 422 value_error at the field',
     async (bad) => {
@@ -202,7 +202,7 @@ describe('invalid Unicode outside JSON bodies (docs/api/contract.md §2, issue 1
   });
 });
 
-describe('content types (docs/api/contract.md §2, issue 19)', () => {
+describe('content types (docs/api/contract.md §2)', () => {
   it.each(['utf-16', 'iso-8859-1', 'utf-16le'])(
     'refuses application/json; charset=%s with 415',
     async (charset) => {
@@ -242,7 +242,7 @@ describe('content types (docs/api/contract.md §2, issue 19)', () => {
   });
 });
 
-describe('names (docs/api/contract.md §2, issue 19)', () => {
+describe('names (docs/api/contract.md §2)', () => {
   it.each([
     ['only whitespace', '   '],
     ['a bidi override', 'Desk\u202Egnp.exe'],

@@ -116,7 +116,7 @@ it('dead-letters an event its handler keeps failing after EVENTS_MAX_DELIVER del
   // And it is not redelivered any more.
   await new Promise((r) => setTimeout(r, 1_000));
   expect(await deadLetters(event.id)).toHaveLength(1);
-  // The dead letter is counted for the alert (issue 9).
+  // The dead letter is counted for the alert.
   const metrics = await (await fetch(`${fixture.base}/metrics`)).text();
   const counted = metrics
     .split('\n')

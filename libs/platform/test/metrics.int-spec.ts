@@ -1,5 +1,5 @@
 /**
- * The platform's metrics on the fixture app (issue 9): a request counted under its route
+ * The platform's metrics on the fixture app: a request counted under its route
  * template with its NATS hop timed per subject, and METRICS_ENABLED=false turning both off.
  */
 import { call, mintToken } from '@media/testing';

@@ -1,5 +1,5 @@
 /**
- * Events through a 3-node JetStream cluster (issue 26), as production runs NATS: the events
+ * Events through a 3-node JetStream cluster, as production runs NATS: the events
  * stream on three replicas, the app's bus given all three servers. Losing the node that leads a
  * durable consumer must not stall delivery for longer than it takes to elect a new leader plus a
  * few seconds; losing quorum keeps events in the outbox until it returns, then applies each once;

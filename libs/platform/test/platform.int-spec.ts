@@ -300,7 +300,7 @@ describe('form and multipart bodies (docs/api/contract.md §3)', () => {
   });
 });
 
-describe('multipart only where a route declares it (issue 6)', () => {
+describe('multipart only where a route declares it', () => {
   const uploadsLeft = async () => (await readdir(tmpdir())).filter((f) => f.startsWith('media-upload-'));
 
   /** Polls until no temporary upload file is left (they are removed when the response closes). */
@@ -395,7 +395,7 @@ describe('multipart only where a route declares it (issue 6)', () => {
   });
 });
 
-describe('bad input never reaches a 500 (docs/api/contract.md §2, issue 6)', () => {
+describe('bad input never reaches a 500 (docs/api/contract.md §2)', () => {
   const nested = (depth: number) => {
     let s = '1';
     for (let i = 0; i < depth; i++) s = `{"a":${s}}`;

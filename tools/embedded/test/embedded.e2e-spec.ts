@@ -6,7 +6,7 @@ import { envPrefix, type AppName } from '@media/contracts';
 import { cleanEnv, freePorts, makeWorkDir, pathWithoutNats, stopLeftoverPostgres } from './support';
 
 /**
- * The embedded default as a user runs it (issue 2, "The two ways to run it"): the built runner
+ * The embedded default as a user runs it ("The two ways to run it"): the built runner
  * as a child process, with no DATABASE_URL or NATS_URL, on ports of its own so it clashes with
  * nothing on this machine. Needs `npm run build` first (npm test does it).
  */
@@ -158,7 +158,7 @@ describe('npm start (embedded default)', () => {
   );
 
   it(
-    'starts from a directory the postgres user cannot enter (mktemp -d, 0700) without opening it (issue 6)',
+    'starts from a directory the postgres user cannot enter (mktemp -d, 0700) without opening it',
     async () => {
       const work = mkdtempSync(join(tmpdir(), 'embedded-e2e-private-'));
       workDirs.push(work);

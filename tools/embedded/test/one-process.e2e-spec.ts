@@ -9,7 +9,7 @@ import { eventually } from '@media/testing';
 import { cleanEnv, freePorts, makeWorkDir, stopLeftoverPostgres } from './support';
 
 /**
- * Each app is itself inside the one process of the embedded default (issue 19): a request to
+ * Each app is itself inside the one process of the embedded default: a request to
  * each app logs that app's `app` and exports its span under that app's `service.name`, and the
  * start logs no `data source already registered` warning. Spans go to a test collector (a fake
  * OTLP/HTTP endpoint in this process) that keeps what it is sent.

@@ -7,7 +7,7 @@ import { eventually } from '@media/testing';
 import { cleanEnv, freePorts, makeWorkDir, stopLeftoverPostgres } from './support';
 
 /**
- * `npm start` under a process manager (issue 19): SIGTERM to the npm process stops everything
+ * `npm start` under a process manager: SIGTERM to the npm process stops everything
  * the runner started, and the runner stops when its parent dies without passing a signal on.
  */
 const ROOT = resolve(__dirname, '../../..');

@@ -1,5 +1,5 @@
 /**
- * The embedded default as root from a directory the `postgres` user cannot enter (issue 6): a
+ * The embedded default as root from a directory the `postgres` user cannot enter: a
  * checkout (binaries) and a DATA_DIR under a fresh `mktemp -d` (0700). PostgreSQL's binaries and
  * cluster run from a base the `postgres` user can reach, named in DATA_DIR; nothing of the
  * user's directories is opened up. As another user there is nothing to move, and nothing moves.

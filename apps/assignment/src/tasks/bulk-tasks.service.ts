@@ -1,11 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AssignmentErrorCodes, type BulkTaskResult, type TaskView, type UserProfile } from '@media/contracts';
-import { DomainError, ValidationFailed, type AuthUser } from '@media/platform';
+import type { BulkTaskResult, TaskView, UserProfile } from '@media/contracts';
+import { ValidationFailed, type AuthUser } from '@media/platform';
+import { toBulkResult } from './bulk-result.view';
 import type { BulkTasksDto } from './dto/bulk-tasks.dto';
 import { TasksService } from './tasks.service';
-
-/** The statuses an item may carry besides 200: those the single actions answer about one task. */
-const ITEM_STATUSES = new Set([403, 404, 409, 422]);
 
 /**
  * Bulk task actions (docs/api/contract.md §7.2): the single action applied to each task in turn,
@@ -22,7 +20,7 @@ export class BulkTasksService {
     const act = await this.action(dto, caller);
     const results: BulkTaskResult[] = [];
     // One task after another: each holds one connection for its own transaction only.
-    for (const taskId of dto.task_ids) results.push(await outcome(taskId, () => act(taskId)));
+    for (const taskId of dto.task_ids) results.push(await toBulkResult(taskId, () => act(taskId)));
     return results;
   }
 
@@ -75,29 +73,4 @@ function assertDistinct(taskIds: readonly string[]): void {
     ];
   });
   if (issues.length > 0) throw new ValidationFailed(issues);
-}
-
-/** One item: the task, or the error its single action would have answered about it. */
-async function outcome(taskId: string, run: () => Promise<TaskView>): Promise<BulkTaskResult> {
-  try {
-    return { task_id: taskId, status: 200, task: await run() };
-  } catch (error) {
-    if (error instanceof ValidationFailed) {
-      return {
-        task_id: taskId,
-        status: 422,
-        error: { detail: summarise(error), code: AssignmentErrorCodes.validationFailed },
-      };
-    }
-    if (error instanceof DomainError && ITEM_STATUSES.has(error.status)) {
-      return { task_id: taskId, status: error.status, error: { detail: error.detail, code: error.code } };
-    }
-    throw error;
-  }
-}
-
-/** A 422's issues in one sentence: `Invalid body.user_id: User … is not active.` */
-function summarise(error: ValidationFailed): string {
-  const parts = error.issues.map((i) => `${i.loc.join('.')}: ${i.msg.replace(/\.$/, '')}`);
-  return `Invalid ${parts.join('; ')}.`;
 }

@@ -11,13 +11,14 @@ import {
   Req,
   UseGuards,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permissions, type BulkTaskResult, type TaskView } from '@media/contracts';
 import {
-  Idempotent,
   ApiErrors,
+  ApiNoContent,
   ApiSuccess,
   CurrentUser,
+  Idempotent,
   JsonOnly,
   RequireAnyPermission,
   RequirePermissions,
@@ -105,7 +106,7 @@ export class TasksController {
   @HttpCode(204)
   @RequirePermissions(Permissions.tasksAssign)
   @ApiOperation({ operationId: 'assignment_tasks_delete', summary: 'Soft-delete a task' })
-  @ApiNoContentResponse({ description: 'Deleted; later reads are 404.' })
+  @ApiNoContent('Deleted; later reads are 404.')
   @ApiErrors(401, 403, 404, 422)
   async remove(@Param() params: TaskIdParams): Promise<void> {
     await this.tasks.remove(params.task_id);

@@ -11,9 +11,10 @@ import {
   Query,
   Req,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   ApiErrors,
+  ApiNoContent,
   ApiSuccess,
   CurrentUser,
   envelope,
@@ -94,9 +95,7 @@ export class MessagesController {
   @ApiOperation({
     summary: 'Delete a message (its sender within CHAT_EDIT_WINDOW; an ADMIN of a GROUP room at any time)',
   })
-  @ApiNoContentResponse({
-    description: 'Deleted: the message stays in the list with body null and deleted_at set',
-  })
+  @ApiNoContent('Deleted: the message stays in the list with body null and deleted_at set')
   @ApiErrors(
     401,
     [403, 'Neither the sender nor an ADMIN of a GROUP room'],

@@ -3,7 +3,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AccessTokenClaims } from '@media/contracts';
 import {
   bearerToken,
-  DomainError,
   DrainHooks,
   JwksKeyStore,
   InjectConfig,
@@ -18,13 +17,6 @@ import { TicketsService } from './tickets.service';
 /** Where the verified claims of an accepted upgrade are kept on its request. */
 export const WS_CLAIMS = Symbol('ws-claims');
 export type AuthenticatedUpgrade = IncomingMessage & { [WS_CLAIMS]?: AccessTokenClaims };
-
-type VerifyCallback = (
-  ok: boolean,
-  code?: number,
-  message?: string,
-  headers?: Record<string, string>,
-) => void;
 
 /**
  * Authenticates a websocket upgrade before the protocol switch: an `Authorization: Bearer`
@@ -57,24 +49,4 @@ export class WsAuthService {
     if (!raw) throw new Unauthenticated('not_authenticated', 'Authentication credentials were not provided.');
     return verifyAccessToken(this.keys, tokenRules(this.config.auth), raw);
   }
-
-  /** ws's `verifyClient` in its asynchronous form. */
-  readonly verifyClient = (info: { req: IncomingMessage }, done: VerifyCallback): void => {
-    this.authenticate(info.req).then(
-      (claims) => {
-        (info.req as AuthenticatedUpgrade)[WS_CLAIMS] = claims;
-        done(true);
-      },
-      (error: unknown) => {
-        const failure =
-          error instanceof DomainError
-            ? error
-            : new DomainError(503, 'upstream_unavailable', 'Authentication is unavailable.');
-        done(false, failure.status, JSON.stringify({ detail: failure.detail, code: failure.code }), {
-          'Content-Type': 'application/json',
-          ...failure.headers,
-        });
-      },
-    );
-  };
 }

@@ -20,7 +20,6 @@ import {
   ApiSuccess,
   Idempotent,
   type Page,
-  pageSchema,
   RequirePermissions,
 } from '@media/platform';
 import type { Request } from 'express';

@@ -12,7 +12,7 @@ function request(peer: string, headers: Record<string, string>): IncomingMessage
 const loopbackOnly = parseTrustedProxies('loopback');
 const ingress = parseTrustedProxies('10.0.0.0/24, fd00::/8');
 
-describe('TRUSTED_PROXIES (issue 6: configured, not guessed)', () => {
+describe('TRUSTED_PROXIES (configured, not guessed)', () => {
   it.each([
     ['127.0.0.1', true],
     ['::1', true],

@@ -212,6 +212,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/assignment/api/v1/tasks/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim, unclaim, start, complete, cancel or reassign up to 100 tasks
+         * @description Always 200 once the body validates: one result per task, in the order of task_ids, with the status and body the single action would have answered.
+         */
+        post: operations["assignment_tasks_bulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/assignment/api/v1/tasks/{task_id}": {
         parameters: {
             query?: never;
@@ -241,6 +261,23 @@ export interface paths {
         put?: never;
         /** Claim a task (endpoint 4) */
         post: operations["assignment_tasks_claim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assignment/api/v1/tasks/{task_id}/reassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give a CLAIMED or IN_PROGRESS task to another user */
+        post: operations["assignment_tasks_reassign"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1146,24 +1183,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/chat/rooms/{id}/messages": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A room's messages (cursor) */
-        get: operations["chat_notifications_Rooms_listMessages"];
-        put?: never;
-        /** Post a message to a room */
-        post: operations["chat_notifications_Rooms_postMessage"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/chat/rooms/{id}/read": {
         parameters: {
             query?: never;
@@ -1176,40 +1195,6 @@ export interface paths {
         /** Mark a room read up to now */
         post: operations["chat_notifications_Rooms_markRead"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/chat/rooms/{id}/members": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Add members to a room */
-        post: operations["chat_notifications_Rooms_addMembers"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/chat/rooms/{id}/members/{user_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Remove a member from a room */
-        delete: operations["chat_notifications_Rooms_removeMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1230,6 +1215,76 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/rooms/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add members to a room */
+        post: operations["chat_notifications_RoomMembers_addMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/rooms/{id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member from a room */
+        delete: operations["chat_notifications_RoomMembers_removeMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/rooms/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A room's messages (cursor) */
+        get: operations["chat_notifications_Messages_list"];
+        put?: never;
+        /** Post a message to a room */
+        post: operations["chat_notifications_Messages_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/rooms/{id}/messages/{message_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a message (its sender within CHAT_EDIT_WINDOW; an ADMIN of a GROUP room at any time) */
+        delete: operations["chat_notifications_Messages_delete"];
+        options?: never;
+        head?: never;
+        /** Edit a message (its sender, within CHAT_EDIT_WINDOW) */
+        patch: operations["chat_notifications_Messages_edit"];
         trace?: never;
     };
     "/api/v1/notifications/preferences": {
@@ -1312,6 +1367,24 @@ export interface paths {
         put?: never;
         /** Archive a notification */
         post: operations["chat_notifications_Notifications_archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's notification settings (defaults until set) */
+        get: operations["chat_notifications_Settings_get"];
+        /** Replace the caller's notification settings (a missing field takes its default) */
+        put: operations["chat_notifications_Settings_replace"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1454,7 +1527,7 @@ export interface components {
              * @example not_found
              * @enum {string}
              */
-            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "bad_request" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
+            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "idempotency_key_in_flight" | "bad_request" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "task_not_reassignable" | "validation_failed" | "edit_window_closed" | "message_deleted" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
         };
         ValidationIssueResponse: {
             /**
@@ -1580,40 +1653,13 @@ export interface components {
             /** @example tasks:claim */
             code: string;
         };
-        /**
-         * @example {
-         *       "workflow_node_code": "example",
-         *       "node_preview_name": "example"
-         *     }
-         */
-        CreateTaskDto: {
-            workflow_node_code: string;
-            node_preview_name: string;
-            node_instructions?: string | null;
-            /**
-             * @default MEDIUM
-             * @enum {string}
-             */
-            priority?: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
-            /** Format: date-time */
-            due_at?: string | null;
-            required_permissions_snapshot?: components["schemas"]["RequiredPermissionDto"][];
-            /** @description Group ids; when given, only members of one of them may claim. */
-            candidate_groups?: string[];
-            source_service?: string | null;
-            entity_type?: string | null;
-            /** Format: uuid */
-            entity_id?: string | null;
-            entity_reference?: string | null;
-            engine_request?: string | null;
-        };
-        TaskAssigneeDto: {
+        TaskAssigneeResponse: {
             /** Format: uuid */
             id: string;
             name: string;
             email: string;
         };
-        TaskDto: {
+        TaskResponse: {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
@@ -1645,15 +1691,79 @@ export interface components {
             updated_at: string;
             /** Format: date-time */
             deleted_at: string | null;
-            assigned_to_user: components["schemas"]["TaskAssigneeDto"] | null;
+            assigned_to_user: components["schemas"]["TaskAssigneeResponse"] | null;
             escalation_level: number;
         };
-        TaskPageDto: {
-            results: components["schemas"]["TaskDto"][];
-            /** Format: uri */
-            next: string | null;
-            /** Format: uri */
-            previous: string | null;
+        /**
+         * @example {
+         *       "workflow_node_code": "example",
+         *       "node_preview_name": "example"
+         *     }
+         */
+        CreateTaskDto: {
+            workflow_node_code: string;
+            node_preview_name: string;
+            node_instructions?: string | null;
+            /**
+             * @default MEDIUM
+             * @enum {string}
+             */
+            priority?: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
+            /** Format: date-time */
+            due_at?: string | null;
+            required_permissions_snapshot?: components["schemas"]["RequiredPermissionDto"][];
+            /** @description Group ids; when given, only members of one of them may claim. */
+            candidate_groups?: string[];
+            source_service?: string | null;
+            entity_type?: string | null;
+            /** Format: uuid */
+            entity_id?: string | null;
+            entity_reference?: string | null;
+            engine_request?: string | null;
+        };
+        BulkTaskErrorResponse: {
+            /** @description A sentence (a 422’s issues summarised in one) */
+            detail: string;
+            /**
+             * @example task_not_claimable
+             * @enum {string}
+             */
+            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "idempotency_key_in_flight" | "bad_request" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "task_not_reassignable" | "validation_failed" | "edit_window_closed" | "message_deleted" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
+        };
+        BulkTaskResultResponse: {
+            /** Format: uuid */
+            task_id: string;
+            /**
+             * @description The HTTP status the single action would have answered
+             * @enum {number}
+             */
+            status: 200 | 403 | 404 | 409 | 422;
+            /** @description The task after the action (status 200) */
+            task?: components["schemas"]["TaskResponse"];
+            /** @description The error (any other status) */
+            error?: components["schemas"]["BulkTaskErrorResponse"];
+        };
+        BulkTasksResponse: {
+            results: components["schemas"]["BulkTaskResultResponse"][];
+        };
+        /**
+         * @example {
+         *       "action": "claim",
+         *       "task_ids": [
+         *         "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+         *       ]
+         *     }
+         */
+        BulkTasksDto: {
+            /** @enum {string} */
+            action: "claim" | "unclaim" | "start" | "complete" | "cancel" | "reassign";
+            /** @description Distinct task ids; results come back in this order. A repeated id is a 422 at its index. */
+            task_ids: string[];
+            /**
+             * Format: uuid
+             * @description `claim`: the claimant (default the caller; another user needs `tasks:assign`). `reassign`: the new assignee (required). Not allowed for the other actions.
+             */
+            user_id?: string;
         };
         /** @example {} */
         ClaimTaskDto: {
@@ -1663,12 +1773,17 @@ export interface components {
              */
             user_id?: string;
         };
-        ClaimResponseDto: {
-            /** @example true */
-            success: boolean;
-            /** @example Task claimed */
-            message: string;
-            data: components["schemas"]["TaskDto"];
+        /**
+         * @example {
+         *       "user_id": "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+         *     }
+         */
+        ReassignTaskDto: {
+            /**
+             * Format: uuid
+             * @description The new assignee: an active user holding the task’s permissions and in its candidate groups.
+             */
+            user_id: string;
         };
         BookingTotalsResponse: {
             /** @example 1250.00 */
@@ -2411,13 +2526,13 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
-        TicketView: {
+        TicketResponse: {
             /** @description Pass as `?ticket=` on the websocket upgrade; single use. */
             ticket: string;
             /** Format: date-time */
             expires_at: string;
         };
-        MemberView: {
+        MemberResponse: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -2429,7 +2544,7 @@ export interface components {
             /** Format: date-time */
             last_read_at: string | null;
         };
-        RoomView: {
+        RoomResponse: {
             /** Format: uuid */
             id: string;
             name: string;
@@ -2441,9 +2556,17 @@ export interface components {
             /** Format: uuid */
             created_by: string;
             is_active: boolean;
-            members: components["schemas"]["MemberView"][];
-            /** @example 0 */
+            members: components["schemas"]["MemberResponse"][];
+            /**
+             * @description The caller's unread messages (by others, not deleted)
+             * @example 0
+             */
             unread_count: string;
+            /**
+             * @description The caller's unread messages that mention the caller
+             * @example 0
+             */
+            mention_count: string;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2472,25 +2595,6 @@ export interface components {
             /** Format: uuid */
             user_id: string;
         };
-        MessageView: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            room_id: string;
-            /** Format: uuid */
-            sender: string;
-            body: string;
-            /** Format: date-time */
-            created_at: string;
-        };
-        /**
-         * @example {
-         *       "body": "example"
-         *     }
-         */
-        CreateMessageDto: {
-            body: string;
-        };
         /**
          * @example {
          *       "member_ids": [
@@ -2501,7 +2605,43 @@ export interface components {
         AddMembersDto: {
             member_ids: string[];
         };
-        PreferenceView: {
+        MessageResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            room_id: string;
+            /** Format: uuid */
+            sender: string;
+            /** @description null once the message is deleted */
+            body: string | null;
+            /** @description The members mentioned when it was posted (an edit leaves them) */
+            mentions: string[];
+            /** Format: date-time */
+            edited_at: string | null;
+            /** Format: date-time */
+            deleted_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * @example {
+         *       "body": "example"
+         *     }
+         */
+        CreateMessageDto: {
+            body: string;
+            /** @description Distinct members of the room to mention; each gets a `chat.mention` notification (HIGH) */
+            mentions?: string[];
+        };
+        /**
+         * @example {
+         *       "body": "example"
+         *     }
+         */
+        UpdateMessageDto: {
+            body: string;
+        };
+        PreferenceResponse: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -2516,8 +2656,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        PreferencesView: {
-            preferences: components["schemas"]["PreferenceView"][];
+        PreferencesResponse: {
+            preferences: components["schemas"]["PreferenceResponse"][];
         };
         PreferenceItemDto: {
             /** @description `*` for every type without its own row */
@@ -2529,13 +2669,19 @@ export interface components {
             channel?: "websocket" | "email";
             enabled: boolean;
         };
-        DeliveriesView: {
-            /** @enum {string} */
-            websocket: "pending" | "sent" | "disabled";
-            /** @enum {string} */
-            email: "pending" | "sent" | "disabled" | "skipped" | "failed";
+        DeliveriesResponse: {
+            /**
+             * @description `held`: arrived during quiet hours; never pushed later (the inbox has it)
+             * @enum {string}
+             */
+            websocket: "pending" | "sent" | "held" | "disabled";
+            /**
+             * @description `held`: waits for the end of quiet hours; `digest`: waits for the daily digest
+             * @enum {string}
+             */
+            email: "pending" | "sent" | "held" | "digest" | "disabled" | "skipped" | "failed";
         };
-        NotificationView: {
+        NotificationResponse: {
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -2546,28 +2692,82 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+            /**
+             * @description As tasks; `URGENT` is never held by quiet hours
+             * @enum {string}
+             */
+            priority: "LOW" | "MEDIUM" | "HIGH" | "URGENT";
             is_read: boolean;
             /** Format: date-time */
             read_at: string | null;
             is_archived: boolean;
             /** Format: date-time */
             archived_at: string | null;
-            deliveries: components["schemas"]["DeliveriesView"];
+            deliveries: components["schemas"]["DeliveriesResponse"];
             /** Format: date-time */
             created_at: string;
         };
-        InboxPageView: {
-            results: components["schemas"]["NotificationView"][];
+        InboxPageResponse: {
+            results: components["schemas"]["NotificationResponse"][];
             /** Format: uri */
             next: string | null;
             /** Format: uri */
             previous: string | null;
             unread_count: number;
         };
-        ReadAllView: {
+        ReadAllResponse: {
             /** @description Entries marked read by this call */
             updated: number;
             unread_count: number;
+        };
+        QuietHoursResponse: {
+            /** @example 22:00 */
+            start: string;
+            /** @example 07:00 */
+            end: string;
+        };
+        SettingsResponse: {
+            /** @example Europe/Berlin */
+            timezone: string;
+            quiet_hours: components["schemas"]["QuietHoursResponse"] | null;
+            /** @enum {string} */
+            email_digest: "off" | "daily";
+            /** @example 08:00 */
+            digest_time: string;
+        };
+        QuietHoursDto: {
+            /** @example 22:00 */
+            start: string;
+            /**
+             * @description Differs from start
+             * @example 07:00
+             */
+            end: string;
+        };
+        /**
+         * @example {
+         *       "timezone": "Europe/Berlin"
+         *     }
+         */
+        SettingsDto: {
+            /**
+             * @description IANA zone name
+             * @default UTC
+             * @example Europe/Berlin
+             */
+            timezone?: string;
+            /** @default null */
+            quiet_hours?: components["schemas"]["QuietHoursDto"] | null;
+            /**
+             * @default off
+             * @enum {string}
+             */
+            email_digest?: "off" | "daily";
+            /**
+             * @description Local time of the daily digest
+             * @default 08:00
+             */
+            digest_time?: string;
         };
     };
     responses: {
@@ -2722,7 +2922,10 @@ export interface operations {
     content_Lineup_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2774,6 +2977,15 @@ export interface operations {
             };
             /** @description A required permission is missing */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3074,7 +3286,10 @@ export interface operations {
     content_Lineup_attach: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 slot_id: string;
             };
@@ -3119,6 +3334,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3290,7 +3514,10 @@ export interface operations {
     content_StoryCategories_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3739,12 +3966,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskPageDto"];
+                    "application/json": {
+                        results: components["schemas"]["TaskResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -3780,7 +4020,10 @@ export interface operations {
     assignment_tasks_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3790,12 +4033,13 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskDto"];
+                    "application/json": components["schemas"]["TaskResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -3809,6 +4053,15 @@ export interface operations {
             };
             /** @description A required permission is missing */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3846,6 +4099,102 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    assignment_tasks_bulk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkTasksDto"];
+            };
+        };
+        responses: {
+            /** @description Bulk action applied */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["BulkTasksResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description A service this request depends on did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     assignment_tasks_get: {
         parameters: {
             query?: never;
@@ -3857,12 +4206,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskDto"];
+                    "application/json": components["schemas"]["TaskResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -3964,7 +4314,10 @@ export interface operations {
     assignment_tasks_claim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 task_id: string;
             };
@@ -3976,12 +4329,18 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Task claimed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ClaimResponseDto"];
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["TaskResponse"];
+                    };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4059,6 +4418,113 @@ export interface operations {
             };
         };
     };
+    assignment_tasks_reassign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReassignTaskDto"];
+            };
+        };
+        responses: {
+            /** @description Task reassigned */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["TaskResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description tasks:assign is missing, or the new assignee lacks a permission of the task or is in none of its candidate groups */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description task_not_reassignable: the task is not CLAIMED or IN_PROGRESS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed, or user_id is not an active user */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description A service this request depends on did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     assignment_tasks_unclaim: {
         parameters: {
             query?: never;
@@ -4070,12 +4536,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskDto"];
+                    "application/json": components["schemas"]["TaskResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4137,12 +4604,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskDto"];
+                    "application/json": components["schemas"]["TaskResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4204,12 +4672,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskDto"];
+                    "application/json": components["schemas"]["TaskResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4271,12 +4740,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Success */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaskDto"];
+                    "application/json": components["schemas"]["TaskResponse"];
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
@@ -4452,7 +4922,10 @@ export interface operations {
     inventory_Bookings_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4755,7 +5228,10 @@ export interface operations {
     inventory_Bookings_addLine: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 order_id: string;
             };
@@ -4936,7 +5412,10 @@ export interface operations {
     inventory_Bookings_createAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 order_id: string;
                 line_id: string;
@@ -4978,6 +5457,15 @@ export interface operations {
             };
             /** @description Unknown id, or an id not under its parent (never a leak) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5288,7 +5776,10 @@ export interface operations {
     commercial_Clients_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5433,7 +5924,10 @@ export interface operations {
     commercial_Deals_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5463,6 +5957,15 @@ export interface operations {
             };
             /** @description A required permission is missing */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5671,7 +6174,10 @@ export interface operations {
     payment_Plans_replace: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5710,6 +6216,15 @@ export interface operations {
             };
             /** @description A required permission is missing */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5818,7 +6333,10 @@ export interface operations {
     payment_Targets_upsert: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5857,6 +6375,15 @@ export interface operations {
             };
             /** @description A required permission is missing */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5972,7 +6499,10 @@ export interface operations {
     payment_Collections_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6002,6 +6532,15 @@ export interface operations {
             };
             /** @description A required permission is missing */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6452,7 +6991,10 @@ export interface operations {
     acl_Users_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6748,7 +7290,10 @@ export interface operations {
     acl_Groups_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7142,7 +7687,10 @@ export interface operations {
     acl_Correspondents_invite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7223,7 +7771,10 @@ export interface operations {
     acl_Correspondents_accept: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 token: string;
             };
@@ -7246,6 +7797,15 @@ export interface operations {
             };
             /** @description Unknown, used or withdrawn invitation */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7466,7 +8026,10 @@ export interface operations {
     documents_Documents_upload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7502,6 +8065,15 @@ export interface operations {
             };
             /** @description Needs `documents:write`. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7801,7 +8373,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["TicketView"];
+                        data: components["schemas"]["TicketResponse"];
                     };
                 };
             };
@@ -7841,7 +8413,7 @@ export interface operations {
                         success: true;
                         message: string;
                         data: {
-                            results: components["schemas"]["RoomView"][];
+                            results: components["schemas"]["RoomResponse"][];
                             /**
                              * Format: uri
                              * @description Absolute URL of the next page
@@ -7880,7 +8452,10 @@ export interface operations {
     chat_notifications_Rooms_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7902,7 +8477,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -7917,6 +8492,15 @@ export interface operations {
             };
             /** @description A required permission is missing */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7966,7 +8550,10 @@ export interface operations {
     chat_notifications_Rooms_direct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7986,7 +8573,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8000,12 +8587,21 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
             /** @description Missing, malformed, badly signed or expired token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8073,7 +8669,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8088,163 +8684,6 @@ export interface operations {
             };
             /** @description Not found */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed (every failing field) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-        };
-    };
-    chat_notifications_Rooms_listMessages: {
-        parameters: {
-            query?: {
-                /** @description Opaque cursor from `next` or `previous`. */
-                cursor?: string;
-                page_size?: number;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: {
-                            results: components["schemas"]["MessageView"][];
-                            /**
-                             * Format: uri
-                             * @description Absolute URL of the next page
-                             */
-                            next: string | null;
-                            /**
-                             * Format: uri
-                             * @description Absolute URL of the previous page
-                             */
-                            previous: string | null;
-                        };
-                    };
-                };
-            };
-            /** @description Missing, malformed, badly signed or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed (every failing field) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-        };
-    };
-    chat_notifications_Rooms_postMessage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateMessageDto"];
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: components["schemas"]["MessageView"];
-                    };
-                };
-            };
-            /** @description Missing, malformed, badly signed or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8285,7 +8724,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8319,7 +8758,71 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Rooms_addMembers: {
+    chat_notifications_Rooms_deactivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["RoomResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_RoomMembers_addMembers: {
         parameters: {
             query?: never;
             header?: never;
@@ -8344,7 +8847,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8423,7 +8926,7 @@ export interface operations {
             };
         };
     };
-    chat_notifications_Rooms_removeMember: {
+    chat_notifications_RoomMembers_removeMember: {
         parameters: {
             query?: never;
             header?: never;
@@ -8445,7 +8948,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: components["schemas"]["RoomResponse"];
                     };
                 };
             };
@@ -8497,9 +9000,13 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Rooms_deactivate: {
+    chat_notifications_Messages_list: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Opaque cursor from `next` or `previous`. */
+                cursor?: string;
+                page_size?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -8518,7 +9025,19 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["RoomView"];
+                        data: {
+                            results: components["schemas"]["MessageResponse"][];
+                            /**
+                             * Format: uri
+                             * @description Absolute URL of the next page
+                             */
+                            next: string | null;
+                            /**
+                             * Format: uri
+                             * @description Absolute URL of the previous page
+                             */
+                            previous: string | null;
+                        };
                     };
                 };
             };
@@ -8531,7 +9050,145 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description A required permission is missing */
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_Messages_post: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMessageDto"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["MessageResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown room, or the caller is not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description room_inactive */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid body, or a mention of a non-member (at ["body","mentions","<i>"]) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_Messages_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: the message stays in the list with body null and deleted_at set */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Neither the sender nor an ADMIN of a GROUP room */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8540,8 +9197,113 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Not found */
+            /** @description Unknown room or message, or the caller is not a member */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description edit_window_closed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_Messages_edit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMessageDto"];
+            };
+        };
+        responses: {
+            /** @description The edited message (`edited_at` set) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["MessageResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not the sender */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unknown room or message, or the caller is not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description edit_window_closed or message_deleted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8580,7 +9342,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["PreferencesView"];
+                        data: components["schemas"]["PreferencesResponse"];
                     };
                 };
             };
@@ -8621,7 +9383,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["PreferencesView"];
+                        data: components["schemas"]["PreferencesResponse"];
                     };
                 };
             };
@@ -8691,7 +9453,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["InboxPageView"];
+                        data: components["schemas"]["InboxPageResponse"];
                     };
                 };
             };
@@ -8735,7 +9497,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["ReadAllView"];
+                        data: components["schemas"]["ReadAllResponse"];
                     };
                 };
             };
@@ -8772,7 +9534,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["NotificationView"];
+                        data: components["schemas"]["NotificationResponse"];
                     };
                 };
             };
@@ -8827,7 +9589,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["NotificationView"];
+                        data: components["schemas"]["NotificationResponse"];
                     };
                 };
             };
@@ -8842,6 +9604,107 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_Settings_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["SettingsResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chat_notifications_Settings_replace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["SettingsResponse"];
+                    };
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

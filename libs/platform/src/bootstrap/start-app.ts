@@ -227,7 +227,7 @@ async function bootApp<C extends PlatformConfig>(
   app.get(BusHealthIndicator).watchListener(listener.status);
   await app.startAllMicroservices();
   if (!isInProcess(config.nats)) {
-    // After a failover, both connections move back to rejoined nodes by themselves (issue 26).
+    // After a failover, both connections move back to rejoined nodes by themselves.
     clusterSpread(`${def.name}-listener`).attach(listener.unwrap<NatsConnection>());
     const client = app.get<ClientProxy>(NATS_CLIENT);
     void client

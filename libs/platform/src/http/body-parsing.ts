@@ -51,7 +51,7 @@ export const MAX_JSON_DEPTH = 64;
 /**
  * Whether a parsed JSON value nests deeper than `max` levels (iterative: no stack to overflow).
  * Only objects and arrays are visited: a list of 400,000 numbers costs one tight loop, not
- * 400,000 stack entries (issue 19).
+ * 400,000 stack entries.
  */
 export function nestsDeeperThan(value: unknown, max: number): boolean {
   if (typeof value !== 'object' || value === null) return false;

@@ -87,6 +87,7 @@ class PerAppExporter implements SpanExporter {
 /**
  * One provider for the process; each span is exported with the `service.name` of the app it was
  * started in (see `runInApp`), so the embedded default's apps keep their own names.
+ * @public loaded with `require` by ./tracing only when tracing is on.
  */
 export function startTracerProvider(
   serviceName: string,

@@ -72,7 +72,7 @@ const MAX_RETRY_DELAY_MS = 5 * 60_000;
  * Pull requests: each lives `expires` ms and the server heartbeats it every `idle_heartbeat` ms
  * while it has nothing to send. Two missed heartbeats (the consumer's leader died, the request
  * with it) restart the consume loop, so delivery resumes about 2 s after a new leader exists
- * instead of after the library's 30 s expiry plus its 30 s retry (issue 26).
+ * instead of after the library's 30 s expiry plus its 30 s retry.
  */
 export const CONSUME_OPTIONS = { max_messages: 50, expires: 5_000, idle_heartbeat: 1_000 } as const;
 /** Notifications of `consume` after which the loop starts over (re-creating the consumer if gone). */

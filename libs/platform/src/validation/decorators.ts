@@ -109,7 +109,7 @@ export function nameProblem(value: unknown): string | undefined {
 /**
  * A name or title a person reads (a room, a category, a schedule, a client): not only whitespace,
  * no C0 control characters and no bidi overrides or isolates, which can make `gnp.exe` display as
- * `exe.png` (docs/api/contract.md §2, issue 19). 422 `value_error`; the type and length checks stay separate.
+ * `exe.png` (docs/api/contract.md §2). 422 `value_error`; the type and length checks stay separate.
  */
 export const IsName =
   (options?: ValidationOptions): PropertyDecorator =>
@@ -127,7 +127,7 @@ export const IsName =
 
 /**
  * The field may be left out; `null` is validated like any other value, so it is a 422 at the
- * field with the type word of a wrong type (docs/api/contract.md §2, issue 19). class-validator's
+ * field with the type word of a wrong type (docs/api/contract.md §2). class-validator's
  * `@IsOptional()` skips `null` too, which let `null` reach NOT NULL columns (a 500).
  */
 export const Optional = (options?: ValidationOptions): PropertyDecorator =>

@@ -55,7 +55,7 @@ class Members {
   member_ids!: string[];
 }
 
-describe('RpcPayloadPipe answers are bounded (docs/api/contract.md §2, issue 19)', () => {
+describe('RpcPayloadPipe answers are bounded (docs/api/contract.md §2)', () => {
   const pipe = new RpcPayloadPipe(Members);
   const fail = (data: unknown) =>
     pipe.transform({ data }).then(

@@ -78,7 +78,7 @@ export interface BoundedShape {
 
 /**
  * Bounds the work and the answer of a validation before class-transformer and class-validator
- * see the input (docs/api/contract.md §2, issue 19). Both walk every element of every array, and the 422
+ * see the input (docs/api/contract.md §2). Both walk every element of every array, and the 422
  * used to list one item per element: a 400,000-element array cost seconds and tens of MB.
  *
  * - A field that takes a scalar, given an array or an object, is one item at the field: the

@@ -166,7 +166,7 @@ describe('the conventions rules can fail', () => {
   });
 });
 
-describe('every app follows the shape (docs: /SHAPE of an app, acl is the model)', () => {
+describe('every app follows the shape (docs/development.md, Conventions; acl is the model)', () => {
   it('finds the apps', () => {
     expect(apps).toEqual(expect.arrayContaining(['acl', 'gateway']));
   });

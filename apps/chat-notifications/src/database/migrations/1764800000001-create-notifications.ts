@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Notification preferences, the inbox and websocket tickets (issue 15). */
+/** Notification preferences, the inbox and websocket tickets. */
 export class CreateNotifications1764800000001 implements MigrationInterface {
   name = 'CreateNotifications1764800000001';
 

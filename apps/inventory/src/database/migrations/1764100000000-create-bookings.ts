@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Bookings (orders), their lines and the lines' assets (issue 13, docs/api/contract.md §4.12). */
+/** Bookings (orders), their lines and the lines' assets (docs/api/contract.md §4.12). */
 export class CreateBookings1764100000000 implements MigrationInterface {
   name = 'CreateBookings1764100000000';
 
