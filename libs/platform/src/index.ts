@@ -76,7 +76,7 @@ export { isFormBody, markFormBody } from './validation/form-body';
 
 // Pagination
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageQuery, type Page } from './pagination/page-query';
-export { Paginator, type KeysetColumn, type KeysetOrder } from './pagination/paginator';
+export { newestFirst, Paginator, type KeysetColumn, type KeysetOrder } from './pagination/paginator';
 
 // Between apps: NATS requests and events
 export { RpcClient } from './nats/rpc-client';

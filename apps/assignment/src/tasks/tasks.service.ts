@@ -13,16 +13,17 @@ import {
 } from '@media/contracts';
 import {
   AclClient,
+  type AuthUser,
   Conflict,
   Forbidden,
   hasPermission,
+  type KeysetOrder,
+  newestFirst,
   NotFound,
   Outbox,
+  type Page,
   Paginator,
   ValidationFailed,
-  type AuthUser,
-  type KeysetOrder,
-  type Page,
 } from '@media/platform';
 import type { Request } from 'express';
 import { isUUID } from 'class-validator';
@@ -37,13 +38,7 @@ import { taskEventBase, toTaskView } from './task.view';
 const ACTIVE = `('OPEN', 'CLAIMED', 'IN_PROGRESS')`;
 
 /** Newest first, ties by id (docs/api/contract.md §4.4). */
-const NEWEST_FIRST: KeysetOrder<Task> = {
-  columns: [
-    { expression: 't.createdAt', direction: 'DESC', cast: 'timestamptz' },
-    { expression: 't.id', direction: 'DESC', cast: 'uuid' },
-  ],
-  key: (t) => [t.createdAt.toISOString(), t.id],
-};
+const NEWEST_FIRST: KeysetOrder<Task> = newestFirst('t.createdAt', (t) => t.createdAt);
 
 /** `ordering=due_at`: soonest due first, tasks without `due_at` last (as +infinity), ties by id. */
 const SOONEST_DUE_FIRST: KeysetOrder<Task> = {

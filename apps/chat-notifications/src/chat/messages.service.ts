@@ -8,16 +8,17 @@ import {
   type PushEventName,
 } from '@media/contracts';
 import {
+  type AuthUser,
   changedRows,
   Conflict,
   Forbidden,
   InjectConfig,
+  newestFirst,
   NotFound,
   Outbox,
+  type Page,
   Paginator,
   ValidationFailed,
-  type AuthUser,
-  type Page,
 } from '@media/platform';
 import type { Request } from 'express';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -112,13 +113,7 @@ export class MessagesService {
       .where('m.room_id = :room', { room: room.id });
     return this.paginator.paginate(
       qb,
-      {
-        columns: [
-          { expression: 'm.created_at', direction: 'DESC', cast: 'timestamptz' },
-          { expression: 'm.id', direction: 'DESC', cast: 'uuid' },
-        ],
-        key: (m) => [m.createdAt.toISOString(), m.id],
-      },
+      newestFirst('m.created_at', (m) => m.createdAt),
       query,
       req,
       toMessageView,

@@ -2,17 +2,18 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ChatErrorCodes, type ValidationIssue } from '@media/contracts';
 import {
+  type AuthUser,
   changedRows,
   Conflict,
   DeletedDocuments,
   DocumentsClient,
   Forbidden,
+  newestFirst,
   NotFound,
+  type Page,
   Paginator,
   RpcClient,
   ValidationFailed,
-  type AuthUser,
-  type Page,
 } from '@media/platform';
 import type { Request } from 'express';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -123,13 +124,7 @@ export class RoomsService {
       .innerJoin('chat_room_members', 'me', 'me.room_id = r.id AND me.user_id = :me', { me: user.id });
     const page = await this.paginator.paginate(
       qb,
-      {
-        columns: [
-          { expression: 'r.created_at', direction: 'DESC', cast: 'timestamptz' },
-          { expression: 'r.id', direction: 'DESC', cast: 'uuid' },
-        ],
-        key: (r) => [r.createdAt.toISOString(), r.id],
-      },
+      newestFirst('r.created_at', (r) => r.createdAt),
       query,
       req,
       (r) => r,

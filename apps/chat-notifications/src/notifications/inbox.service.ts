@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type AuthUser, changedRows, NotFound, Paginator } from '@media/platform';
+import { type AuthUser, changedRows, newestFirst, NotFound, Paginator } from '@media/platform';
 import type { Request } from 'express';
 import type { DataSource } from 'typeorm';
 import type { ListNotificationsQuery } from './dto/notification.dto';
@@ -31,13 +31,7 @@ export class InboxService {
     const [page, unread] = await Promise.all([
       this.paginator.paginate(
         qb,
-        {
-          columns: [
-            { expression: 'n.created_at', direction: 'DESC', cast: 'timestamptz' },
-            { expression: 'n.id', direction: 'DESC', cast: 'uuid' },
-          ],
-          key: (n) => [n.createdAt.toISOString(), n.id],
-        },
+        newestFirst('n.created_at', (n) => n.createdAt),
         query,
         req,
         toNotificationView,

@@ -10,14 +10,15 @@ import {
   type DocumentRecord,
 } from '@media/contracts';
 import {
+  type AuthUser,
   Forbidden,
   hasPermission,
+  newestFirst,
   NotFound,
   Outbox,
+  type Page,
   Paginator,
   ValidationFailed,
-  type AuthUser,
-  type Page,
 } from '@media/platform';
 import { isUUID } from 'class-validator';
 import type { DataSource } from 'typeorm';
@@ -112,13 +113,7 @@ export class DocumentsService {
       .andWhere('d.deleted_at IS NULL');
     return this.paginator.paginate(
       qb,
-      {
-        columns: [
-          { expression: 'd.created_at', direction: 'DESC', cast: 'timestamptz' },
-          { expression: 'd.id', direction: 'DESC', cast: 'uuid' },
-        ],
-        key: (d) => [d.createdAt.toISOString(), d.id],
-      },
+      newestFirst('d.created_at', (d) => d.createdAt),
       query,
       req,
       toDocumentView,

@@ -3,13 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import type { BookingLineView, BookingStatus, BookingSummaryView, BookingView } from '@media/contracts';
 import {
-  Conflict,
-  NotFound,
-  Paginator,
-  ValidationFailed,
-  uniqueViolation,
   type AuthUser,
+  Conflict,
+  newestFirst,
+  NotFound,
   type Page,
+  Paginator,
+  uniqueViolation,
+  ValidationFailed,
 } from '@media/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { assertTransition } from './booking-status';
@@ -150,13 +151,7 @@ export class BookingsService {
     }
     const page = await this.paginator.paginate(
       qb,
-      {
-        columns: [
-          { expression: 'b.created_at', direction: 'DESC', cast: 'timestamptz' },
-          { expression: 'b.id', direction: 'DESC', cast: 'uuid' },
-        ],
-        key: (b) => [b.createdAt.toISOString(), b.id],
-      },
+      newestFirst('b.created_at', (b) => b.createdAt),
       query,
       req,
       (b) => b,

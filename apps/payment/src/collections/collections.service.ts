@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import type { CollectionView } from '@media/contracts';
-import { AclClient, type Page, Paginator, ValidationFailed } from '@media/platform';
+import { AclClient, newestFirst, type Page, Paginator, ValidationFailed } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import { Collection } from './collection.entity';
 import type { CreateCollectionDto, ListCollectionsQuery } from './dto/collection.dto';
@@ -38,13 +38,7 @@ export class CollectionsService {
     if (query.category !== undefined) qb.andWhere('c.category = :category', { category: query.category });
     return this.paginator.paginate(
       qb,
-      {
-        columns: [
-          { expression: 'c.collectedAt', direction: 'DESC', cast: 'timestamptz' },
-          { expression: 'c.id', direction: 'DESC', cast: 'uuid' },
-        ],
-        key: (c) => [c.collectedAt.toISOString(), c.id],
-      },
+      newestFirst('c.collectedAt', (c) => c.collectedAt),
       query,
       req,
       toCollectionView,

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import type { CommissionTargetView } from '@media/contracts';
-import { AclClient, type Page, Paginator } from '@media/platform';
+import { AclClient, newestFirst, type Page, Paginator } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import type { ListTargetsQuery, UpsertTargetDto } from './dto/target.dto';
 import { toCommissionTargetView } from './target.view';
@@ -65,13 +65,7 @@ export class TargetsService {
     if (query.year !== undefined) qb.andWhere('t.year = :year', { year: query.year });
     return this.paginator.paginate(
       qb,
-      {
-        columns: [
-          { expression: 't.createdAt', direction: 'DESC', cast: 'timestamptz' },
-          { expression: 't.id', direction: 'DESC', cast: 'uuid' },
-        ],
-        key: (t) => [t.createdAt.toISOString(), t.id],
-      },
+      newestFirst('t.createdAt', (t) => t.createdAt),
       query,
       req,
       toCommissionTargetView,

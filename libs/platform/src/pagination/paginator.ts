@@ -22,6 +22,25 @@ export interface KeysetOrder<T> {
   key: (row: T) => KeyValue[];
 }
 
+/**
+ * Newest first, ties by id (`<time> DESC, <alias>.id DESC`): the order of most lists
+ * (docs/api/contract.md §3). `time` is the SQL expression (`m.created_at`, or a property path as
+ * `t.createdAt` in an entity query), `timeOf` reads it from a row.
+ */
+export function newestFirst<T extends { id: string }>(
+  time: string,
+  timeOf: (row: T) => Date,
+): KeysetOrder<T> {
+  const alias = time.slice(0, time.indexOf('.'));
+  return {
+    columns: [
+      { expression: time, direction: 'DESC', cast: 'timestamptz' },
+      { expression: `${alias}.id`, direction: 'DESC', cast: 'uuid' },
+    ],
+    key: (row) => [timeOf(row).toISOString(), row.id],
+  };
+}
+
 const flip = (direction: 'ASC' | 'DESC') => (direction === 'ASC' ? 'DESC' : 'ASC');
 
 /**
