@@ -3,7 +3,7 @@
  * against the real stack.
  */
 import { createPublicKey, randomUUID } from 'node:crypto';
-import { mintToken, rsaThumbprint } from '@media/testing';
+import { eventually, mintToken, rsaThumbprint } from '@media/testing';
 import jwt from 'jsonwebtoken';
 import {
   acl,
@@ -201,7 +201,11 @@ describe('POST /acl/api/v1/auth/token (docs/api/contract.md §1)', () => {
       user.email,
     ]);
     const first = login(user.email, 'wrong password here');
-    await new Promise((r) => setTimeout(r, 150));
+    // The first attempt holds the account's row while it waits its delay.
+    await eventually(
+      () => aclDb(`SELECT 1 FROM login_failures WHERE email = $1 AND in_flight_until > now()`, [user.email]),
+      (rows) => rows.length === 1,
+    );
     const racing = await Promise.all(
       Array.from({ length: 19 }, () => login(user.email, 'wrong password here')),
     );

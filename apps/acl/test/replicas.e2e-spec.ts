@@ -98,7 +98,11 @@ it('agrees on one generated key and one administrator when two replicas start at
   );
   const wrong = { email: admin.email, password: 'not-the-password-at-all' };
   const first = call(b.url, '/acl/api/v1/auth/token', { json: wrong });
-  await new Promise((r) => setTimeout(r, 150));
+  // The first attempt holds the account's row while it waits its delay.
+  await eventually(
+    () => db(`SELECT 1 FROM login_failures WHERE email = '${admin.email}' AND in_flight_until > now()`),
+    (rows) => rows.length === 1,
+  );
   const racing = await Promise.all(
     [b.url, again.url, again.url, b.url].map((url) => call(url, '/acl/api/v1/auth/token', { json: admin })),
   );
