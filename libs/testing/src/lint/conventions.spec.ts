@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { appsOf, check, readApp, RULES, type SourceFile } from './conventions';
+import { appsOf, readApp } from './app-sources';
+import { check, RULES, type SourceFile } from './conventions';
 
 /**
  * Every app follows the settled shape (acl is the model): each drift fails here with a message

@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { posix } from 'node:path';
 
 /**
  * The settled shape of an app (acl is the model), as rules over an app's source text. Each rule
@@ -90,7 +89,7 @@ function code(text: string): string {
   );
 }
 
-const isSpec = (path: string) => /\.(spec|int-spec|e2e-spec)\.ts$/.test(path);
+export const isSpec = (path: string) => /\.(spec|int-spec|e2e-spec)\.ts$/.test(path);
 
 export const RULES: Rule[] = [
   {
@@ -373,28 +372,6 @@ export const RULES: Rule[] = [
     },
   },
 ];
-
-/** Every production source file (`*.ts`, no specs) of one app. */
-export function readApp(root: string, app: string): SourceFile[] {
-  const src = join(root, 'apps', app, 'src');
-  const walk = (dir: string, prefix: string): SourceFile[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-      const path = prefix ? `${prefix}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) return walk(join(dir, entry.name), path);
-      if (!entry.name.endsWith('.ts') || isSpec(entry.name)) return [];
-      return [{ app, path, text: readFileSync(join(dir, entry.name), 'utf8') }];
-    });
-  return walk(src, '');
-}
-
-/** The apps of the workspace: every folder of `apps/` with a `src/`. */
-export function appsOf(root: string): string[] {
-  return readdirSync(join(root, 'apps'), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .filter((entry) => readdirSync(join(root, 'apps', entry.name)).includes('src'))
-    .map((entry) => entry.name)
-    .sort();
-}
 
 /** Every drift of the files from the shape, one message each. */
 export function check(
