@@ -13,7 +13,7 @@ import { call, eventually, mintToken, queryDatabase } from '@media/testing';
 import { randomUUID } from 'node:crypto';
 import { bootFixture, type BootedFixture } from './fixture/boot';
 import { ClusterSpread } from '../src/nats/cluster-spread';
-import { durableName } from '../src/outbox/event-bus';
+import { durableName } from '../src/outbox/event-delivery';
 import { NatsCluster } from './fixture/nats-cluster';
 
 /** The acceptance bound: the next event is applied this soon after a new consumer leader. */

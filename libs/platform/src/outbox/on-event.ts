@@ -10,7 +10,8 @@ import { requestContext } from '../http/request-context';
 import { AppMetrics } from '../observability/metrics';
 import { contextFrom, inSpan, SpanKind } from '../observability/tracing';
 import { toIssues } from '../validation/validation.pipe';
-import { EventBus, type DeadLetterRecord } from './event-bus';
+import { EventBus } from './event-bus';
+import type { DeadLetterRecord } from './event-delivery';
 import { DeadLetter } from './outbox.entity';
 
 const ON_EVENT = 'events:on-event';

@@ -1,4 +1,5 @@
-import { CONSUME_OPTIONS, durableName, envelopeProblem, restartDelayMs, retryDelayMs } from './event-bus';
+import { CONSUME_OPTIONS } from './event-consumer';
+import { durableName, envelopeProblem, restartDelayMs, retryDelayMs } from './event-delivery';
 
 describe('event delivery rules', () => {
   it('names one durable consumer per handler, with the optional prefix, in JetStream-safe characters', () => {
