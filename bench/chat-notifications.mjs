@@ -71,38 +71,31 @@ async function startReady(name, entry, env, readyUrl) {
 const database = benchDatabase('bench_chat');
 const stops = [];
 
-async function main() {
-  const report = {
-    date: new Date().toISOString(),
-    parameters: { MEMBERS, MESSAGES, WARMUP, ROOMS, MSGS_PER_ROOM, SEQUENTIAL },
-  };
-  await database.create();
-  stops.push(() => database.drop());
-
-  // NATS of our own, so nothing else's subjects or consumers mix with ours.
-  const natsPort = await freePort();
-  const natsDir = join(tmpdir(), `chat-bench-nats-${Date.now()}`);
-  const nats = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', natsDir], {
+/** A nats-server of our own, so nothing else's subjects or consumers mix with ours. */
+async function startNats() {
+  const port = await freePort();
+  const dir = join(tmpdir(), `chat-bench-nats-${Date.now()}`);
+  const nats = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], {
     stdio: 'ignore',
   });
   stops.push(async () => {
     nats.kill('SIGTERM');
     await once(nats, 'exit').catch(() => undefined);
-    rmSync(natsDir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   });
+  return port;
+}
 
-  // The JWKS acl would publish, for a key of ours.
-  const keys = generateTestKeys();
+/** The JWKS acl would publish (for our key), chat-notifications and the gateway; the gateway's base URL. */
+async function startStack(natsPort, keys) {
   const jwks = await serveJwks(keys);
   stops.push(jwks.stop);
-  const jwksUrl = jwks.url;
-
   const appPort = await freePort();
   const gatewayPort = await freePort();
   const common = {
     NATS_URL: `nats://127.0.0.1:${natsPort}`,
     CURSOR_SECRET: randomBytes(32).toString('hex'),
-    JWT_JWKS_URL: jwksUrl,
+    JWT_JWKS_URL: jwks.url,
     JWT_ACCESS_TTL: BENCH_TOKEN_TTL,
     LOG_LEVEL: 'warn',
   };
@@ -123,229 +116,287 @@ async function main() {
     },
     `http://127.0.0.1:${gatewayPort}/health/live`,
   );
-  const gateway = `http://127.0.0.1:${gatewayPort}`;
   log(`chat-notifications :${appPort}, gateway :${gatewayPort}, nats :${natsPort}, db ${database.name}`);
+  return `http://127.0.0.1:${gatewayPort}`;
+}
+
+/** A room of MEMBERS members, each with a socket open through the gateway, and their tokens. */
+async function openRoom(db, gateway, keys) {
+  const members = Array.from({ length: MEMBERS }, () => randomUUID());
+  const roomId = randomUUID();
+  await db.query(
+    `INSERT INTO chat_rooms (id, name, room_type, group_id, created_by) VALUES ($1, 'bench', 'GROUP', 'bench', $2)`,
+    [roomId, members[0]],
+  );
+  await db.query(
+    `INSERT INTO chat_room_members (room_id, user_id, role)
+     SELECT $1, u, CASE WHEN ord = 1 THEN 'ADMIN' ELSE 'MEMBER' END FROM unnest($2::uuid[]) WITH ORDINALITY AS x (u, ord)`,
+    [roomId, members],
+  );
+  // An hour, as every bench token: the websocket upgrade checks it against JWT_ACCESS_TTL too.
+  const tokens = members.map((sub) => mintToken(keys, { sub, expiresIn: 3600 }));
+  const sockets = await Promise.all(
+    tokens.map(async (token) => {
+      const socket = new WebSocket(`${gateway.replace('http', 'ws')}/api/v1/ws`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      await once(socket, 'open');
+      return socket;
+    }),
+  );
+  log(`${sockets.length} sockets open through the gateway`);
+  return { roomId, tokens, sockets };
+}
+
+/** Posts one message as the room's first member; the times until the POST's answer and the last socket's frame. */
+async function postOne(http, { roomId, tokens, sockets }, i) {
+  const body = `message ${i}`;
+  let remaining = MEMBERS;
+  let done;
+  const allReceived = new Promise((r) => (done = r));
+  const handlers = sockets.map((socket) => {
+    const onMessage = (raw) => {
+      const frame = JSON.parse(raw.toString());
+      if (frame.event === 'chat.message' && frame.data.body === body) {
+        socket.off('message', onMessage);
+        if (--remaining === 0) done(performance.now());
+      }
+    };
+    socket.on('message', onMessage);
+    return onMessage;
+  });
+  const started = performance.now();
+  const res = await http.request({
+    method: 'POST',
+    path: `/api/v1/chat/rooms/${roomId}/messages`,
+    headers: { authorization: `Bearer ${tokens[0]}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ body }),
+  });
+  await res.body.arrayBuffer();
+  const answered = performance.now();
+  if (res.statusCode !== 201) throw new Error(`post answered ${res.statusCode}`);
+  const last = await Promise.race([
+    allReceived,
+    new Promise((_, reject) => setTimeout(() => reject(new Error('fan-out timeout')), 10_000)),
+  ]);
+  handlers.length = 0;
+  return { fanout: last - started, post: answered - started };
+}
+
+/** 1. Websocket fan-out: WARMUP then MESSAGES posts, one at a time, each until every member has it. */
+async function measureFanout(http, room) {
+  for (let i = 0; i < WARMUP; i++) await postOne(http, room, `w${i}`);
+  const fanout = [];
+  const posts = [];
+  for (let i = 0; i < MESSAGES; i++) {
+    const t = await postOne(http, room, i);
+    fanout.push(t.fanout);
+    posts.push(t.post);
+  }
+  const result = {
+    description: `POST a message through the gateway until all ${MEMBERS} members' sockets (through the gateway) have it`,
+    until_last_member: summary(fanout),
+    post_response: summary(posts),
+  };
+  log(`fan-out to ${MEMBERS}: ${JSON.stringify(result.until_last_member)}`);
+  for (const socket of room.sockets) socket.terminate();
+  return result;
+}
+
+/** 2's seed: `me` in ROOMS rooms with `other`, MSGS_PER_ROOM messages each, mentions and tombstones. */
+async function seedRoomList(db, me, other) {
+  const t = performance.now();
+  await db.query('BEGIN');
+  await db.query(
+    `INSERT INTO chat_rooms (id, name, room_type, group_id, created_by, created_at, updated_at)
+     SELECT gen_random_uuid(), 'room ' || g, 'GROUP', 'bench', $1,
+            now() - (g || ' minutes')::interval, now() - (g || ' minutes')::interval
+       FROM generate_series(1, $2::int) AS g`,
+    [me, ROOMS],
+  );
+  await db.query(
+    `INSERT INTO chat_room_members (room_id, user_id, role, last_read_at)
+     SELECT r.id, u.id, u.role, CASE WHEN random() < 0.7 THEN now() - random() * interval '30 minutes' END
+       FROM chat_rooms r CROSS JOIN (VALUES ($1::uuid, 'ADMIN'), ($2::uuid, 'MEMBER')) AS u (id, role)
+      WHERE r.group_id = 'bench' AND r.name LIKE 'room %'`,
+    [me, other],
+  );
+  // Every fourth message of the other member mentions me; one in twenty is deleted (a tombstone).
+  await db.query(
+    `INSERT INTO chat_messages (room_id, sender, body, mentions, created_at)
+     SELECT r.id, CASE WHEN m % 2 = 0 THEN $1::uuid ELSE $2::uuid END, 'm' || m,
+            CASE WHEN m % 4 = 1 THEN ARRAY[$1::uuid] ELSE '{}' END, now() - random() * interval '1 hour'
+       FROM chat_rooms r CROSS JOIN generate_series(1, $3::int) AS m
+      WHERE r.name LIKE 'room %'`,
+    [me, other, MSGS_PER_ROOM],
+  );
+  await db.query(
+    `UPDATE chat_messages SET body = NULL, deleted_at = created_at + interval '1 minute'
+      WHERE body ~ '^m[0-9]+$' AND substring(body FROM 2)::int % 20 = 7`,
+  );
+  await db.query(
+    `INSERT INTO chat_mentions (user_id, room_id, created_at, message_id)
+     SELECT $1, room_id, created_at, id FROM chat_messages
+      WHERE $1 = ANY(mentions) AND deleted_at IS NULL AND sender <> $1`,
+    [me],
+  );
+  await db.query('COMMIT');
+  await db.query('VACUUM ANALYZE chat_rooms');
+  await db.query('VACUUM ANALYZE chat_room_members');
+  await db.query('VACUUM ANALYZE chat_messages');
+  await db.query('VACUUM ANALYZE chat_mentions');
+  const mentionRows = (await db.query('SELECT count(*)::int AS n FROM chat_mentions')).rows[0].n;
+  return {
+    rooms: ROOMS,
+    messages: ROOMS * MSGS_PER_ROOM,
+    mentions_of_the_user: mentionRows,
+    seconds: seconds(t),
+  };
+}
+
+/** A GET through the gateway as `token`: its time and its JSON body (anything but 200 throws). */
+const getter = (http, token) => async (path) => {
+  const started = performance.now();
+  const res = await http.request({
+    method: 'GET',
+    path,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const body = await res.body.json();
+  if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${JSON.stringify(body)}`);
+  return { ms: performance.now() - started, body };
+};
+
+/** The room list's cases: first pages of 20 and 100, and a page of 20 reached by walking `next` half way. */
+async function roomListCases(get) {
+  let deepPath = '/api/v1/chat/rooms?page_size=20';
+  for (let i = 0; i < Math.floor(ROOMS / 40); i++) {
+    const next = (await get(deepPath)).body.data.next;
+    if (!next) break;
+    const url = new URL(next);
+    deepPath = `${url.pathname}${url.search}`;
+  }
+  return {
+    first_page_20: '/api/v1/chat/rooms?page_size=20',
+    first_page_100: '/api/v1/chat/rooms?page_size=100',
+    middle_page_20: deepPath,
+  };
+}
+
+/** The counts the API shows on the first page, recomputed the naive way from the messages themselves. */
+async function checkCounts(db, me, get, cases) {
+  const checkPage = (await get(cases.first_page_20)).body.data.results;
+  const expected = await db.query(
+    `SELECT m.room_id,
+            count(x.id) FILTER (WHERE x.sender <> m.user_id)::text AS unread,
+            count(x.id) FILTER (WHERE x.sender <> m.user_id AND m.user_id = ANY(x.mentions))::text AS mentions
+       FROM chat_room_members m
+       LEFT JOIN chat_messages x ON x.room_id = m.room_id AND x.deleted_at IS NULL
+        AND x.created_at > COALESCE(m.last_read_at, '-infinity')
+      WHERE m.user_id = $1 AND m.room_id = ANY($2::uuid[])
+      GROUP BY m.room_id`,
+    [me, checkPage.map((r) => r.id)],
+  );
+  const counts = new Map(expected.rows.map((r) => [r.room_id, r]));
+  for (const room of checkPage) {
+    if (counts.get(room.id).unread !== room.unread_count) throw new Error('unread count mismatch');
+    if (counts.get(room.id).mentions !== room.mention_count) throw new Error('mention count mismatch');
+  }
+  if (!checkPage.some((r) => r.mention_count !== '0')) throw new Error('no mentions on the first page');
+}
+
+/** SEQUENTIAL requests of each case, taken in rounds across the cases. */
+async function timeRoomList(get, cases) {
+  const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+  for (let i = 0; i < SEQUENTIAL; i++) {
+    for (const [name, path] of Object.entries(cases)) times[name].push((await get(path)).ms);
+  }
+  return times;
+}
+
+/**
+ * The counts statement on the database for the first page of 100: its plan (no table scanned
+ * whole), and mention_count's cost against the same statement without the mentions subquery,
+ * SEQUENTIAL runs each.
+ */
+async function measureCountsStatement(db, me, get, cases) {
+  const pageIds = (await get(cases.first_page_100)).body.data.results.map((r) => r.id);
+  const explain = await db.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT TEXT) ${ROOM_COUNTS_SQL}`, [
+    me,
+    pageIds.slice(0, 20),
+  ]);
+  const plan = explain.rows.map((r) => r['QUERY PLAN']);
+  if (plan.some((line) => /Seq Scan on chat_(messages|mentions)/.test(line)))
+    throw new Error(`the counts statement scans a table:\n${plan.join('\n')}`);
+  const unreadOnlySql = ROOM_COUNTS_SQL.replace(
+    /,\s*\(SELECT count\(\*\) FROM chat_mentions[\s\S]*?AS mentions/,
+    '',
+  );
+  if (unreadOnlySql === ROOM_COUNTS_SQL) throw new Error('could not derive the unread-only statement');
+  const statementTimes = { with_mention_count: [], unread_count_only: [] };
+  for (let i = 0; i < SEQUENTIAL; i++) {
+    for (const [name, sql] of [
+      ['with_mention_count', ROOM_COUNTS_SQL],
+      ['unread_count_only', unreadOnlySql],
+    ]) {
+      const started = performance.now();
+      await db.query(sql, [me, pageIds]);
+      statementTimes[name].push(performance.now() - started);
+    }
+  }
+  return { plan, statementTimes };
+}
+
+/** 2. Room list with unread and mention counts: seed, check the counts, time the requests and the statement. */
+async function measureRoomList(db, http, keys) {
+  const me = randomUUID();
+  const other = randomUUID();
+  const seed = await seedRoomList(db, me, other);
+  const get = getter(http, mintToken(keys, { sub: me, expiresIn: 3600 }));
+  const cases = await roomListCases(get);
+  await checkCounts(db, me, get, cases);
+  const times = await timeRoomList(get, cases);
+  const { plan, statementTimes } = await measureCountsStatement(db, me, get, cases);
+  const roomList = {
+    description: `GET /api/v1/chat/rooms through the gateway for a user in ${ROOMS} rooms (${MSGS_PER_ROOM} messages each), unread and mention counts of the page in one statement`,
+    ...Object.fromEntries(Object.entries(times).map(([k, v]) => [k, summary(v)])),
+    counts_statement_page_100: {
+      description:
+        'the counts statement alone on the database, a page of 100 rooms, with and without mention_count',
+      ...Object.fromEntries(Object.entries(statementTimes).map(([k, v]) => [k, summary(v)])),
+    },
+    counts_explain: plan,
+  };
+  log(
+    `room list: ${JSON.stringify(Object.fromEntries(Object.keys(cases).map((k) => [k, roomList[k].p50_ms])))}`,
+  );
+  return { seed, roomList };
+}
+
+const loadAverage = () => loadavg().map((v) => Math.round(v * 10) / 10);
+
+async function main() {
+  const report = {
+    date: new Date().toISOString(),
+    parameters: { MEMBERS, MESSAGES, WARMUP, ROOMS, MSGS_PER_ROOM, SEQUENTIAL },
+  };
+  await database.create();
+  stops.push(() => database.drop());
+  const natsPort = await startNats();
+  const keys = generateTestKeys();
+  const gateway = await startStack(natsPort, keys);
 
   await withClient(database.url, async (db) => {
-    report.machine = {
-      ...(await machine(db)),
-      load_average_at_start: loadavg().map((v) => Math.round(v * 10) / 10),
-    };
-
-    // ------------------------------------------------------------ 1. fan-out
-    const members = Array.from({ length: MEMBERS }, () => randomUUID());
-    const roomId = randomUUID();
-    await db.query(
-      `INSERT INTO chat_rooms (id, name, room_type, group_id, created_by) VALUES ($1, 'bench', 'GROUP', 'bench', $2)`,
-      [roomId, members[0]],
-    );
-    await db.query(
-      `INSERT INTO chat_room_members (room_id, user_id, role)
-       SELECT $1, u, CASE WHEN ord = 1 THEN 'ADMIN' ELSE 'MEMBER' END FROM unnest($2::uuid[]) WITH ORDINALITY AS x (u, ord)`,
-      [roomId, members],
-    );
-    // An hour, as every bench token: the websocket upgrade checks it against JWT_ACCESS_TTL too.
-    const tokens = members.map((sub) => mintToken(keys, { sub, expiresIn: 3600 }));
-    const sockets = await Promise.all(
-      tokens.map(async (token) => {
-        const socket = new WebSocket(`${gateway.replace('http', 'ws')}/api/v1/ws`, {
-          headers: { authorization: `Bearer ${token}` },
-        });
-        await once(socket, 'open');
-        return socket;
-      }),
-    );
-    log(`${sockets.length} sockets open through the gateway`);
+    report.machine = { ...(await machine(db)), load_average_at_start: loadAverage() };
+    const room = await openRoom(db, gateway, keys);
     const http = new HttpClient(gateway, { pipelining: 1 });
-    const postOne = async (i) => {
-      const body = `message ${i}`;
-      let remaining = MEMBERS;
-      let done;
-      const allReceived = new Promise((r) => (done = r));
-      const handlers = sockets.map((socket) => {
-        const onMessage = (raw) => {
-          const frame = JSON.parse(raw.toString());
-          if (frame.event === 'chat.message' && frame.data.body === body) {
-            socket.off('message', onMessage);
-            if (--remaining === 0) done(performance.now());
-          }
-        };
-        socket.on('message', onMessage);
-        return onMessage;
-      });
-      const started = performance.now();
-      const res = await http.request({
-        method: 'POST',
-        path: `/api/v1/chat/rooms/${roomId}/messages`,
-        headers: { authorization: `Bearer ${tokens[0]}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ body }),
-      });
-      await res.body.arrayBuffer();
-      const answered = performance.now();
-      if (res.statusCode !== 201) throw new Error(`post answered ${res.statusCode}`);
-      const last = await Promise.race([
-        allReceived,
-        new Promise((_, reject) => setTimeout(() => reject(new Error('fan-out timeout')), 10_000)),
-      ]);
-      handlers.length = 0;
-      return { fanout: last - started, post: answered - started };
-    };
-    for (let i = 0; i < WARMUP; i++) await postOne(`w${i}`);
-    const fanout = [];
-    const posts = [];
-    for (let i = 0; i < MESSAGES; i++) {
-      const t = await postOne(i);
-      fanout.push(t.fanout);
-      posts.push(t.post);
-    }
-    report.fanout = {
-      description: `POST a message through the gateway until all ${MEMBERS} members' sockets (through the gateway) have it`,
-      until_last_member: summary(fanout),
-      post_response: summary(posts),
-    };
-    log(`fan-out to ${MEMBERS}: ${JSON.stringify(report.fanout.until_last_member)}`);
-    for (const socket of sockets) socket.terminate();
-
-    // ------------------------------------------------------------ 2. room list with unread counts
-    const me = randomUUID();
-    const other = randomUUID();
-    let t = performance.now();
-    await db.query('BEGIN');
-    await db.query(
-      `INSERT INTO chat_rooms (id, name, room_type, group_id, created_by, created_at, updated_at)
-       SELECT gen_random_uuid(), 'room ' || g, 'GROUP', 'bench', $1,
-              now() - (g || ' minutes')::interval, now() - (g || ' minutes')::interval
-         FROM generate_series(1, $2::int) AS g`,
-      [me, ROOMS],
-    );
-    await db.query(
-      `INSERT INTO chat_room_members (room_id, user_id, role, last_read_at)
-       SELECT r.id, u.id, u.role, CASE WHEN random() < 0.7 THEN now() - random() * interval '30 minutes' END
-         FROM chat_rooms r CROSS JOIN (VALUES ($1::uuid, 'ADMIN'), ($2::uuid, 'MEMBER')) AS u (id, role)
-        WHERE r.group_id = 'bench' AND r.name LIKE 'room %'`,
-      [me, other],
-    );
-    // Every fourth message of the other member mentions me; one in twenty is deleted (a tombstone).
-    await db.query(
-      `INSERT INTO chat_messages (room_id, sender, body, mentions, created_at)
-       SELECT r.id, CASE WHEN m % 2 = 0 THEN $1::uuid ELSE $2::uuid END, 'm' || m,
-              CASE WHEN m % 4 = 1 THEN ARRAY[$1::uuid] ELSE '{}' END, now() - random() * interval '1 hour'
-         FROM chat_rooms r CROSS JOIN generate_series(1, $3::int) AS m
-        WHERE r.name LIKE 'room %'`,
-      [me, other, MSGS_PER_ROOM],
-    );
-    await db.query(
-      `UPDATE chat_messages SET body = NULL, deleted_at = created_at + interval '1 minute'
-        WHERE body ~ '^m[0-9]+$' AND substring(body FROM 2)::int % 20 = 7`,
-    );
-    await db.query(
-      `INSERT INTO chat_mentions (user_id, room_id, created_at, message_id)
-       SELECT $1, room_id, created_at, id FROM chat_messages
-        WHERE $1 = ANY(mentions) AND deleted_at IS NULL AND sender <> $1`,
-      [me],
-    );
-    await db.query('COMMIT');
-    await db.query('VACUUM ANALYZE chat_rooms');
-    await db.query('VACUUM ANALYZE chat_room_members');
-    await db.query('VACUUM ANALYZE chat_messages');
-    await db.query('VACUUM ANALYZE chat_mentions');
-    const mentionRows = (await db.query('SELECT count(*)::int AS n FROM chat_mentions')).rows[0].n;
-    report.room_list_seed = {
-      rooms: ROOMS,
-      messages: ROOMS * MSGS_PER_ROOM,
-      mentions_of_the_user: mentionRows,
-      seconds: seconds(t),
-    };
-    const myToken = mintToken(keys, { sub: me, expiresIn: 3600 });
-    const get = async (path) => {
-      const started = performance.now();
-      const res = await http.request({
-        method: 'GET',
-        path,
-        headers: { authorization: `Bearer ${myToken}` },
-      });
-      const body = await res.body.json();
-      if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${JSON.stringify(body)}`);
-      return { ms: performance.now() - started, body };
-    };
-    // A deep page: walk `next` links half way.
-    let deepPath = '/api/v1/chat/rooms?page_size=20';
-    for (let i = 0; i < Math.floor(ROOMS / 40); i++) {
-      const next = (await get(deepPath)).body.data.next;
-      if (!next) break;
-      const url = new URL(next);
-      deepPath = `${url.pathname}${url.search}`;
-    }
-    const cases = {
-      first_page_20: '/api/v1/chat/rooms?page_size=20',
-      first_page_100: '/api/v1/chat/rooms?page_size=100',
-      middle_page_20: deepPath,
-    };
-    const checkPage = (await get(cases.first_page_20)).body.data.results;
-    // The counts the API shows, recomputed the naive way from the messages themselves.
-    const expected = await db.query(
-      `SELECT m.room_id,
-              count(x.id) FILTER (WHERE x.sender <> m.user_id)::text AS unread,
-              count(x.id) FILTER (WHERE x.sender <> m.user_id AND m.user_id = ANY(x.mentions))::text AS mentions
-         FROM chat_room_members m
-         LEFT JOIN chat_messages x ON x.room_id = m.room_id AND x.deleted_at IS NULL
-          AND x.created_at > COALESCE(m.last_read_at, '-infinity')
-        WHERE m.user_id = $1 AND m.room_id = ANY($2::uuid[])
-        GROUP BY m.room_id`,
-      [me, checkPage.map((r) => r.id)],
-    );
-    const counts = new Map(expected.rows.map((r) => [r.room_id, r]));
-    for (const room of checkPage) {
-      if (counts.get(room.id).unread !== room.unread_count) throw new Error('unread count mismatch');
-      if (counts.get(room.id).mentions !== room.mention_count) throw new Error('mention count mismatch');
-    }
-    if (!checkPage.some((r) => r.mention_count !== '0')) throw new Error('no mentions on the first page');
-    const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
-    for (let i = 0; i < SEQUENTIAL; i++) {
-      for (const [name, path] of Object.entries(cases)) times[name].push((await get(path)).ms);
-    }
-    const pageIds = (await get(cases.first_page_100)).body.data.results.map((r) => r.id);
-    const explain = await db.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT TEXT) ${ROOM_COUNTS_SQL}`, [
-      me,
-      pageIds.slice(0, 20),
-    ]);
-    const plan = explain.rows.map((r) => r['QUERY PLAN']);
-    if (plan.some((line) => /Seq Scan on chat_(messages|mentions)/.test(line)))
-      throw new Error(`the counts statement scans a table:\n${plan.join('\n')}`);
-    // mention_count's cost: the counts statement against the same statement without the
-    // mentions subquery, on a page of 100, SEQUENTIAL runs each.
-    const unreadOnlySql = ROOM_COUNTS_SQL.replace(
-      /,\s*\(SELECT count\(\*\) FROM chat_mentions[\s\S]*?AS mentions/,
-      '',
-    );
-    if (unreadOnlySql === ROOM_COUNTS_SQL) throw new Error('could not derive the unread-only statement');
-    const statementTimes = { with_mention_count: [], unread_count_only: [] };
-    for (let i = 0; i < SEQUENTIAL; i++) {
-      for (const [name, sql] of [
-        ['with_mention_count', ROOM_COUNTS_SQL],
-        ['unread_count_only', unreadOnlySql],
-      ]) {
-        const started = performance.now();
-        await db.query(sql, [me, pageIds]);
-        statementTimes[name].push(performance.now() - started);
-      }
-    }
-    report.room_list = {
-      description: `GET /api/v1/chat/rooms through the gateway for a user in ${ROOMS} rooms (${MSGS_PER_ROOM} messages each), unread and mention counts of the page in one statement`,
-      ...Object.fromEntries(Object.entries(times).map(([k, v]) => [k, summary(v)])),
-      counts_statement_page_100: {
-        description:
-          'the counts statement alone on the database, a page of 100 rooms, with and without mention_count',
-        ...Object.fromEntries(Object.entries(statementTimes).map(([k, v]) => [k, summary(v)])),
-      },
-      counts_explain: plan,
-    };
-    log(
-      `room list: ${JSON.stringify(Object.fromEntries(Object.keys(cases).map((k) => [k, report.room_list[k].p50_ms])))}`,
-    );
+    report.fanout = await measureFanout(http, room);
+    const { seed, roomList } = await measureRoomList(db, http, keys);
+    report.room_list_seed = seed;
+    report.room_list = roomList;
     await http.close();
   });
-  report.machine.load_average_at_end = loadavg().map((v) => Math.round(v * 10) / 10);
+  report.machine.load_average_at_end = loadAverage();
   await writeResult('chat-notifications.json', report);
 }
 
