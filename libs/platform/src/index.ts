@@ -21,7 +21,7 @@ export {
 } from './bootstrap/start-app';
 export { InjectConfig } from './config/inject-config';
 export { APP_CONFIG, APP_NAME } from './config/tokens';
-export { databaseOptions, runMigrations, type DatabaseParts } from './database/database';
+export { migrateDatabase, type DatabaseParts } from './database/database';
 export { changedRows } from './database/changed-rows';
 export { uniqueViolation } from './database/errors';
 export { formatCents, formatMoney, Money, toCents } from './money/money';

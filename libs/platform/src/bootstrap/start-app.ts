@@ -7,10 +7,9 @@ import helmet from 'helmet';
 import { pino } from 'pino';
 import { AppLogger } from '../logging/app-logger';
 import { loggerOptions } from '../logging/logging';
-import { DataSource } from 'typeorm';
 import { ConfigError, processEnv } from '../config/env';
 import type { HttpTimeouts, PlatformConfig } from '../config/platform-config';
-import { databaseOptions, runMigrations } from '../database/database';
+import { migrateDatabase } from '../database/database';
 import { bodyParsing } from '../http/body-parsing';
 import { parseQueryString, pathDecoding } from '../validation/text-decoding';
 import { answerClientErrors } from '../http/client-errors';
@@ -103,14 +102,10 @@ export function applyTimeouts(server: import('node:http').Server, timeouts: Http
 
 /** Applies pending migrations with a short-lived connection, before any module touches a table. */
 async function migrate<C extends PlatformConfig>(def: AppDefinition<C>, config: C): Promise<void> {
-  const dataSource = new DataSource(databaseOptions(`${def.name}-migrations`, config.database, def.database));
   const logger = pino({ level: config.log.level, base: { app: def.name }, messageKey: 'msg' });
-  await dataSource.initialize();
-  try {
-    await runMigrations(def.name, dataSource, (message) => logger.info({ context: 'Database' }, message));
-  } finally {
-    await dataSource.destroy();
-  }
+  await migrateDatabase(def.name, config.database, def.database, (message) =>
+    logger.info({ context: 'Database' }, message),
+  );
 }
 
 /**

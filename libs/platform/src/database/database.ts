@@ -1,4 +1,4 @@
-import type { DataSource, DataSourceOptions, EntitySchema } from 'typeorm';
+import { DataSource, type DataSourceOptions, type EntitySchema } from 'typeorm';
 import type { DatabaseConfig } from '../config/platform-config';
 import { CreateOutbox1700000000000 } from '../outbox/outbox.migration';
 import { CreateDeadLetters1700000000900 } from '../outbox/dead-letters.migration';
@@ -79,5 +79,23 @@ export async function runMigrations(
   } finally {
     await runner.query('SELECT pg_advisory_unlock($1)', [lockKey(app)]).catch(() => undefined);
     await runner.release();
+  }
+}
+
+/**
+ * Applies an app's pending migrations to `database` with a short-lived connection of its own, as
+ * the app does at start (before any module touches a table).
+ */
+export async function migrateDatabase(
+  app: string,
+  database: DatabaseConfig,
+  parts: DatabaseParts,
+  log?: (message: string) => void,
+): Promise<void> {
+  const dataSource = await new DataSource(databaseOptions(`${app}-migrations`, database, parts)).initialize();
+  try {
+    await runMigrations(app, dataSource, log);
+  } finally {
+    await dataSource.destroy();
   }
 }
