@@ -4,35 +4,22 @@
  * database without the table gets it (same shape).
  */
 import { randomUUID } from 'node:crypto';
-import { createDatabases, databaseUrl, dropDatabases, queryDatabase } from '@media/testing';
-import { databaseOptions, runMigrations, type DatabaseParts } from '@media/platform';
-import { DataSource } from 'typeorm';
+import { migrateDatabase } from '@media/platform';
+import { createDatabases, databaseUrl, dropDatabases, migrateForward, queryDatabase } from '@media/testing';
 import { contentApp } from '../src/app.definition';
 
 /** The first migration of the platform's tombstones: everything before it is "the old migrations". */
 const TOMBSTONES = 'DeletedDocumentsTable1766000000000';
 
-const all = contentApp.database;
-const old: DatabaseParts = {
-  entities: [],
-  migrations: all.migrations.filter((m) => Number(/(\d+)$/.exec(m.name)?.[1]) < 1766000000000),
-};
-
-async function migrate(url: string, parts: DatabaseParts): Promise<void> {
-  const dataSource = await new DataSource(databaseOptions('content-migrations', { url }, parts)).initialize();
-  try {
-    await runMigrations('content', dataSource);
-  } finally {
-    await dataSource.destroy();
-  }
-}
-
-const columns = (url: string) =>
-  queryDatabase<{ column_name: string; data_type: string; is_nullable: string }>(
-    url,
-    `SELECT column_name, data_type, is_nullable FROM information_schema.columns
-      WHERE table_name = 'deleted_documents' ORDER BY column_name`,
-  );
+const forward = (url: string, between: (url: string) => Promise<unknown>) =>
+  migrateForward(url, {
+    migrations: contentApp.database.migrations,
+    firstNew: TOMBSTONES,
+    migrate: (at, migrations) => migrateDatabase('content', { url: at }, { entities: [], migrations }),
+    table: 'deleted_documents',
+    orderBy: 'document_id',
+    between,
+  });
 
 describe('deleted_documents, migrating forward', () => {
   const name = `int_${Date.now()}_${randomUUID().slice(0, 6)}_content_tombstones`;
@@ -42,43 +29,29 @@ describe('deleted_documents, migrating forward', () => {
   afterEach(async () => dropDatabases([name]));
 
   it('keeps the table and rows the old migrations made, and records the platform migration', async () => {
-    expect(old.migrations.map((m) => m.name)).not.toContain(TOMBSTONES);
-    await migrate(url, old);
-    const before = await columns(url);
     const ids = [randomUUID(), randomUUID()].sort();
-    await queryDatabase(
-      url,
-      `INSERT INTO deleted_documents (document_id, deleted_at) VALUES ($1, '2026-01-02T03:04:05.678Z'), ($2, now())`,
-      ids,
+    const { old, before, after, applied } = await forward(url, (at) =>
+      queryDatabase(
+        at,
+        `INSERT INTO deleted_documents (document_id, deleted_at) VALUES ($1, '2026-01-02T03:04:05.678Z'), ($2, now())`,
+        ids,
+      ),
     );
 
-    await migrate(url, all);
-
-    const applied = await queryDatabase<{ name: string }>(
-      url,
-      `SELECT name FROM migrations WHERE name = $1`,
-      [TOMBSTONES],
-    );
-    expect(applied).toHaveLength(1);
-    expect(await columns(url)).toEqual(before);
-    const rows = await queryDatabase<{ document_id: string; deleted_at: Date }>(
-      url,
-      `SELECT document_id, deleted_at FROM deleted_documents ORDER BY document_id`,
-    );
-    expect(rows.map((r) => r.document_id)).toEqual(ids);
-    expect(rows.find((r) => r.document_id === ids[0])!.deleted_at.toISOString()).toBe(
-      '2026-01-02T03:04:05.678Z',
-    );
+    expect(old).not.toContain(TOMBSTONES);
+    expect(before.columns.map((c) => c.column_name)).toEqual(['deleted_at', 'document_id']);
+    expect(applied).toContain(TOMBSTONES);
+    expect(after.columns).toEqual(before.columns);
+    expect(after.rows).toEqual([
+      { document_id: ids[0], deleted_at: new Date('2026-01-02T03:04:05.678Z') },
+      { document_id: ids[1], deleted_at: expect.any(Date) },
+    ]);
   });
 
   it('creates the table, in the same shape, where it is missing', async () => {
-    await migrate(url, old);
-    const shape = await columns(url);
-    await queryDatabase(url, `DROP TABLE deleted_documents`);
+    const { before, after } = await forward(url, (at) => queryDatabase(at, `DROP TABLE deleted_documents`));
 
-    await migrate(url, all);
-
-    expect(await columns(url)).toEqual(shape);
+    expect(after.columns).toEqual(before.columns);
     const id = randomUUID();
     await queryDatabase(url, `INSERT INTO deleted_documents (document_id) VALUES ($1)`, [id]);
     expect(

@@ -4,6 +4,7 @@ export * from './env';
 export * from './http';
 export * from './idempotency';
 export * from './jwks';
+export * from './migrations';
 export * from './nats-server';
 export * from './poll';
 export * from './ports';
