@@ -4,6 +4,7 @@
  * `{data, meta}` envelope; the reply is `{id, response, isDisposed}` or `{id, err, isDisposed}`.
  */
 import { randomUUID } from 'node:crypto';
+import { CONTRACT_ROLES } from '@media/contracts';
 import { rpcTestClientForFile } from '@media/testing';
 import { acl, admin, createUser, system } from './support';
 
@@ -139,6 +140,18 @@ describe('acl.users.permissions', () => {
         'tasks:read',
       ],
     });
+  });
+
+  it("gives each permission of a user's roles once, in code-unit order, the ADMIN wildcard included", async () => {
+    const roles = ['SALES', 'CM', 'ADMIN', 'EDITOR'];
+    const user = await createUser({ roles });
+    const granted = CONTRACT_ROLES.filter((role) => roles.includes(role.code)).flatMap((r) => r.permissions);
+    // The roles overlap, so the union is shorter than their sum: each once.
+    expect(new Set(granted).size).toBeLessThan(granted.length);
+    const reply = await ask('acl.users.permissions', { user_id: user.id });
+    expect(reply.response.roles).toEqual(['ADMIN', 'CM', 'EDITOR', 'SALES']);
+    expect(reply.response.permissions).toEqual([...new Set(granted)].sort());
+    expect(reply.response.permissions[0]).toBe('*');
   });
 
   it('answers null for an unknown user', async () => {

@@ -24,17 +24,6 @@ export class GroupMembershipsService {
     return new Set(rows.map((r) => r.id));
   }
 
-  /** The groups of each of `userIds`, as `(user_id, group_id)` rows ordered by group id: one query. */
-  groupsOf(
-    userIds: readonly string[],
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<{ user_id: string; group_id: string }[]> {
-    return manager.query(
-      `SELECT user_id, group_id FROM group_members WHERE user_id = ANY($1::uuid[]) ORDER BY group_id`,
-      [userIds],
-    );
-  }
-
   /** Makes `groupIds` (lowercase, each once) the user's whole set of groups, in two statements. */
   async setGroupsOf(manager: EntityManager, userId: string, groupIds: readonly string[]): Promise<void> {
     await manager.query(`DELETE FROM group_members WHERE user_id = $1 AND NOT (group_id = ANY($2::uuid[]))`, [

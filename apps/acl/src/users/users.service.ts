@@ -11,7 +11,7 @@ import type { CreateUserDto } from './dto/create-user.dto';
 import type { ListUsersQuery } from './dto/list-users.query';
 import type { UpdateUserDto } from './dto/update-user.dto';
 import { userConflict } from './user-conflict';
-import { UserDirectoryService } from './user-directory.service';
+import { UserDirectoryService, rolesAndGroups } from './user-directory.service';
 import { User } from './user.entity';
 import { toUserView, type ShownUser, type UserView } from './user.view';
 import { NEWEST_JOINED_FIRST } from './user-order';
@@ -41,11 +41,7 @@ interface MeRow {
 /** The profile row with its roles and groups, ordered as UserDirectoryService orders them. */
 const ME_QUERY = `
   SELECT u.id, u.email, u.first_name, u.last_name, u.phone_number, u.employee_number, u.status,
-         u.manager_id, u.date_joined,
-         ARRAY(SELECT ur.role_code FROM user_roles ur WHERE ur.user_id = u.id
-                ORDER BY ur.role_code COLLATE "C")::text[] AS roles,
-         ARRAY(SELECT gm.group_id FROM group_members gm WHERE gm.user_id = u.id
-                ORDER BY gm.group_id)::text[] AS groups
+         u.manager_id, u.date_joined, ${rolesAndGroups('u.id')}
     FROM users u
    WHERE u.id = $1`;
 
