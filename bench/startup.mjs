@@ -115,7 +115,14 @@ async function underLoad(env, runner) {
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-startup-'));
-  const env = { ...process.env, DATA_DIR: dataDir, ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password };
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+    // The load measures memory, not the gateway's per-client limit (else nearly every answer is a 429).
+    RATE_LIMIT_PER_MINUTE: '0',
+  };
   for (const app of APPS) env[`${app}_PORT`] = String(await freePort());
   try {
     log('first start (new data directory)');
