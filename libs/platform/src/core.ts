@@ -36,6 +36,7 @@ export {
 export { hasPermission, userFromClaims, type AuthUser } from './auth/auth-user';
 export { JwksKeyStore, type JwksOptions } from './auth/jwks';
 export { bearerToken, tokenRules, verifyAccessToken, type TokenRules } from './auth/token-verifier';
+export { VerifiedTokens } from './auth/verified-tokens';
 export { pickRequestId, REQUEST_ID_HEADER, requestId } from './http/request-id';
 export { answerClientErrors, writeSocketError } from './http/client-errors';
 export { parseTrustedProxies, type TrustedProxies } from './http/public-url';

@@ -12,6 +12,7 @@ import {
   createDatabases,
   databaseUrl,
   dropDatabases,
+  eventually,
   freePort,
   generateTestKeys,
   mintToken,
@@ -230,6 +231,29 @@ describe('JWKS refresh on its TTL (key retirement)', () => {
     }
     expect(res.status).toBe(401);
     expect((await me(booted.base, mintToken(current))).status).toBe(200);
+  });
+
+  it('stops accepting a token it has verified before once that token’s key is retired', async () => {
+    const rotated = generateTestKeys();
+    jwks.keys = [current, rotated];
+    const token = mintToken(rotated);
+    // A new kid is fetched at most once a second: accepted once the set holding it is read.
+    const accepted = await eventually(
+      () => me(booted.base, token),
+      (res) => res.status === 200,
+      10_000,
+    );
+    expect(accepted.status).toBe(200);
+    // Then answered from the verified tokens.
+    expect((await me(booted.base, token)).status).toBe(200);
+    jwks.keys = [current];
+    const refused = await eventually(
+      () => me(booted.base, token),
+      (res) => res.status !== 200,
+      10_000,
+    );
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('token_invalid');
   });
 
   it('fetches at most once per max-age while keys are known', async () => {

@@ -1,49 +1,44 @@
 import type { AccessTokenClaims } from '@media/contracts';
-import { JwksKeyStore, Unauthenticated, verifyAccessToken, type TokenRules } from '@media/platform/core';
-
-const MAX_CACHED = 10_000;
+import {
+  JwksKeyStore,
+  Unauthenticated,
+  VerifiedTokens,
+  verifyAccessToken,
+  type TokenRules,
+} from '@media/platform/core';
 
 /**
  * The gateway's token pre-check. Verification is RS256 against acl's JWKS (platform's
  * `verifyAccessToken`: algorithm pinned, iss/aud/exp checked). A client sends the same token for
- * up to 15 minutes, so verified tokens are remembered until they expire: the RSA check then
- * runs once per token instead of once per request on the hottest path. Only successes are
- * cached; the apps verify every request again anyway.
+ * up to 15 minutes, so verified tokens are remembered until they expire or their key is retired
+ * (the platform's VerifiedTokens, as in every app): the RSA check then runs once per token
+ * instead of once per request on the hottest path.
  */
 export class TokenChecker {
   private readonly keys: JwksKeyStore;
-  private readonly verified = new Map<string, AccessTokenClaims>();
+  private readonly verified: VerifiedTokens;
 
   constructor(
     jwksUrl: string,
     private readonly rules: TokenRules,
   ) {
     this.keys = new JwksKeyStore(jwksUrl);
+    this.verified = new VerifiedTokens(this.keys);
   }
 
-  /** The claims of a token verified before and not yet expired, without waiting on anything. */
+  /** The claims of a token verified before and still valid, without waiting on anything. */
   cached(rawToken: string | undefined): AccessTokenClaims | undefined {
-    if (!rawToken) return undefined;
-    const claims = this.verified.get(rawToken);
-    if (!claims) return undefined;
-    if (claims.exp * 1000 > Date.now()) return claims;
-    this.verified.delete(rawToken);
-    return undefined;
+    return rawToken ? this.verified.get(rawToken) : undefined;
   }
 
   /** The claims of a valid token; throws Unauthenticated (401) or UpstreamUnavailable (JWKS down). */
   async verify(rawToken: string | undefined): Promise<AccessTokenClaims> {
     if (!rawToken)
       throw new Unauthenticated('not_authenticated', 'Authentication credentials were not provided.');
-    const cached = this.cached(rawToken);
+    const cached = this.verified.get(rawToken);
     if (cached) return cached;
     const claims = await verifyAccessToken(this.keys, this.rules, rawToken);
-    // acl always sets `exp` (docs/api/contract.md §1); a token without one would never expire.
-    if (typeof claims.exp !== 'number')
-      throw new Unauthenticated('token_invalid', 'The access token has no expiry.');
-    // Map keeps insertion order, so dropping the first entry evicts the oldest token.
-    if (this.verified.size >= MAX_CACHED) this.verified.delete(this.verified.keys().next().value as string);
-    this.verified.set(rawToken, claims);
+    this.verified.remember(rawToken, claims);
     return claims;
   }
 }

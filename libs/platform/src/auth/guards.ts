@@ -7,10 +7,11 @@ import { ACCEPTED_BODY_TYPES, BODY_ERROR, type RequestWithBodyError } from '../h
 import { isMultipart, MULTIPART, readMultipart, type MultipartOptions } from '../http/multipart';
 import type { PlatformConfig } from '../config/platform-config';
 import { InjectConfig } from '../config/inject-config';
-import { hasPermission, requiresAll, type AuthUser } from './auth-user';
+import { hasPermission, requiresAll, userFromClaims, type AuthUser } from './auth-user';
 import { IS_PUBLIC, JSON_ONLY, REQUIRED_PERMISSIONS } from './decorators';
 import { jwtStrategyName } from './jwt.strategy';
-import { authFailure } from './token-verifier';
+import { authFailure, bearerToken } from './token-verifier';
+import { VerifiedTokens } from './verified-tokens';
 import { requestContext } from '../http/request-context';
 
 function isPublic(reflector: Reflector, context: ExecutionContext): boolean {
@@ -21,13 +22,22 @@ function isPublic(reflector: Reflector, context: ExecutionContext): boolean {
 export function createJwtAuthGuard(app: string): Type<CanActivate> {
   @Injectable()
   class JwtAuthGuard extends AuthGuard(jwtStrategyName(app)) {
-    constructor(@Inject(Reflector) private readonly reflector: Reflector) {
+    constructor(
+      @Inject(Reflector) private readonly reflector: Reflector,
+      @Inject(VerifiedTokens) private readonly verified: VerifiedTokens,
+    ) {
       super();
     }
 
     override canActivate(context: ExecutionContext) {
       if (context.getType() !== 'http' || isPublic(this.reflector, context)) return true;
-      return super.canActivate(context);
+      // A token verified before (by passport, below) is not verified again until it expires.
+      const req = context.switchToHttp().getRequest<Request & { user?: AuthUser }>();
+      const token = bearerToken(req.headers.authorization);
+      const claims = token === undefined ? undefined : this.verified.get(token);
+      if (!claims) return super.canActivate(context);
+      req.user = this.handleRequest(null, userFromClaims(claims), undefined);
+      return true;
     }
 
     override handleRequest<T>(error: unknown, user: T, info: unknown): T {

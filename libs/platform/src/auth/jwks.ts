@@ -88,14 +88,21 @@ export class JwksKeyStore {
    * UpstreamUnavailable when acl could not be asked.
    */
   async getKeyObject(kid: string): Promise<KeyObject | undefined> {
-    const known = this.keys.get(kid);
-    if (known) {
-      if (Date.now() >= this.freshUntil && this.mayAttempt()) this.refresh().catch(() => undefined);
-      return known;
-    }
+    const known = this.published(kid);
+    if (known) return known;
     if (this.inflight || this.mayAttempt()) await this.refresh();
     else if (this.failures > 0) throw unreachable();
     return this.keys.get(kid);
+  }
+
+  /**
+   * The key published for `kid` in the set held now, without waiting: a stale set still answers
+   * while one refresh runs in the background, so a retired key stops counting within one max-age.
+   */
+  published(kid: string): KeyObject | undefined {
+    const known = this.keys.get(kid);
+    if (known && Date.now() >= this.freshUntil && this.mayAttempt()) this.refresh().catch(() => undefined);
+    return known;
   }
 
   /** The kids currently known (for tests and diagnostics). */

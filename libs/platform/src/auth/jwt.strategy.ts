@@ -8,7 +8,9 @@ import { InjectConfig } from '../config/inject-config';
 import type { PlatformConfig } from '../config/platform-config';
 import { userFromClaims, type AuthUser } from './auth-user';
 import { JwksKeyStore } from './jwks';
+import { VerifiedTokens } from './verified-tokens';
 import {
+  bearerToken,
   checkTokenTimes,
   keyObjectForToken,
   TOKEN_ALGORITHMS,
@@ -27,9 +29,14 @@ export function createJwtStrategy(app: string) {
   class JwtStrategy extends PassportStrategy(Strategy, jwtStrategyName(app)) {
     private readonly rules: TokenRules;
 
-    constructor(@InjectConfig() { auth }: PlatformConfig, keys: JwksKeyStore) {
+    constructor(
+      @InjectConfig() { auth }: PlatformConfig,
+      keys: JwksKeyStore,
+      private readonly verified: VerifiedTokens,
+    ) {
       super({
         jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+        passReqToCallback: true,
         algorithms: TOKEN_ALGORITHMS,
         issuer: auth.issuer,
         audience: auth.audience,
@@ -50,8 +57,11 @@ export function createJwtStrategy(app: string) {
       this.rules = tokenRules(auth);
     }
 
-    validate(claims: AccessTokenClaims): AuthUser {
+    validate(req: Request, claims: AccessTokenClaims): AuthUser {
       checkTokenTimes(claims, this.rules);
+      // The guard answers this token's next requests from here (VerifiedTokens).
+      const token = bearerToken(req.headers.authorization);
+      if (token) this.verified.remember(token, claims);
       return userFromClaims(claims);
     }
   }

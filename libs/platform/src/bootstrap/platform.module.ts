@@ -13,6 +13,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { BodyGuard, createJwtAuthGuard, PermissionsGuard } from '../auth/guards';
 import { JwksKeyStore } from '../auth/jwks';
+import { VerifiedTokens } from '../auth/verified-tokens';
 import { createJwtStrategy } from '../auth/jwt.strategy';
 import type { PlatformConfig } from '../config/platform-config';
 import type { AppDefinition } from './app-definition';
@@ -92,6 +93,11 @@ export class PlatformModule {
         PlatformMetrics,
         { provide: APP_CONFIG, useValue: config },
         { provide: JwksKeyStore, useFactory: () => new JwksKeyStore(config.auth.jwksUrl) },
+        {
+          provide: VerifiedTokens,
+          useFactory: (keys: JwksKeyStore) => new VerifiedTokens(keys),
+          inject: [JwksKeyStore],
+        },
         { provide: NATS_CLIENT, useFactory: () => createBusClient(name, config.nats) },
         createJwtStrategy(name),
         Paginator,

@@ -1,0 +1,87 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import type { AccessTokenClaims } from '@media/contracts';
+import { generateTestKeys, mintToken, type TestKeys } from '@media/testing';
+import { VerifiedTokens, type PublishedKeys } from './verified-tokens';
+
+/** A stand-in for the JWKS key store: the test decides which keys acl publishes. */
+class StandInKeys implements PublishedKeys {
+  readonly keys = new Map<string, KeyObject>();
+  publish(keys: TestKeys): void {
+    this.keys.set(keys.kid, createPublicKey(keys.publicKeyPem));
+  }
+  published(kid: string): KeyObject | undefined {
+    return this.keys.get(kid);
+  }
+}
+
+const claimsOf = (token: string) => jwt.decode(token) as AccessTokenClaims;
+
+describe('VerifiedTokens (with a stand-in key store)', () => {
+  const signing = generateTestKeys();
+  let keys: StandInKeys;
+  let tokens: VerifiedTokens;
+
+  beforeEach(() => {
+    keys = new StandInKeys();
+    keys.publish(signing);
+    tokens = new VerifiedTokens(keys);
+  });
+
+  it('answers the claims of a remembered token, and nothing for any other text', () => {
+    const token = mintToken(signing);
+    expect(tokens.get(token)).toBeUndefined();
+    tokens.remember(token, claimsOf(token));
+    expect(tokens.get(token)).toEqual(claimsOf(token));
+    expect(tokens.get(mintToken(signing))).toBeUndefined();
+    expect(tokens.get(`${token}x`)).toBeUndefined();
+  });
+
+  it('forgets a token from the second of its exp on, as jsonwebtoken counts it expired', () => {
+    const token = mintToken(signing);
+    const claims = claimsOf(token);
+    tokens.remember(token, claims);
+    expect(tokens.get(token, claims.exp * 1000 - 1)).toEqual(claims);
+    expect(tokens.get(token, claims.exp * 1000)).toBeUndefined();
+    // Forgotten, not just hidden: an earlier clock does not bring it back.
+    expect(tokens.get(token, claims.exp * 1000 - 1)).toBeUndefined();
+  });
+
+  it('stops answering once acl no longer publishes the key, or publishes another under that kid', () => {
+    const retired = mintToken(signing);
+    tokens.remember(retired, claimsOf(retired));
+    keys.keys.delete(signing.kid);
+    expect(tokens.get(retired)).toBeUndefined();
+
+    keys.publish(signing);
+    const replaced = mintToken(signing);
+    tokens.remember(replaced, claimsOf(replaced));
+    keys.keys.set(signing.kid, createPublicKey(generateTestKeys().publicKeyPem));
+    expect(tokens.get(replaced)).toBeUndefined();
+  });
+
+  it('does not remember a token whose key is not published, that has no exp, or that is not a JWT', () => {
+    const foreign = mintToken(generateTestKeys());
+    tokens.remember(foreign, claimsOf(foreign));
+    expect(tokens.get(foreign)).toBeUndefined();
+
+    const token = mintToken(signing);
+    const { exp: _exp, ...withoutExp } = claimsOf(token);
+    tokens.remember(token, withoutExp as AccessTokenClaims);
+    expect(tokens.get(token)).toBeUndefined();
+
+    tokens.remember('not-a-jwt', claimsOf(token));
+    expect(tokens.get('not-a-jwt')).toBeUndefined();
+  });
+
+  it('keeps a bounded number of bytes, dropping the least recently used token first', () => {
+    const first = mintToken(signing);
+    tokens.remember(first, claimsOf(first));
+    // About 8 MiB of ~1 KiB entries: the first token is pushed out well before 20,000 more.
+    const claims = claimsOf(first);
+    const padding = 'x'.repeat(1_000);
+    for (let i = 0; i < 20_000; i++) tokens.remember(`${first}.${padding}${i}`, claims);
+    expect(tokens.get(first)).toBeUndefined();
+    expect(tokens.get(`${first}.${padding}19999`)).toEqual(claims);
+  });
+});
