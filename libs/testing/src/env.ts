@@ -5,7 +5,7 @@ export const testEnv = {
   /** The NATS server the booted apps use. */
   natsUrl: process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222',
   /** How long the fuzz suite runs (it visits every operation round-robin until then). */
-  fuzzBudgetMs: Number(process.env.FUZZ_BUDGET_MS ?? 150_000),
+  fuzzBudgetMs: Number(process.env.FUZZ_BUDGET_MS ?? 60_000),
   /** The fuzz suite's seed, to replay a run; a new one each run otherwise. */
   fuzzSeed: Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31),
   /**
