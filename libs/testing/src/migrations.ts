@@ -1,4 +1,5 @@
-import { queryDatabase } from './databases';
+import { randomUUID } from 'node:crypto';
+import { createDatabases, databaseUrl, dropDatabases, queryDatabase } from './databases';
 
 /** A migration class: TypeORM wants its name to end with its timestamp. */
 interface Migration {
@@ -68,4 +69,72 @@ async function tableState(url: string, table: string, orderBy: string): Promise<
   const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
   const rows = await queryDatabase(url, `SELECT * FROM ${quote(table)} ORDER BY ${quote(orderBy)}`);
   return { columns, rows };
+}
+
+/** The platform's first tombstones migration: what comes before it in an app is "the old ones". */
+const TOMBSTONES = 'DeletedDocumentsTable1766000000000';
+
+export interface TombstonesApp<M extends Migration> {
+  /** The app's name, as its databases and migrations table know it. */
+  name: string;
+  /** Every migration of the app, in order (its definition's `database.migrations`). */
+  migrations: M[];
+  /** Applies migrations as the app does at start (the platform's `migrateDatabase`). */
+  migrate: (url: string, migrations: M[]) => Promise<void>;
+}
+
+/**
+ * The platform took over the `deleted_documents` tombstones an app's own migration had created:
+ * a database made by the app's old migrations keeps its table and rows when it migrates forward,
+ * and a database without the table gets it, in the same shape.
+ */
+export function describeTombstonesMigratingForward<M extends Migration>(app: TombstonesApp<M>): void {
+  const forward = (url: string, between: (url: string) => Promise<unknown>) =>
+    migrateForward(url, {
+      migrations: app.migrations,
+      firstNew: TOMBSTONES,
+      migrate: app.migrate,
+      table: 'deleted_documents',
+      orderBy: 'document_id',
+      between,
+    });
+
+  describe(`${app.name}'s deleted_documents, migrating forward to the platform's`, () => {
+    const name = `int_${Date.now()}_${randomUUID().slice(0, 6)}_${app.name.replace(/-/g, '_')}_tombstones`;
+    const url = databaseUrl(name);
+
+    beforeEach(async () => createDatabases([name]));
+    afterEach(async () => dropDatabases([name]));
+
+    it('keeps the table and rows the old migrations made, and records the platform migration', async () => {
+      const ids = [randomUUID(), randomUUID()].sort();
+      const { old, before, after, applied } = await forward(url, (at) =>
+        queryDatabase(
+          at,
+          `INSERT INTO deleted_documents (document_id, deleted_at) VALUES ($1, '2026-01-02T03:04:05.678Z'), ($2, now())`,
+          ids,
+        ),
+      );
+
+      expect(old).not.toContain(TOMBSTONES);
+      expect(before.columns.map((c) => c.column_name)).toEqual(['deleted_at', 'document_id']);
+      expect(applied).toContain(TOMBSTONES);
+      expect(after.columns).toEqual(before.columns);
+      expect(after.rows).toEqual([
+        { document_id: ids[0], deleted_at: new Date('2026-01-02T03:04:05.678Z') },
+        { document_id: ids[1], deleted_at: expect.any(Date) },
+      ]);
+    });
+
+    it('creates the table, in the same shape, where it is missing', async () => {
+      const { before, after } = await forward(url, (at) => queryDatabase(at, `DROP TABLE deleted_documents`));
+
+      expect(after.columns).toEqual(before.columns);
+      const id = randomUUID();
+      await queryDatabase(url, `INSERT INTO deleted_documents (document_id) VALUES ($1)`, [id]);
+      expect(
+        await queryDatabase(url, `SELECT 1 FROM deleted_documents WHERE document_id = $1`, [id]),
+      ).toHaveLength(1);
+    });
+  });
 }

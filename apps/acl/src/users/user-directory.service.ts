@@ -9,7 +9,7 @@ import type { LoadedUser } from './user.view';
  * A user's roles (code order) and groups (id order) as two arrays of the row whose id is `id`,
  * as the `users/me` view and every profile show them.
  */
-export function rolesAndGroups(id: string): string {
+function rolesAndGroups(id: string): string {
   return `ARRAY(SELECT ur.role_code FROM user_roles ur WHERE ur.user_id = ${id}
                  ORDER BY ur.role_code COLLATE "C")::text[] AS roles,
           ARRAY(SELECT gm.group_id FROM group_members gm WHERE gm.user_id = ${id}

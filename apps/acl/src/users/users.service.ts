@@ -11,9 +11,9 @@ import type { CreateUserDto } from './dto/create-user.dto';
 import type { ListUsersQuery } from './dto/list-users.query';
 import type { UpdateUserDto } from './dto/update-user.dto';
 import { userConflict } from './user-conflict';
-import { UserDirectoryService, rolesAndGroups } from './user-directory.service';
+import { UserDirectoryService } from './user-directory.service';
 import { User } from './user.entity';
-import { toUserView, type ShownUser, type UserView } from './user.view';
+import { toUserView, type UserView } from './user.view';
 import { NEWEST_JOINED_FIRST } from './user-order';
 
 const ADMIN_ROLE = 'ADMIN';
@@ -23,27 +23,6 @@ const ADMIN_ROLE = 'ADMIN';
  * ADMIN). Arbitrary constant, per database.
  */
 const USER_GRAPH_LOCK = 0x61636c55;
-
-interface MeRow {
-  id: string;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
-  phone_number: string | null;
-  employee_number: string | null;
-  status: UserView['status'];
-  manager_id: string | null;
-  date_joined: Date;
-  roles: string[];
-  groups: string[];
-}
-
-/** The profile row with its roles and groups, ordered as UserDirectoryService orders them. */
-const ME_QUERY = `
-  SELECT u.id, u.email, u.first_name, u.last_name, u.phone_number, u.employee_number, u.status,
-         u.manager_id, u.date_joined, ${rolesAndGroups('u.id')}
-    FROM users u
-   WHERE u.id = $1`;
 
 interface References {
   roles?: string[];
@@ -62,26 +41,9 @@ export class UsersService {
     @Inject(RefreshTokensService) private readonly refreshTokens: RefreshTokensService,
   ) {}
 
-  /**
-   * The caller's profile in one round trip reading only the columns the view shows (this runs
-   * on every app's login screen and profile refresh; see bench/acl-auth-cost.mjs).
-   */
+  /** The caller's profile: one query (UserDirectoryService), as any user's. */
   async me(userId: string): Promise<UserView> {
-    const rows: MeRow[] = await this.dataSource.query(ME_QUERY, [userId]);
-    const row = rows[0];
-    if (!row) throw new NotFound('User', userId);
-    const user: ShownUser = {
-      id: row.id,
-      email: row.email,
-      firstName: row.first_name,
-      lastName: row.last_name,
-      phoneNumber: row.phone_number,
-      employeeNumber: row.employee_number,
-      status: row.status,
-      managerId: row.manager_id,
-      dateJoined: row.date_joined,
-    };
-    return toUserView({ user, roles: row.roles, groups: row.groups });
+    return this.get(userId);
   }
 
   async get(rawId: string): Promise<UserView> {
