@@ -6,7 +6,8 @@
  *    `GET /acl/health/live` (Express and Nest, nothing else), req/s with autocannon,
  *    CONNECTIONS connections, ROUNDS interleaved rounds of DURATION seconds; the ratio of medians.
  * 2. The gateway as its own process in front of content: a story categories page of 20 through
- *    the gateway against straight to content (ratio of req/s, p50 the gateway adds).
+ *    the gateway against straight to content (ratio of req/s under load; the p50 the gateway
+ *    adds, from SEQUENTIAL requests one at a time).
  * 3. NATS: `acl.users.get-many` with 100 ids, NATS_REQUESTS sequential requests from this process
  *    with Nest's NATS client (the apps' client, their envelope) and with a bare
  *    `@nats-io/transport-node` client (plain JSON), beside a bare echo responder (the broker's
@@ -17,7 +18,7 @@
  *
  * acl, content and the gateway run from dist on databases of their own (bench/lib/assignment-stack.mjs),
  * logging at `info` as in production. Env: NATS_URL, CONNECTIONS (16), DURATION (5), ROUNDS (3),
- * NATS_REQUESTS (1000). Writes bench/results/request-path.json.
+ * NATS_REQUESTS (1000), SEQUENTIAL (1000). Writes bench/results/request-path.json.
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -34,6 +35,8 @@ const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
 const DURATION = Number(process.env.DURATION ?? 5);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const NATS_REQUESTS = Number(process.env.NATS_REQUESTS ?? 1000);
+/** Sequential requests for the latency the gateway adds (autocannon's p50 under load is in whole ms and mostly queueing). */
+const SEQUENTIAL = Number(process.env.SEQUENTIAL ?? 1000);
 const USERS = 100;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
@@ -175,6 +178,16 @@ async function main() {
       direct: { url: `${stack.urls.content}${page}`, headers: auth },
       through_gateway: { url: `${stack.urls.gateway}${page}`, headers: auth },
     });
+    log('gateway: the same page, one request at a time (the latency it adds)');
+    const get = (url) => async () => {
+      const res = await fetch(url, { headers: auth });
+      assert(res.status === 200, `${url}: ${res.status}`);
+      await res.arrayBuffer();
+    };
+    const sequential = {
+      direct: await timed(SEQUENTIAL, get(`${stack.urls.content}${page}`)),
+      through_gateway: await timed(SEQUENTIAL, get(`${stack.urls.gateway}${page}`)),
+    };
     log('NATS: acl.users.get-many');
     const nats = await natsFigures(ids);
     const memory = Object.fromEntries(Object.entries(stack.pids).map(([name, pid]) => [name, rssMib(pid)]));
@@ -195,7 +208,8 @@ async function main() {
       gateway: {
         ...gateway,
         ratio: round2(gateway.through_gateway.req_per_s / gateway.direct.req_per_s),
-        added_p50_ms: round2(gateway.through_gateway.p50_ms - gateway.direct.p50_ms),
+        sequential,
+        added_p50_ms: round2(sequential.through_gateway.p50_ms - sequential.direct.p50_ms),
       },
       nats,
       rss_mib_after_load: memory,

@@ -22,7 +22,7 @@ const QUICK_DIR = join(root, 'dist', 'bench-quick');
 
 /** Sizes for BENCH_QUICK=1, per script (each bench reads these variables; see its header). */
 const QUICK_ENV = {
-  'request-path.mjs': { DURATION: '2', ROUNDS: '1', NATS_REQUESTS: '200' },
+  'request-path.mjs': { DURATION: '2', ROUNDS: '1', NATS_REQUESTS: '200', SEQUENTIAL: '200' },
   'startup.mjs': { RUNS: '1', LOAD_SECONDS: '5' },
   'assignment-claims.mjs': { DURATION: '2', ROUNDS: '1', TASKS: '5000', USERS: '5', SEQUENTIAL: '20' },
   'bulk-claim.mjs': { ROUNDS: '1' },

@@ -44,7 +44,7 @@ export const HEADLINES = {
         atLeast(0.7),
       ),
       row(
-        'p50 the gateway adds, story categories page of 20',
+        'p50 the gateway adds, story categories page of 20, one request at a time',
         get(r, ['gateway', 'added_p50_ms']),
         ' ms',
         atMost(1, ' ms'),
