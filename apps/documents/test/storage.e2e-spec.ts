@@ -27,6 +27,23 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 const storedFiles = (app: OwnDocuments) => filesUnder(app.storageDir).filter((f) => f !== '.owner');
 const rows = async (app: OwnDocuments) => (await db(app.databaseUrl, 'SELECT id FROM documents')).length;
 
+/** Resident memory once it has stopped moving: two readings 100 ms apart within 1 MiB. */
+async function steadyRss(app: OwnDocuments): Promise<number> {
+  // The first probe has nothing to compare with (NaN), so the first pair is 100 ms apart.
+  let previous = Number.NaN;
+  let current = Number.NaN;
+  const moved = await eventually(
+    async () => {
+      [previous, current] = [current, app.rss()];
+      return Math.abs(current - previous);
+    },
+    (change) => change < 2 ** 20,
+    10_000,
+  );
+  expect(moved).toBeLessThan(2 ** 20);
+  return current;
+}
+
 describe('limits and leftovers (filesystem driver)', () => {
   let app: OwnDocuments;
   const LIMIT = 1024 * 1024;
@@ -70,28 +87,37 @@ describe('limits and leftovers (filesystem driver)', () => {
     const { body, contentType } = multipart([
       { name: 'file', filename: 'cut.bin', content: randomBytes(512 * 1024) },
     ]);
-    await new Promise<void>((done) => {
-      const req = request(`${app.url}/documents/api/v1/documents`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${caller().token}`,
-          'content-type': contentType,
-          'content-length': String(body.length),
-        },
-      });
+    const req = request(`${app.url}/documents/api/v1/documents`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${caller().token}`,
+        'content-type': contentType,
+        'content-length': String(body.length),
+      },
+    });
+    const closed = new Promise<void>((done) => {
       req.on('error', () => done());
       req.on('close', () => done());
-      req.write(body.subarray(0, 200 * 1024), () => setTimeout(() => req.destroy(), 200));
     });
-    await new Promise((r) => setTimeout(r, 500));
-    expect(storedFiles(app)).toHaveLength(before.stored);
-    expect(await rows(app)).toBe(before.rows);
+    req.write(body.subarray(0, 200 * 1024));
+    // Cut once the server is streaming the file to its temporary file.
+    expect(
+      await eventually(
+        async () => filesUnder(app.tempDir),
+        (f) => f.length > 0,
+      ),
+    ).toHaveLength(1);
+    req.destroy();
+    await closed;
+    // The server removes that file when it sees the client gone: it is done with the request.
     expect(
       await eventually(
         async () => filesUnder(app.tempDir),
         (f) => f.length === 0,
       ),
     ).toEqual([]);
+    expect(storedFiles(app)).toHaveLength(before.stored);
+    expect(await rows(app)).toBe(before.rows);
     // And the app still serves.
     expect((await upload(caller(), 'still fine', { base: app.url })).status).toBe(201);
   });
@@ -118,10 +144,9 @@ describe('memory', () => {
       const warm = await uploaded(writer, randomBytes(20 * 1024 * 1024), { base: app.url });
       await download(app.url, warm.id, writer.token);
     }
-    await new Promise((r) => setTimeout(r, 1000));
 
     for (const mb of [20, 40]) {
-      const idle = app.rss();
+      const idle = await steadyRss(app);
       let peak = idle;
       const sampler = setInterval(() => (peak = Math.max(peak, app.rss())), 10);
       try {
@@ -228,8 +253,19 @@ describe('sweeper in a storage another installation owns', () => {
       10_000,
     );
     expect(left.sort()).toEqual(['.owner', join(theirs.slice(0, 2), theirs)].sort());
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(filesUnder(app.storageDir)).toContain(join(theirs.slice(0, 2), theirs));
+    // A later pass, which removes another deleted record's file, has also left theirs alone.
+    const marker = await uploaded(writer, 'marker', { base: app.url });
+    await db(app.databaseUrl, `UPDATE documents SET deleted_at = now(), deleted_by = $2 WHERE id = $1`, [
+      marker.id,
+      writer.id,
+    ]);
+    const [swept] = await eventually(
+      () => db(app.databaseUrl, `SELECT file_removed_at FROM documents WHERE id = $1`, [marker.id]),
+      (found) => found[0]?.file_removed_at !== null,
+      10_000,
+    );
+    expect(swept.file_removed_at).not.toBeNull();
+    expect(filesUnder(app.storageDir).sort()).toEqual(['.owner', join(theirs.slice(0, 2), theirs)].sort());
   });
 });
 

@@ -61,6 +61,7 @@ describe('timeouts', () => {
     for (const char of request) {
       if (connection.closed || Date.now() - started > 6_000) break;
       await connection.write(char);
+      // The pace is what is tested: never idle, yet the headers take longer than HEADERS_TIMEOUT.
       await sleep(50);
     }
     const answer = await connection.read(6_000);
@@ -130,13 +131,22 @@ describe('timeouts', () => {
 
   it('exempts an upgraded websocket from the HTTP timeouts', async () => {
     const gw = await gateway({ IDLE_TIMEOUT: '1s', HEADERS_TIMEOUT: '1s', REQUEST_TIMEOUT: '1s' });
-    const socket = await openSocket(gw, mintToken(upstream.keys));
-    await sleep(2_500);
+    const token = mintToken(upstream.keys);
+    const socket = await openSocket(gw, token);
+    // Witnesses opened after the socket, stalled before, in and after their headers: once the
+    // gateway's timeouts have cut all three, those timeouts have passed for the socket too.
+    const idle = await RawConnection.open(gw.port);
+    const headers = await RawConnection.open(gw.port);
+    await headers.write('GET /health/live HTTP/1.1\r\nHost: gateway.test\r\n');
+    const body = await RawConnection.open(gw.port);
+    await body.write(`${echoHead(token, 1_000)} `);
+    for (const witness of [idle, headers, body]) expect(await witness.waitClosed(5_000)).toBe(true);
     expect(socket.readyState).toBe(WebSocket.OPEN);
     socket.send('still here');
     const [data] = (await once(socket, 'message')) as [Buffer];
     expect(data.toString()).toBe('echo:still here');
     socket.close();
+    for (const witness of [idle, headers, body]) witness.destroy();
   });
 });
 

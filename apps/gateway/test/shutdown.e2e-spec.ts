@@ -18,7 +18,13 @@ interface LoadResult {
   statuses: Map<number, number>;
   errors: string[];
   bodies: string[];
+  /** Answers each of the 20 clients has had so far. */
+  answered: number[];
 }
+
+/** Every client has had at least `n` answers: all 20 connections are open and busy. */
+const everyClientAnswered = (result: LoadResult, n: number) => result.answered.every((count) => count >= n);
+const answers = (result: LoadResult) => result.answered.reduce((sum, count) => sum + count, 0);
 
 /** 20 keep-alive connections sending GETs back to back until `stop()`. */
 function load(
@@ -26,14 +32,15 @@ function load(
   path: string,
   stop: () => boolean,
   headers: Record<string, string> = {},
-): { pool: Pool; done: Promise<LoadResult> } {
+): { pool: Pool; result: LoadResult; done: Promise<LoadResult> } {
   const pool = new Pool(origin, { connections: 20, pipelining: 1, keepAliveTimeout: 30_000 });
-  const result: LoadResult = { statuses: new Map(), errors: [], bodies: [] };
-  const worker = async () => {
+  const result: LoadResult = { statuses: new Map(), errors: [], bodies: [], answered: Array(20).fill(0) };
+  const worker = async (_: unknown, index: number) => {
     while (!stop()) {
       try {
         const res = await pool.request({ path, method: 'GET', headers });
         const text = await res.body.text();
+        result.answered[index] += 1;
         result.statuses.set(res.statusCode, (result.statuses.get(res.statusCode) ?? 0) + 1);
         if (res.statusCode !== 200) result.bodies.push(text);
       } catch (error) {
@@ -42,7 +49,7 @@ function load(
       }
     }
   };
-  return { pool, done: Promise.all(Array.from({ length: 20 }, worker)).then(() => result) };
+  return { pool, result, done: Promise.all(Array.from({ length: 20 }, worker)).then(() => result) };
 }
 
 describe('SIGTERM to an app under load through the gateway', () => {
@@ -78,15 +85,16 @@ describe('SIGTERM to an app under load through the gateway', () => {
     const gw = await bootGateway(fake, { ...upstreams, RATE_LIMIT_PER_MINUTE: '0' });
 
     let stopped = false;
-    const { pool, done } = load(gw.url, '/acl/.well-known/jwks.json', () => stopped);
-    // Busy for a moment before the signal.
-    await new Promise((r) => setTimeout(r, 1_000));
+    const { pool, result: running, done } = load(gw.url, '/acl/.well-known/jwks.json', () => stopped);
+    // Busy before the signal: every client has been answered on its keep-alive connection.
+    await eventually(() => everyClientAnswered(running, 2), 'every client answered twice', 20_000);
     const signalled = Date.now();
     app.child.kill('SIGTERM');
     const [code] = (await once(app.child, 'exit')) as [number | null];
     const took = Date.now() - signalled;
     // A little more load against the stopped app: those are 503s in the contract's shape.
-    await new Promise((r) => setTimeout(r, 300));
+    const atExit = answers(running);
+    await eventually(() => answers(running) >= atExit + 20, '20 more answers after the exit', 20_000);
     stopped = true;
     const result = await done;
     await pool.close();
@@ -97,6 +105,7 @@ describe('SIGTERM to an app under load through the gateway', () => {
     expect(took).toBeLessThan(SHUTDOWN_TIMEOUT_MS / 2);
     expect(result.errors).toEqual([]);
     expect([...result.statuses.keys()].filter((status) => status !== 200 && status !== 503)).toEqual([]);
+    expect(result.statuses.get(503) ?? 0).toBeGreaterThanOrEqual(20);
     expect(result.statuses.get(200) ?? 0).toBeGreaterThan(20);
     for (const body of result.bodies)
       expect(JSON.parse(body)).toEqual({ detail: expect.any(String), code: 'upstream_unavailable' });
@@ -132,10 +141,14 @@ describe('SIGTERM to the gateway under load', () => {
     );
     let stopped = false;
     // Each request takes 200 ms upstream, so some are always in flight when the signal comes.
-    const { pool, done } = load(url, '/content/slow?ms=200', () => stopped, {
+    const {
+      pool,
+      result: running,
+      done,
+    } = load(url, '/content/slow?ms=200', () => stopped, {
       authorization: `Bearer ${mintToken(upstream.keys)}`,
     });
-    await new Promise((r) => setTimeout(r, 1_000));
+    await eventually(() => everyClientAnswered(running, 2), 'every client answered twice', 20_000);
     const signalled = Date.now();
     gateway.child.kill('SIGTERM');
     const [code] = (await once(gateway.child, 'exit')) as [number | null];

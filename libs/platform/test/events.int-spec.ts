@@ -17,6 +17,7 @@ const eventually = <T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeo
   poll(probe, ok, timeoutMs);
 
 const FUTURE_SUBJECT = 'future.thing.happened';
+const CONSUMER_PREFIX = `t${randomUUID().slice(0, 8)}`;
 let fixture: BootedFixture;
 let nc: NatsConnection;
 
@@ -24,9 +25,18 @@ function envelope(data: object, id: string = randomUUID()): EventEnvelope {
   return { id, subject: ChatEvents.messageCreated, occurred_at: new Date().toISOString(), data, meta: {} };
 }
 
-async function publish(event: EventEnvelope | string): Promise<void> {
+/** Publishes to the stream; resolves with the message's stream sequence. */
+async function publish(event: EventEnvelope | string): Promise<number> {
   const body = typeof event === 'string' ? event : JSON.stringify(event);
-  await jetstream(nc).publish(ChatEvents.messageCreated, body, { msgID: randomUUID() });
+  return (await jetstream(nc).publish(ChatEvents.messageCreated, body, { msgID: randomUUID() })).seq;
+}
+
+/** The server's view of one of this run's durable consumers (by the handler it feeds). */
+async function consumerInfo(handler: string) {
+  const jsm = await jetstreamManager(nc);
+  for await (const info of jsm.consumers.list(EVENTS_STREAM))
+    if (info.name.startsWith(CONSUMER_PREFIX) && info.name.endsWith(handler)) return info;
+  throw new Error(`no consumer ${CONSUMER_PREFIX}...${handler}`);
 }
 
 beforeAll(async () => {
@@ -41,7 +51,7 @@ beforeAll(async () => {
   else await jsm.streams.update(EVENTS_STREAM, { subjects: [...new Set([...current, FUTURE_SUBJECT])] });
   fixture = await bootFixture({
     NATS_URL: testEnv.natsUrl,
-    EVENTS_CONSUMER_PREFIX: `t${randomUUID().slice(0, 8)}`,
+    EVENTS_CONSUMER_PREFIX: CONSUMER_PREFIX,
     EVENTS_MAX_DELIVER: '3',
     EVENTS_RETRY_DELAY: '100ms',
     EVENTS_REPLICAS: '1',
@@ -95,7 +105,7 @@ it('gives each handler of one subject its own durable consumer, so each gets eve
 
 it('dead-letters an event its handler keeps failing after EVENTS_MAX_DELIVER deliveries, with the error', async () => {
   const event = envelope({ fixture: randomUUID(), poison: 'always' });
-  await publish(event);
+  const seq = await publish(event);
   const letters = await eventually(
     () => deadLetters(event.id),
     (r) => r.length > 0,
@@ -113,8 +123,12 @@ it('dead-letters an event its handler keeps failing after EVENTS_MAX_DELIVER del
   expect((await processed(event.id)).map((r) => r.consumer)).toEqual([
     'fixture-platform:ReceiptRecorder.record',
   ]);
-  // And it is not redelivered any more.
-  await new Promise((r) => setTimeout(r, 1_000));
+  // And it is not redelivered any more: the server counts it as acknowledged (terminated).
+  const audit = await eventually(
+    () => consumerInfo('AuditRecorder_audit'),
+    (info) => info.ack_floor.stream_seq >= seq,
+  );
+  expect(audit.ack_floor.stream_seq).toBeGreaterThanOrEqual(seq);
   expect(await deadLetters(event.id)).toHaveLength(1);
   // The dead letter is counted for the alert.
   const metrics = await (await fetch(`${fixture.base}/metrics`)).text();

@@ -7,11 +7,34 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ClientProxy } from '@nestjs/microservices';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { call, freePort, mintToken } from '@media/testing';
+import { NATS_CLIENT } from '../src/nats/transport';
 import { bootFixture, type BootedFixture } from './fixture/boot';
 
 // CI's machine has nats-server (it serves the shared NATS): its absence is a failure, not a skip.
 const natsBinary = execFileSync('sh', ['-c', 'command -v nats-server || echo nats-server']).toString().trim();
+
+/** nats.js gives up after this many reconnect attempts unless told otherwise. */
+const NATS_JS_DEFAULT_ATTEMPTS = 10;
+
+/** The app's two NATS connections: its listener's and its client's. */
+async function natsConnections(fixture: BootedFixture): Promise<NatsConnection[]> {
+  const client = fixture.app.get<ClientProxy>(NATS_CLIENT);
+  await client.connect();
+  const [listener] = fixture.app.getMicroservices();
+  return [listener.unwrap<NatsConnection>(), client.unwrap<NatsConnection>()];
+}
+
+/** Counts a connection's reconnect attempts: nats.js reports each dial as `reconnecting`. */
+function reconnectAttempts(nc: NatsConnection): { count: number } {
+  const attempts = { count: 0 };
+  void (async () => {
+    for await (const status of nc.status()) if (status.type === 'reconnecting') attempts.count += 1;
+  })();
+  return attempts;
+}
 
 async function waitFor(probe: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
@@ -64,6 +87,8 @@ describe('when NATS goes down and comes back', () => {
     const token = mintToken(fixture.keys, { permissions: ['*'] });
     const ready = () => call(fixture.base, '/health/ready').then((r) => r.status);
     expect(await ready()).toBe(200);
+    const connections = await natsConnections(fixture);
+    const attempts = connections.map(reconnectAttempts);
 
     await stopNats();
     expect(await waitFor(async () => (await ready()) === 503, 5_000)).toBe(true);
@@ -76,17 +101,15 @@ describe('when NATS goes down and comes back', () => {
     expect(res.body.code).toBe('upstream_unavailable');
     expect(Date.now() - started).toBeLessThan(2_500);
 
-    // Longer than nats.js's default reconnect budget (10 attempts, 2 s apart) would allow.
-    await new Promise((r) => setTimeout(r, 22_000));
+    // An outage longer than nats.js's default reconnect budget: both connections try past it.
+    const pastBudget = () => attempts.every((a) => a.count > NATS_JS_DEFAULT_ATTEMPTS);
+    expect(await waitFor(async () => pastBudget(), 40_000)).toBe(true);
     await startNats();
     expect(await waitFor(async () => (await ready()) === 200, 10_000)).toBe(true);
-    // Ready means both connections are back; the listener's re-sent subscriptions may still be a
-    // few milliseconds behind its status, so the first request gets a short grace.
-    let echoed = await call(fixture.base, '/api/v1/echo/again', { token });
-    for (let i = 0; i < 10 && echoed.status !== 200; i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      echoed = await call(fixture.base, '/api/v1/echo/again', { token });
-    }
+    // Ready means both connections are back; a round trip on each makes sure the server has also
+    // applied the subscriptions they re-sent, so the first request is answered.
+    for (const nc of connections) await nc.flush();
+    const echoed = await call(fixture.base, '/api/v1/echo/again', { token });
     expect(echoed.status).toBe(200);
     expect(echoed.body.echoed).toBe('again');
   }, 60_000);

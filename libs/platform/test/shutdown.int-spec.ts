@@ -1,22 +1,38 @@
 /** docs/api/contract.md §6: on shutdown an app stops accepting but finishes the requests it is serving. */
 import { Client } from 'undici';
-import { call, mintToken } from '@media/testing';
+import { call, eventually, mintToken } from '@media/testing';
 import { stopApp } from '../src';
 import { bootFixture } from './fixture/boot';
+import { slowGate } from './fixture/fixture.app';
+
+afterEach(() => slowGate.release());
 
 it('finishes an in-flight request when the app is closed, then refuses new connections', async () => {
   const fixture = await bootFixture();
   const token = mintToken(fixture.keys, { permissions: ['*'] });
   try {
     const inFlight = call(fixture.base, '/api/v1/slow', { token });
-    await new Promise((r) => setTimeout(r, 200));
+    await slowGate.arrived();
     const closing = fixture.app.close();
+    // The request is let go only once the app refuses new connections: it is answered while closing.
+    const refused = await eventually(
+      () =>
+        call(fixture.base, '/health/live').then(
+          () => false,
+          () => true,
+        ),
+      (yes) => yes,
+      10_000,
+    );
+    expect(refused).toBe(true);
+    slowGate.release();
     const res = await inFlight;
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ finished: true });
     await closing;
     await expect(call(fixture.base, '/health/live')).rejects.toThrow();
   } finally {
+    slowGate.release();
     await fixture.stop().catch(() => undefined);
   }
 });
@@ -36,7 +52,7 @@ it('answers readiness 503 as soon as the drain (SIGTERM) starts, while liveness 
     expect((await get(liveProbe, '/health/live')).status).toBe(200);
     // A request in flight keeps the drain going while the probes ask.
     const inFlight = call(fixture.base, '/api/v1/slow', { token });
-    await new Promise((r) => setTimeout(r, 100));
+    await slowGate.arrived();
     const stopping = stopApp(fixture.app, 10_000);
 
     const ready = await get(readyProbe, '/health/ready');
@@ -47,9 +63,11 @@ it('answers readiness 503 as soon as the drain (SIGTERM) starts, while liveness 
     });
     expect(await get(liveProbe, '/health/live')).toEqual({ status: 200, body: { status: 'ok' } });
 
+    slowGate.release();
     expect((await inFlight).status).toBe(200);
     await stopping;
   } finally {
+    slowGate.release();
     await Promise.all([readyProbe.close(), liveProbe.close()]).catch(() => undefined);
     await fixture.stop().catch(() => undefined);
   }
