@@ -10,7 +10,6 @@ import jwt from 'jsonwebtoken';
 import {
   call,
   createDatabases,
-  eventually,
   databaseUrl,
   dropDatabases,
   eventually,
