@@ -26,12 +26,13 @@
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as HttpClient } from 'undici';
 import { BENCH_TOKEN_TTL, serveJwks } from './lib/app-server.mjs';
+import { monotonicMicros, selfTime } from './lib/cpu-profile.mjs';
 import { startProcess, waitReady } from './lib/processes.mjs';
 import { benchDatabase, dist, log, machine, seconds, withClient, writeResult } from './lib/seed-users.mjs';
 
@@ -47,6 +48,10 @@ const WARMUP = Number(process.env.WARMUP ?? 20);
 const ROOMS = Number(process.env.ROOMS ?? 1000);
 const MSGS_PER_ROOM = Number(process.env.MSGS_PER_ROOM ?? 20);
 const SEQUENTIAL = Number(process.env.SEQUENTIAL ?? 300);
+/** Websocket handshakes in flight at once while the room's sockets open. */
+const OPENING = Number(process.env.OPENING ?? 100);
+/** When set, chat-notifications runs under `node --cpu-prof` into this directory and the fan-out's self time is reported. */
+const PROFILE_DIR = process.env.PROFILE_DIR;
 
 const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -62,13 +67,14 @@ const summary = (values) => ({
 });
 
 /** Starts a dist entry of ours and waits for it; its stop() runs first at the end. */
-async function startReady(name, entry, env, readyUrl) {
-  const { child, logFile, stop } = startProcess(`chat-bench-${name}`, entry, env);
+async function startReady(name, entry, env, readyUrl, nodeArgs = []) {
+  const { child, logFile, stop } = startProcess(`chat-bench-${name}`, entry, env, { nodeArgs });
   stops.unshift(stop);
   await waitReady(readyUrl, { child, logFile, timeoutMs: 90_000 });
 }
 
 const database = benchDatabase('bench_chat');
+const fanoutWindow = { from: 0, to: Infinity };
 const stops = [];
 
 /** A nats-server of our own, so nothing else's subjects or consumers mix with ours. */
@@ -104,6 +110,7 @@ async function startStack(natsPort, keys) {
     dist('apps/chat-notifications/src/main.js'),
     { ...common, DATABASE_URL: database.url, CHAT_NOTIFICATIONS_PORT: String(appPort) },
     `http://127.0.0.1:${appPort}/api/health/ready`,
+    PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [],
   );
   await startReady(
     'gateway',
@@ -135,15 +142,18 @@ async function openRoom(db, gateway, keys) {
   );
   // An hour, as every bench token: the websocket upgrade checks it against JWT_ACCESS_TTL too.
   const tokens = members.map((sub) => mintToken(keys, { sub, expiresIn: 3600 }));
-  const sockets = await Promise.all(
-    tokens.map(async (token) => {
+  // OPENING handshakes at a time: a thousand at once is a reconnect storm, not what is measured here.
+  const sockets = [];
+  for (let i = 0; i < tokens.length; i += OPENING) {
+    const batch = tokens.slice(i, i + OPENING).map(async (token) => {
       const socket = new WebSocket(`${gateway.replace('http', 'ws')}/api/v1/ws`, {
         headers: { authorization: `Bearer ${token}` },
       });
       await once(socket, 'open');
       return socket;
-    }),
-  );
+    });
+    sockets.push(...(await Promise.all(batch)));
+  }
   log(`${sockets.length} sockets open through the gateway`);
   return { roomId, tokens, sockets };
 }
@@ -152,13 +162,19 @@ async function openRoom(db, gateway, keys) {
 async function postOne(http, { roomId, tokens, sockets }, i) {
   const body = `message ${i}`;
   let remaining = MEMBERS;
+  let first;
   let done;
   const allReceived = new Promise((r) => (done = r));
+  // Every socket also gets the `notification` pushes of earlier messages: only a frame holding
+  // this body is decoded, so the bench's own single thread stays out of the figure at 1,000.
+  const marker = Buffer.from(`"body":${JSON.stringify(body)}`);
   const handlers = sockets.map((socket) => {
     const onMessage = (raw) => {
+      if (!raw.includes(marker)) return;
       const frame = JSON.parse(raw.toString());
       if (frame.event === 'chat.message' && frame.data.body === body) {
         socket.off('message', onMessage);
+        first ??= performance.now();
         if (--remaining === 0) done(performance.now());
       }
     };
@@ -177,28 +193,36 @@ async function postOne(http, { roomId, tokens, sockets }, i) {
   if (res.statusCode !== 201) throw new Error(`post answered ${res.statusCode}`);
   const last = await Promise.race([
     allReceived,
-    new Promise((_, reject) => setTimeout(() => reject(new Error('fan-out timeout')), 10_000)),
+    new Promise((_, reject) => setTimeout(() => reject(new Error('fan-out timeout')), 30_000)),
   ]);
   handlers.length = 0;
-  return { fanout: last - started, post: answered - started };
+  return { fanout: last - started, first: first - started, post: answered - started };
 }
 
 /** 1. Websocket fan-out: WARMUP then MESSAGES posts, one at a time, each until every member has it. */
 async function measureFanout(http, room) {
   for (let i = 0; i < WARMUP; i++) await postOne(http, room, `w${i}`);
+  fanoutWindow.from = monotonicMicros();
   const fanout = [];
+  const firsts = [];
   const posts = [];
   for (let i = 0; i < MESSAGES; i++) {
     const t = await postOne(http, room, i);
     fanout.push(t.fanout);
+    firsts.push(t.first);
     posts.push(t.post);
   }
+  fanoutWindow.to = monotonicMicros();
   const result = {
     description: `POST a message through the gateway until all ${MEMBERS} members' sockets (through the gateway) have it`,
     until_last_member: summary(fanout),
+    until_first_member: summary(firsts),
     post_response: summary(posts),
   };
   log(`fan-out to ${MEMBERS}: ${JSON.stringify(result.until_last_member)}`);
+  log(
+    `first member: ${JSON.stringify(result.until_first_member)}, POST: ${JSON.stringify(result.post_response)}`,
+  );
   for (const socket of room.sockets) socket.terminate();
   return result;
 }
@@ -407,4 +431,18 @@ main()
   })
   .finally(async () => {
     for (const stop of stops) await stop().catch(() => undefined);
+    if (PROFILE_DIR) reportProfile();
   });
+
+/** The fan-out's self time in chat-notifications, by package and by function (PROFILE_DIR). */
+function reportProfile() {
+  const file = readdirSync(PROFILE_DIR)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => join(PROFILE_DIR, f))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+  if (!file) return log(`no profile in ${PROFILE_DIR}`);
+  const { groups, functions } = selfTime(file, { ...fanoutWindow, top: 30 });
+  log(`profile ${file}, fan-out window:`);
+  for (const g of groups.slice(0, 15)) log(`  ${g.ms} ms ${g.share}% ${g.group}`);
+  for (const f of functions) log(`  ${f.ms} ms ${f.share}% ${f.function}`);
+}
