@@ -26,7 +26,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,11 +70,31 @@ const summary = (values) => ({
 async function startReady(name, entry, env, readyUrl, nodeArgs = []) {
   const { child, logFile, stop } = startProcess(`chat-bench-${name}`, entry, env, { nodeArgs });
   stops.unshift(stop);
+  pids[name] = child.pid;
   await waitReady(readyUrl, { child, logFile, timeoutMs: 90_000 });
 }
 
 const database = benchDatabase('bench_chat');
 const fanoutWindow = { from: 0, to: Infinity };
+/** The processes whose CPU time over the fan-out is reported, by name. */
+const pids = {};
+
+/** CPU seconds (user + system) each of `pids` (and this process) used so far; Linux /proc only. */
+function cpuSeconds() {
+  const ticks = (pid) => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      return NaN;
+    }
+  };
+  const own = process.cpuUsage();
+  return {
+    ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, ticks(pid)])),
+    bench_client: (own.user + own.system) / 1e6,
+  };
+}
 const stops = [];
 
 /** A nats-server of our own, so nothing else's subjects or consumers mix with ours. */
@@ -84,6 +104,7 @@ async function startNats() {
   const nats = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], {
     stdio: 'ignore',
   });
+  pids.nats = nats.pid;
   stops.push(async () => {
     nats.kill('SIGTERM');
     await once(nats, 'exit').catch(() => undefined);
@@ -203,6 +224,8 @@ async function postOne(http, { roomId, tokens, sockets }, i) {
 async function measureFanout(http, room) {
   for (let i = 0; i < WARMUP; i++) await postOne(http, room, `w${i}`);
   fanoutWindow.from = monotonicMicros();
+  const cpuBefore = cpuSeconds();
+  const wallBefore = performance.now();
   const fanout = [];
   const firsts = [];
   const posts = [];
@@ -213,13 +236,21 @@ async function measureFanout(http, room) {
     posts.push(t.post);
   }
   fanoutWindow.to = monotonicMicros();
+  const cpuAfter = cpuSeconds();
+  const wall = (performance.now() - wallBefore) / 1000;
   const result = {
     description: `POST a message through the gateway until all ${MEMBERS} members' sockets (through the gateway) have it`,
     until_last_member: summary(fanout),
     until_first_member: summary(firsts),
     post_response: summary(posts),
+    // Who used the two cores meanwhile: CPU ms per message of each process of the bench.
+    cpu_ms_per_message: Object.fromEntries(
+      Object.keys(cpuAfter).map((k) => [k, ms(((cpuAfter[k] - cpuBefore[k]) * 1000) / MESSAGES)]),
+    ),
+    wall_ms_per_message: ms((wall * 1000) / MESSAGES),
   };
   log(`fan-out to ${MEMBERS}: ${JSON.stringify(result.until_last_member)}`);
+  log(`CPU ms per message: ${JSON.stringify(result.cpu_ms_per_message)}, wall ${result.wall_ms_per_message}`);
   log(
     `first member: ${JSON.stringify(result.until_first_member)}, POST: ${JSON.stringify(result.post_response)}`,
   );
