@@ -8,6 +8,10 @@
  *      (default 200) messages, one at a time, after WARMUP. p50/p95/p99/max, plus the POST's own
  *      latency. Each message also feeds the inbox of the 99 others (`chat.message.created` ->
  *      notifications -> `notification` pushes), so that work runs alongside, as in production.
+ *      MEMBERS=1000 works: sockets open OPENING (100) at a time; DIRECT_SOCKETS=1 opens them on
+ *      chat-notifications itself instead; PROFILE_DIR=<dir> runs chat-notifications under
+ *      `--cpu-prof` and prints the fan-out's self time by package and function. Each process's
+ *      CPU ms per message (app, gateway, nats, this client) is reported with the times.
  *   2. Room list with unread and mention counts: a user in ROOMS (default 1,000) rooms, each with
  *      2 members and MSGS_PER_ROOM (default 20) messages, half by the other member (a quarter of
  *      those mentioning the user, one in twenty deleted), read markers at random points;
@@ -52,6 +56,8 @@ const SEQUENTIAL = Number(process.env.SEQUENTIAL ?? 300);
 const OPENING = Number(process.env.OPENING ?? 100);
 /** When set, chat-notifications runs under `node --cpu-prof` into this directory and the fan-out's self time is reported. */
 const PROFILE_DIR = process.env.PROFILE_DIR;
+/** DIRECT_SOCKETS=1: the sockets connect to chat-notifications itself (the POST still goes through the gateway). */
+const DIRECT_SOCKETS = process.env.DIRECT_SOCKETS === '1';
 
 const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -145,11 +151,12 @@ async function startStack(natsPort, keys) {
     `http://127.0.0.1:${gatewayPort}/health/live`,
   );
   log(`chat-notifications :${appPort}, gateway :${gatewayPort}, nats :${natsPort}, db ${database.name}`);
-  return `http://127.0.0.1:${gatewayPort}`;
+  return { gateway: `http://127.0.0.1:${gatewayPort}`, app: `http://127.0.0.1:${appPort}` };
 }
 
 /** A room of MEMBERS members, each with a socket open through the gateway, and their tokens. */
-async function openRoom(db, gateway, keys) {
+async function openRoom(db, { gateway, app }, keys) {
+  const socketBase = DIRECT_SOCKETS ? app : gateway;
   const members = Array.from({ length: MEMBERS }, () => randomUUID());
   const roomId = randomUUID();
   await db.query(
@@ -167,7 +174,7 @@ async function openRoom(db, gateway, keys) {
   const sockets = [];
   for (let i = 0; i < tokens.length; i += OPENING) {
     const batch = tokens.slice(i, i + OPENING).map(async (token) => {
-      const socket = new WebSocket(`${gateway.replace('http', 'ws')}/api/v1/ws`, {
+      const socket = new WebSocket(`${socketBase.replace('http', 'ws')}/api/v1/ws`, {
         headers: { authorization: `Bearer ${token}` },
       });
       await once(socket, 'open');
@@ -175,7 +182,9 @@ async function openRoom(db, gateway, keys) {
     });
     sockets.push(...(await Promise.all(batch)));
   }
-  log(`${sockets.length} sockets open through the gateway`);
+  log(
+    `${sockets.length} sockets open ${DIRECT_SOCKETS ? 'on chat-notifications directly' : 'through the gateway'}`,
+  );
   return { roomId, tokens, sockets };
 }
 
@@ -239,7 +248,7 @@ async function measureFanout(http, room) {
   const cpuAfter = cpuSeconds();
   const wall = (performance.now() - wallBefore) / 1000;
   const result = {
-    description: `POST a message through the gateway until all ${MEMBERS} members' sockets (through the gateway) have it`,
+    description: `POST a message through the gateway until all ${MEMBERS} members' sockets (${DIRECT_SOCKETS ? 'on chat-notifications directly' : 'through the gateway'}) have it`,
     until_last_member: summary(fanout),
     until_first_member: summary(firsts),
     post_response: summary(posts),
@@ -433,17 +442,18 @@ const loadAverage = () => loadavg().map((v) => Math.round(v * 10) / 10);
 async function main() {
   const report = {
     date: new Date().toISOString(),
-    parameters: { MEMBERS, MESSAGES, WARMUP, ROOMS, MSGS_PER_ROOM, SEQUENTIAL },
+    parameters: { MEMBERS, MESSAGES, WARMUP, ROOMS, MSGS_PER_ROOM, SEQUENTIAL, DIRECT_SOCKETS },
   };
   await database.create();
   stops.push(() => database.drop());
   const natsPort = await startNats();
   const keys = generateTestKeys();
-  const gateway = await startStack(natsPort, keys);
+  const urls = await startStack(natsPort, keys);
+  const { gateway } = urls;
 
   await withClient(database.url, async (db) => {
     report.machine = { ...(await machine(db)), load_average_at_start: loadAverage() };
-    const room = await openRoom(db, gateway, keys);
+    const room = await openRoom(db, urls, keys);
     const http = new HttpClient(gateway, { pipelining: 1 });
     report.fanout = await measureFanout(http, room);
     const { seed, roomList } = await measureRoomList(db, http, keys);
