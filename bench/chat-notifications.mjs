@@ -8,6 +8,10 @@
  *      (default 200) messages, one at a time, after WARMUP. p50/p95/p99/max, plus the POST's own
  *      latency. Each message also feeds the inbox of the 99 others (`chat.message.created` ->
  *      notifications -> `notification` pushes), so that work runs alongside, as in production.
+ *      MEMBERS=1000 works: sockets open OPENING (100) at a time; DIRECT_SOCKETS=1 opens them on
+ *      chat-notifications itself instead; PROFILE_DIR=<dir> runs chat-notifications under
+ *      `--cpu-prof` and prints the fan-out's self time by package and function. Each process's
+ *      CPU ms per message (app, gateway, nats, this client) is reported with the times.
  *   2. Room list with unread and mention counts: a user in ROOMS (default 1,000) rooms, each with
  *      2 members and MSGS_PER_ROOM (default 20) messages, half by the other member (a quarter of
  *      those mentioning the user, one in twenty deleted), read markers at random points;
@@ -26,12 +30,13 @@
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as HttpClient } from 'undici';
 import { BENCH_TOKEN_TTL, serveJwks } from './lib/app-server.mjs';
+import { monotonicMicros, selfTime } from './lib/cpu-profile.mjs';
 import { startProcess, waitReady } from './lib/processes.mjs';
 import { benchDatabase, dist, log, machine, seconds, withClient, writeResult } from './lib/seed-users.mjs';
 
@@ -47,6 +52,12 @@ const WARMUP = Number(process.env.WARMUP ?? 20);
 const ROOMS = Number(process.env.ROOMS ?? 1000);
 const MSGS_PER_ROOM = Number(process.env.MSGS_PER_ROOM ?? 20);
 const SEQUENTIAL = Number(process.env.SEQUENTIAL ?? 300);
+/** Websocket handshakes in flight at once while the room's sockets open. */
+const OPENING = Number(process.env.OPENING ?? 100);
+/** When set, chat-notifications runs under `node --cpu-prof` into this directory and the fan-out's self time is reported. */
+const PROFILE_DIR = process.env.PROFILE_DIR;
+/** DIRECT_SOCKETS=1: the sockets connect to chat-notifications itself (the POST still goes through the gateway). */
+const DIRECT_SOCKETS = process.env.DIRECT_SOCKETS === '1';
 
 const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -62,13 +73,34 @@ const summary = (values) => ({
 });
 
 /** Starts a dist entry of ours and waits for it; its stop() runs first at the end. */
-async function startReady(name, entry, env, readyUrl) {
-  const { child, logFile, stop } = startProcess(`chat-bench-${name}`, entry, env);
+async function startReady(name, entry, env, readyUrl, nodeArgs = []) {
+  const { child, logFile, stop } = startProcess(`chat-bench-${name}`, entry, env, { nodeArgs });
   stops.unshift(stop);
+  pids[name] = child.pid;
   await waitReady(readyUrl, { child, logFile, timeoutMs: 90_000 });
 }
 
 const database = benchDatabase('bench_chat');
+const fanoutWindow = { from: 0, to: Infinity };
+/** The processes whose CPU time over the fan-out is reported, by name. */
+const pids = {};
+
+/** CPU seconds (user + system) each of `pids` (and this process) used so far; Linux /proc only. */
+function cpuSeconds() {
+  const ticks = (pid) => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      return NaN;
+    }
+  };
+  const own = process.cpuUsage();
+  return {
+    ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, ticks(pid)])),
+    bench_client: (own.user + own.system) / 1e6,
+  };
+}
 const stops = [];
 
 /** A nats-server of our own, so nothing else's subjects or consumers mix with ours. */
@@ -78,6 +110,7 @@ async function startNats() {
   const nats = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], {
     stdio: 'ignore',
   });
+  pids.nats = nats.pid;
   stops.push(async () => {
     nats.kill('SIGTERM');
     await once(nats, 'exit').catch(() => undefined);
@@ -104,6 +137,7 @@ async function startStack(natsPort, keys) {
     dist('apps/chat-notifications/src/main.js'),
     { ...common, DATABASE_URL: database.url, CHAT_NOTIFICATIONS_PORT: String(appPort) },
     `http://127.0.0.1:${appPort}/api/health/ready`,
+    PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [],
   );
   await startReady(
     'gateway',
@@ -117,11 +151,12 @@ async function startStack(natsPort, keys) {
     `http://127.0.0.1:${gatewayPort}/health/live`,
   );
   log(`chat-notifications :${appPort}, gateway :${gatewayPort}, nats :${natsPort}, db ${database.name}`);
-  return `http://127.0.0.1:${gatewayPort}`;
+  return { gateway: `http://127.0.0.1:${gatewayPort}`, app: `http://127.0.0.1:${appPort}` };
 }
 
 /** A room of MEMBERS members, each with a socket open through the gateway, and their tokens. */
-async function openRoom(db, gateway, keys) {
+async function openRoom(db, { gateway, app }, keys) {
+  const socketBase = DIRECT_SOCKETS ? app : gateway;
   const members = Array.from({ length: MEMBERS }, () => randomUUID());
   const roomId = randomUUID();
   await db.query(
@@ -135,16 +170,21 @@ async function openRoom(db, gateway, keys) {
   );
   // An hour, as every bench token: the websocket upgrade checks it against JWT_ACCESS_TTL too.
   const tokens = members.map((sub) => mintToken(keys, { sub, expiresIn: 3600 }));
-  const sockets = await Promise.all(
-    tokens.map(async (token) => {
-      const socket = new WebSocket(`${gateway.replace('http', 'ws')}/api/v1/ws`, {
+  // OPENING handshakes at a time: a thousand at once is a reconnect storm, not what is measured here.
+  const sockets = [];
+  for (let i = 0; i < tokens.length; i += OPENING) {
+    const batch = tokens.slice(i, i + OPENING).map(async (token) => {
+      const socket = new WebSocket(`${socketBase.replace('http', 'ws')}/api/v1/ws`, {
         headers: { authorization: `Bearer ${token}` },
       });
       await once(socket, 'open');
       return socket;
-    }),
+    });
+    sockets.push(...(await Promise.all(batch)));
+  }
+  log(
+    `${sockets.length} sockets open ${DIRECT_SOCKETS ? 'on chat-notifications directly' : 'through the gateway'}`,
   );
-  log(`${sockets.length} sockets open through the gateway`);
   return { roomId, tokens, sockets };
 }
 
@@ -152,13 +192,19 @@ async function openRoom(db, gateway, keys) {
 async function postOne(http, { roomId, tokens, sockets }, i) {
   const body = `message ${i}`;
   let remaining = MEMBERS;
+  let first;
   let done;
   const allReceived = new Promise((r) => (done = r));
+  // Every socket also gets the `notification` pushes of earlier messages: only a frame holding
+  // this body is decoded, so the bench's own single thread stays out of the figure at 1,000.
+  const marker = Buffer.from(`"body":${JSON.stringify(body)}`);
   const handlers = sockets.map((socket) => {
     const onMessage = (raw) => {
+      if (!raw.includes(marker)) return;
       const frame = JSON.parse(raw.toString());
       if (frame.event === 'chat.message' && frame.data.body === body) {
         socket.off('message', onMessage);
+        first ??= performance.now();
         if (--remaining === 0) done(performance.now());
       }
     };
@@ -177,28 +223,46 @@ async function postOne(http, { roomId, tokens, sockets }, i) {
   if (res.statusCode !== 201) throw new Error(`post answered ${res.statusCode}`);
   const last = await Promise.race([
     allReceived,
-    new Promise((_, reject) => setTimeout(() => reject(new Error('fan-out timeout')), 10_000)),
+    new Promise((_, reject) => setTimeout(() => reject(new Error('fan-out timeout')), 30_000)),
   ]);
   handlers.length = 0;
-  return { fanout: last - started, post: answered - started };
+  return { fanout: last - started, first: first - started, post: answered - started };
 }
 
 /** 1. Websocket fan-out: WARMUP then MESSAGES posts, one at a time, each until every member has it. */
 async function measureFanout(http, room) {
   for (let i = 0; i < WARMUP; i++) await postOne(http, room, `w${i}`);
+  fanoutWindow.from = monotonicMicros();
+  const cpuBefore = cpuSeconds();
+  const wallBefore = performance.now();
   const fanout = [];
+  const firsts = [];
   const posts = [];
   for (let i = 0; i < MESSAGES; i++) {
     const t = await postOne(http, room, i);
     fanout.push(t.fanout);
+    firsts.push(t.first);
     posts.push(t.post);
   }
+  fanoutWindow.to = monotonicMicros();
+  const cpuAfter = cpuSeconds();
+  const wall = (performance.now() - wallBefore) / 1000;
   const result = {
-    description: `POST a message through the gateway until all ${MEMBERS} members' sockets (through the gateway) have it`,
+    description: `POST a message through the gateway until all ${MEMBERS} members' sockets (${DIRECT_SOCKETS ? 'on chat-notifications directly' : 'through the gateway'}) have it`,
     until_last_member: summary(fanout),
+    until_first_member: summary(firsts),
     post_response: summary(posts),
+    // Who used the two cores meanwhile: CPU ms per message of each process of the bench.
+    cpu_ms_per_message: Object.fromEntries(
+      Object.keys(cpuAfter).map((k) => [k, ms(((cpuAfter[k] - cpuBefore[k]) * 1000) / MESSAGES)]),
+    ),
+    wall_ms_per_message: ms((wall * 1000) / MESSAGES),
   };
   log(`fan-out to ${MEMBERS}: ${JSON.stringify(result.until_last_member)}`);
+  log(`CPU ms per message: ${JSON.stringify(result.cpu_ms_per_message)}, wall ${result.wall_ms_per_message}`);
+  log(
+    `first member: ${JSON.stringify(result.until_first_member)}, POST: ${JSON.stringify(result.post_response)}`,
+  );
   for (const socket of room.sockets) socket.terminate();
   return result;
 }
@@ -378,17 +442,18 @@ const loadAverage = () => loadavg().map((v) => Math.round(v * 10) / 10);
 async function main() {
   const report = {
     date: new Date().toISOString(),
-    parameters: { MEMBERS, MESSAGES, WARMUP, ROOMS, MSGS_PER_ROOM, SEQUENTIAL },
+    parameters: { MEMBERS, MESSAGES, WARMUP, ROOMS, MSGS_PER_ROOM, SEQUENTIAL, DIRECT_SOCKETS },
   };
   await database.create();
   stops.push(() => database.drop());
   const natsPort = await startNats();
   const keys = generateTestKeys();
-  const gateway = await startStack(natsPort, keys);
+  const urls = await startStack(natsPort, keys);
+  const { gateway } = urls;
 
   await withClient(database.url, async (db) => {
     report.machine = { ...(await machine(db)), load_average_at_start: loadAverage() };
-    const room = await openRoom(db, gateway, keys);
+    const room = await openRoom(db, urls, keys);
     const http = new HttpClient(gateway, { pipelining: 1 });
     report.fanout = await measureFanout(http, room);
     const { seed, roomList } = await measureRoomList(db, http, keys);
@@ -407,4 +472,18 @@ main()
   })
   .finally(async () => {
     for (const stop of stops) await stop().catch(() => undefined);
+    if (PROFILE_DIR) reportProfile();
   });
+
+/** The fan-out's self time in chat-notifications, by package and by function (PROFILE_DIR). */
+function reportProfile() {
+  const file = readdirSync(PROFILE_DIR)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => join(PROFILE_DIR, f))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+  if (!file) return log(`no profile in ${PROFILE_DIR}`);
+  const { groups, functions } = selfTime(file, { ...fanoutWindow, top: 30 });
+  log(`profile ${file}, fan-out window:`);
+  for (const g of groups.slice(0, 15)) log(`  ${g.ms} ms ${g.share}% ${g.group}`);
+  for (const f of functions) log(`  ${f.ms} ms ${f.share}% ${f.function}`);
+}

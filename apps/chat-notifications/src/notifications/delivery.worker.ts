@@ -9,12 +9,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { AclSubjects, idPages, type NotificationPriority } from '@media/contracts';
 import { InjectConfig, PeriodicJob, RpcClient } from '@media/platform';
-import { In, type DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
 import { PushService } from '../realtime/push.service';
 import { DigestService } from './digest.service';
 import { MailerService } from './mailer.service';
-import { Notification } from './notification.entity';
+import type { Notification } from './notification.entity';
 import { toNotificationView } from './notifications.view';
 
 const POLL_MS = 1_000;
@@ -30,6 +30,11 @@ const MAX_ATTEMPTS = 5;
 /** The wait before the next attempt of a failed email: doubling from this, at most RETRY_MAX_MS. */
 const RETRY_BASE_MS = 2_000;
 const RETRY_MAX_MS = 5 * 60_000;
+
+/** A notification row under its entity's property names, for toNotificationView. */
+const NOTIFICATION_COLUMNS = `id, recipient_id AS "recipientId", notification_type AS "notificationType",
+  title, body, data, priority, websocket_status AS "websocketStatus", email_status AS "emailStatus",
+  attempts, read_at AS "readAt", archived_at AS "archivedAt", created_at AS "createdAt"`;
 
 /** The email of one inbox entry, as claimed. */
 interface ClaimedEmail {
@@ -118,19 +123,20 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     return { taken: pushed + mailed + summarised, full: pushed === BATCH || mailed === EMAIL_BATCH };
   }
 
-  /** Marks pending pushes sent (one statement), then pushes them: a push is best effort. */
+  /**
+   * Marks pending pushes sent and reads them back in one statement (a message in a room of 1,000
+   * makes 999), then pushes them in the order they were written: a push is best effort.
+   */
   private async pushBatch(): Promise<number> {
     const [taken] = (await this.dataSource.query(
       `UPDATE notifications SET websocket_status = 'sent'
         WHERE id IN (SELECT id FROM notifications WHERE websocket_status = 'pending'
                       ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING id`,
+        RETURNING ${NOTIFICATION_COLUMNS}`,
       [BATCH],
-    )) as [{ id: string }[], number];
+    )) as [Notification[], number];
     if (taken.length === 0) return 0;
-    const rows = await this.dataSource
-      .getRepository(Notification)
-      .find({ where: { id: In(taken.map((r) => r.id)) }, order: { createdAt: 'ASC' } });
+    const rows = taken.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
     // Pushes held by quiet hours are marked so and never pushed later (the inbox has them).
     const pushable = await this.digests.pushable(
       rows.map((row) => ({ id: row.id, recipient_id: row.recipientId, priority: row.priority, row })),

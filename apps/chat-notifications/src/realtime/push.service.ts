@@ -8,8 +8,11 @@ const OPEN = 1;
 
 /**
  * Live pushes. Sockets are registered per user on the replica they reached; a push is published
- * on core NATS (CHAT_PUSH_SUBJECT, no queue group), so every replica hears it and writes it to
- * its own sockets of the named users, and to no one else's.
+ * on core NATS (CHAT_PUSH_SUBJECT, no queue group), so every other replica hears it and writes it
+ * to its own sockets of the named users, and to no one else's. The publishing replica writes to
+ * its own sockets straight away: its connection is `noEcho`, so it never hears its own pushes,
+ * and a message's fan-out on the replica that took the POST costs no NATS round trip and no
+ * second decoding of the envelope (1,000 user ids for a room of 1,000).
  */
 @Injectable()
 export class PushService implements OnModuleInit, OnApplicationShutdown {
@@ -27,6 +30,7 @@ export class PushService implements OnModuleInit, OnApplicationShutdown {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 1_000,
       waitOnFirstConnect: true,
+      noEcho: true,
     });
     this.connection.subscribe(CHAT_PUSH_SUBJECT, {
       callback: (error, message) => {
@@ -44,8 +48,9 @@ export class PushService implements OnModuleInit, OnApplicationShutdown {
   push<T>(userIds: string[], event: PushEventName, data: T): void {
     if (userIds.length === 0) return;
     const envelope: PushEnvelope<T> = { user_ids: userIds, event, data };
-    if (!this.connection) return this.deliverLocally(envelope);
-    this.connection.publish(CHAT_PUSH_SUBJECT, JSON.stringify(envelope));
+    this.connection?.publish(CHAT_PUSH_SUBJECT, JSON.stringify(envelope));
+    // After the caller's answer is written (its microtasks run first); in push order.
+    setImmediate(() => this.deliverLocally(envelope));
   }
 
   register(userId: string, socket: WebSocket): void {
@@ -69,11 +74,14 @@ export class PushService implements OnModuleInit, OnApplicationShutdown {
   }
 
   private deliverLocally(envelope: PushEnvelope): void {
-    // Serialised once, written to every recipient socket.
-    const frame = JSON.stringify({ event: envelope.event, data: envelope.data });
+    let frame: Buffer | undefined;
     for (const userId of envelope.user_ids) {
-      for (const socket of this.sockets.get(userId) ?? []) {
-        if (socket.readyState === OPEN) socket.send(frame);
+      const sockets = this.sockets.get(userId);
+      if (!sockets) continue;
+      // Serialised and encoded once, only when a recipient is here; sent as a text frame.
+      frame ??= Buffer.from(JSON.stringify({ event: envelope.event, data: envelope.data }));
+      for (const socket of sockets) {
+        if (socket.readyState === OPEN) socket.send(frame, { binary: false });
       }
     }
   }
