@@ -114,7 +114,7 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
       .then((result: [ClaimedRow[], number]) => result[0]);
     rows.sort((a, b) => +new Date(a.created_at) - +new Date(b.created_at) || a.id.localeCompare(b.id));
     let published = 0;
-    for (const [index, row] of rows.entries()) {
+    for (const row of rows) {
       const event: EventEnvelope = {
         id: row.id,
         subject: row.subject,
@@ -136,22 +136,29 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
           contextFrom(row.meta),
         );
       } catch (error) {
-        // This row and the rest of the batch go back to the queue, in order.
-        await this.dataSource.query(
-          `UPDATE outbox SET attempts = attempts + (id = $1)::int, claimed_until = NULL WHERE id = ANY($2::uuid[])`,
-          [row.id, rows.slice(index).map((r) => r.id)],
-        );
         this.logger.warn(
           { subject: row.subject, err: error instanceof Error ? error.message : String(error) },
           'Outbox publish failed; will retry',
         );
         break;
       }
-      await this.dataSource.query(
-        `UPDATE outbox SET published_at = now(), claimed_until = NULL WHERE id = $1`,
-        [row.id],
-      );
       published++;
+    }
+    // The published rows are marked in one statement, not one per row: a relay dying before it
+    // leaves them to be published again when their leases expire, which JetStream's de-duplication
+    // by event id and the consumers' idempotency absorb, as for a relay dying mid-batch.
+    if (published > 0) {
+      await this.dataSource.query(
+        `UPDATE outbox SET published_at = now(), claimed_until = NULL WHERE id = ANY($1::uuid[])`,
+        [rows.slice(0, published).map((r) => r.id)],
+      );
+    }
+    if (published < rows.length) {
+      // The failed row and the rest of the batch go back to the queue, in order.
+      await this.dataSource.query(
+        `UPDATE outbox SET attempts = attempts + (id = $1)::int, claimed_until = NULL WHERE id = ANY($2::uuid[])`,
+        [rows[published].id, rows.slice(published).map((r) => r.id)],
+      );
     }
     return published;
   }
