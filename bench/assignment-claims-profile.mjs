@@ -6,15 +6,17 @@
  * through the gateway for DURATION seconds. Reports the profile's self time by package
  * (bench/lib/cpu-profile.mjs), the statements assignment sent per claim (request path and outbox
  * relay apart), claims/s, and, as the floor, `GET /assignment/health/live` straight to
- * assignment in the same stack.
+ * assignment in the same stack; and CPU milliseconds per claim of each process (from /proc, so
+ * Linux only): acl, assignment, the gateway and the PostgreSQL backends of their two databases,
+ * less noisy than claims/s on a shared machine.
  *
  *   npm run build --silent && NATS_URL=nats://127.0.0.1:4222 node bench/assignment-claims-profile.mjs
  *
  * Env: NATS_URL, CONNECTIONS (50), USERS (50), DURATION (10), TASKS (30000), PROFILE_OUT (a path
- * to keep the .cpuprofile at, for DevTools). Prints JSON to stdout
+ * to keep the .cpuprofile at, for DevTools), CPU_PROF=0 (no profiler: claims/s and CPU only). Prints JSON to stdout
  * (no result file: the profiler and the proxy change what they measure; compare runs of this script).
  */
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +34,7 @@ const TASKS = Number(process.env.TASKS ?? 30_000);
 const { CONTRACT_ROLES } = createRequire(import.meta.url)(dist('libs/contracts/src/apps.js'));
 const EDITOR = [...CONTRACT_ROLES.find((role) => role.code === 'EDITOR').permissions];
 /** The relay's and the jobs' statements, not a request's. */
-const BACKGROUND = /^\s*(UPDATE outbox|DELETE FROM)|pg_try_advisory/i;
+const BACKGROUND = /^\s*(UPDATE|DELETE FROM)\s+(outbox|processed_events)\b/i;
 
 async function createUsers(stack) {
   const login = await fetch(`${stack.urls.gateway}/acl/api/v1/auth/token`, {
@@ -87,6 +89,48 @@ function claims(base, ids, tokens, cursor, duration) {
   });
 }
 
+const CPU_PROF = process.env.CPU_PROF !== '0';
+
+/** CPU time (user + system) of a process so far, in ms; 0 once it is gone. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in USER_HZ (100)
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU ms so far of the stack's processes and of the PostgreSQL backends of its databases. */
+async function cpuNow(stack, db) {
+  const backends = (
+    await db.query(`SELECT pid, datname FROM pg_stat_activity WHERE datname = ANY($1)`, [
+      [stack.databases.acl.name, stack.databases.assignment.name],
+    ])
+  ).rows;
+  const postgres = (name) => backends.filter((b) => b.datname === name).map((b) => b.pid);
+  return {
+    acl: cpuMs(stack.pids.acl),
+    assignment: cpuMs(stack.pids.assignment),
+    gateway: cpuMs(stack.pids.gateway),
+    postgres_acl: postgres(stack.databases.acl.name),
+    postgres_assignment: postgres(stack.databases.assignment.name),
+  };
+}
+
+/** CPU ms per claim between two `cpuNow`s (a backend's time summed over the pids seen at the start). */
+function cpuPerClaim(before, claims) {
+  const per = (ms) => Number((ms / claims).toFixed(2));
+  const backends = (pids) => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+  return {
+    acl: per(cpuMs(before.pids.acl) - before.acl),
+    assignment: per(cpuMs(before.pids.assignment) - before.assignment),
+    gateway: per(cpuMs(before.pids.gateway) - before.gateway),
+    postgres_acl: per(backends(before.postgres_acl) - before.postgres_acl_ms),
+    postgres_assignment: per(backends(before.postgres_assignment) - before.postgres_assignment_ms),
+  };
+}
+
 /** Statements by SQL text (parameters are placeholders, so the text is the statement's shape). */
 function byText(statements, per) {
   const counts = new Map();
@@ -106,7 +150,7 @@ async function main() {
     prefix: 'bench_claims_profile',
     natsUrl: NATS_URL,
     env: { ESCALATION_CHECK_INTERVAL: '1h' },
-    nodeArgs: { assignment: ['--cpu-prof', `--cpu-prof-dir=${profiles}`] },
+    nodeArgs: CPU_PROF ? { assignment: ['--cpu-prof', `--cpu-prof-dir=${profiles}`] } : {},
     appDatabaseUrl: (url) => counter.url(url),
   });
   const report = {};
@@ -127,12 +171,19 @@ async function main() {
       await claims(stack.urls.gateway, ids, tokens, cursor, 3); // warm-up
       await new Promise((done) => setTimeout(done, 2000));
       const load = loadavg()[0];
+      const cpu = await cpuNow(stack, db);
+      Object.assign(cpu, {
+        pids: stack.pids,
+        postgres_acl_ms: cpu.postgres_acl.reduce((sum, pid) => sum + cpuMs(pid), 0),
+        postgres_assignment_ms: cpu.postgres_assignment.reduce((sum, pid) => sum + cpuMs(pid), 0),
+      });
       const t0 = performance.now();
       window.from = monotonicMicros();
       const result = await claims(stack.urls.gateway, ids, tokens, cursor, DURATION);
       window.to = monotonicMicros();
       await new Promise((done) => setTimeout(done, 2000)); // the relay catches up
       const t1 = performance.now();
+      const cpuMsPerClaim = cpuPerClaim(cpu, result['2xx']);
       assert(result.errors === 0 && result.non2xx === 0, `${result.errors} errors, ${result.non2xx} non-2xx`);
       const statements = counter.since(t0, t1);
       const n = result['2xx'];
@@ -150,6 +201,7 @@ async function main() {
         p50_ms: result.latency.p50,
         p99_ms: result.latency.p99,
         health_live_direct_req_per_s: Math.round(floor.requests.average),
+        cpu_ms_per_claim: cpuMsPerClaim,
         statements_per_claim: {
           request: Number((request.length / n).toFixed(2)),
           outbox_relay_and_jobs: Number((background.length / n).toFixed(2)),
@@ -161,6 +213,7 @@ async function main() {
     await stack.stop();
     await counter.stop();
   }
+  if (!CPU_PROF) return process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   const file = readdirSync(profiles).find((name) => name.includes(`.${stack.pids.assignment}.`));
   assert(file, `no profile of assignment (pid ${stack.pids.assignment}) in ${profiles}`);
   const { groups, functions } = selfTime(join(profiles, file), { ...window, top: 30 });
