@@ -2,9 +2,10 @@
 /**
  * Claims per second (endpoint 4, docs/api/contract.md §4.4): CONNECTIONS concurrent clients (default 50),
  * each request claiming a different OPEN task for the caller itself, as one of USERS real acl
- * users (each claim asks acl over NATS for the claimant's status, permissions and groups, checks
- * the task's permission snapshot, runs the conditional UPDATE and writes the outbox event in one
- * transaction). Through the gateway and, for the ratio, straight to assignment; autocannon.
+ * users (each claim asks acl over NATS for the claimant's status, permissions and groups, then
+ * one statement: the conditional UPDATE, which carries the snapshot and group checks, and the
+ * outbox row of its event). Through the gateway and, for the ratio, straight to assignment;
+ * autocannon. Where the time goes: bench/assignment-claims-profile.mjs.
  *
  *   npx nx run-many -t build && NATS_URL=nats://127.0.0.1:4222 node bench/assignment-claims.mjs
  *
@@ -206,8 +207,8 @@ async function main() {
         duration_seconds_per_run: DURATION,
         per_claim:
           'JWT check at the gateway and in assignment; acl.users.get-many over NATS (claimant status, permissions, groups); ' +
-          'SELECT of the task; snapshot check; UPDATE ... WHERE status = OPEN; re-read; outbox INSERT; commit. ' +
-          'The outbox relay publishes the events to JetStream meanwhile.',
+          'one statement: UPDATE ... WHERE status = OPEN and the snapshot and group checks, RETURNING, with the outbox INSERT in the same CTE. ' +
+          'The outbox relay publishes the events to JetStream meanwhile (one UPDATE per batch marks them published).',
         checks: 'every run: 0 errors, 0 non-2xx, newly CLAIMED rows = 200s counted',
         claimed_events_in_outbox: outbox,
         sequential_through_gateway: sequentialMs,

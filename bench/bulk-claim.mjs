@@ -28,7 +28,7 @@ const CONCURRENCY = 10;
 const EDITOR = ['lineup:read', 'lineup:write', 'tasks:read', 'tasks:claim'];
 
 /** The outbox relay's own statements (claiming, publishing and marking events), not a request's. */
-const isBackground = (sql) => /\boutbox\b/i.test(sql) && !/^\s*INSERT\s+INTO\s+"?outbox/i.test(sql);
+const isBackground = (sql) => /^\s*(UPDATE|DELETE FROM)\s+(outbox|processed_events)\b/i.test(sql);
 
 async function createUser(stack) {
   const login = await fetch(`${stack.urls.gateway}/acl/api/v1/auth/token`, {

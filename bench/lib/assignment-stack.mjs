@@ -84,6 +84,7 @@ export async function startAppStack({
       { ...common, PORT: String(ports[app]), DATABASE_URL: appDatabaseUrl(databases[app].url) },
       `${urls[app]}/${app}/health/ready`,
       processes,
+      nodeArgs[app],
     );
     // Apps not started here point at `app`; the benchmarks never route to them.
     const gatewayEnv = {
@@ -98,6 +99,7 @@ export async function startAppStack({
       gatewayEnv,
       `${urls.gateway}/health/live`,
       processes,
+      nodeArgs.gateway,
     );
   } catch (error) {
     for (const p of processes) await p.stop();

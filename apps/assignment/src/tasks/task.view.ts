@@ -49,6 +49,24 @@ export function taskEventBase(task: Task, actorId: string | null): TaskEventBase
   };
 }
 
+/** A timestamptz column as `Date.toISOString()` writes it (UTC, milliseconds), or NULL. */
+const isoSql = (column: string): string =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * `taskEventBase` in SQL, of `row` (e.g. the RETURNING of a CTE's UPDATE) and the actor's id
+ * `actor` (an SQL expression), for an event written by the statement that makes the change. The
+ * same JSON as `taskEventBase` of that row: task-events.int-spec.ts holds the two equal.
+ */
+export function taskEventBaseSql(row: string, actor: string): string {
+  const column = (name: string) => `'${name}', ${row}.${name}`;
+  return `jsonb_build_object(
+    'task_id', ${row}.id, ${column('status')}, ${column('assigned_to')}, 'actor_id', ${actor},
+    ${column('workflow_node_code')}, ${column('node_preview_name')}, ${column('priority')},
+    'due_at', ${isoSql(`${row}.due_at`)}, ${column('escalation_level')},
+    ${column('entity_type')}, ${column('entity_id')}, ${column('entity_reference')})`;
+}
+
 /** The `{success, message, data}` envelope of endpoint 4 and the answers modelled on it (docs/api/contract.md §3, §7.2). */
 export interface Enveloped<T> {
   success: true;

@@ -4,7 +4,6 @@ import {
   AssignmentErrorCodes,
   AssignmentEvents,
   Permissions,
-  type TaskClaimedEvent,
   type TaskCompletedEvent,
   type TaskReassignedEvent,
   type TaskUnclaimedEvent,
@@ -33,7 +32,7 @@ import type { CreateTaskDto } from './dto/create-task.dto';
 import type { ListTasksQuery } from './dto/list-tasks.query';
 import { Task } from './task.entity';
 import { allows, assertMayHold, permissionCodes, TRANSITIONS, type TransitionName } from './task-rules';
-import { taskEventBase, toTaskView } from './task.view';
+import { taskEventBase, taskEventBaseSql, toTaskView } from './task.view';
 
 const ACTIVE = `('OPEN', 'CLAIMED', 'IN_PROGRESS')`;
 
@@ -52,6 +51,27 @@ const SOONEST_DUE_FIRST: KeysetOrder<Task> = {
   ],
   key: (t) => [t.dueAt ? t.dueAt.toISOString() : 'infinity', t.id],
 };
+
+/**
+ * Endpoint 4's conditional UPDATE ($1 task, $2 claimant, $3 assignee JSON, $4 holds `*`, $5 its
+ * permissions, $6 its groups) and, when it changed the row, the outbox row of the
+ * TaskClaimedEvent ($7 subject, $8 caller, $9 meta): the event base of the claimed row,
+ * `assigned_to` the claimant and `claimed_by` the caller.
+ */
+const CLAIM = `
+  WITH claimed AS (
+    UPDATE tasks
+       SET status = 'CLAIMED', assigned_to = $2, assigned_at = now(), assigned_to_user = $3, updated_at = now()
+     WHERE id = $1 AND status = 'OPEN' AND deleted_at IS NULL
+       AND ($4::boolean OR required_permissions <@ $5::text[])
+       AND (cardinality(candidate_groups) = 0 OR candidate_groups && $6::uuid[])
+    RETURNING *
+  ), event AS (
+    INSERT INTO outbox (subject, payload, meta)
+    SELECT $7, ${taskEventBaseSql('claimed', '$8::text')} || jsonb_build_object('claimed_by', $8::text), $9::jsonb
+      FROM claimed
+  )
+  SELECT * FROM claimed`;
 
 const EVENT_OF: Record<TransitionName, string> = {
   unclaim: AssignmentEvents.taskUnclaimed,
@@ -152,38 +172,29 @@ export class TasksService {
     return profile;
   }
 
-  /** The claim of one task by a claimant acl described (the rest of endpoint 4's checks). */
+  /**
+   * The claim of one task by a claimant acl described (the rest of endpoint 4's checks). The
+   * conditional UPDATE and the outbox row of its event are one statement (a CTE): atomic on its
+   * own, so no transaction around it, one round trip to PostgreSQL instead of four.
+   */
   async claimAs(taskId: string, claimant: UserProfile, caller: AuthUser): Promise<TaskView> {
     const claimantId = claimant.id.toLowerCase();
     const assignee = { id: claimantId, name: claimant.name, email: claimant.email };
-    const claimed = await this.dataSource.transaction(async (manager) => {
-      const [rows] = (await manager.query(
-        `UPDATE tasks
-            SET status = 'CLAIMED', assigned_to = $2, assigned_at = now(), assigned_to_user = $3, updated_at = now()
-          WHERE id = $1 AND status = 'OPEN' AND deleted_at IS NULL
-            AND ($4::boolean OR required_permissions <@ $5::text[])
-            AND (cardinality(candidate_groups) = 0 OR candidate_groups && $6::uuid[])
-        RETURNING *`,
-        [
-          taskId.toLowerCase(),
-          claimantId,
-          JSON.stringify(assignee),
-          hasPermission(claimant, '*'),
-          claimant.permissions,
-          claimant.groups.filter((g) => isUUID(g)),
-        ],
-      )) as [Record<string, unknown>[], number];
-      if (rows.length === 0) return undefined;
-      const task = this.hydrate(rows[0]);
-      const event: TaskClaimedEvent = {
-        ...taskEventBase(task, caller.id),
-        assigned_to: claimantId,
-        claimed_by: caller.id,
-      };
-      await this.outbox.enqueue(manager, AssignmentEvents.taskClaimed, event);
-      return task;
-    });
-    if (claimed) return toTaskView(claimed);
+    const rows = (await this.dataSource.query(CLAIM, [
+      taskId.toLowerCase(),
+      claimantId,
+      JSON.stringify(assignee),
+      hasPermission(claimant, '*'),
+      claimant.permissions,
+      claimant.groups.filter((g) => isUUID(g)),
+      AssignmentEvents.taskClaimed,
+      caller.id,
+      JSON.stringify(this.outbox.meta()),
+    ])) as Record<string, unknown>[];
+    if (rows.length > 0) {
+      this.outbox.written();
+      return toTaskView(this.hydrate(rows[0]));
+    }
 
     // Nothing changed: say why, in the contract's order.
     const task = await this.find(this.dataSource.manager, taskId);
