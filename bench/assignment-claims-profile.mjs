@@ -17,77 +17,22 @@
  * (no result file: the profiler and the proxy change what they measure; compare runs of this script).
  */
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAutocannon } from './lib/app-server.mjs';
 import { startAssignmentStack } from './lib/assignment-stack.mjs';
+import { claimRun, createClaimers } from './lib/claims.mjs';
 import { monotonicMicros, selfTime } from './lib/cpu-profile.mjs';
 import { startQueryCounter } from './lib/pg-query-counter.mjs';
-import { assert, dist, log, withClient } from './lib/seed-users.mjs';
+import { assert, log, withClient } from './lib/seed-users.mjs';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 const USERS = Number(process.env.USERS ?? 50);
 const DURATION = Number(process.env.DURATION ?? 10);
 const TASKS = Number(process.env.TASKS ?? 30_000);
-const { CONTRACT_ROLES } = createRequire(import.meta.url)(dist('libs/contracts/src/apps.js'));
-const EDITOR = [...CONTRACT_ROLES.find((role) => role.code === 'EDITOR').permissions];
 /** The relay's and the jobs' statements, not a request's. */
 const BACKGROUND = /^\s*(UPDATE|DELETE FROM)\s+(outbox|processed_events)\b/i;
-
-async function createUsers(stack) {
-  const login = await fetch(`${stack.urls.gateway}/acl/api/v1/auth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(stack.admin),
-  });
-  const { access_token: adminToken } = await login.json();
-  const tokens = [];
-  for (let i = 0; i < USERS; i++) {
-    const res = await fetch(`${stack.urls.gateway}/acl/api/v1/users`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
-      body: JSON.stringify({
-        email: `claimer-${i}@example.com`,
-        password: 'bench-password-1234',
-        first_name: 'Claimer',
-        last_name: String(i),
-        roles: ['EDITOR'],
-      }),
-    });
-    const body = await res.json();
-    assert(res.status === 201, `user create: ${res.status} ${JSON.stringify(body)}`);
-    tokens.push(stack.token({ sub: body.id, permissions: EDITOR, roles: ['EDITOR'] }));
-  }
-  return tokens;
-}
-
-function claims(base, ids, tokens, cursor, duration) {
-  return runAutocannon({
-    url: base,
-    connections: CONNECTIONS,
-    duration,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (req) => {
-          const i = cursor.next++;
-          assert(i < ids.length, 'ran out of seeded tasks: raise TASKS');
-          return {
-            ...req,
-            path: `/assignment/api/v1/tasks/${ids[i]}/claim`,
-            headers: {
-              authorization: `Bearer ${tokens[i % tokens.length]}`,
-              'content-type': 'application/json',
-            },
-            body: '{}',
-          };
-        },
-      },
-    ],
-  });
-}
 
 const CPU_PROF = process.env.CPU_PROF !== '0';
 
@@ -156,7 +101,7 @@ async function main() {
   const report = {};
   const window = {};
   try {
-    const tokens = await createUsers(stack);
+    const tokens = await createClaimers(stack, USERS);
     await withClient(stack.databases.assignment.url, async (db) => {
       const ids = (
         await db.query(
@@ -168,7 +113,7 @@ async function main() {
       ).rows.map((r) => r.id);
       await db.query('VACUUM ANALYZE tasks');
       const cursor = { next: 0 };
-      await claims(stack.urls.gateway, ids, tokens, cursor, 3); // warm-up
+      await claimRun(stack.urls.gateway, ids, tokens, cursor, { connections: CONNECTIONS, duration: 3 }); // warm-up
       await new Promise((done) => setTimeout(done, 2000));
       const load = loadavg()[0];
       const cpu = await cpuNow(stack, db);
@@ -179,7 +124,10 @@ async function main() {
       });
       const t0 = performance.now();
       window.from = monotonicMicros();
-      const result = await claims(stack.urls.gateway, ids, tokens, cursor, DURATION);
+      const result = await claimRun(stack.urls.gateway, ids, tokens, cursor, {
+        connections: CONNECTIONS,
+        duration: DURATION,
+      });
       window.to = monotonicMicros();
       await new Promise((done) => setTimeout(done, 2000)); // the relay catches up
       const t1 = performance.now();

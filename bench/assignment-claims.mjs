@@ -15,11 +15,10 @@
  * Every run is checked: no error, no non-2xx, and the database holds as many newly CLAIMED tasks
  * as 200s were counted. Compare ratios: client, apps and PostgreSQL share this machine's 2 cores.
  */
-import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
-import { runAutocannon } from './lib/app-server.mjs';
 import { startAssignmentStack } from './lib/assignment-stack.mjs';
-import { assert, dist, log, machine, withClient, writeResult } from './lib/seed-users.mjs';
+import { claimRun, createClaimers } from './lib/claims.mjs';
+import { assert, log, machine, withClient, writeResult } from './lib/seed-users.mjs';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
@@ -29,62 +28,6 @@ const ROUNDS = Number(process.env.ROUNDS ?? 2);
 /** Seeded OPEN tasks: more than the runs can claim at this machine's speed. */
 const TASKS = Number(process.env.TASKS ?? 80_000);
 const SEQUENTIAL = Number(process.env.SEQUENTIAL ?? 200);
-const { CONTRACT_ROLES } = createRequire(import.meta.url)(dist('libs/contracts/src/apps.js'));
-/** The EDITOR role's permissions, from the contract's one role table. */
-const EDITOR = [...CONTRACT_ROLES.find((role) => role.code === 'EDITOR').permissions];
-
-async function createUsers(stack) {
-  const login = await fetch(`${stack.urls.gateway}/acl/api/v1/auth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(stack.admin),
-  });
-  const { access_token: adminToken } = await login.json();
-  const users = [];
-  for (let i = 0; i < USERS; i++) {
-    const res = await fetch(`${stack.urls.gateway}/acl/api/v1/users`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
-      body: JSON.stringify({
-        email: `claimer-${i}@example.com`,
-        password: 'bench-password-1234',
-        first_name: 'Claimer',
-        last_name: String(i),
-        roles: ['EDITOR'],
-      }),
-    });
-    const body = await res.json();
-    assert(res.status === 201, `user create: ${res.status} ${JSON.stringify(body)}`);
-    users.push(body.id);
-  }
-  return users.map((id) => stack.token({ sub: id, permissions: EDITOR, roles: ['EDITOR'] }));
-}
-
-function claimRun(base, ids, tokens, cursor, duration) {
-  return runAutocannon({
-    url: base,
-    connections: CONNECTIONS,
-    duration,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (req) => {
-          const i = cursor.next++;
-          assert(i < ids.length, 'ran out of seeded tasks: raise TASKS');
-          return {
-            ...req,
-            path: `/assignment/api/v1/tasks/${ids[i]}/claim`,
-            headers: {
-              authorization: `Bearer ${tokens[i % tokens.length]}`,
-              'content-type': 'application/json',
-            },
-            body: '{}',
-          };
-        },
-      },
-    ],
-  });
-}
 
 async function main() {
   const stack = await startAssignmentStack({
@@ -93,7 +36,7 @@ async function main() {
     env: { ESCALATION_CHECK_INTERVAL: '1h' },
   });
   try {
-    const tokens = await createUsers(stack);
+    const tokens = await createClaimers(stack, USERS);
     log(`${tokens.length} acl users created`);
     await withClient(stack.databases.assignment.url, async (db) => {
       const host = await machine(db);
@@ -138,14 +81,17 @@ async function main() {
       log(`sequential through the gateway: p50 ${sequentialMs.p50_ms} ms, p99 ${sequentialMs.p99_ms} ms`);
       const targets = { gateway: stack.urls.gateway, direct: stack.urls.assignment };
       // Warm-up (JIT, pools, NATS connections), not reported.
-      await claimRun(targets.gateway, ids, tokens, cursor, 3);
+      await claimRun(targets.gateway, ids, tokens, cursor, { connections: CONNECTIONS, duration: 3 });
       await new Promise((done) => setTimeout(done, 3000));
       const runs = [];
       for (let round = 0; round < ROUNDS; round++) {
         for (const [via, base] of Object.entries(targets)) {
           const before = await claimed();
           const load = loadavg()[0];
-          const result = await claimRun(base, ids, tokens, cursor, DURATION);
+          const result = await claimRun(base, ids, tokens, cursor, {
+            connections: CONNECTIONS,
+            duration: DURATION,
+          });
           // Claims in flight when autocannon stopped still finish in the server: let them land.
           await new Promise((done) => setTimeout(done, 3000));
           const after = await claimed();
