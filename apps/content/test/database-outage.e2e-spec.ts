@@ -1,6 +1,6 @@
 /**
  * PostgreSQL outages answer 503 `database_unavailable` with Retry-After (docs/api/contract.md §2), never 500,
- * at the app and through the gateway; logged once per outage; a read whose query is killed
+ * at the app and through the gateway (and at acl); logged once per outage; a read whose query is killed
  * mid-transaction is retried. Runs acl + content + a gateway on a PostgreSQL cluster of its own,
  * which it stops and starts.
  */
@@ -37,6 +37,8 @@ afterAll(async () => {
 
 const viaApp = () => call(stack.info.urls.content, LIST, { token });
 const viaGateway = () => call(stack.info.gatewayUrl, LIST, { token });
+/** acl's `users/me` reads through a prepared statement on the pool (PreparedQuery), not TypeORM. */
+const aclMe = () => call(stack.info.urls.acl, '/acl/api/v1/users/me', { token });
 
 function contentLog(): string[] {
   return readFileSync(join(stack.info.logDir, 'content.log'), 'utf8').split('\n');
@@ -48,7 +50,7 @@ describe('PostgreSQL stopped', () => {
     cluster.stop();
     try {
       const answers = [];
-      for (let i = 0; i < 3; i += 1) answers.push(await viaApp(), await viaGateway());
+      for (let i = 0; i < 3; i += 1) answers.push(await viaApp(), await viaGateway(), await aclMe());
       for (const answer of answers) {
         expect({ status: answer.status, body: answer.body }).toEqual({
           status: 503,

@@ -23,6 +23,7 @@ export { InjectConfig } from './config/inject-config';
 export { APP_CONFIG, APP_NAME } from './config/tokens';
 export { migrateDatabase, type DatabaseParts } from './database/database';
 export { changedRows } from './database/changed-rows';
+export { PreparedQuery } from './database/prepared';
 export { uniqueViolation } from './database/errors';
 export { formatCents, formatMoney, Money, toCents } from './money/money';
 export {

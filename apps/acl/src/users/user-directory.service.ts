@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { isUuid } from '@media/platform';
+import { isUuid, PreparedQuery } from '@media/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { User } from './user.entity';
 import type { LoadedUser } from './user.view';
@@ -45,13 +45,21 @@ interface UserRow extends References {
   updated_at: Date;
 }
 
-/** Every column of `users` but the password hash, with the references. */
-const LOAD_QUERY = `
+/** Every column of `users` but the password hash, with the references, of the users `where` picks. */
+const loadQuery = (where: string) => `
   SELECT u.id, u.email, u.first_name, u.last_name, u.phone_number, u.employee_number, u.status,
          u.date_joined, u.manager_id, u.last_login, u.created_at, u.updated_at,
          ${rolesAndGroups('u.id')}, ${permissionsOf('u.id')}
     FROM users u
-   WHERE u.id = ANY($1::uuid[])`;
+   WHERE ${where}`;
+
+/**
+ * One user (`users/me`, every request that names one user): a lookup by key, whose generic plan
+ * PostgreSQL keeps after five runs, so the statement is neither parsed nor planned again.
+ */
+const LOAD_ONE = new PreparedQuery<UserRow>('acl.users.load-one', loadQuery('u.id = $1::uuid'));
+/** Many users (`acl.users.get-many`): parsed once per connection, planned per list. */
+const LOAD_MANY = new PreparedQuery<UserRow>('acl.users.load-many', loadQuery('u.id = ANY($1::uuid[])'));
 
 const REFERENCES_QUERY = `
   SELECT u.id, ${rolesAndGroups('u.id')}, ${permissionsOf('u.id')}
@@ -90,7 +98,10 @@ export class UserDirectoryService {
     const wanted = [...new Set(ids.filter(isUuid).map((id) => id.toLowerCase()))];
     const out = new Map<string, LoadedUser>();
     if (wanted.length === 0) return out;
-    const rows: UserRow[] = await manager.query(LOAD_QUERY, [wanted]);
+    const rows =
+      wanted.length === 1
+        ? await LOAD_ONE.run(this.dataSource, wanted, manager)
+        : await LOAD_MANY.run(this.dataSource, [wanted], manager);
     for (const row of rows) {
       out.set(row.id, {
         user: toUser(row),
