@@ -62,6 +62,32 @@ describe('acl.users.get-many', () => {
     expect(JSON.stringify(reply)).not.toMatch(/password|argon2/i);
   });
 
+  it('answers for each user what asking for that user alone answers (the list is read set-based, one user by key)', async () => {
+    const token = await admin();
+    const groups = [];
+    for (const name of ['one', 'two'])
+      groups.push(
+        (await acl('/api/v1/groups', { token, json: { name: `rpc-${name}-${randomUUID()}` } })).body.id,
+      );
+    const users = [
+      await createUser({ roles: ['SALES', 'CORRESPONDENT'], groups: [groups[0]] }),
+      await createUser({ roles: ['ADMIN', 'EDITOR', 'CM'], groups }),
+      await createUser({}),
+    ];
+    const ids = users.map((u) => u.id);
+    const together = (await ask('acl.users.get-many', { ids })).response;
+    const alone = [];
+    for (const id of ids) alone.push(...(await ask('acl.users.get-many', { ids: [id] })).response);
+    expect(together).toEqual(alone);
+    expect(together.map((u: { roles: string[] }) => u.roles)).toEqual([
+      ['CORRESPONDENT', 'SALES'],
+      ['ADMIN', 'CM', 'EDITOR'],
+      [],
+    ]);
+    expect(together[1].groups).toEqual([...groups].sort());
+    expect(together[1].permissions[0]).toBe('*');
+  });
+
   it('answers [] for no ids', async () => {
     expect((await ask('acl.users.get-many', { ids: [] })).response).toEqual([]);
   });

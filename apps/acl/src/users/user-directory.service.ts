@@ -45,25 +45,66 @@ interface UserRow extends References {
   updated_at: Date;
 }
 
-/** Every column of `users` but the password hash, with the references, of the users `where` picks. */
-const loadQuery = (where: string) => `
-  SELECT u.id, u.email, u.first_name, u.last_name, u.phone_number, u.employee_number, u.status,
-         u.date_joined, u.manager_id, u.last_login, u.created_at, u.updated_at,
-         ${rolesAndGroups('u.id')}, ${permissionsOf('u.id')}
-    FROM users u
-   WHERE ${where}`;
+/** Every column of `users` but the password hash. */
+const USER_COLUMNS = `u.id, u.email, u.first_name, u.last_name, u.phone_number, u.employee_number, u.status,
+         u.date_joined, u.manager_id, u.last_login, u.created_at, u.updated_at`;
 
 /**
- * One user (`users/me`, every request that names one user): a lookup by key, whose generic plan
- * PostgreSQL keeps after five runs, so the statement is neither parsed nor planned again.
+ * One user (`users/me`, every request that names one user), references by correlated subqueries:
+ * a lookup by key, whose generic plan PostgreSQL keeps after five runs, so the statement is
+ * neither parsed nor planned again.
  */
-const LOAD_ONE = new PreparedQuery<UserRow>('acl.users.load-one', loadQuery('u.id = $1::uuid'));
-/** Many users (`acl.users.get-many`): parsed once per connection, planned per list. */
-const LOAD_MANY = new PreparedQuery<UserRow>('acl.users.load-many', loadQuery('u.id = ANY($1::uuid[])'));
+const LOAD_ONE = new PreparedQuery<UserRow>(
+  'acl.users.load-one',
+  `SELECT ${USER_COLUMNS}, ${rolesAndGroups('u.id')}, ${permissionsOf('u.id')}
+     FROM users u
+    WHERE u.id = $1::uuid`,
+);
 
-const REFERENCES_QUERY = `
-  SELECT u.id, ${rolesAndGroups('u.id')}, ${permissionsOf('u.id')}
-    FROM unnest($1::uuid[]) AS u(id)`;
+/**
+ * The references of the users whose ids are in `$1`, set-based (one scan of each table for all of
+ * them, where the subqueries above would run three times per user): `roles_of`, `groups_of` and
+ * `permissions_of`, one row per user that has any, in the orders of the subqueries above. For
+ * 100 users, 0.6 ms of execution against 1.4 ms (docs/benchmarks.md, "Prepared statements").
+ */
+const REFERENCE_CTES = `
+  roles_of AS (
+    SELECT ur.user_id, array_agg(ur.role_code ORDER BY ur.role_code COLLATE "C")::text[] AS roles
+      FROM user_roles ur WHERE ur.user_id = ANY($1::uuid[]) GROUP BY ur.user_id),
+  groups_of AS (
+    SELECT gm.user_id, array_agg(gm.group_id ORDER BY gm.group_id)::text[] AS groups
+      FROM group_members gm WHERE gm.user_id = ANY($1::uuid[]) GROUP BY gm.user_id),
+  permissions_of AS (
+    SELECT ur.user_id,
+           array_agg(DISTINCT p.permission COLLATE "C" ORDER BY p.permission COLLATE "C")::text[] AS permissions
+      FROM user_roles ur JOIN roles r ON r.code = ur.role_code, unnest(r.permissions) AS p(permission)
+     WHERE ur.user_id = ANY($1::uuid[]) GROUP BY ur.user_id)`;
+
+/** Joins the reference CTEs to the ids in `u.id`; a user without any gets empty arrays. */
+const REFERENCE_COLUMNS = `
+  COALESCE(ro.roles, '{}') AS roles, COALESCE(go.groups, '{}') AS groups,
+  COALESCE(po.permissions, '{}') AS permissions`;
+const REFERENCE_JOINS = `
+  LEFT JOIN roles_of ro ON ro.user_id = u.id
+  LEFT JOIN groups_of go ON go.user_id = u.id
+  LEFT JOIN permissions_of po ON po.user_id = u.id`;
+
+/** Many users (`acl.users.get-many`): parsed once per connection, planned per list. */
+const LOAD_MANY = new PreparedQuery<UserRow>(
+  'acl.users.load-many',
+  `WITH ${REFERENCE_CTES}
+   SELECT ${USER_COLUMNS}, ${REFERENCE_COLUMNS}
+     FROM users u ${REFERENCE_JOINS}
+    WHERE u.id = ANY($1::uuid[])`,
+);
+
+/** The references of users already read (a page of a list). */
+const REFERENCES = new PreparedQuery<References>(
+  'acl.users.references',
+  `WITH ${REFERENCE_CTES}
+   SELECT u.id, ${REFERENCE_COLUMNS}
+     FROM unnest($1::uuid[]) AS u(id) ${REFERENCE_JOINS}`,
+);
 
 function toUser(row: UserRow): User {
   return Object.assign(new User(), {
@@ -120,7 +161,7 @@ export class UserDirectoryService {
   ): Promise<Map<string, LoadedUser>> {
     const out = new Map<string, LoadedUser>();
     if (users.length === 0) return out;
-    const rows: References[] = await manager.query(REFERENCES_QUERY, [users.map((u) => u.id)]);
+    const rows = await REFERENCES.run(this.dataSource, [users.map((u) => u.id)], manager);
     const references = new Map(rows.map((row) => [row.id, row]));
     for (const user of users) {
       const { roles = [], permissions = [], groups = [] } = references.get(user.id) ?? {};
