@@ -2,13 +2,13 @@
 /**
  * chat-notifications under load, against real servers booted from dist:
  *
- *   1. Websocket fan-out: a room of MEMBERS (default 100) members, every one connected through the
+ *   1. Websocket fan-out: a room of MEMBERS (default 1,000) members, every one connected through the
  *      gateway; one member posts a message through the gateway (HTTP), and the time is taken from
  *      sending the POST until the LAST member's socket has the `chat.message` frame. MESSAGES
  *      (default 200) messages, one at a time, after WARMUP. p50/p95/p99/max, plus the POST's own
- *      latency. Each message also feeds the inbox of the 99 others (`chat.message.created` ->
- *      notifications -> `notification` pushes), so that work runs alongside, as in production.
- *      MEMBERS=1000 works: sockets open OPENING (100) at a time; DIRECT_SOCKETS=1 opens them on
+ *      latency. Each message also feeds the inbox of every other member (`chat.message.created`
+ *      -> notifications -> `notification` pushes), so that work runs alongside, as in production.
+ *      Sockets open OPENING (100) at a time; DIRECT_SOCKETS=1 opens them on
  *      chat-notifications itself instead; PROFILE_DIR=<dir> runs chat-notifications under
  *      `--cpu-prof` and prints the fan-out's self time by package and function. Each process's
  *      CPU ms per message (app, gateway, nats, this client) is reported with the times.
@@ -46,7 +46,7 @@ const { generateTestKeys, mintToken } = require(dist('libs/testing/src/tokens.js
 const { freePort } = require(dist('libs/testing/src/ports.js'));
 const { ROOM_COUNTS_SQL } = require(dist('apps/chat-notifications/src/chat/room-counts.sql.js'));
 
-const MEMBERS = Number(process.env.MEMBERS ?? 100);
+const MEMBERS = Number(process.env.MEMBERS ?? 1000);
 const MESSAGES = Number(process.env.MESSAGES ?? 200);
 const WARMUP = Number(process.env.WARMUP ?? 20);
 const ROOMS = Number(process.env.ROOMS ?? 1000);

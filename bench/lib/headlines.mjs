@@ -288,6 +288,17 @@ export const HEADLINES = {
       ),
     ],
   },
+  'ci-run.mjs': {
+    file: 'ci-run.json',
+    rows: (r) => [
+      row(
+        '`.ci/run` from a clean clone, wall time' + (r.exit_code === 0 ? '' : ' (the run failed)'),
+        r.total_minutes,
+        ' min',
+        atMost(12, ' min'),
+      ),
+    ],
+  },
 };
 
 /** The Markdown table of every benchmark's figures, from the result files `read` returns. */
