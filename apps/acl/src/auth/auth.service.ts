@@ -143,7 +143,7 @@ export class AuthService implements OnApplicationBootstrap {
     sessionStartedAt: Date,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<TokenPair | undefined> {
-    const loaded = (await this.directory.load([userId], manager)).get(userId);
+    const loaded = await this.directory.loadOne(userId, manager);
     if (!loaded) return undefined;
     const { user, roles, permissions, groups } = loaded;
     const claims = buildAccessClaims(

@@ -115,7 +115,7 @@ export class CorrespondentsService {
       await manager.getRepository(Invitation).update({ id: invitation.id }, { acceptedAt: new Date() });
       return user.id;
     });
-    const loaded = (await this.directory.load([userId])).get(userId);
+    const loaded = await this.directory.loadOne(userId);
     if (!loaded) throw new NotFound('User', userId);
     return toUserView(loaded);
   }

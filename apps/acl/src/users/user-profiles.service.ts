@@ -20,7 +20,7 @@ export class UserProfilesService {
 
   /** Profiles in the order of the ids asked for, each once. */
   async getMany(ids: string[]): Promise<UserProfile[]> {
-    const loaded = await this.directory.load(ids);
+    const loaded = await this.directory.profiles(ids);
     const seen = new Set<string>();
     const out: UserProfile[] = [];
     for (const raw of ids) {
@@ -60,7 +60,7 @@ export class UserProfilesService {
   }
 
   async permissions(userId: string): Promise<RpcReply<typeof AclSubjects.usersPermissions>> {
-    const loaded = (await this.directory.load([userId])).get(userId.toLowerCase());
+    const loaded = await this.directory.loadOne(userId);
     if (!loaded) return null;
     return {
       user_id: loaded.user.id,

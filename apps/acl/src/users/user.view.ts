@@ -9,6 +9,11 @@ export interface LoadedUser {
   groups: string[];
 }
 
+/** What a profile (docs/api/contract.md §5 `UserProfile`) shows of a user. */
+export interface ProfiledUser extends Omit<LoadedUser, 'user'> {
+  user: Pick<User, 'id' | 'email' | 'firstName' | 'lastName' | 'employeeNumber' | 'managerId' | 'status'>;
+}
+
 /** The user as acl's HTTP API shows it (docs/api/contract.md §4a `users/me` shape). */
 export interface UserView {
   id: string;
@@ -77,7 +82,7 @@ export function toUserView({
 }
 
 /** The profile other apps receive over NATS: no credentials, ever. */
-export function toUserProfile({ user, roles, permissions, groups }: LoadedUser): UserProfile {
+export function toUserProfile({ user, roles, permissions, groups }: ProfiledUser): UserProfile {
   return {
     id: user.id,
     name: displayName(user),

@@ -48,7 +48,7 @@ export class UsersService {
 
   async get(rawId: string): Promise<UserView> {
     const id = rawId.toLowerCase();
-    const loaded = (await this.directory.load([id])).get(id);
+    const loaded = await this.directory.loadOne(id);
     if (!loaded) throw new NotFound('User', id);
     return toUserView(loaded);
   }
