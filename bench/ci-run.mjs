@@ -54,14 +54,19 @@ function jestTimes() {
   const file = join(clone, 'dist', 'jest-results.json');
   if (!existsSync(file)) return undefined;
   const report = JSON.parse(readFileSync(file, 'utf8'));
+  // Jest's JSON report names no project: a file's suffix says which it is (jest.config.js).
+  const project = (name) =>
+    name.endsWith('.e2e-spec.ts') ? 'e2e' : name.endsWith('.int-spec.ts') ? 'integration' : 'unit';
   const files = report.testResults.map((t) => ({
     file: relative(clone, t.name),
-    project: t.displayName?.name ?? t.displayName ?? '?',
-    seconds: round1((t.perfStats.end - t.perfStats.start) / 1000),
+    project: project(t.name),
+    seconds: round1((t.endTime - t.startTime) / 1000),
   }));
   const projects = {};
   for (const f of files) projects[f.project] = round1((projects[f.project] ?? 0) + f.seconds);
+  const wall = Math.max(...report.testResults.map((t) => t.endTime)) - report.startTime;
   return {
+    wall_seconds: round1(wall / 1000),
     passed: report.numPassedTests,
     failed: report.numFailedTests,
     seconds_by_project: projects,

@@ -10,12 +10,15 @@
  *   npm run bench -- startup gateway   # only the benchmarks whose file name contains a word
  *
  * A benchmark that fails is reported and the others still run; the exit code says if any failed.
+ * The benchmarks' apps use a nats-server of this run's own (NATS_URL, unless given), so that they
+ * never answer the requests of an `npm start` or a test run on the machine's NATS, nor the reverse.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HEADLINES, headlineTable } from './lib/headlines.mjs';
 import { log, root } from './lib/seed-users.mjs';
+import { startNats } from '../scripts/lib/nats-server.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const QUICK_DIR = join(root, 'dist', 'bench-quick');
@@ -82,11 +85,14 @@ async function main() {
   if (!scripts.length) throw new Error(`no benchmark matches ${words.join(', ')}`);
   const resultsDir = QUICK ? QUICK_DIR : (process.env.BENCH_RESULTS_DIR ?? join(root, 'bench', 'results'));
   const failed = [];
+  const nats = process.env.NATS_URL ? undefined : await startNats();
+  if (nats) log(`NATS of this run: ${nats.url}`);
   for (const script of scripts) {
     const started = Date.now();
     log(`== ${script}${QUICK ? ' (quick)' : ''}`);
     const env = {
       BENCH_RESULTS_DIR: resultsDir,
+      ...(nats ? { NATS_URL: nats.url } : {}),
       ...(QUICK ? { BENCH_QUICK: '1', ...QUICK_ENV[script] } : {}),
     };
     const failure = await runScript(script, env);
@@ -95,6 +101,7 @@ async function main() {
     );
     if (failure) failed.push(script);
   }
+  await nats?.stop();
   const read = (file) => {
     const path = join(resultsDir, file);
     return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined;
