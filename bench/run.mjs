@@ -27,6 +27,7 @@ const QUICK_DIR = join(root, 'dist', 'bench-quick');
 const QUICK_ENV = {
   'request-path.mjs': { DURATION: '2', ROUNDS: '1', NATS_REQUESTS: '200', SEQUENTIAL: '200' },
   'startup.mjs': { RUNS: '1', LOAD_SECONDS: '5' },
+  'memory.mjs': { LOAD_SECONDS: '10', IDLE_SECONDS: '2' },
   'assignment-claims.mjs': { DURATION: '2', ROUNDS: '1', TASKS: '5000', USERS: '5', SEQUENTIAL: '20' },
   'bulk-claim.mjs': { ROUNDS: '1' },
   'chat-notifications.mjs': {

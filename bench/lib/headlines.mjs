@@ -100,6 +100,29 @@ export const HEADLINES = {
       ),
     ],
   },
+  'memory.mjs': {
+    file: 'memory.json',
+    rows: (r) => [
+      row(
+        'memory of one app process idle (acl, RSS)',
+        get(r, ['idle', 'rss_mib']),
+        ' MiB',
+        atMost(120, ' MiB'),
+      ),
+      row(
+        `memory of one app process after ${count(get(r, ['settings', 'load_seconds']))} s of load (acl, RSS)`,
+        get(r, ['after_load', 'rss_mib']),
+        ' MiB',
+        atMost(120, ' MiB'),
+      ),
+      row(
+        'RSS growth over the last quarter of that load (acl)',
+        get(r, ['load', 'rss_last_quarter_growth_mib']),
+        ' MiB',
+        atMost(5, ' MiB'),
+      ),
+    ],
+  },
   'assignment-claims.mjs': {
     file: 'assignment-claims.json',
     rows: (r) => [

@@ -41,6 +41,7 @@ export { pickRequestId, REQUEST_ID_HEADER, requestId } from './http/request-id';
 export { answerClientErrors, writeSocketError } from './http/client-errors';
 export { parseTrustedProxies, type TrustedProxies } from './http/public-url';
 export { runProcess, type ProcessSpec } from './bootstrap/run-process';
+export { HEAP_GROWTH_PERCENT, limitHeapGrowth } from './bootstrap/heap';
 export { keepAliveGrace, lingerOnClose, stopAccepting } from './bootstrap/connections';
 export { AppMetrics, type RpcOutcome } from './observability/metrics';
 export {

@@ -108,6 +108,10 @@ async function main(): Promise<void> {
   try {
     // Loaded after the signal handlers are in place: loading nine apps takes a moment, and a
     // Ctrl-C meanwhile should still end cleanly.
+    const { HEAP_GROWTH_PERCENT, limitHeapGrowth } = await import('@media/platform/core');
+    // Nine apps' heaps in one: a fifth of growth between major GCs, not V8's eager default
+    // (docs/benchmarks.md, "Where an app's memory goes").
+    limitHeapGrowth(HEAP_GROWTH_PERCENT.embedded);
     const { startSystem } = await import('./runner.js');
     // Let a signal that arrived while loading be handled before anything starts.
     await new Promise((resolve) => setImmediate(resolve));

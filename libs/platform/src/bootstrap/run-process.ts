@@ -1,4 +1,5 @@
 import { ConfigError } from '../config/env';
+import { HEAP_GROWTH_PERCENT, limitHeapGrowth } from './heap';
 
 /** A long-running process (an app or the gateway): how it starts and how it stops. */
 export interface ProcessSpec<T> {
@@ -15,9 +16,11 @@ export interface ProcessSpec<T> {
 /**
  * The process shell shared by every app's `main.ts` and the gateway's (Nest-free): start, a
  * clean exit on SIGTERM/SIGINT (0, or 1 if the stop failed or hung), and fatal start errors as
- * one line on stderr with exit code 1.
+ * one line on stderr with exit code 1. One app to a process, so its heap grows by half at most
+ * between major GCs (see limitHeapGrowth).
  */
 export async function runProcess<T>(spec: ProcessSpec<T>): Promise<void> {
+  limitHeapGrowth(HEAP_GROWTH_PERCENT.app);
   let running: T;
   try {
     running = await spec.start();

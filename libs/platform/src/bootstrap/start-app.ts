@@ -155,7 +155,7 @@ export async function previewOpenApiDocument<C extends PlatformConfig>(
   }
 }
 
-/** Boots one app: migrations, HTTP under its prefix, its NATS listener, OpenAPI document. */
+/** Boots one app: migrations, HTTP under its prefix (its OpenAPI document on demand), its NATS listener. */
 export async function createApp<C extends PlatformConfig>(
   def: AppDefinition<C>,
   env: Record<string, string | undefined>,
@@ -207,8 +207,14 @@ async function bootApp<C extends PlatformConfig>(
   app.use(helmet({ contentSecurityPolicy: false }));
   app.use(bodyParsing(config.limits));
 
-  const document = openApiDocument(app, def.name);
-  http.get(`/${prefix}/openapi.json`, (_req: Request, res: Response) => res.json(document));
+  // Built on the first request and kept, not at boot: an app's document and the schema objects
+  // behind it are megabytes of heap that a process never asked for docs need not hold (only the
+  // gateway's /openapi.json and the docs tools ask).
+  let document: OpenAPIObject | undefined;
+  http.get(`/${prefix}/openapi.json`, (_req: Request, res: Response) => {
+    document ??= openApiDocument(app, def.name);
+    res.json(document);
+  });
   // Scraped on the app's own port; the gateway never routes it (see the README's Observability).
   if (metricsEnabled) {
     http.get(`/${prefix}/metrics`, (_req: Request, res: Response, next: NextFunction) => {
