@@ -24,7 +24,13 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '8' },
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '16' },
-    out: { type: 'string', default: join(root, 'bench/results/observability-overhead.json') },
+    out: {
+      type: 'string',
+      default: join(
+        process.env.BENCH_RESULTS_DIR ?? join(root, 'bench/results'),
+        'observability-overhead.json',
+      ),
+    },
   },
 });
 
