@@ -108,10 +108,6 @@ async function main(): Promise<void> {
   try {
     // Loaded after the signal handlers are in place: loading nine apps takes a moment, and a
     // Ctrl-C meanwhile should still end cleanly.
-    const { HEAP_GROWTH_PERCENT, limitHeapGrowth } = await import('@media/platform/core');
-    // Nine apps' heaps in one: a fifth of growth between major GCs, not V8's eager default
-    // (docs/benchmarks.md, "Where an app's memory goes").
-    limitHeapGrowth(HEAP_GROWTH_PERCENT.embedded);
     const { startSystem } = await import('./runner.js');
     // Let a signal that arrived while loading be handled before anything starts.
     await new Promise((resolve) => setImmediate(resolve));
@@ -120,6 +116,11 @@ async function main(): Promise<void> {
       say,
       fatal: (message) => void stop(1, `${message}\nstopping everything`),
     });
+    // Nine apps' heaps in one: once they are up, a fifth of growth between major GCs, not V8's
+    // eager default (docs/benchmarks.md, "Where an app's memory goes"). Not before: loading and
+    // booting them under that limit costs the start a major GC every few megabytes.
+    const { HEAP_GROWTH_PERCENT, limitHeapGrowth } = await import('@media/platform/core');
+    limitHeapGrowth(HEAP_GROWTH_PERCENT.embedded);
     if (!lifecycle.stopping) say(banner(system, startedAt));
   } catch (error) {
     if (error instanceof StopRequested || lifecycle.stopping) return;

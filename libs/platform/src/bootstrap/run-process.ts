@@ -16,11 +16,11 @@ export interface ProcessSpec<T> {
 /**
  * The process shell shared by every app's `main.ts` and the gateway's (Nest-free): start, a
  * clean exit on SIGTERM/SIGINT (0, or 1 if the stop failed or hung), and fatal start errors as
- * one line on stderr with exit code 1. One app to a process, so its heap grows by half at most
- * between major GCs (see limitHeapGrowth).
+ * one line on stderr with exit code 1. Once started, one app to a process, its heap grows by half
+ * at most between major GCs (see limitHeapGrowth); the start itself, which allocates most of what
+ * the process will ever hold, runs with V8's own growth, as a tighter one costs it major GCs.
  */
 export async function runProcess<T>(spec: ProcessSpec<T>): Promise<void> {
-  limitHeapGrowth(HEAP_GROWTH_PERCENT.app);
   let running: T;
   try {
     running = await spec.start();
@@ -33,6 +33,7 @@ export async function runProcess<T>(spec: ProcessSpec<T>): Promise<void> {
     process.stderr.write(`${message}\n`);
     process.exit(1);
   }
+  limitHeapGrowth(HEAP_GROWTH_PERCENT.app);
   const timeout = spec.shutdownTimeout(running);
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
