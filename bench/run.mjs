@@ -18,6 +18,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HEADLINES, headlineTable } from './lib/headlines.mjs';
 import { log, root } from './lib/seed-users.mjs';
+import * as prettier from 'prettier';
 import { startNats } from '../scripts/lib/nats-server.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -69,14 +70,16 @@ function runScript(script, env) {
 const MARK_START = '<!-- bench-table:start (npm run bench writes this table) -->';
 const MARK_END = '<!-- bench-table:end -->';
 
-/** Replaces the table between the markers of docs/benchmarks.md. */
-function writeTable(table) {
+/** Replaces the table between the markers of docs/benchmarks.md, formatted as `npm run lint` wants. */
+async function writeTable(table) {
   const file = join(root, 'docs', 'benchmarks.md');
   const text = readFileSync(file, 'utf8');
   const start = text.indexOf(MARK_START);
   const end = text.indexOf(MARK_END);
   if (start < 0 || end < start) throw new Error(`docs/benchmarks.md has no ${MARK_START} ... ${MARK_END}`);
-  writeFileSync(file, `${text.slice(0, start + MARK_START.length)}\n\n${table}\n\n${text.slice(end)}`);
+  const written = `${text.slice(0, start + MARK_START.length)}\n\n${table}\n\n${text.slice(end)}`;
+  const options = await prettier.resolveConfig(file);
+  writeFileSync(file, await prettier.format(written, { ...options, filepath: file }));
   log(`wrote the table of docs/benchmarks.md`);
 }
 
@@ -109,7 +112,7 @@ async function main() {
   };
   const table = headlineTable(read);
   if (QUICK || process.env.BENCH_RESULTS_DIR) process.stdout.write(`${table}\n`);
-  else writeTable(table);
+  else await writeTable(table);
   if (failed.length) {
     log(`failed: ${failed.join(', ')}`);
     process.exitCode = 1;
