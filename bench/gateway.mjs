@@ -19,6 +19,7 @@ import { spawn } from 'node:child_process';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import * as prettier from 'prettier';
 import { createServer } from 'node:http';
 import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -40,7 +41,10 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '100' },
     duration: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '3' },
-    out: { type: 'string', default: join(root, 'bench/results/gateway.json') },
+    out: {
+      type: 'string',
+      default: join(process.env.BENCH_RESULTS_DIR ?? join(root, 'bench/results'), 'gateway.json'),
+    },
   },
 });
 
@@ -282,7 +286,9 @@ async function main() {
     scenarios,
   };
   mkdirSync(dirname(args.out), { recursive: true });
-  writeFileSync(args.out, `${JSON.stringify(report, null, 2)}\n`);
+  // Formatted as `npm run lint` checks bench/results.
+  const options = { ...(await prettier.resolveConfig(args.out)), filepath: args.out };
+  writeFileSync(args.out, await prettier.format(JSON.stringify(report), options));
   for (const [name, s] of Object.entries(scenarios)) {
     process.stderr.write(
       `${name}: direct ${s.direct.requests_per_second} req/s p50 ${s.direct.latency_ms.p50} ms | ` +
