@@ -21,7 +21,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BENCH_TOKEN_TTL, runAutocannon } from './lib/app-server.mjs';
+import { BENCH_TOKEN_TTL, logIn, runAutocannon } from './lib/app-server.mjs';
 import { freePort, startProcess, waitReady } from './lib/processes.mjs';
 import { assert, benchDatabase, dist, log, root, writeResult } from './lib/seed-users.mjs';
 
@@ -112,13 +112,7 @@ async function main() {
     await sleep(IDLE_SECONDS * 1000);
     const idle = readSamples(probeFile).at(-1);
 
-    const login = await fetch(`${url}/acl/api/v1/auth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(admin),
-    });
-    const { access_token: token } = await login.json();
-    assert(login.status === 200 && token, `login: ${login.status}`);
+    const token = await logIn(url, admin);
 
     log(`acl: GET users/me for ${LOAD_SECONDS} s, ${CONNECTIONS} connections`);
     const from = Date.now();

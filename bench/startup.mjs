@@ -20,7 +20,7 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runAutocannon } from './lib/app-server.mjs';
+import { logIn, runAutocannon } from './lib/app-server.mjs';
 import { freePort } from './lib/processes.mjs';
 import { assert, log, root, writeResult } from './lib/seed-users.mjs';
 
@@ -83,13 +83,7 @@ async function start(env) {
 
 async function underLoad(env, runner) {
   const gateway = `http://127.0.0.1:${env.GATEWAY_PORT}`;
-  const login = await fetch(`${gateway}/acl/api/v1/auth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(admin),
-  });
-  const { access_token: token } = await login.json();
-  assert(login.status === 200 && token, `login: ${login.status}`);
+  const token = await logIn(gateway, admin);
   const samples = [rssMib(runner)];
   const sampler = setInterval(() => samples.push(rssMib(runner)), 1000);
   try {

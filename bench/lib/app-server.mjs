@@ -54,6 +54,18 @@ export async function startApp(app, prefix, env, { readyTimeoutMs = 60_000 } = {
   return { base, logFile, stop };
 }
 
+/** An access token of `credentials` (`{ email, password }`) from acl at `base` (an app or the gateway). */
+export async function logIn(base, credentials) {
+  const login = await fetch(`${base}/acl/api/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(credentials),
+  });
+  const { access_token: token } = await login.json();
+  if (login.status !== 200 || !token) throw new Error(`login: ${login.status}`);
+  return token;
+}
+
 /**
  * GETs over one keep-alive connection, timed from sending to the last byte of the body; `url` is
  * a path or an absolute URL on `base` (a `next` link). Anything but a 200 throws.
