@@ -10,8 +10,9 @@ export const HEAP_GROWTH_PERCENT = { app: 50, embedded: 20 } as const;
  * resident memory, climbs to several times its live data. A smaller factor means more frequent
  * but smaller major GCs (docs/benchmarks.md, "Where an app's memory goes").
  *
- * V8 reads the flag each time it sets the next limit, so setting it at run time works; call it
- * first thing in a process, before the apps allocate their heap. The flag must exist:
+ * V8 reads the flag each time it sets the next limit, so setting it at run time works; it is set
+ * once a process has started (runProcess, the embedded runner), so that loading and booting, which
+ * allocate most of what the process keeps, run with V8's own growth. The flag must exist:
  * `setFlagsFromString` ignores one it does not know, and the unit test checks that this Node has it.
  */
 export function limitHeapGrowth(percent: number): void {
