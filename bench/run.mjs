@@ -14,12 +14,15 @@
  * never answer the requests of an `npm start` or a test run on the machine's NATS, nor the reverse.
  */
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HEADLINES, headlineTable } from './lib/headlines.mjs';
-import { log, root } from './lib/seed-users.mjs';
+import { dist, log, root } from './lib/seed-users.mjs';
 import * as prettier from 'prettier';
-import { startNats } from '../scripts/lib/nats-server.mjs';
+
+// @media/testing's private nats-server, from the build (`npm run bench` builds first).
+const { startNats } = createRequire(import.meta.url)(dist('libs/testing/src/nats-server.js'));
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const QUICK_DIR = join(root, 'dist', 'bench-quick');

@@ -12,13 +12,14 @@
  * Apps on one NATS answer each other's requests (queue groups): with a server per run, no app of
  * one run answers the other's, nor an app that `npm start` or a benchmark runs on the machine's
  * NATS. The two runs share nothing but the PostgreSQL server, so the whole takes about as long as
- * the e2e project alone instead of the sum of the three (bench/ci-run.mjs times it). Arguments go to both runs
- * (`npm test -- apps/acl`); `--json-report=<file>` writes both runs' Jest JSON reports merged.
+ * the e2e project alone instead of the sum of the three (bench/ci-run.mjs times it). Arguments
+ * go to both runs (`npm test -- apps/acl`); `--json-report=<file>` writes both runs' Jest JSON
+ * reports merged. The NATS servers are @media/testing's `startNats`, from the build.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { startNats } from './lib/nats-server.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const JEST = join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
@@ -60,6 +61,7 @@ function mergeReports(names) {
 async function main() {
   const built = await run('npm', ['run', 'build', '--silent']);
   if (built !== 0) return built;
+  const { startNats } = createRequire(import.meta.url)(join(ROOT, 'dist/libs/testing/src/nats-server.js'));
   const servers = [await startNats(), await startNats()];
   try {
     const codes = await Promise.all([
