@@ -143,7 +143,7 @@ it('applies the next event within 5 s of a new consumer leader when the leaderâ€
   const durable = await receiptConsumer();
   const warm = `warm-${randomUUID()}`;
   await emit(warm);
-  expect(await applied([warm], 15_000)).toEqual([warm]);
+  expect(await applied([warm], 45_000)).toEqual([warm]);
 
   // The stall is the case where the app's connection survives and only its consumer's leader dies
   // (a dead connection reconnects and re-pulls by itself): move the leader off the app's node.
@@ -185,7 +185,7 @@ it('keeps events in the outbox while quorum is lost, reports the stalled consume
   const durable = await receiptConsumer();
   const before = `before-${randomUUID()}`;
   await emit(before);
-  expect(await applied([before], 15_000)).toEqual([before]);
+  expect(await applied([before], 45_000)).toEqual([before]);
 
   const [survivor, ...lost] = cluster.nodes.map((n) => n.name);
   const lostAt = Date.now();
@@ -334,13 +334,13 @@ it('re-creates a durable consumer deleted under it and goes on delivering', asyn
   if (!durable) throw new Error('the ReceiptRecorder consumer was not listed within 30 s');
   const before = `pre-delete-${randomUUID()}`;
   await emit(before);
-  expect(await applied([before], 15_000)).toEqual([before]);
+  expect(await applied([before], 45_000)).toEqual([before]);
   await withJsm((jsm) => jsm.consumers.delete(EVENTS_STREAM, durable));
   const after = `post-delete-${randomUUID()}`;
   await emit(after);
   expect(await applied([after], 20_000)).toEqual([after]);
   expect(await receiptConsumer()).toBe(durable);
-}, 60_000);
+}, 120_000);
 
 it('starts while the stream has no quorum, reports its consumers stalled, and creates them once quorum returns', async () => {
   const lost = cluster.nodes.slice(1).map((n) => n.name);
