@@ -1,8 +1,11 @@
 /**
  * The platform's metrics on the fixture app: a request counted under its route
- * template with its NATS hop timed per subject, and METRICS_ENABLED=false turning both off.
+ * template with its NATS hop timed per subject, the database pool's waiters, and
+ * METRICS_ENABLED=false turning both off.
  */
-import { call, mintToken } from '@media/testing';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { call, eventually, mintToken, queryDatabase } from '@media/testing';
 import { bootFixture, type BootedFixture } from './fixture/boot';
 
 function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
@@ -34,6 +37,51 @@ describe('metrics on (default)', () => {
     expect(
       sample(text, 'nats_server_request_duration_seconds_count', { subject: 'fixture.echo', outcome: 'ok' }),
     ).toBe(2);
+  });
+});
+
+describe('db_pool_waiting', () => {
+  let fixture: BootedFixture;
+  beforeAll(async () => {
+    fixture = await bootFixture({ DB_POOL_MAX: '2' });
+  });
+  afterAll(() => fixture?.stop());
+
+  const waiting = async () => sample((await call(fixture.base, '/metrics')).text, 'db_pool_waiting', {});
+  const sleepers = async () =>
+    (
+      await queryDatabase<{ n: number }>(
+        fixture.db,
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND query = 'SELECT pg_sleep(20)' AND state = 'active'`,
+      )
+    )[0].n;
+
+  it('reads 0 with the pool idle and counts the queries waiting while every connection is held', async () => {
+    expect(await waiting()).toBe(0);
+    const dataSource = fixture.app.get<DataSource>(getDataSourceToken());
+    // Both connections held by sleepers (cancelled below), then three queries queue behind them.
+    const held = [1, 2].map(() => dataSource.query('SELECT pg_sleep(20)').catch(() => 'cancelled'));
+    expect(await eventually(sleepers, (n) => n === 2)).toBe(2);
+    const queued = [1, 2, 3].map(() =>
+      dataSource.query('SELECT 1 AS one').then(
+        () => 'answered',
+        (error: Error) => error.message,
+      ),
+    );
+    // The scrape's own outbox query queues behind the sleepers too: it gives up at the pool's
+    // connect timeout (5 s), and the scrape answers with what the pool gauges read when it began.
+    // The app's background work (the outbox relay's poll) may be queued as well, hence "at least".
+    expect(await waiting()).toBeGreaterThanOrEqual(3);
+    expect(await Promise.all(queued)).toEqual(Array(3).fill('timeout exceeded when trying to connect'));
+
+    await queryDatabase(
+      fixture.db,
+      `SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+        WHERE datname = current_database() AND query = 'SELECT pg_sleep(20)'`,
+    );
+    expect(await Promise.all(held)).toEqual(['cancelled', 'cancelled']);
+    expect(await waiting()).toBe(0);
   });
 });
 

@@ -25,6 +25,19 @@ export class PlatformMetrics implements OnModuleInit {
 
   onModuleInit(): void {
     const { metrics, dataSource, bus } = this;
+    // Read before the outbox gauges below start their query: pg-pool queues every checkout for a
+    // tick, even with idle connections, so the scrape's own query would count as a waiter.
+    const pool = () => (dataSource.driver as unknown as { master?: PgPool }).master;
+    metrics.gauge('db_pool_connections', 'Database pool connections by state.', ['state'], (g) => {
+      const p = pool();
+      if (!p) return;
+      g.set({ state: 'in_use' }, p.totalCount - p.idleCount);
+      g.set({ state: 'idle' }, p.idleCount);
+    });
+    metrics.gauge('db_pool_waiting', 'Queries waiting for a free database connection.', [], (g) => {
+      const p = pool();
+      if (p) g.set(p.waitingCount);
+    });
     const outbox = async () => {
       // The partial index outbox_pending_idx keeps this cheap whatever the table's size.
       const [row] = (await dataSource.query(
@@ -43,17 +56,6 @@ export class PlatformMetrics implements OnModuleInit {
       [],
       async (g) => g.set((await outbox()).age),
     );
-    const pool = () => (dataSource.driver as unknown as { master?: PgPool }).master;
-    metrics.gauge('db_pool_connections', 'Database pool connections by state.', ['state'], (g) => {
-      const p = pool();
-      if (!p) return;
-      g.set({ state: 'in_use' }, p.totalCount - p.idleCount);
-      g.set({ state: 'idle' }, p.idleCount);
-    });
-    metrics.gauge('db_pool_waiting', 'Queries waiting for a free database connection.', [], (g) => {
-      const p = pool();
-      if (p) g.set(p.waitingCount);
-    });
     metrics.gauge(
       'events_consumer_pending',
       'Events in the stream that a durable consumer of this app has not been delivered yet.',
