@@ -50,6 +50,24 @@ export class ChatNotificationsEnv extends PlatformEnv {
   @IsOptional()
   @Matches(/^https?:\/\/[^\s/]+\/?$/, { message: 'must be an http:// or https:// origin' })
   PUBLIC_URL?: string;
+
+  /** How long a read or archived inbox entry is kept (docs/operations/capacity.md). */
+  @Transform(toDuration)
+  @IsInt({ message: DURATION })
+  @Min(60_000, { message: 'must be at least 1m' })
+  NOTIFICATION_RETENTION: number = 30 * 86_400_000;
+
+  /** How long any inbox entry is kept, read or not (at least NOTIFICATION_RETENTION). */
+  @Transform(toDuration)
+  @IsInt({ message: DURATION })
+  @Min(60_000, { message: 'must be at least 1m' })
+  NOTIFICATION_UNREAD_RETENTION: number = 90 * 86_400_000;
+
+  /** How often entries past their retention are deleted. */
+  @Transform(toDuration)
+  @IsInt({ message: DURATION })
+  @Min(1000, { message: 'must be at least 1s' })
+  NOTIFICATION_RETENTION_INTERVAL: number = 60 * 60_000;
 }
 
 export const chatNotificationsConfig = defineConfig(ChatNotificationsEnv, (env) => ({
@@ -62,6 +80,11 @@ export const chatNotificationsConfig = defineConfig(ChatNotificationsEnv, (env) 
     publicUrl: env.PUBLIC_URL,
   },
   chat: { editWindow: env.CHAT_EDIT_WINDOW },
+  retention: {
+    read: env.NOTIFICATION_RETENTION,
+    unread: Math.max(env.NOTIFICATION_RETENTION, env.NOTIFICATION_UNREAD_RETENTION),
+    interval: env.NOTIFICATION_RETENTION_INTERVAL,
+  },
 }));
 
 /** chat-notifications's typed config. */

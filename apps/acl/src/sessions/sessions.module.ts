@@ -5,6 +5,7 @@ import { CreateCredentials1764000000002 } from '../database/migrations/176400000
 import { RefreshSessionStart1764000000005 } from '../database/migrations/1764000000005-refresh-session-start';
 import { RefreshToken } from './refresh-token.entity';
 import { RefreshTokensService } from './refresh-tokens.service';
+import { SessionRetentionService } from './session-retention.service';
 
 /**
  * Sessions: the refresh-token families a login starts. A feature of its own (no routes) so that
@@ -17,7 +18,7 @@ import { RefreshTokensService } from './refresh-tokens.service';
 })
 @Module({
   imports: [TypeOrmModule.forFeature([RefreshToken])],
-  providers: [RefreshTokensService],
+  providers: [RefreshTokensService, SessionRetentionService],
   exports: [RefreshTokensService],
 })
 export class SessionsModule {}
