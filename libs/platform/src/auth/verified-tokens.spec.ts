@@ -84,4 +84,31 @@ describe('VerifiedTokens (with a stand-in key store)', () => {
     expect(tokens.get(first)).toBeUndefined();
     expect(tokens.get(`${first}.${padding}19999`)).toEqual(claims);
   });
+
+  it('is one cache for the apps of a process: another app with its own key store answers a token this one verified', () => {
+    const otherApp = new StandInKeys();
+    otherApp.publish(signing);
+    const other = new VerifiedTokens(otherApp);
+    const token = mintToken(signing);
+    tokens.remember(token, claimsOf(token));
+    const before = VerifiedTokens.purgeExpired();
+    expect(other.get(token)).toEqual(claimsOf(token));
+    other.remember(token, claimsOf(token));
+    expect(VerifiedTokens.purgeExpired()).toBe(before);
+
+    // A store that publishes another key under the kid does not trust it; the first still does.
+    otherApp.keys.set(signing.kid, createPublicKey(generateTestKeys().publicKeyPem));
+    expect(other.get(token)).toBeUndefined();
+    expect(tokens.get(token)).toEqual(claimsOf(token));
+  });
+
+  it('drops tokens at their exp even when they are never presented again', () => {
+    const token = mintToken(signing);
+    const { exp } = claimsOf(token);
+    tokens.remember(token, claimsOf(token));
+    const count = VerifiedTokens.purgeExpired(exp * 1000 - 1);
+    expect(tokens.get(token, exp * 1000 - 1)).toEqual(claimsOf(token));
+    expect(VerifiedTokens.purgeExpired(exp * 1000)).toBeLessThan(count);
+    expect(tokens.get(token, exp * 1000 - 1)).toBeUndefined();
+  });
 });
