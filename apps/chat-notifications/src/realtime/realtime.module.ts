@@ -6,6 +6,7 @@ import { TicketsController } from './tickets.controller';
 import { TicketsService } from './tickets.service';
 import { AuthenticatedWsAdapter } from './ws-adapter';
 import { WsAuthService } from './ws-auth.service';
+import { Feature } from '@media/platform';
 
 /**
  * Installs the websocket adapter. The platform's bootstrap (libs/platform) has no hook for
@@ -23,6 +24,8 @@ const adapterInstaller = {
   },
 };
 
+/** Owns no table. */
+@Feature({})
 @Module({
   controllers: [TicketsController],
   providers: [PushService, TicketsService, WsAuthService, PushGateway, adapterInstaller],

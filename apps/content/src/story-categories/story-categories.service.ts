@@ -10,16 +10,7 @@ import type {
   UpdateStoryCategoryDto,
 } from './dto/story-category.dto';
 import { StoryCategory } from './story-category.entity';
-
-function view(row: StoryCategory): StoryCategoryView {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-  };
-}
+import { toStoryCategoryView } from './story-category.view';
 
 const taken = (name: string) =>
   new Conflict(`A story category named '${name}' already exists.`, 'story_category_name_taken');
@@ -41,7 +32,7 @@ export class StoryCategoriesService {
       const row = await this.repo.save(
         this.repo.create({ name: dto.name, description: dto.description ?? null }),
       );
-      return view(row);
+      return toStoryCategoryView(row);
     } catch (error) {
       if (uniqueViolation(error) === 'story_categories_name_key') throw taken(dto.name);
       throw error;
@@ -49,7 +40,7 @@ export class StoryCategoriesService {
   }
 
   async get(id: string): Promise<StoryCategoryView> {
-    return view(await this.find(id));
+    return toStoryCategoryView(await this.find(id));
   }
 
   async list(query: ListStoryCategoriesQuery, req: Request): Promise<Page<StoryCategoryView>> {
@@ -64,7 +55,7 @@ export class StoryCategoriesService {
       },
       query,
       req,
-      view,
+      toStoryCategoryView,
     );
   }
 
@@ -74,7 +65,7 @@ export class StoryCategoriesService {
     if (changes.name !== undefined) row.name = changes.name;
     if (changes.description !== undefined) row.description = changes.description;
     try {
-      return view(await this.repo.save(row));
+      return toStoryCategoryView(await this.repo.save(row));
     } catch (error) {
       if (uniqueViolation(error) === 'story_categories_name_key') throw taken(row.name);
       throw error;

@@ -18,8 +18,11 @@ const ruleOf = (id: string) => {
   return rule;
 };
 
-/** For each rule: files that drift (each must fail) and a file in the shape (must pass). */
-const EXAMPLES: Record<string, { bad: SourceFile[]; good: SourceFile[] }> = {
+/**
+ * For each rule: files that drift (each must fail; a group of files is checked together) and
+ * files in the shape (must pass).
+ */
+const EXAMPLES: Record<string, { bad: (SourceFile | SourceFile[])[]; good: SourceFile[] }> = {
   'class-names': {
     bad: [
       file('users/users.service.ts', '@Injectable()\nexport class UserAccounts {}\n'),
@@ -122,9 +125,143 @@ const EXAMPLES: Record<string, { bad: SourceFile[]; good: SourceFile[] }> = {
   },
   'issue-references': {
     bad: [file('deals/deals.service.ts', '// keeps the lock (issue 12)\n')],
-    good: [file('deals/deals.service.ts', '// keeps the lock: two writers would race\n')],
+    good: [
+      file('deals/deals.service.ts', '// keeps the lock: two writers would race\n'),
+      file('deals/deals.service.ts', "export const label = 'issue 12';\n"),
+    ],
+  },
+  'function-size': {
+    bad: [file('plans/plans.service.ts', `export function seed() {\n${'  step();\n'.repeat(100)}}\n`)],
+    good: [
+      file('plans/plans.service.ts', `export function seed() {\n${'  step();\n'.repeat(98)}}\n`),
+      file('database/migrations/1-create.ts', `export function up() {\n${'  sql();\n'.repeat(200)}}\n`),
+    ],
+  },
+  features: {
+    bad: [
+      file('plans/plans.module.ts', '@Module({ providers: [PlansService] })\nexport class PlansModule {}\n'),
+    ],
+    good: [
+      file(
+        'plans/plans.module.ts',
+        '@Feature({ entities: [Plan] })\n@Module({ imports: [TypeOrmModule.forFeature([Plan])] })\nexport class PlansModule {}\n',
+      ),
+      file(
+        'plans/plans.module.ts',
+        '@Feature({})\n@Module({ providers: [PlansService] })\nexport class PlansModule {}\n',
+      ),
+    ],
+  },
+  layout: {
+    bad: [
+      [file('app.definition.ts', ''), file('helpers.ts', 'export const x = 1;\n')],
+      [
+        file('app.definition.ts', ''),
+        file('plans/plans.service.ts', '@Injectable()\nexport class PlansService {}\n'),
+      ],
+    ],
+    good: [
+      file('app.definition.ts', ''),
+      file('main.ts', ''),
+      file('config.ts', ''),
+      file('database/migrations/1-create.ts', 'export class Create1 {}\n'),
+      file('plans/plans.module.ts', '@Feature({})\n@Module({})\nexport class PlansModule {}\n'),
+      file('plans/plans.service.ts', '@Injectable()\nexport class PlansService {}\n'),
+      file('credentials/passwords.ts', 'export function hash() {}\n'),
+    ],
   },
 };
+
+/**
+ * Drifts that rules over source text let through; on the syntax tree each fails its rule:
+ * aliases and namespaces are followed, comments and strings are not code.
+ */
+const DRIFTS: [rule: string, drift: string, example: SourceFile][] = [
+  [
+    'class-names',
+    'an @Injectable that is not exported',
+    file('users/users.service.ts', '@Injectable()\nclass UsersService {}\n'),
+  ],
+  [
+    'class-names',
+    'an @Injectable as a default export',
+    file('users/users.service.ts', '@Injectable()\nexport default class UsersService {}\n'),
+  ],
+  [
+    'http-in-services',
+    'res.statusCode = in a service',
+    file(
+      'files/files.service.ts',
+      'export class FilesService {\n  send(res: R) {\n    res.statusCode = 201;\n  }\n}\n',
+    ),
+  ],
+  [
+    'http-in-services',
+    'writeHead() in a service',
+    file(
+      'files/files.service.ts',
+      'export class FilesService {\n  send(out: R) {\n    out.writeHead(200);\n  }\n}\n',
+    ),
+  ],
+  [
+    'http-in-services',
+    'HttpStatus in a worker',
+    file(
+      'mail/mail.worker.ts',
+      "import { HttpStatus } from '@nestjs/common';\nexport class MailWorker {\n  code = HttpStatus.OK;\n}\n",
+    ),
+  ],
+  ['env', 'process["env"]', file('users/users.service.ts', "export const port = process['env'].PORT;\n")],
+  [
+    'env',
+    'const { env } = process',
+    file('users/users.service.ts', 'const { env } = process;\nexport const port = env.PORT;\n'),
+  ],
+  [
+    'views',
+    'export const toXView =',
+    file('plans/plans.service.ts', 'export const toPlanView = (row: Plan) => ({ id: row.id });\n'),
+  ],
+  ['folders', 'a folder named core/', file('core/thing.ts', 'export const x = 1;\n')],
+  ['folders', 'a folder named support/', file('plans/support/thing.ts', 'export const x = 1;\n')],
+  [
+    'responders',
+    'MessagePattern as On',
+    file(
+      'users/users.controller.ts',
+      "import { MessagePattern as On } from '@nestjs/microservices';\nexport class UsersController {\n  @On('x') handle() {}\n}\n",
+    ),
+  ],
+  [
+    'swagger',
+    '@sw.ApiOkResponse through a namespace import',
+    file(
+      'plans/plans.controller.ts',
+      "import * as sw from '@nestjs/swagger';\nexport class PlansController {\n  @sw.ApiOkResponse() list() {}\n}\n",
+    ),
+  ],
+  [
+    'issue-references',
+    'an "issue-26" comment',
+    file('users/users.service.ts', '// Needed since issue-26.\nexport const x = 1;\n'),
+  ],
+  [
+    'features',
+    'TypeOrmModule.forFeature without @Feature',
+    file(
+      'plans/plan-store.module.ts',
+      '@Module({ imports: [TypeOrmModule.forFeature([Plan])] })\nexport class PlanStoreModule {}\n',
+    ),
+  ],
+  [
+    'views',
+    'a service mapping rows with its own view()',
+    file(
+      'plans/plans.service.ts',
+      'function view(row: Plan) {\n  return { id: row.id };\n}\nexport class PlansService {}\n',
+    ),
+  ],
+];
 
 describe('the conventions rules can fail', () => {
   it('has an example for every rule', () => {
@@ -134,8 +271,10 @@ describe('the conventions rules can fail', () => {
   it.each(RULES.map((rule) => [rule.id, rule] as const))('%s fails on each drifting example', (id) => {
     const rule = ruleOf(id);
     for (const bad of EXAMPLES[id].bad) {
-      expect({ file: bad.path, messages: rule.check([bad], ['demo', 'acl']) }).toEqual({
-        file: bad.path,
+      const files = [bad].flat();
+      const path = files.map((f) => f.path).join(', ');
+      expect({ file: path, messages: rule.check(files, ['demo', 'acl']) }).toEqual({
+        file: path,
         messages: expect.arrayContaining([expect.stringContaining(`apps/demo/src/`)]),
       });
     }
@@ -143,6 +282,10 @@ describe('the conventions rules can fail', () => {
 
   it.each(RULES.map((rule) => [rule.id, rule] as const))('%s passes the example in the shape', (id) => {
     expect(ruleOf(id).check(EXAMPLES[id].good, ['demo', 'acl'])).toEqual([]);
+  });
+
+  it.each(DRIFTS)('%s fails on %s', (id, _drift, example) => {
+    expect(ruleOf(id).check([example], ['demo', 'acl'])).toEqual([expect.stringContaining(`apps/demo/src/`)]);
   });
 
   it('says what to rename for a deliberately misnamed file', () => {

@@ -1,17 +1,27 @@
 import { posix } from 'node:path';
+import ts from 'typescript';
+import {
+  classes,
+  comments,
+  decorators,
+  descendants,
+  functions,
+  otherExports,
+  resolve,
+  tree,
+  type SourceText,
+} from './syntax';
 
 /**
- * The settled shape of an app (acl is the model), as rules over an app's source text. Each rule
- * answers with one message per drift that says what to rename or move, so a failing build tells
- * the reader the fix. conventions.spec.ts runs every rule on every app, and on an in-memory bad
- * example of each, so that every rule is seen failing.
+ * The settled shape of an app (acl is the model), as rules over each file's syntax tree
+ * (./syntax.ts). Each rule answers with one message per drift that says what to rename or move,
+ * so a failing build tells the reader the fix. conventions.spec.ts runs every rule on every app,
+ * and on in-memory bad examples of each, so that every rule is seen failing.
  */
 
 /** One source file of an app: `path` is relative to `apps/<app>/src`, with `/` separators. */
-export interface SourceFile {
+export interface SourceFile extends SourceText {
   app: string;
-  path: string;
-  text: string;
 }
 
 export interface Rule {
@@ -37,6 +47,8 @@ type Kind = keyof typeof KINDS;
 /** Folders that hold "whatever did not fit": a folder is a feature (or `database`). */
 const CATCH_ALL_FOLDERS = new Set([
   'common',
+  'core',
+  'support',
   'http',
   'utils',
   'util',
@@ -49,6 +61,7 @@ const CATCH_ALL_FOLDERS = new Set([
 ]);
 
 const MAX_LINES = 400;
+const MAX_FUNCTION_LINES = 100;
 
 const where = (file: SourceFile) => `apps/${file.app}/src/${file.path}`;
 const baseName = (file: SourceFile) => posix.basename(file.path);
@@ -72,22 +85,11 @@ function kindOf(file: SourceFile): { name: string; kind: Kind } | undefined {
   return { name: match[1], kind: match[2] as Kind };
 }
 
-/** The exported classes of a file, with the decorators written right above each. */
-function classesOf(text: string): { name: string; decorators: string }[] {
-  return [...text.matchAll(/((?:^@[\s\S]*?\n)*?)^export (?:abstract )?class (\w+)/gm)].map((m) => ({
-    name: m[2],
-    decorators: m[1],
-  }));
-}
+/** The exported classes of a file (what a file's name announces). */
+const exportedClasses = (file: SourceFile) => classes(file).filter((c) => c.exported);
 
-/** The text with comments blanked, so a rule on code does not trip over prose. */
-function code(text: string): string {
-  return text.replace(
-    /\/\*[\s\S]*?\*\/|(^|[^:'"`])\/\/.*$/gm,
-    (comment, lead: string | undefined) =>
-      (lead ?? '') + comment.slice((lead ?? '').length).replace(/[^\n]/g, ' '),
-  );
-}
+const named = (names: readonly string[]) => (resolved: { name: string }) => names.includes(resolved.name);
+const INJECTABLE = named(['Injectable', 'Controller', 'WebSocketGateway']);
 
 export const isSpec = (path: string) => /\.(spec|int-spec|e2e-spec)\.ts$/.test(path);
 
@@ -100,10 +102,22 @@ export const RULES: Rule[] = [
       const messages: string[] = [];
       for (const file of files) {
         const announced = kindOf(file);
-        const classes = classesOf(code(file.text));
+        for (const { name, exported, defaultExport, decorators: marks } of classes(file)) {
+          if (!marks.some(INJECTABLE)) continue;
+          if (defaultExport) {
+            messages.push(
+              `${where(file)}: the injectable ${name} is a default export: export it by name (export class ${name})`,
+            );
+          } else if (!exported) {
+            messages.push(
+              `${where(file)}: the injectable ${name} is not exported: export it (a module lists it, a test resolves it)`,
+            );
+          }
+        }
+        const found = exportedClasses(file);
         if (announced) {
           const expected = pascal(announced.name) + KINDS[announced.kind];
-          for (const { name } of classes) {
+          for (const { name } of found) {
             if (name === expected) continue;
             const suffix = Object.values(KINDS).find((s) => name.endsWith(s) && name !== s);
             messages.push(
@@ -114,7 +128,7 @@ export const RULES: Rule[] = [
           }
           continue;
         }
-        for (const { name, decorators } of classes) {
+        for (const { name, decorators: marks } of found) {
           const suffix = (Object.entries(KINDS) as [Kind, string][]).find(
             ([, s]) => name.endsWith(s) && name !== s,
           );
@@ -122,7 +136,7 @@ export const RULES: Rule[] = [
             messages.push(
               `${where(file)}: the class ${name} belongs in ${dirName(file)}/${kebab(name.slice(0, -suffix[1].length))}.${suffix[0]}.ts`,
             );
-          } else if (/@(Injectable|Controller|WebSocketGateway)\(/.test(decorators)) {
+          } else if (marks.some(INJECTABLE)) {
             messages.push(
               `${where(file)}: the injectable ${name} needs a kind: rename it ${name}Service in ${dirName(file)}/${kebab(name)}.service.ts (or ${name}Worker/Consumer/Guard/Gateway in a .worker/.consumer/.guard/.gateway.ts file)`,
             );
@@ -139,7 +153,8 @@ export const RULES: Rule[] = [
       return files
         .filter(
           (file) =>
-            !file.path.endsWith('.rpc.ts') && /@(MessagePattern|EventPattern)\(/.test(code(file.text)),
+            !file.path.endsWith('.rpc.ts') &&
+            decorators(file).some(({ name }) => ['MessagePattern', 'EventPattern'].includes(name.name)),
         )
         .map(
           (file) =>
@@ -154,14 +169,13 @@ export const RULES: Rule[] = [
     check(files) {
       const messages: string[] = [];
       for (const file of files) {
-        const text = code(file.text);
         const inResponseFile = /(^|\/)dto\/[a-z0-9-]+\.response\.ts$/.test(file.path);
         if (file.path.endsWith('.response.ts') && !inResponseFile) {
           messages.push(
             `${where(file)}: response files live in the feature's dto/ folder: move it to ${dirName(file)}/dto/${baseName(file)}`,
           );
         }
-        for (const { name } of classesOf(text)) {
+        for (const { name } of exportedClasses(file)) {
           if (/(Body|RowDto|View|Page|PageDto)$/.test(name)) {
             const stem = name.replace(/(Body|RowDto|View|PageDto|Page|Dto)$/, '');
             messages.push(
@@ -179,19 +193,26 @@ export const RULES: Rule[] = [
             );
           }
         }
-        if (inResponseFile && /^export (const|function|interface|type|enum) /m.test(text)) {
+        if (inResponseFile && otherExports(file).length > 0) {
           messages.push(
             `${where(file)}: a response file holds only the *Response classes (the OpenAPI description of an answer): move the other exports out`,
           );
         }
-        for (const m of text.matchAll(/@ApiSuccess\(\s*(\w+)/g)) {
-          if (!m[1].endsWith('Response')) {
+        for (const { name, args } of decorators(file)) {
+          const [answer] = args;
+          if (
+            name.name === 'ApiSuccess' &&
+            answer &&
+            ts.isIdentifier(answer) &&
+            !answer.text.endsWith('Response')
+          ) {
             messages.push(
-              `${where(file)}: @ApiSuccess(${m[1]}) describes an answer with a non-response class: use a *Response class from dto/<name>.response.ts`,
+              `${where(file)}: @ApiSuccess(${answer.text}) describes an answer with a non-response class: use a *Response class from dto/<name>.response.ts`,
             );
           }
         }
-        if (/\bPageDto\(/.test(text)) {
+        const calls = descendants(tree(file)).filter(ts.isCallExpression);
+        if (calls.some((call) => resolve(call.expression)?.name === 'PageDto')) {
           messages.push(
             `${where(file)}: a page is described as @ApiSuccess(XResponse, { list: 'page' }): drop the PageDto(...) class`,
           );
@@ -212,7 +233,7 @@ export const RULES: Rule[] = [
         ['Dto', 'dto'],
       ];
       for (const file of files) {
-        for (const { name } of classesOf(code(file.text))) {
+        for (const { name } of exportedClasses(file)) {
           const home = homes.find(([suffix]) => name.endsWith(suffix) && name !== suffix);
           // A *Dto in a response file is an answer misnamed: the responses rule says so.
           if (
@@ -239,12 +260,21 @@ export const RULES: Rule[] = [
     check(files) {
       const messages: string[] = [];
       for (const file of files) {
-        const text = code(file.text);
         const raw = new Set<string>();
-        for (const m of text.matchAll(/@(Api[A-Z]\w*Response|ApiResponse)\s*\(/g)) raw.add(m[1]);
-        for (const m of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'@nestjs\/swagger'/g)) {
-          for (const name of m[1].split(',').map((s) => s.trim())) {
-            if (/^Api\w*Response$/.test(name)) raw.add(name);
+        const isRaw = (name: string) => /^Api([A-Z]\w*)?Response$/.test(name);
+        for (const { name } of decorators(file)) if (isRaw(name.name)) raw.add(name.name);
+        for (const statement of tree(file).statements) {
+          const bindings = ts.isImportDeclaration(statement)
+            ? statement.importClause?.namedBindings
+            : undefined;
+          if (!bindings || !ts.isNamedImports(bindings)) continue;
+          if (
+            (statement as ts.ImportDeclaration).moduleSpecifier.getText().slice(1, -1) !== '@nestjs/swagger'
+          )
+            continue;
+          for (const element of bindings.elements) {
+            const imported = (element.propertyName ?? element.name).text;
+            if (isRaw(imported)) raw.add(imported);
           }
         }
         for (const name of raw) {
@@ -299,11 +329,27 @@ export const RULES: Rule[] = [
     },
   },
   {
+    id: 'function-size',
+    title: `no function of a production file over ${MAX_FUNCTION_LINES} lines (a migration's SQL aside)`,
+    check(files) {
+      return files
+        .filter((file) => !file.path.includes('/migrations/'))
+        .flatMap((file) =>
+          functions(file)
+            .filter(({ lines }) => lines > MAX_FUNCTION_LINES)
+            .map(
+              ({ name, lines }) =>
+                `${where(file)}: ${name} is ${lines} lines (over ${MAX_FUNCTION_LINES}): split it into steps with names`,
+            ),
+        );
+    },
+  },
+  {
     id: 'env',
     title: '`process.env` is read only in `config.ts`',
     check(files) {
       return files
-        .filter((file) => baseName(file) !== 'config.ts' && /\bprocess\.env\b/.test(code(file.text)))
+        .filter((file) => baseName(file) !== 'config.ts' && readsEnv(file))
         .map(
           (file) =>
             `${where(file)}: reads process.env: read the variable in apps/${file.app}/src/config.ts (validated) and use the config`,
@@ -312,30 +358,16 @@ export const RULES: Rule[] = [
   },
   {
     id: 'http-in-services',
-    title: 'services do not build HTTP answers: status codes and headers are set only by controllers',
+    title:
+      'services, workers and consumers do not build HTTP answers: status codes and headers are set only by controllers',
     check(files) {
       const messages: string[] = [];
-      const patterns: [RegExp, string][] = [
-        [/\bHttpStatus\b/, 'HttpStatus'],
-        [/\.setHeader\(/, 'setHeader(...)'],
-        [/\b(res|reply|response)\.(status|header|set|writeHead)\(/, 'res.status/header(...)'],
-        [/@(Res|Header|HttpCode)\(/, 'an HTTP decorator'],
-        [/\bStreamableFile\b/, 'StreamableFile'],
-        [
-          /['"](Content-(Type|Length|Range|Disposition)|ETag|Cache-Control|Accept-Ranges|Last-Modified|Location|Retry-After)['"]\s*\]?\s*[:=]/,
-          'HTTP header names',
-        ],
-        [/\bstatus:\s*[1-5]\d\d\b/, 'an HTTP status code'],
-      ];
       for (const file of files) {
-        if (!baseName(file).endsWith('.service.ts')) continue;
-        const text = code(file.text);
-        for (const [pattern, what] of patterns) {
-          if (pattern.test(text)) {
-            messages.push(
-              `${where(file)}: uses ${what}: a service returns a view (or throws); move the HTTP status/header building to the controller`,
-            );
-          }
+        if (!/\.(service|worker|consumer)\.ts$/.test(baseName(file))) continue;
+        for (const what of new Set(httpUses(file))) {
+          messages.push(
+            `${where(file)}: uses ${what}: a ${kindOf(file)?.kind ?? 'service'} returns a view (or throws); move the HTTP status/header building to the controller`,
+          );
         }
       }
       return messages;
@@ -343,22 +375,97 @@ export const RULES: Rule[] = [
   },
   {
     id: 'views',
-    title: 'views (`interface <Name>View`, `function to<Name>View`) live in `<feature>.view.ts`',
+    title:
+      'views (`interface <Name>View`, `to<Name>View`) live in `<feature>.view.ts`; services call them, never map rows themselves',
     check(files) {
       const messages: string[] = [];
       for (const file of files) {
         if (file.path.endsWith('.view.ts')) continue;
-        const text = code(file.text);
-        for (const m of text.matchAll(
-          /^export (?:interface|type) (\w+View)\b|^(?:export )?function (to\w*View)\(/gm,
-        )) {
-          const name = m[1] ?? m[2];
-          const folder = dirName(file).replace(/\/dto$/, '');
+        const folder = dirName(file).replace(/\/dto$/, '');
+        const move = (name: string) => {
           const stem = kebab(name.replace(/^to/, '').replace(/View$/, '')) || posix.basename(folder);
-          messages.push(`${where(file)}: ${name} is a view: move it to ${folder}/${stem}.view.ts`);
+          return `${folder}/${stem}.view.ts`;
+        };
+        for (const statement of tree(file).statements) {
+          if (
+            (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) &&
+            /View$/.test(statement.name.text) &&
+            otherExports(file).includes(statement)
+          )
+            messages.push(
+              `${where(file)}: ${statement.name.text} is a view: move it to ${move(statement.name.text)}`,
+            );
+        }
+        for (const { name, node } of functions(file)) {
+          const async = (ts.getModifiers(node as ts.FunctionLikeDeclaration) ?? []).some(
+            (m) => m.kind === ts.SyntaxKind.AsyncKeyword,
+          );
+          if (/^to\w*View$/.test(name))
+            messages.push(`${where(file)}: ${name} is a view: move it to ${move(name)}`);
+          // A mapper (sync, row in, view out); an async `view(id)` that loads one is a query.
+          else if (/\.service\.ts$/.test(file.path) && !async && /^(view|\w+View)$/.test(name))
+            messages.push(
+              `${where(file)}: the service maps rows itself (${name}): make it to<Name>View in ${move(posix.basename(folder))} and call that`,
+            );
         }
       }
       return messages;
+    },
+  },
+  {
+    id: 'features',
+    title:
+      'every feature module declares its tables with @Feature (what it owns, possibly nothing); no module maps entities without it',
+    check(files) {
+      const messages: string[] = [];
+      for (const file of files) {
+        const modules = classes(file).filter((c) => c.decorators.some(named(['Module'])));
+        if (modules.length === 0) continue;
+        const declared = modules.some((c) => c.decorators.some(named(['Feature'])));
+        const mapsEntities = descendants(tree(file)).some(
+          (node) =>
+            ts.isCallExpression(node) &&
+            ts.isPropertyAccessExpression(node.expression) &&
+            node.expression.name.text === 'forFeature' &&
+            resolve(node.expression.expression)?.name === 'TypeOrmModule',
+        );
+        const featureModule = new RegExp(`^([a-z0-9-]+)/\\1\\.module\\.ts$`).test(file.path);
+        if (!declared && (mapsEntities || featureModule)) {
+          messages.push(
+            `${where(file)}: ${modules[0].name} has no @Feature: declare the entities and migrations it owns (@Feature({}) when none), so the app boots with its tables`,
+          );
+        }
+      }
+      return messages;
+    },
+  },
+  {
+    id: 'layout',
+    title:
+      '`src/` holds `main.ts`, `app.definition.ts`, `config.ts`, `database/` and feature folders, each with its `<feature>.module.ts` (a folder of plain functions and types aside)',
+    check(files) {
+      const messages = new Set<string>();
+      const apps = new Set(files.filter((f) => f.path === 'app.definition.ts').map((f) => f.app));
+      for (const file of files) {
+        if (!apps.has(file.app)) continue; // the gateway is not a Nest app of features
+        const [top, ...rest] = file.path.split('/');
+        if (rest.length === 0) {
+          if (!['main.ts', 'app.definition.ts', 'config.ts'].includes(top))
+            messages.add(
+              `${where(file)}: src/ holds only main.ts, app.definition.ts and config.ts: move it into the feature that uses it`,
+            );
+        } else if (
+          top !== 'database' &&
+          !files.some((f) => f.app === file.app && f.path === `${top}/${top}.module.ts`) &&
+          // A leaf of plain functions and types that features share (acl's credentials/) is no feature.
+          files.some((f) => f.app === file.app && f.path.startsWith(`${top}/`) && classes(f).length > 0)
+        ) {
+          messages.add(
+            `apps/${file.app}/src/${top}/: a folder of src/ is a feature: give it ${top}/${top}.module.ts, or move its files into the features that use them`,
+          );
+        }
+      }
+      return [...messages];
     },
   },
   {
@@ -367,11 +474,74 @@ export const RULES: Rule[] = [
       'no comment cites a tracker issue number (say the reason; contract references are docs/api/contract.md §N)',
     check(files) {
       return files
-        .filter((file) => /\(issue #?\d+\)|\bissue #\d+|\bsee issue \d+/i.test(file.text))
+        .filter((file) => comments(file).some((comment) => ISSUE.test(comment)))
         .map((file) => `${where(file)}: a comment cites an issue number: say the reason instead`);
     },
   },
 ];
+
+/** "issue 26", "issue #26", "issue-26", "(issue 8)", "issues 3 and 4". */
+const ISSUE = /\bissues?[\s#-]*\d+/i;
+
+/** `process.env`, `process['env']` and `const { env } = process`. */
+function readsEnv(file: SourceFile): boolean {
+  const isProcess = (node: ts.Node) => ts.isIdentifier(node) && node.text === 'process';
+  return descendants(tree(file)).some(
+    (node) =>
+      (ts.isPropertyAccessExpression(node) && isProcess(node.expression) && node.name.text === 'env') ||
+      (ts.isElementAccessExpression(node) &&
+        isProcess(node.expression) &&
+        ts.isStringLiteralLike(node.argumentExpression) &&
+        node.argumentExpression.text === 'env') ||
+      (ts.isVariableDeclaration(node) &&
+        node.initializer !== undefined &&
+        isProcess(node.initializer) &&
+        ts.isObjectBindingPattern(node.name) &&
+        node.name.elements.some((e) => (e.propertyName ?? e.name).getText() === 'env')),
+  );
+}
+
+const HEADER_NAMES =
+  /^(content-(type|length|range|disposition)|etag|cache-control|accept-ranges|last-modified|location|retry-after)$/i;
+const RESPONSE_OBJECTS = /^(res|reply|response)$/;
+
+/** What in a file builds an HTTP answer: each use named as a message says it. */
+function httpUses(file: SourceFile): string[] {
+  const uses: string[] = [];
+  for (const { name } of decorators(file))
+    if (['Res', 'Header', 'HttpCode'].includes(name.name)) uses.push(`@${name.name}`);
+  for (const node of descendants(tree(file))) {
+    if (ts.isIdentifier(node) && ['HttpStatus', 'StreamableFile'].includes(node.text)) uses.push(node.text);
+    if (ts.isPropertyAccessExpression(node)) {
+      const member = node.name.text;
+      if (['setHeader', 'writeHead', 'statusCode', 'statusMessage'].includes(member)) uses.push(`.${member}`);
+      else if (
+        ['status', 'header', 'set'].includes(member) &&
+        ts.isIdentifier(node.expression) &&
+        RESPONSE_OBJECTS.test(node.expression.text) &&
+        ts.isCallExpression(node.parent)
+      )
+        uses.push(`${node.expression.text}.${member}(...)`);
+    }
+    if (
+      (ts.isPropertyAssignment(node) &&
+        ts.isStringLiteralLike(node.name) &&
+        HEADER_NAMES.test(node.name.text)) ||
+      (ts.isElementAccessExpression(node) &&
+        ts.isStringLiteralLike(node.argumentExpression) &&
+        HEADER_NAMES.test(node.argumentExpression.text))
+    )
+      uses.push('HTTP header names');
+    if (
+      ts.isPropertyAssignment(node) &&
+      node.name.getText() === 'status' &&
+      ts.isNumericLiteral(node.initializer) &&
+      /^[1-5]\d\d$/.test(node.initializer.text)
+    )
+      uses.push('an HTTP status code');
+  }
+  return uses;
+}
 
 /** Every drift of the files from the shape, one message each. */
 export function check(
