@@ -26,7 +26,7 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'error',
-      // Production code never loads the test kit (issue 8); tests switch this off below.
+      // Production code never loads the test kit; tests switch this off below.
       'no-restricted-imports': ['error', { patterns: [TESTING_IMPORTS] }],
       '@nx/enforce-module-boundaries': [
         'error',
@@ -55,7 +55,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       'no-restricted-imports': 'off',
-      // A committed `.only` silently skips every other test of the run (issue 6).
+      // A committed `.only` silently skips every other test of the run.
       'no-restricted-properties': [
         'error',
         ...['describe', 'it', 'test'].map((object) => ({

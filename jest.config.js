@@ -2,7 +2,8 @@
  * Three projects: `unit` (*.spec.ts beside the code, no servers), `integration` (*.int-spec.ts:
  * one app or library booted in-process against the real PostgreSQL and NATS) and `e2e`
  * (*.e2e-spec.ts: every app booted as its own process from dist by the global setup).
- * Nest 12 ships ESM only, so those packages are transformed to CommonJS by swc (see STACK.md).
+ * Nest 12 ships ESM only, so those packages are transformed to CommonJS by swc (Jest's CommonJS
+ * mode cannot load them otherwise).
  */
 const swc = [
   '@swc/jest',

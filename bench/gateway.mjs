@@ -12,7 +12,7 @@
  * reported), --out bench/results/gateway.json.
  * Against a real gateway, raise RATE_LIMIT_PER_MINUTE (or set 0) or every run measures 429s.
  * Compare ratios, not absolute figures: a 2-vCPU machine shares its cores between autocannon,
- * the gateway and the upstream (STACK.md's proxy figures were taken the same way).
+ * the gateway and the upstream.
  */
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';

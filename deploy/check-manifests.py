@@ -63,7 +63,7 @@ def nats_users():
 
 
 def check_nats_auth(apps):
-    """Each app answers only its own subjects and publishes only its own events (issue 7)."""
+    """Each app answers only its own subjects and publishes only its own events."""
     users = nats_users()
     requests, events = contract_subjects()
     owners = {}

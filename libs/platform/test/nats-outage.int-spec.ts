@@ -1,5 +1,5 @@
 /**
- * NATS going away and coming back (STACK.md pitfalls): readiness turns 503 while the broker is
+ * NATS going away and coming back: readiness turns 503 while the broker is
  * down, requests fail fast with 503, and the app reconnects by itself — however long it took.
  * Uses a private nats-server on its own port, so the shared one is left alone.
  */

@@ -1,13 +1,6 @@
 /**
- * The escalation level of a task `elapsedMs` past its `due_at` (docs/api/contract.md §4.4): 0 until it is
- * past due, then 1, plus one per full `ESCALATION_INTERVAL` elapsed since, at most `maxLevel`
- * (`ESCALATION_MAX_LEVEL`). The SQL of the job computes the same in the database; this is its
- * reference, unit-tested.
+ * The highest `ESCALATION_MAX_LEVEL` accepted (the level is an `int` column). The level itself is
+ * computed by the escalation job's SQL (escalator.service.ts) and checked against a controlled
+ * clock in test/escalation.int-spec.ts.
  */
-export function escalationLevel(elapsedMs: number, intervalMs: number, maxLevel: number = MAX_LEVEL): number {
-  if (!(elapsedMs > 0)) return 0;
-  return Math.min(Math.floor(elapsedMs / intervalMs) + 1, maxLevel);
-}
-
-/** The highest `ESCALATION_MAX_LEVEL` accepted (the level is an `int` column). */
 export const MAX_LEVEL = 1_000_000;
