@@ -1,4 +1,3 @@
-import { pipeline } from 'node:stream/promises';
 import {
   Body,
   Controller,
@@ -6,6 +5,7 @@ import {
   Get,
   HttpCode,
   Inject,
+  Logger,
   Param,
   Post,
   Query,
@@ -44,6 +44,7 @@ import { DocumentsService } from './documents.service';
 import { contentDisposition } from './download';
 import { DocumentIdParams, ListDocumentsQuery, UPLOAD_SCHEMA, UploadDocumentDto } from './dto/document.dto';
 import { DocumentResponse } from './dto/document.response';
+import { sendContent } from './send-content';
 
 const DOCUMENT_ID = { name: 'document_id', type: String, format: 'uuid', description: 'The document id.' };
 
@@ -54,6 +55,8 @@ const INVALID: ErrorStatus = [422, 'Invalid path, query or body.'];
 @ApiBearerAuth()
 @Controller('api/v1/documents')
 export class DocumentsController {
+  private readonly logger = new Logger('Documents');
+
   constructor(@Inject(DocumentsService) private readonly documents: DocumentsService) {}
 
   @Post()
@@ -157,8 +160,12 @@ export class DocumentsController {
     if (range) headers['Content-Range'] = `bytes ${range.start}-${range.end}/${document.size}`;
     res.status(range ? 206 : 200).set(headers);
     if (!download.body) return void res.end();
-    // A client that goes away mid-download destroys the source too (no leaked file handle).
-    await pipeline(download.body, res).catch(() => undefined);
+    await sendContent(download.body, res, (error) =>
+      this.logger.error(
+        { err: error, document_id: document.id },
+        'Reading the stored file failed mid-download: the answer was cut short',
+      ),
+    );
   }
 
   @Delete(':document_id')

@@ -234,7 +234,15 @@ async function bootApp<C extends PlatformConfig>(
     void client
       .connect()
       .then(() => clusterSpread(`${def.name}-client`).attach(client.unwrap<NatsConnection>()))
-      .catch(() => undefined);
+      .catch((error: unknown) =>
+        // The client connects again on its first request; until it does, it is not spread
+        // over the cluster's nodes after a failover. Say so rather than stay silent.
+        logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'The NATS client did not connect at start: it connects on its first request, without cluster spreading',
+          'Bus',
+        ),
+      );
   }
   const connections = manageConnections(app.getHttpServer(), {
     bytes: config.limits.upload,
