@@ -11,6 +11,9 @@ function fakeConnection() {
     },
     reconnect: jest.fn(() => Promise.resolve()),
     closed: () => new Promise<void>(() => undefined),
+    /** The address the connection is on. */
+    server: 'a:4222',
+    getServer: () => fake.server,
   };
   return { fake, nc: fake as unknown as NatsConnection };
 }
@@ -83,6 +86,37 @@ describe('ClusterSpread (with a fake connection and fake randomness)', () => {
     expect(spread.reconnectToServer(pool('a:4222', 'b:4222', 'c:4222'), null)).toEqual({ listen: 'c:4222' });
     jest.advanceTimersByTime(2_000);
     expect(fake.reconnect).toHaveBeenCalledTimes(1);
+    spread.stop();
+  });
+
+  it('never moves to the node it is on, even when that node advertises itself anew', () => {
+    const spread = new ClusterSpread({ windowMs: 1_000, everyMs: 100, random: () => 0 });
+    const { fake, nc } = fakeConnection();
+    fake.info.connect_urls = ['b:4222'];
+    spread.attach(nc);
+    jest.advanceTimersByTime(100);
+    // The node it is on (a) shows up in the list, as a rejoined node's own address would.
+    fake.info.connect_urls = ['a:4222', 'b:4222'];
+    jest.advanceTimersByTime(2_000);
+    expect(spread.moving).toBe(false);
+    expect(fake.reconnect).not.toHaveBeenCalled();
+    spread.stop();
+  });
+
+  it('says a move is planned from its start until 10 s later, so its disconnect is logged at info', () => {
+    const spread = new ClusterSpread({ windowMs: 1_000, everyMs: 100, random: () => 0 });
+    const { fake, nc } = fakeConnection();
+    spread.attach(nc);
+    jest.advanceTimersByTime(100);
+    expect(spread.planned).toBe(false);
+    fake.info.connect_urls = ['a:4222', 'b:4222'];
+    jest.advanceTimersByTime(101);
+    expect(fake.reconnect).toHaveBeenCalledTimes(1);
+    spread.reconnectToServer(pool('a:4222', 'b:4222'), null);
+    expect(spread.moving).toBe(false);
+    expect(spread.planned).toBe(true);
+    jest.advanceTimersByTime(10_000);
+    expect(spread.planned).toBe(false);
     spread.stop();
   });
 });

@@ -34,6 +34,8 @@ export class ClusterSpread {
   private joined: string[] = [];
   private timer?: NodeJS.Timeout;
   private move?: NodeJS.Timeout;
+  /** When the last move started (its disconnect and reconnect are logged as planned). */
+  private movedAt = Number.NEGATIVE_INFINITY;
   private readonly windowMs: number;
   private readonly everyMs: number;
   private readonly random: () => number;
@@ -73,6 +75,11 @@ export class ClusterSpread {
     return this.move !== undefined || this.target !== undefined;
   }
 
+  /** True during a move and for 10 s after it began: the disconnect it causes is not a failure. */
+  get planned(): boolean {
+    return this.moving || Date.now() - this.movedAt < 10_000;
+  }
+
   stop(): void {
     clearInterval(this.timer);
     clearTimeout(this.move);
@@ -91,14 +98,17 @@ export class ClusterSpread {
       this.move = undefined;
       return;
     }
-    let joined = [...urls].filter((url) => !this.known.has(url));
+    // Never "move" to the node the connection is on (it may advertise itself anew when it rejoins
+    // the cluster): that would be a reconnect for nothing.
+    const own = this.nc?.getServer();
+    let joined = [...urls].filter((url) => !this.known.has(url) && url !== own);
     this.known = urls;
     if (joined.length === 0) return;
     if (this.move) {
       // Another node joined while a move waits: draw again as if all had joined at once.
       clearTimeout(this.move);
       this.move = undefined;
-      joined = [...new Set([...this.joined, ...joined])].filter((url) => urls.has(url));
+      joined = [...new Set([...this.joined, ...joined])].filter((url) => urls.has(url) && url !== own);
     }
     this.joined = joined;
     if (this.random() >= joined.length / urls.size) return;
@@ -109,7 +119,9 @@ export class ClusterSpread {
       const nc = this.nc;
       // Still on the same server, and the node still there: go.
       if (!nc || nc.info?.server_id !== from || !(nc.info.connect_urls ?? []).includes(to)) return;
+      if (nc.getServer() === to) return;
       this.target = to;
+      this.movedAt = Date.now();
       this.options.onMove?.({ from: nc.info.server_name ?? from, to });
       nc.reconnect().catch(() => (this.target = undefined));
     }, this.random() * this.windowMs);
@@ -119,6 +131,11 @@ export class ClusterSpread {
 
 const spreads = new Map<string, ClusterSpread>();
 const logger = new Logger('NatsSpread');
+
+/** Whether one of this process's connections is moving to a rejoined node (or just did). */
+export function plannedMoveUnderWay(): boolean {
+  return [...spreads.values()].some((spread) => spread.planned);
+}
 
 /**
  * The spread of the connection named `name` (`<app>-client`, `-listener`, `-events`): its
