@@ -125,6 +125,7 @@ export class EventConsumer {
           await messages.close();
           break;
         }
+        this.progress.resumed();
         if (attempt > 0) this.logger.log({ subject, consumer: durable }, 'Event consumer resumed');
         attempt = 0;
         this.restartReason = undefined;
@@ -150,7 +151,9 @@ export class EventConsumer {
       } catch (error) {
         if (this.host.closing()) break;
         attempt++;
-        const delay = restartDelayMs(attempt);
+        // Jittered: after quorum returns every consumer of every app retries at once, and the
+        // JetStream API answers such a burst with 'temporarily unavailable'.
+        const delay = Math.round(restartDelayMs(attempt) * (0.5 + Math.random()));
         // Every failure at first, then every ~30 s: a long quorum loss must not flood the log.
         if (attempt <= 3 || attempt % 15 === 0) {
           this.logger.warn(
