@@ -180,7 +180,7 @@ export async function startDocuments(env: Record<string, string> = {}): Promise<
     ...env,
   });
   const child = documents.child;
-  await waitReady(`${url}/documents/health/ready`, documents, 30_000);
+  await waitReady(`${url}/documents/health/ready`, documents, 60_000);
   return {
     url,
     databaseUrl: databaseUrl(name),

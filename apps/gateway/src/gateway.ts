@@ -109,6 +109,7 @@ class Gateway {
       metricsToken: config.metrics.token,
       pool: (app) => this.forwarder.pool(app),
       closing: () => this.closing !== undefined,
+      log,
     });
     this.connections = new ConnectionCount(config.limits);
     this.upgrades = new Upgrades({

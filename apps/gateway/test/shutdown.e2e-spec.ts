@@ -3,10 +3,13 @@
  * clients keep them busy. Idle keep-alive connections are closed, in-flight requests answered
  * (with `Connection: close`), the process exits 0 well within SHUTDOWN_TIMEOUT, and clients see
  * no reset: every request is 2xx, or 503 upstream_unavailable once the app stopped accepting.
+ * With a websocket tunnelled, the gateway sends it 1001 and exits once it is closed, not at
+ * SHUTDOWN_TIMEOUT.
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { Pool } from 'undici';
+import { WebSocket } from 'ws';
 import { SERVICE_NAMES, envPrefix } from '@media/contracts';
 import { createDatabases, dropDatabases, freePort, generateTestKeys, mintToken } from '@media/testing';
 import { bootGateway, eventually, startFakeUpstream, type FakeUpstream } from './support/fake-upstream';
@@ -163,5 +166,62 @@ describe('SIGTERM to the gateway under load', () => {
     expect(result.errors.filter((error) => error !== 'ECONNREFUSED')).toEqual([]);
     expect([...result.statuses.keys()]).toEqual([200]);
     expect(result.statuses.get(200) ?? 0).toBeGreaterThan(20);
+  }, 60_000);
+});
+
+describe('SIGTERM to the gateway with a websocket tunnelled', () => {
+  let upstream: FakeUpstream;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+  });
+
+  afterAll(async () => {
+    await upstream.close();
+  });
+
+  it('sends the client 1001 and exits 0 once the tunnel is closed, long before SHUTDOWN_TIMEOUT', async () => {
+    const port = await freePort();
+    // Far longer than the wait below: an exit only at SHUTDOWN_TIMEOUT (or its forced kill 5 s
+    // later) fails this test rather than passing slowly.
+    const env: Record<string, string> = {
+      GATEWAY_PORT: String(port),
+      LOG_LEVEL: 'info',
+      SHUTDOWN_TIMEOUT: '120s',
+      RATE_LIMIT_PER_MINUTE: '0',
+    };
+    for (const name of SERVICE_NAMES) env[`${envPrefix(name)}_URL`] = `http://127.0.0.1:${upstream.port}`;
+    const gateway = spawnDist('gateway', env);
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      await eventually(
+        async () => (await fetch(`${url}/health/live`).catch(() => undefined))?.ok === true,
+        `gateway up (${gateway.output()})`,
+        20_000,
+      );
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/api/v1/ws`, {
+        headers: { authorization: `Bearer ${mintToken(upstream.keys)}` },
+      });
+      await once(socket, 'open');
+      socket.send('ping');
+      const [echo] = (await once(socket, 'message')) as [Buffer];
+      expect(echo.toString()).toBe('echo:ping');
+
+      const closed = once(socket, 'close') as Promise<[number, Buffer]>;
+      const exited = new Promise<number | null | 'still running'>((resolve) => {
+        const wait = setTimeout(() => resolve('still running'), 30_000);
+        gateway.child.once('exit', (code) => {
+          clearTimeout(wait);
+          resolve(code);
+        });
+      });
+      gateway.child.kill('SIGTERM');
+      const [code] = await closed;
+      expect(code).toBe(1001);
+      expect(await exited).toBe(0);
+      expect(gateway.output()).toContain('"msg":"gateway stopped"');
+    } finally {
+      await gateway.stop();
+    }
   }, 60_000);
 });

@@ -6,6 +6,7 @@
  * readiness reports a consumer that has work and makes no progress, without failing.
  * Starts its own servers on free loopback ports and stops every one of them at the end.
  */
+import { Logger } from '@nestjs/common';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ChatEvents, EVENTS_STREAM } from '@media/contracts';
@@ -180,6 +181,66 @@ it('applies the next event within 5 s of a new consumer leader when the leader�
     `leader killed: new consumer leader after ${electedAt - killedAt} ms, next event applied ${Date.now() - electedAt} ms after that`,
   );
 }, 120_000);
+
+it('resumes as fast, and says so, when the killed node held both the consumer’s leader and its connection', async () => {
+  const durable = await receiptConsumer();
+  const warm = `warm-own-${randomUUID()}`;
+  await emit(warm);
+  expect(await applied([warm], 45_000)).toEqual([warm]);
+
+  // Bring the consumer's leader onto the node the app's event connection is on.
+  const bus = await busNode();
+  expect(bus).toBeDefined();
+  const together = await eventually(
+    async () => {
+      const { consumer } = await leaders(durable);
+      if (consumer && consumer !== bus)
+        await withJsm((_, nc) =>
+          nc.request(`$JS.API.CONSUMER.LEADER.STEPDOWN.${EVENTS_STREAM}.${durable}`, '', { timeout: 2_000 }),
+        ).catch(() => undefined);
+      return consumer;
+    },
+    (leader) => leader === bus,
+    60_000,
+  );
+  expect(together).toBe(bus);
+
+  const logged = jest.spyOn(Logger.prototype, 'log');
+  const warned = jest.spyOn(Logger.prototype, 'warn');
+  try {
+    const killedAt = Date.now();
+    await cluster.kill(bus!);
+    const elected = await eventually(
+      () => leaders(durable),
+      (l) => !!l.consumer && l.consumer !== bus && !!l.stream && l.stream !== bus,
+      30_000,
+    );
+    expect(elected.consumer).toBeDefined();
+    const electedAt = Date.now();
+
+    const next = `after-own-kill-${randomUUID()}`;
+    await emit(next);
+    expect(await applied([next], RESUME_BOUND_MS)).toEqual([next]);
+    report(
+      `leader and connection on the killed node: new consumer leader after ${electedAt - killedAt} ms, next event applied ${Date.now() - electedAt} ms after that`,
+    );
+    // The path is visible: the connection's loss and return, and every consumer's restart.
+    const messages = (spy: jest.SpyInstance) => spy.mock.calls.map((call: unknown[]) => call[1]);
+    expect(messages(warned)).toContain('NATS events connection lost; reconnecting');
+    expect(messages(logged)).toContain('NATS events connection back; restarting the consumers’ pulls');
+    expect(
+      warned.mock.calls.some(
+        ([fields, message]) =>
+          message === 'Event consumer restarting' &&
+          (fields as { consumer?: string; reason?: string }).consumer === durable &&
+          (fields as { reason?: string }).reason === 'connection moved',
+      ),
+    ).toBe(true);
+  } finally {
+    logged.mockRestore();
+    warned.mockRestore();
+  }
+}, 150_000);
 
 it('keeps events in the outbox while quorum is lost, reports the stalled consumer, then applies each once', async () => {
   const durable = await receiptConsumer();

@@ -5,7 +5,7 @@ import { bearerToken, DomainError, type AppMetrics } from '@media/platform/core'
 import type { Pool } from 'undici';
 import { mergedOpenApi } from '../docs/openapi';
 import { DOCS_CSP, serveDocs } from '../docs/swagger-ui';
-import { checkUpstreams, type Readiness } from '../health/readiness';
+import { UpstreamHealth, type HealthLog, type Readiness } from '../health/readiness';
 import { sendError } from '../proxy/errors';
 
 /** How long one readiness report of every upstream is reused. */
@@ -27,14 +27,19 @@ export interface OwnRoutesDeps {
   pool: (app: ServiceName) => Pool;
   /** Whether the gateway is shutting down (its readiness is then 503). */
   closing: () => boolean;
+  /** Where an upstream reported down or up again is logged. */
+  log?: HealthLog;
 }
 
 /** The gateway's own routes: `/health/*`, `/metrics`, `/openapi.json` and `/docs`. */
 export class OwnRoutes {
   /** The last readiness report, reused for READINESS_CACHE_MS. */
   private readiness?: { at: number; report: Promise<Readiness> };
+  private readonly health: UpstreamHealth;
 
-  constructor(private readonly deps: OwnRoutesDeps) {}
+  constructor(private readonly deps: OwnRoutesDeps) {
+    this.health = new UpstreamHealth(deps.log);
+  }
 
   /** Answers `path` (headers common to every answer already set); 405 for a write, 404 for anything else. */
   async answer(path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -59,7 +64,7 @@ export class OwnRoutes {
   /** Every upstream's readiness, asked at most once per READINESS_CACHE_MS however many ask. */
   private readinessReport(now = Date.now()): Promise<Readiness> {
     if (!this.readiness || now - this.readiness.at >= READINESS_CACHE_MS) {
-      this.readiness = { at: now, report: checkUpstreams(this.deps.pool) };
+      this.readiness = { at: now, report: this.health.check(this.deps.pool) };
     }
     return this.readiness.report;
   }

@@ -3,6 +3,7 @@ import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { ServiceName } from '@media/contracts';
 import { DomainError, PayloadTooLarge, UpstreamUnavailable, type TrustedProxies } from '@media/platform/core';
 import { Pool, type Dispatcher } from 'undici';
+import { BodyRate } from './body-rate';
 import { BodyTooSlow, InternalError, UpstreamTimeout } from './errors';
 import { clientResponseHeaders, upstreamRequestHeaders } from './headers';
 import type { SecurityPolicy } from './security-headers';
@@ -31,20 +32,28 @@ class ClientGone extends Error {
  */
 class ByteLimit extends Transform {
   private seen = 0;
-  /** Bytes of the current rate window, and when it started. */
-  windowBytes = 0;
-  windowStart = Date.now();
+  /** Whether the gateway held the body back (the request paused) since the last rate tick. */
+  private held = false;
 
   constructor(
     private readonly limit: number,
     readonly source: IncomingMessage,
+    readonly rate?: BodyRate,
   ) {
     super();
+    if (rate) source.on('pause', () => (this.held = true));
+  }
+
+  /** Whether the body was held back at any moment since the last call (for BodyRate.tick). */
+  heldSinceLastTick(): boolean {
+    const held = this.held || this.source.isPaused() || this.writableNeedDrain;
+    this.held = this.source.isPaused();
+    return held;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.seen += chunk.length;
-    this.windowBytes += chunk.length;
+    this.rate?.received(chunk.length);
     if (this.seen > this.limit) callback(new PayloadTooLarge(this.limit));
     else callback(null, chunk);
   }
@@ -65,6 +74,7 @@ export function bodyLimitOf(req: IncomingMessage, limits: { body: number; upload
 }
 
 const RATE_WINDOW_MS = 5_000;
+const RATE_TICK_MS = 1_000;
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 const RESET_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
@@ -197,7 +207,7 @@ export class Forwarder {
     private readonly options: ForwardOptions,
   ) {
     if (options.minBodyRate > 0) {
-      this.rateCheck = setInterval(() => this.checkRates(), 1_000);
+      this.rateCheck = setInterval(() => this.checkRates(), RATE_TICK_MS);
       this.rateCheck.unref();
     }
     for (const [app, origin] of Object.entries(upstreams) as [ServiceName, string][]) {
@@ -243,7 +253,11 @@ export class Forwarder {
     const length = req.headers['content-length'];
     let body: Readable | null = null;
     if (chunked || (length !== undefined && length !== '0')) {
-      const limited = new ByteLimit(bodyLimitOf(req, this.options.limits), req);
+      const rate =
+        this.options.minBodyRate > 0
+          ? new BodyRate(this.options.minBodyRate, RATE_WINDOW_MS, RATE_TICK_MS, Date.now())
+          : undefined;
+      const limited = new ByteLimit(bodyLimitOf(req, this.options.limits), req, rate);
       body = req.pipe(limited);
       this.bodies.add(limited);
       const settle = () => this.bodies.delete(limited);
@@ -260,30 +274,21 @@ export class Forwarder {
   }
 
   /**
-   * A body that arrives slower than MIN_BODY_RATE over a whole window fails with 408, so a
-   * trickle cannot hold a gateway connection and an upstream request for long. Windows in which
-   * the gateway itself held the client back (the upstream was slow to read) do not count.
+   * A body that arrives slower than MIN_BODY_RATE over a whole window of the client's time fails
+   * with 408, so a trickle cannot hold a gateway connection and an upstream request for long.
+   * Time in which the gateway held the client back (the upstream was slow to read) or was too
+   * busy to read does not count (BodyRate).
    */
   private checkRates(now = Date.now()): void {
-    const floor = (this.options.minBodyRate * RATE_WINDOW_MS) / 1000;
     for (const body of this.bodies) {
       if (body.source.complete || body.destroyed) {
         this.bodies.delete(body);
         continue;
       }
-      if (body.source.isPaused() || body.writableNeedDrain) {
-        body.windowStart = now;
-        body.windowBytes = 0;
-        continue;
-      }
-      if (now - body.windowStart < RATE_WINDOW_MS) continue;
-      if (body.windowBytes < floor) {
+      if (body.rate?.tick(now, body.heldSinceLastTick())) {
         this.bodies.delete(body);
         body.destroy(new BodyTooSlow(this.options.minBodyRate));
-        continue;
       }
-      body.windowStart = now;
-      body.windowBytes = 0;
     }
   }
 

@@ -3,6 +3,7 @@ import type { ClientProxy } from '@nestjs/microservices';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Observable } from 'rxjs';
+import { plannedMoveUnderWay } from '../nats/cluster-spread';
 import { NATS_CLIENT } from '../nats/transport';
 import { InProcessClient } from '../nats/in-process';
 
@@ -27,7 +28,12 @@ export class BusHealthIndicator {
   async check(key: string) {
     const check = this.indicator.check(key);
     if (this.client instanceof InProcessClient) return check.up({ transport: 'in-process' });
-    if (this.listener !== 'connected') return check.down({ listener: this.listener });
+    // A planned move to a node that rejoined (cluster-spread) reconnects within a moment: the pod
+    // stays in service rather than blinking out of it.
+    if (this.listener !== 'connected')
+      return plannedMoveUnderWay()
+        ? check.up({ transport: 'nats', moving: true })
+        : check.down({ listener: this.listener });
     try {
       await this.client.connect();
       const connection = this.client.unwrap<NatsConnection>();
@@ -38,6 +44,7 @@ export class BusHealthIndicator {
       ]);
       return check.up({ transport: 'nats' });
     } catch (error) {
+      if (plannedMoveUnderWay()) return check.up({ transport: 'nats', moving: true });
       return check.down({ message: error instanceof Error ? error.message : 'unreachable' });
     }
   }

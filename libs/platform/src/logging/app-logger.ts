@@ -2,7 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoggerService } from '@nestjs/common';
 import { pino, type Logger as Pino, type Level } from 'pino';
 import { pinoHttp, type Options } from 'pino-http';
+import { plannedMoveUnderWay } from '../nats/cluster-spread';
 import { currentApp, runInApp } from '../observability/app-context';
+
+/** What @nestjs/microservices logs at error level when a NATS connection drops. */
+const NEST_NATS_DISCONNECT = 'NatsError: type: "disconnect".';
 
 type NestLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
 
@@ -58,6 +62,12 @@ export class AppLogger implements LoggerService {
     this.call('warn', message, params);
   }
   error(message: unknown, ...params: unknown[]): void {
+    // Nest's NATS transport logs every disconnect as an error; one caused by a planned move to a
+    // node that rejoined (cluster-spread) is routine, and said so at info.
+    if (message === NEST_NATS_DISCONNECT && plannedMoveUnderWay()) {
+      this.call('info', 'NATS connection moving to a node that rejoined (planned)', params);
+      return;
+    }
     this.call('error', message, params);
   }
   fatal(message: unknown, ...params: unknown[]): void {

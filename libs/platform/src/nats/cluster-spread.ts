@@ -8,6 +8,12 @@ export interface SpreadOptions {
   everyMs?: number;
   random?: () => number;
   onMove?: (move: { from: string; to: string }) => void;
+  /**
+   * A move waits for a moment when the connection carried no message for this long (at most
+   * `quietMaxMs`), so requests in flight get their replies and acks go out first; 0: no wait.
+   */
+  quietMs?: number;
+  quietMaxMs?: number;
 }
 
 /**
@@ -22,8 +28,9 @@ export interface SpreadOptions {
  * connection draw again among all that joined, as if they had come back together.
  *
  * The move is a forced reconnect (`nc.reconnect()`) steered by `reconnectToServer`, which must be
- * given to the connection's options; in-flight requests of that connection fail like in any
- * reconnect (callers already get a 503 and retry, and JetStream pulls resume by themselves).
+ * given to the connection's options. It waits for a quiet moment on the connection first (no
+ * message either way for `quietMs`), so a request in flight gets its reply; one that outlasts
+ * `quietMaxMs` fails as in any reconnect (callers get a 503), and JetStream pulls start over.
  */
 export class ClusterSpread {
   private nc?: NatsConnection;
@@ -34,12 +41,18 @@ export class ClusterSpread {
   private joined: string[] = [];
   private timer?: NodeJS.Timeout;
   private move?: NodeJS.Timeout;
+  /** When the last move started (its disconnect and reconnect are logged as planned). */
+  private movedAt = Number.NEGATIVE_INFINITY;
   private readonly windowMs: number;
   private readonly everyMs: number;
   private readonly random: () => number;
+  private readonly quietMs: number;
+  private readonly quietMaxMs: number;
 
   constructor(private readonly options: SpreadOptions = {}) {
     this.windowMs = options.windowMs ?? 10_000;
+    this.quietMs = options.quietMs ?? 250;
+    this.quietMaxMs = options.quietMaxMs ?? 5_000;
     this.everyMs = options.everyMs ?? 1_000;
     this.random = options.random ?? Math.random;
   }
@@ -73,6 +86,11 @@ export class ClusterSpread {
     return this.move !== undefined || this.target !== undefined;
   }
 
+  /** True during a move and for 10 s after it began: the disconnect it causes is not a failure. */
+  get planned(): boolean {
+    return this.moving || Date.now() - this.movedAt < 10_000;
+  }
+
   stop(): void {
     clearInterval(this.timer);
     clearTimeout(this.move);
@@ -91,34 +109,72 @@ export class ClusterSpread {
       this.move = undefined;
       return;
     }
-    let joined = [...urls].filter((url) => !this.known.has(url));
+    // Never "move" to the node the connection is on (it may advertise itself anew when it rejoins
+    // the cluster): that would be a reconnect for nothing.
+    const own = this.nc?.getServer();
+    let joined = [...urls].filter((url) => !this.known.has(url) && url !== own);
     this.known = urls;
     if (joined.length === 0) return;
     if (this.move) {
       // Another node joined while a move waits: draw again as if all had joined at once.
       clearTimeout(this.move);
       this.move = undefined;
-      joined = [...new Set([...this.joined, ...joined])].filter((url) => urls.has(url));
+      joined = [...new Set([...this.joined, ...joined])].filter((url) => urls.has(url) && url !== own);
     }
     this.joined = joined;
     if (this.random() >= joined.length / urls.size) return;
     const to = joined[Math.floor(this.random() * joined.length)];
     const from = info.server_id;
+    const still = (nc: NatsConnection | undefined): nc is NatsConnection =>
+      !!nc &&
+      nc.info?.server_id === from &&
+      (nc.info.connect_urls ?? []).includes(to) &&
+      nc.getServer() !== to;
     this.move = setTimeout(() => {
-      this.move = undefined;
-      const nc = this.nc;
-      // Still on the same server, and the node still there: go.
-      if (!nc || nc.info?.server_id !== from || !(nc.info.connect_urls ?? []).includes(to)) return;
-      this.target = to;
-      this.options.onMove?.({ from: nc.info.server_name ?? from, to });
-      nc.reconnect().catch(() => (this.target = undefined));
+      this.movedAt = Date.now();
+      const go = () => {
+        this.move = undefined;
+        const nc = this.nc;
+        // Still on the same server, and the node still there: go.
+        if (!still(nc)) return;
+        this.target = to;
+        this.movedAt = Date.now();
+        this.options.onMove?.({ from: nc.info?.server_name ?? from, to });
+        nc.reconnect().catch(() => (this.target = undefined));
+      };
+      if (this.quietMs <= 0 || !this.nc) go();
+      else void this.quiet(this.nc).then(go);
     }, this.random() * this.windowMs);
     this.move.unref();
+  }
+
+  /** Resolves once `nc` carried no message for `quietMs`, or after `quietMaxMs` anyway. */
+  private async quiet(nc: NatsConnection): Promise<void> {
+    const traffic = () => {
+      const stats = nc.stats();
+      return stats.inMsgs + stats.outMsgs;
+    };
+    const deadline = Date.now() + this.quietMaxMs;
+    let seen = traffic();
+    let since = Date.now();
+    while (Date.now() < deadline && Date.now() - since < this.quietMs) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(50, this.quietMs)).unref());
+      const now = traffic();
+      if (now !== seen) {
+        seen = now;
+        since = Date.now();
+      }
+    }
   }
 }
 
 const spreads = new Map<string, ClusterSpread>();
 const logger = new Logger('NatsSpread');
+
+/** Whether one of this process's connections is moving to a rejoined node (or just did). */
+export function plannedMoveUnderWay(): boolean {
+  return [...spreads.values()].some((spread) => spread.planned);
+}
 
 /**
  * The spread of the connection named `name` (`<app>-client`, `-listener`, `-events`): its

@@ -55,4 +55,22 @@ describe('ConsumerProgress', () => {
     expect(progress.report(3_000)).toMatchObject({ stalled: true, pending: null });
     expect(progress.report(3_000).reason).toMatch(/not created yet/);
   });
+
+  it('is no longer stalled once its pull runs again when it was idle, and stays stalled with a backlog', () => {
+    const idle = new ConsumerProgress('idle', 2_000, 0);
+    idle.observed(snapshot(0, 0, 10), 1_000);
+    idle.unreadable('JetStream system temporarily unavailable');
+    expect(idle.report(10_000)).toMatchObject({ stalled: true });
+    idle.resumed();
+    expect(idle.report(10_000)).toMatchObject({ stalled: false, stalledSeconds: 0 });
+
+    const busy = new ConsumerProgress('busy', 2_000, 0);
+    busy.observed(snapshot(5, 0, 10), 1_000);
+    busy.unreadable('JetStream system temporarily unavailable');
+    busy.resumed();
+    expect(busy.report(10_000)).toMatchObject({
+      stalled: true,
+      reason: '5 events pending, none acknowledged',
+    });
+  });
 });

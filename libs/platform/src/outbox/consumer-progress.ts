@@ -56,6 +56,15 @@ export class ConsumerProgress {
     this.unavailable = undefined;
   }
 
+  /**
+   * Its pull runs again (the server answered for it): the consumer is readable, so an idle one is
+   * not reported stalled until the next reading, while one with a backlog stays stalled until it
+   * acknowledges.
+   */
+  resumed(): void {
+    this.unavailable = undefined;
+  }
+
   /** The server could not be asked (`reason` is kept for the report). */
   unreadable(reason: string): void {
     this.unavailable = reason;

@@ -15,7 +15,7 @@ import type { PlatformConfig } from '../config/platform-config';
 import { InjectConfig } from '../config/inject-config';
 import { APP_NAME } from '../config/tokens';
 import { isInProcess } from '../nats/transport';
-import { clusterSpread } from '../nats/cluster-spread';
+import { clusterSpread, type ClusterSpread } from '../nats/cluster-spread';
 import { natsConnectionOptions } from '../nats/credentials';
 import type { ConsumerReport } from './consumer-progress';
 import { API_TIMEOUT_MS, EventConsumer, type ConsumerHost } from './event-consumer';
@@ -117,9 +117,43 @@ export class EventBus implements OnApplicationShutdown {
         waitOnFirstConnect: true,
         reconnectToServer: spread.reconnectToServer,
       });
-      void this.connection.then((nc) => spread.attach(nc)).catch(() => undefined);
+      void this.connection
+        .then((nc) => {
+          spread.attach(nc);
+          void this.followConnection(nc, spread);
+        })
+        .catch(() => undefined);
     }
     return this.connection;
+  }
+
+  /**
+   * When the events connection comes back on another node (its node died, or a planned move),
+   * the pull requests it had are gone with the old server: every consumer starts its pull over at
+   * once, with its own fast retry until the consumer's (possibly new) leader answers, instead of
+   * waiting for the library to notice. Logged, so that path is as visible as a leader's loss.
+   */
+  private async followConnection(nc: NatsConnection, spread: ClusterSpread): Promise<void> {
+    const connection = `${this.app}-events`;
+    for await (const status of nc.status()) {
+      if (this.closing) return;
+      if (status.type === 'disconnect') {
+        // A planned move (to a node that rejoined) is routine; a lost server is not.
+        if (spread.moving)
+          this.logger.log({ connection, server: status.server }, 'NATS events connection moving');
+        else
+          this.logger.warn(
+            { connection, server: status.server },
+            'NATS events connection lost; reconnecting',
+          );
+      } else if (status.type === 'reconnect') {
+        this.logger.log(
+          { connection, server: status.server, consumers: this.consumers.size },
+          'NATS events connection back; restarting the consumers’ pulls',
+        );
+        for (const consumer of this.consumers.values()) consumer.restart('connection moved');
+      }
+    }
   }
 
   private async jetStream(): Promise<JetStreamClient> {

@@ -58,6 +58,8 @@ export class EventConsumer {
   readonly progress: ConsumerProgress;
   /** The running pull, closed to restart the loop or at shutdown. */
   private pull?: ConsumerMessages;
+  /** Why the running pull was closed to restart the loop (logged with the restart). */
+  private restartReason?: string;
 
   constructor(
     private readonly subject: string,
@@ -76,6 +78,17 @@ export class EventConsumer {
     const isCreated = new Promise<boolean>((resolve) => (created = () => resolve(true)));
     void this.consume(created);
     return isCreated;
+  }
+
+  /**
+   * Starts the pull over now (the loop's fast retry until the consumer answers): the bus calls it
+   * when its connection came back on another node, where the old pull request does not exist.
+   */
+  restart(reason: string): void {
+    const pull = this.pull;
+    if (!pull || this.restartReason) return;
+    this.restartReason = reason;
+    void pull.close().catch(() => undefined);
   }
 
   /** Ends the running pull (the loop sees the host closing and stops). */
@@ -112,13 +125,14 @@ export class EventConsumer {
           await messages.close();
           break;
         }
+        this.progress.resumed();
         if (attempt > 0) this.logger.log({ subject, consumer: durable }, 'Event consumer resumed');
         attempt = 0;
-        let restartReason: string | undefined;
+        this.restartReason = undefined;
         void (async () => {
           for await (const status of messages.status()) {
             if (!RESTART_ON.has(status.type)) continue;
-            restartReason = status.type;
+            this.restartReason ??= status.type;
             void messages.close();
             break;
           }
@@ -127,6 +141,7 @@ export class EventConsumer {
           await this.handle(message);
         }
         if (this.host.closing()) break;
+        const restartReason = this.restartReason;
         if (restartReason === 'consumer_deleted' || restartReason === 'consumer_not_found') exists = false;
         attempt++;
         this.logger.warn(
@@ -136,7 +151,9 @@ export class EventConsumer {
       } catch (error) {
         if (this.host.closing()) break;
         attempt++;
-        const delay = restartDelayMs(attempt);
+        // Jittered: after quorum returns every consumer of every app retries at once, and the
+        // JetStream API answers such a burst with 'temporarily unavailable'.
+        const delay = Math.round(restartDelayMs(attempt) * (0.5 + Math.random()));
         // Every failure at first, then every ~30 s: a long quorum loss must not flood the log.
         if (attempt <= 3 || attempt % 15 === 0) {
           this.logger.warn(
