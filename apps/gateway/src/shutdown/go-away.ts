@@ -8,11 +8,12 @@ import type { Duplex } from 'node:stream';
  * close frame (unmasked, server to client), the upstream one from "the client" (masked), and
  * each side closes once it answered. The splice is byte for byte, so a frame the upstream was
  * sending at that very moment may be cut short before the close frame; clients then see 1002.
+ * A revoked token's tunnel ends the same way with 4401.
  */
-export function goAway(client: Duplex, upstream: Socket): void {
+export function goAway(client: Duplex, upstream: Socket, closeCode = 1001): void {
   upstream.unpipe(client);
   client.unpipe(upstream);
-  const code = Buffer.from([0x03, 0xe9]); // 1001
+  const code = Buffer.from([closeCode >> 8, closeCode & 0xff]);
   const mask = randomBytes(4);
   const masked = Buffer.from(code.map((byte, i) => byte ^ mask[i % 4]));
   // The upstream's close ends the tunnel (and destroys the client socket): only once the
