@@ -7,7 +7,17 @@
  */
 import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
-import { adminToken, call, eventually, rpcTestClientForFile, stack, testEnv } from '@media/testing';
+import {
+  adminToken,
+  call,
+  eventually,
+  freePort,
+  rpcTestClientForFile,
+  spawnDist,
+  stack,
+  testEnv,
+  waitReady,
+} from '@media/testing';
 import WebSocket from 'ws';
 
 const nats = rpcTestClientForFile(() => testEnv.natsUrl);
@@ -205,5 +215,33 @@ describe('NATS-borne calls', () => {
       response?: { id: string }[];
     }>();
     expect(ok.response?.map((u) => u.id)).toEqual([rita.id]);
+  });
+});
+
+describe('a process that starts after a revocation', () => {
+  it('learns it from acl before it trusts an older token: 503 until then, never 200, then 401 token_revoked', async () => {
+    const rita = await person();
+    await call(gw, '/acl/api/v1/auth/revoke', { method: 'POST', token: rita.access });
+    await expectRevokedEverywhere(rita.access);
+    const port = await freePort();
+    const gateway = spawnDist('gateway', { ...stack().env, GATEWAY_PORT: String(port), PORT: String(port) });
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      await waitReady(`${base}/health/live`, gateway);
+      // content is not running in this stack: only the new gateway itself can answer 401.
+      const seen: number[] = [];
+      const last = await eventually(
+        async () => {
+          const res = await call(base, '/content/api/v1/lineup', { token: rita.access });
+          seen.push(res.status);
+          return res;
+        },
+        (res) => res.status !== 503,
+      );
+      expect([last.status, last.body]).toEqual([401, { detail: expect.any(String), code: 'token_revoked' }]);
+      expect(seen.filter((status) => status !== 503 && status !== 401)).toEqual([]);
+    } finally {
+      await gateway.stop();
+    }
   });
 });

@@ -48,7 +48,7 @@ export class TokenVersionFeedRunner implements OnApplicationBootstrap, OnApplica
     this.feed = new TokenVersionFeed(versions, source, {
       lookbackMs: versionLifetime(config),
       onError: (error) => {
-        // Once per outage: the feed retries every second until acl answers.
+        // Logged once per process: the feed retries (every second until acl first answers).
         if (this.warned) return;
         this.warned = true;
         this.logger.warn(
