@@ -134,6 +134,22 @@ describe('TokenVersionFeed (with a stand-in source)', () => {
     await feed.stop();
   });
 
+  it('asks acl again when the connection comes back, for the events it may have missed', async () => {
+    const versions = new TokenVersions(Date.now(), 60_000);
+    const source = new StandInSource();
+    const feed = new TokenVersionFeed(versions, source, { lookbackMs: 60_000 });
+    await feed.start();
+    await feed.sync();
+    const asked = source.asked.length;
+    // Raised while this process was cut off: only acl's answer can tell it.
+    source.answer = async () => ({ versions: [{ user_id: BEN, ver: 7 }], at: new Date().toISOString() });
+    source.onResumed?.();
+    await feed.sync();
+    expect(source.asked.length).toBeGreaterThan(asked);
+    expect(versions.versionOf(BEN)).toBe(7);
+    await feed.stop();
+  });
+
   it('reads only well-formed event data', () => {
     expect(revokedEventData({ data: { user_id: ANA, ver: 3 } })).toEqual({ user_id: ANA, ver: 3 });
     expect(revokedEventData({ data: { user_id: ANA, ver: '3' } })).toBeUndefined();
