@@ -147,6 +147,31 @@ export default tseslint.config(
     },
   },
   {
+    // The one NATS the gateway uses: hearing of revoked tokens from acl (a subscription and a request).
+    files: ['apps/gateway/src/revocation/**/*.ts'],
+    ignores: ['apps/gateway/src/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@media/platform',
+              message: 'The gateway imports @media/platform/core (no Nest, TypeORM or NATS).',
+            },
+          ],
+          patterns: [
+            TESTING_IMPORTS,
+            {
+              group: ['@nestjs/*', 'typeorm', '@nats-io/jetstream', 'express'],
+              message: 'The gateway does not load Nest, TypeORM, JetStream or Express.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     languageOptions: { globals: globals.node },
     rules: { '@typescript-eslint/no-require-imports': 'off', 'no-console': 'off' },

@@ -95,6 +95,8 @@ async function boot(name, dist) {
     PORT: String(gatewayPort),
     ACL_URL: acl,
     JWT_JWKS_URL: `${acl}/acl/.well-known/jwks.json`,
+    // Where the gateway hears of revoked tokens (a build without the check ignores it).
+    NATS_URL,
     RATE_LIMIT_PER_MINUTE: '100000000',
     LOG_LEVEL,
   });

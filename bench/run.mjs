@@ -56,6 +56,7 @@ const QUICK_ENV = {
   'observability-overhead.mjs': {},
   'validation-amplification.mjs': { ELEMENTS: '20000', PROBES: '3', SINGLE: '1', CONCURRENT: '2' },
   'acl-auth-cost.mjs': { DURATION: '2', ROUNDS: '1' },
+  'revocation-check.mjs': { CALLS: '200000', ROUNDS: '3' },
   'acl-profile.mjs': { DURATION: '5' },
 };
 

@@ -62,6 +62,9 @@ def nats_users():
     return users
 
 
+REVOCATIONS = "acl.user.tokens-revoked"
+
+
 def check_nats_auth(apps):
     """Each app answers only its own subjects and publishes only its own events."""
     users = nats_users()
@@ -69,14 +72,22 @@ def check_nats_auth(apps):
     owners = {}
     for app in apps:
         if app == "gateway":
-            if app in users:
-                problem("nats-auth.conf", "the gateway does not use NATS and needs no user")
+            # It only hears of revoked tokens (docs/api/acl.md, revocation).
+            gateway = users.get(app)
+            if gateway is None:
+                problem("nats-auth.conf", "no NATS user for the gateway (it hears of revoked tokens)")
+            elif sorted(gateway["subscribe"]) != sorted(["_INBOX.>", REVOCATIONS]) or sorted(
+                gateway["publish_allow"]
+            ) != sorted(["_INBOX.>", "acl.users.token-versions"]):
+                problem("nats-auth.conf gateway", "may only ask acl.users.token-versions and hear acl.user.tokens-revoked")
             continue
         if app not in users:
             problem("nats-auth.conf", f"no NATS user for {app}")
             continue
-        subscribe = users[app]["subscribe"]
+        subscribe = [s for s in users[app]["subscribe"] if s != REVOCATIONS]
         prefixes = [s[:-2] for s in subscribe if s.endswith(".>") and s != "_INBOX.>"]
+        if REVOCATIONS not in users[app]["subscribe"] and REVOCATIONS.split(".")[0] not in prefixes:
+            problem(f"nats-auth.conf {app}", f"must hear {REVOCATIONS} (revoked tokens)")
         if sorted(subscribe) != sorted([f"{p}.>" for p in prefixes] + ["_INBOX.>"]) or not prefixes:
             problem(f"nats-auth.conf {app}", f"subscribe must be its own <owner>.> subjects and _INBOX.> only, not {subscribe}")
         for prefix in prefixes:
@@ -87,6 +98,8 @@ def check_nats_auth(apps):
         if subject.split(".")[0] not in owners:
             problem("nats-auth.conf", f"{subject} (libs/contracts) belongs to no app's subjects")
     for app, lists in users.items():
+        if app == "gateway":
+            continue
         allowed = set(lists["publish_allow"])
         for subject in sorted(requests):
             if f"{subject.split('.')[0]}.>" not in allowed:

@@ -311,6 +311,17 @@ export const HEADLINES = {
       ),
     ],
   },
+  'revocation-check.mjs': {
+    file: 'revocation-check.json',
+    rows: (r) => [
+      row(
+        'revocation check per request ÷ acl CPU of a `users/me` request',
+        get(r, ['added_share_of_users_me_pct']),
+        ' %',
+        atMost(2, ' %'),
+      ),
+    ],
+  },
   'ci-run.mjs': {
     file: 'ci-run.json',
     rows: (r) => [

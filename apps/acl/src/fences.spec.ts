@@ -10,6 +10,11 @@ const SRC = __dirname;
 const NOT_FEATURES = new Set(['database', 'credentials']);
 /** Tables a feature owns without an entity (filled by a trigger its migration creates). */
 const OWNED_WITHOUT_ENTITY: Record<string, string[]> = { analytics: ['user_join_days'] };
+/**
+ * Columns a feature owns in another feature's table (added by its own migration): sessions
+ * raises `users.token_version` and `token_version_raised_at`, and nothing else of `users`.
+ */
+const OWNED_COLUMNS_IN: Record<string, string[]> = { sessions: ['users'] };
 
 function sources(dir: string): { path: string; text: string }[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -69,9 +74,18 @@ describe('acl feature fences', () => {
         [...text.matchAll(/@Entity\(\{ name: '([a-z_]+)' \}\)/g)].map((m) => m[1]),
       ),
       ...(OWNED_WITHOUT_ENTITY[feature.name] ?? []),
+      ...(OWNED_COLUMNS_IN[feature.name] ?? []),
     ]);
     const foreign = [...writtenTables(feature.files)].filter((table) => !owned.has(table));
     expect(foreign).toEqual([]);
+  });
+
+  it('lets sessions write only the token version columns of users', () => {
+    const sessions = features.find((f) => f.name === 'sessions')!;
+    const updates = sessions.files.flatMap(({ text }) =>
+      [...text.matchAll(/UPDATE users SET ([^\n]*)/g)].map((m) => m[1]),
+    );
+    expect(updates).toEqual(['token_version = token_version + 1, token_version_raised_at = now()']);
   });
 
   it('keeps the credentials helpers a leaf: they import no feature', () => {

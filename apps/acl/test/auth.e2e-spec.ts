@@ -71,6 +71,7 @@ describe('POST /acl/api/v1/auth/token (docs/api/contract.md §1)', () => {
       iat: expect.any(Number),
       exp: payload.iat + 900,
       jti: expect.any(String),
+      ver: 0,
     });
   });
 

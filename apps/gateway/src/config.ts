@@ -195,6 +195,16 @@ export class GatewayEnv {
   @Matches(/^\S{16,}$/, { message: 'must be at least 16 characters without spaces' })
   METRICS_TOKEN?: string;
 
+  /**
+   * NATS (`nats://[user:pass@]host:port[,...]`, or `inproc` inside the embedded default), where
+   * the gateway hears of revoked tokens from acl; without it only the apps refuse them.
+   */
+  @IsOptional()
+  @Matches(/^(inproc|(nats|tls):\/\/\S+)$/, {
+    message: 'must be nats://host:port (comma-separated) or inproc',
+  })
+  NATS_URL?: string;
+
   /** OTLP/HTTP collector for traces; off when unset (the other OTEL_* variables apply as usual). */
   @IsOptional()
   @Matches(HTTP_URL, { message: URL_MESSAGE })
@@ -272,6 +282,7 @@ export const gatewayConfig = defineConfig(
       hsts: env.HSTS,
       log: { level: env.LOG_LEVEL },
       metrics: { token: env.METRICS_TOKEN },
+      nats: { url: env.NATS_URL },
       tracing: { otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT },
     };
   },

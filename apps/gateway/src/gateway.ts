@@ -54,6 +54,7 @@ import {
 } from './proxy/routes';
 import { Upgrades } from './proxy/upgrades';
 import { goAway } from './shutdown/go-away';
+import { gatewayRevocations, type GatewayRevocations } from './revocation/token-versions';
 
 /** A running gateway, as `main.ts` and the embedded runner hold it. */
 export interface RunningGateway {
@@ -85,6 +86,7 @@ class Gateway {
   private readonly security: SecurityPolicy;
   private readonly healthLimiter: RateLimiter;
   private readonly corsOrigins: ReadonlySet<string>;
+  private readonly revocations: GatewayRevocations;
 
   constructor(
     private readonly config: GatewayConfig,
@@ -99,7 +101,8 @@ class Gateway {
       minBodyRate: config.limits.minBodyRate,
       trustedProxies: this.trusted,
     });
-    this.tokens = new TokenChecker(config.auth.jwksUrl, tokenRules(config.auth));
+    this.revocations = gatewayRevocations(config, log);
+    this.tokens = new TokenChecker(config.auth.jwksUrl, tokenRules(config.auth), this.revocations.versions);
     this.limiter = new RateLimiter(config.limits.ratePerMinute);
     this.healthLimiter = new RateLimiter(config.limits.healthRatePerMinute);
     this.corsOrigins = new Set(config.corsOrigins);
@@ -121,6 +124,7 @@ class Gateway {
       trusted: this.trusted,
       connections: this.connections,
       closing: () => this.closing !== undefined,
+      versions: this.revocations.versions,
     });
     this.server = createServer(
       {
@@ -360,6 +364,7 @@ class Gateway {
     await this.forwarder.close(deadline);
     this.limiter.close();
     this.healthLimiter.close();
+    await this.revocations.stop();
     this.log.info({ in_flight_cut: this.active.size }, 'gateway stopped');
     this.log.flush();
   }

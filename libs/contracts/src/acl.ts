@@ -4,6 +4,7 @@ export const AclSubjects = {
   usersExists: 'acl.users.exists',
   usersPermissions: 'acl.users.permissions',
   groupsMembers: 'acl.groups.members',
+  usersTokenVersions: 'acl.users.token-versions',
 } as const;
 
 /**
@@ -24,6 +25,7 @@ export function idPages(ids: Iterable<string>, size: number = ACL_USERS_MAX_IDS)
 
 export const AclEvents = {
   correspondentInvited: 'acl.correspondent.invited',
+  userTokensRevoked: 'acl.user.tokens-revoked',
 } as const;
 
 /**
@@ -81,7 +83,26 @@ export interface AclRpc {
     req: { group_id: string };
     res: { group_id: string; user_ids: string[] } | null;
   };
+  /**
+   * Token versions (docs/api/acl.md, revocation): those raised at or after `since` (ISO time), or
+   * every nonzero one without it. `at` is acl's clock when it read them: the next `since`.
+   */
+  [AclSubjects.usersTokenVersions]: { req: { since?: string }; res: TokenVersionsReply };
 }
+
+/** One user's token version: access tokens with a lower `ver` are refused. */
+export interface TokenVersion {
+  user_id: string;
+  ver: number;
+}
+
+export interface TokenVersionsReply {
+  versions: TokenVersion[];
+  at: string;
+}
+
+/** Payload of `acl.user.tokens-revoked`: every access token of `user_id` below `ver` is refused. */
+export type UserTokensRevokedEvent = TokenVersion;
 
 /** Payload of `acl.correspondent.invited`. */
 export interface CorrespondentInvitedEvent {

@@ -129,4 +129,6 @@ export interface AccessTokenClaims {
   iat: number;
   exp: number;
   jti: string;
+  /** The user's token version when issued; a token below the latest one is revoked (0 when absent). */
+  ver?: number;
 }

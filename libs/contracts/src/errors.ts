@@ -32,6 +32,7 @@ export const ERROR_CODES = [
   'not_authenticated',
   'token_invalid',
   'token_expired',
+  'token_revoked',
   'invalid_credentials',
   'precondition_failed',
   'payload_too_large',

@@ -19,6 +19,7 @@ export const EVENT_SUBJECTS = [
   AssignmentEvents.taskCompleted,
   AssignmentEvents.taskCancelled,
   AssignmentEvents.taskReassigned,
+  AclEvents.userTokensRevoked,
 ] as const;
 export type EventSubject = (typeof EVENT_SUBJECTS)[number];
 

@@ -7,6 +7,8 @@ import type { NotificationsRpc } from './notifications';
 export interface MessageMeta {
   request_id?: string;
   user_id?: string;
+  /** The token version of the caller's access token, so a responder refuses a revoked one. */
+  user_ver?: number;
   /** W3C trace context of the span that sent it, so one trace spans every hop. */
   traceparent?: string;
 }

@@ -37,6 +37,15 @@ export { hasPermission, userFromClaims, type AuthUser } from './auth/auth-user';
 export { JwksKeyStore, type JwksOptions } from './auth/jwks';
 export { bearerToken, tokenRules, verifyAccessToken, type TokenRules } from './auth/token-verifier';
 export { VerifiedTokens } from './auth/verified-tokens';
+export {
+  CLOSE_TOKEN_REVOKED,
+  processTokenVersions,
+  tokenRevoked,
+  TokenVersions,
+  type RevocationListener,
+} from './auth/token-versions';
+export { TokenVersionFeed, type TokenVersionSource } from './auth/token-version-feed';
+export { natsTokenVersionSource, type NatsConnect } from './auth/nats-token-versions';
 export { pickRequestId, REQUEST_ID_HEADER, requestId } from './http/request-id';
 export { answerClientErrors, writeSocketError } from './http/client-errors';
 export { parseTrustedProxies, type TrustedProxies } from './http/public-url';

@@ -155,6 +155,7 @@ export class AuthService implements OnApplicationBootstrap {
         groups,
         roles,
         permissions,
+        ver: user.tokenVersion,
       },
       {
         issuer: this.config.auth.issuer,

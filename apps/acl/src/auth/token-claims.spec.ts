@@ -9,6 +9,7 @@ describe('buildAccessClaims', () => {
     groups: ['g1'],
     roles: ['EDITOR'],
     permissions: ['lineup:read', 'lineup:write'],
+    ver: 3,
   };
   const rules = { issuer: 'media-backoffice-acl', audience: 'media-backoffice', ttlMs: 15 * 60_000 };
   const now = new Date('2025-03-01T10:00:00.900Z');
@@ -28,6 +29,7 @@ describe('buildAccessClaims', () => {
       iat: 1740823200,
       exp: 1740823200 + 900,
       jti: 'jti-1',
+      ver: 3,
     });
   });
 

@@ -35,5 +35,6 @@ export function buildAccessClaims(
     iat,
     exp: iat + Math.floor(rules.ttlMs / 1000),
     jti,
+    ver: subject.ver,
   };
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AclSubjects, type RpcReply } from '@media/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
-import { isUuid } from '@media/platform';
+import { changedRows, isUuid } from '@media/platform';
 
 /**
  * Group membership as the rest of acl uses it: users sets a user's groups through here (groups
@@ -24,16 +24,22 @@ export class GroupMembershipsService {
     return new Set(rows.map((r) => r.id));
   }
 
-  /** Makes `groupIds` (lowercase, each once) the user's whole set of groups, in two statements. */
-  async setGroupsOf(manager: EntityManager, userId: string, groupIds: readonly string[]): Promise<void> {
-    await manager.query(`DELETE FROM group_members WHERE user_id = $1 AND NOT (group_id = ANY($2::uuid[]))`, [
-      userId,
-      groupIds,
-    ]);
+  /**
+   * Makes `groupIds` (lowercase, each once) the user's whole set of groups, in two statements;
+   * true when a group was taken away.
+   */
+  async setGroupsOf(manager: EntityManager, userId: string, groupIds: readonly string[]): Promise<boolean> {
+    const removed = changedRows(
+      await manager.query(
+        `DELETE FROM group_members WHERE user_id = $1 AND NOT (group_id = ANY($2::uuid[])) RETURNING group_id`,
+        [userId, groupIds],
+      ),
+    );
     await manager.query(
       `INSERT INTO group_members (group_id, user_id) SELECT unnest($2::uuid[]), $1 ON CONFLICT DO NOTHING`,
       [userId, groupIds],
     );
+    return removed.length > 0;
   }
 
   /** A group's member ids in order, or null for an unknown (or malformed) group id: one query. */

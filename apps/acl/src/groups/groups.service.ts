@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { Conflict, NotFound, Paginator, ValidationFailed, uniqueViolation, type Page } from '@media/platform';
 import type { DataSource } from 'typeorm';
+import { TokenVersionsService } from '../sessions/token-versions.service';
 import { User } from '../users/user.entity';
 import type { ListGroupsQuery } from './dto/group.dto';
 import { GroupMember } from './group-member.entity';
@@ -15,6 +16,7 @@ export class GroupsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(Paginator) private readonly paginator: Paginator,
+    @Inject(TokenVersionsService) private readonly tokenVersions: TokenVersionsService,
   ) {}
 
   async create(name: string): Promise<GroupView> {
@@ -82,11 +84,16 @@ export class GroupsService {
     return { created: inserted.raw.length > 0, membership: toMembershipView(membership) };
   }
 
+  /** What is taken away takes effect at once: the user's older tokens (listing the group) are revoked. */
   async removeMember(groupId: string, userId: string): Promise<void> {
-    const result = await this.dataSource
-      .getRepository(GroupMember)
-      .delete({ groupId: groupId.toLowerCase(), userId: userId.toLowerCase() });
-    if (!result.affected) throw new NotFound('Membership');
+    await this.dataSource.transaction(async (manager) => {
+      const user = userId.toLowerCase();
+      const result = await manager
+        .getRepository(GroupMember)
+        .delete({ groupId: groupId.toLowerCase(), userId: user });
+      if (!result.affected) throw new NotFound('Membership');
+      await this.tokenVersions.raise(manager, [user]);
+    });
   }
 
   private async memberCounts(ids: string[]): Promise<Map<string, number>> {

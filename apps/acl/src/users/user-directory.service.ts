@@ -46,13 +46,14 @@ interface UserRow extends ProfileRow {
   phone_number: string | null;
   date_joined: Date;
   last_login: Date | null;
+  token_version: number;
   created_at: Date;
   updated_at: Date;
 }
 
 /** Every column of `users` but the password hash. */
 const USER_COLUMNS = `u.id, u.email, u.first_name, u.last_name, u.phone_number, u.employee_number, u.status,
-         u.date_joined, u.manager_id, u.last_login, u.created_at, u.updated_at`;
+         u.date_joined, u.manager_id, u.last_login, u.token_version, u.created_at, u.updated_at`;
 
 /**
  * One user (`users/me`, every request that names one user), references by correlated subqueries:
@@ -127,6 +128,7 @@ function toUser(row: UserRow): User {
     dateJoined: row.date_joined,
     managerId: row.manager_id,
     lastLogin: row.last_login,
+    tokenVersion: row.token_version,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   });

@@ -41,6 +41,10 @@ export class User {
   @Column({ name: 'last_login', type: 'timestamptz', precision: 3, nullable: true })
   lastLogin!: Date | null;
 
+  /** Access tokens carry it as `ver`; raising it revokes every token issued before (sessions). */
+  @Column({ name: 'token_version', type: 'integer', default: 0 })
+  tokenVersion!: number;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt!: Date;
 

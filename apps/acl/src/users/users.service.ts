@@ -2,11 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import type { ValidationIssue } from '@media/contracts';
-import { Conflict, NotFound, Paginator, ValidationFailed, type Page } from '@media/platform';
+import { changedRows, Conflict, NotFound, Paginator, ValidationFailed, type Page } from '@media/platform';
 import type { DataSource, EntityManager } from 'typeorm';
 import { hashPassword } from '../credentials/passwords';
 import { GroupMembershipsService } from '../groups/group-memberships.service';
-import { RefreshTokensService } from '../sessions/refresh-tokens.service';
+import { TokenVersionsService } from '../sessions/token-versions.service';
 import type { CreateUserDto } from './dto/create-user.dto';
 import type { ListUsersQuery } from './dto/list-users.query';
 import type { UpdateUserDto } from './dto/update-user.dto';
@@ -38,7 +38,7 @@ export class UsersService {
     @Inject(UserDirectoryService) private readonly directory: UserDirectoryService,
     @Inject(Paginator) private readonly paginator: Paginator,
     @Inject(GroupMembershipsService) private readonly memberships: GroupMembershipsService,
-    @Inject(RefreshTokensService) private readonly refreshTokens: RefreshTokensService,
+    @Inject(TokenVersionsService) private readonly tokenVersions: TokenVersionsService,
   ) {}
 
   /** The caller's profile: one query (UserDirectoryService), as any user's. */
@@ -131,10 +131,13 @@ export class UsersService {
       const disabling = dto.status === 'DISABLED' && user.status !== 'DISABLED';
       if (dto.status !== undefined) user.status = dto.status;
       await repo.save(user);
-      // A disabled user's sessions end now, and do not come back if the account is re-enabled.
-      if (disabling) await this.refreshTokens.revokeAllOf(manager, id);
-      if (dto.roles !== undefined) await this.replaceRoles(manager, id, unique(dto.roles));
-      if (dto.groups !== undefined) await this.memberships.setGroupsOf(manager, id, uniqueIds(dto.groups));
+      const rolesTaken = dto.roles !== undefined && (await this.replaceRoles(manager, id, unique(dto.roles)));
+      const groupsTaken =
+        dto.groups !== undefined && (await this.memberships.setGroupsOf(manager, id, uniqueIds(dto.groups)));
+      // What is taken away takes effect at once (docs/api/acl.md, revocation): the user's older
+      // tokens are refused everywhere within seconds and the sessions end; a disabled user's do
+      // not come back if the account is re-enabled.
+      if (disabling || rolesTaken || groupsTaken) await this.tokenVersions.raise(manager, [id]);
     });
     return this.get(id);
   }
@@ -170,15 +173,19 @@ export class UsersService {
     }
   }
 
-  private async replaceRoles(manager: EntityManager, userId: string, roles: string[]): Promise<void> {
-    await manager.query(`DELETE FROM user_roles WHERE user_id = $1 AND NOT (role_code = ANY($2::text[]))`, [
-      userId,
-      roles,
-    ]);
+  /** Makes `roles` the user's whole set; true when a role was taken away. */
+  private async replaceRoles(manager: EntityManager, userId: string, roles: string[]): Promise<boolean> {
+    const removed = changedRows(
+      await manager.query(
+        `DELETE FROM user_roles WHERE user_id = $1 AND NOT (role_code = ANY($2::text[])) RETURNING role_code`,
+        [userId, roles],
+      ),
+    );
     await manager.query(
       `INSERT INTO user_roles (user_id, role_code) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
       [userId, roles],
     );
+    return removed.length > 0;
   }
 
   /**

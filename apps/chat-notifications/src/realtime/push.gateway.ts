@@ -6,7 +6,7 @@ import {
   type OnGatewayConnection,
   type OnGatewayDisconnect,
 } from '@nestjs/websockets';
-import { DrainHooks } from '@media/platform';
+import { CLOSE_TOKEN_REVOKED, DrainHooks, TokenVersions } from '@media/platform';
 import type { WebSocket, WebSocketServer as Server } from 'ws';
 import { PushService } from './push.service';
 import { WS_CLAIMS, type AuthenticatedUpgrade } from './ws-auth.service';
@@ -17,7 +17,7 @@ export const CLOSE_TOKEN_EXPIRED = 4401;
 /** Close code sent to every socket when the replica drains (RFC 6455 "going away"): clients reconnect elsewhere. */
 export const CLOSE_GOING_AWAY = 1001;
 
-type TrackedSocket = WebSocket & { userId?: string; expiry?: NodeJS.Timeout };
+type TrackedSocket = WebSocket & { userId?: string; tokenVer?: number; expiry?: NodeJS.Timeout };
 
 /**
  * `GET /api/v1/ws` (upgrade): server-to-client pushes only, frames `{event, data}` with
@@ -31,9 +31,19 @@ export class PushGateway implements OnGatewayConnection, OnGatewayDisconnect {
   constructor(
     @Inject(PushService) private readonly push: PushService,
     @Inject(DrainHooks) drain: DrainHooks,
+    @Inject(TokenVersions) versions: TokenVersions,
   ) {
     // New upgrades are refused from then on (WsAuthService); the open sockets get a close frame.
     drain.onDrain(() => this.closeAll());
+    // A socket lives no longer than its token: revoked, it closes as an expired one does.
+    versions.onRaised((userId, ver) => this.closeRevoked(userId, ver));
+  }
+
+  private closeRevoked(userId: string, ver: number): void {
+    for (const socket of (this.server?.clients ?? []) as Set<TrackedSocket>) {
+      if (socket.userId === userId && (socket.tokenVer ?? 0) < ver)
+        socket.close(CLOSE_TOKEN_REVOKED, 'token_revoked');
+    }
   }
 
   /** Sends every open socket a 1001 close frame and waits until each has closed. */
@@ -60,6 +70,7 @@ export class PushGateway implements OnGatewayConnection, OnGatewayDisconnect {
       return;
     }
     socket.userId = claims.sub;
+    socket.tokenVer = claims.ver ?? 0;
     this.push.register(claims.sub, socket);
     // The socket lives no longer than the token it was opened with.
     const remaining = Math.max(0, claims.exp * 1000 - Date.now());

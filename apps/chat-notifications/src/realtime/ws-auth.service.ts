@@ -9,6 +9,7 @@ import {
   Unauthenticated,
   UpstreamUnavailable,
   tokenRules,
+  TokenVersions,
   verifyAccessToken,
   type PlatformConfig,
 } from '@media/platform';
@@ -30,6 +31,7 @@ export class WsAuthService {
     @InjectConfig() private readonly config: PlatformConfig,
     @Inject(TicketsService) private readonly tickets: TicketsService,
     @Inject(DrainHooks) private readonly drain: DrainHooks,
+    @Inject(TokenVersions) private readonly versions: TokenVersions,
   ) {}
 
   async authenticate(req: IncomingMessage): Promise<AccessTokenClaims> {
@@ -43,10 +45,13 @@ export class WsAuthService {
         throw new Unauthenticated('token_invalid', 'The websocket ticket is unknown, used or expired.');
       if (claims.exp * 1000 <= Date.now())
         throw new Unauthenticated('token_expired', 'The access token has expired.');
+      this.versions.check(claims);
       return claims;
     }
     const raw = bearerToken(req.headers.authorization);
     if (!raw) throw new Unauthenticated('not_authenticated', 'Authentication credentials were not provided.');
-    return verifyAccessToken(this.keys, tokenRules(this.config.auth), raw);
+    const claims = await verifyAccessToken(this.keys, tokenRules(this.config.auth), raw);
+    this.versions.check(claims);
+    return claims;
   }
 }

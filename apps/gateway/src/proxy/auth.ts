@@ -5,6 +5,7 @@ import {
   VerifiedTokens,
   verifyAccessToken,
   type TokenRules,
+  type TokenVersions,
 } from '@media/platform/core';
 
 /**
@@ -12,7 +13,8 @@ import {
  * `verifyAccessToken`: algorithm pinned, iss/aud/exp checked). A client sends the same token for
  * up to 15 minutes, so verified tokens are remembered until they expire or their key is retired
  * (the platform's VerifiedTokens, as in every app): the RSA check then runs once per token
- * instead of once per request on the hottest path.
+ * instead of once per request on the hottest path. A revoked token (below its user's version in
+ * `versions`) is refused with 401 `token_revoked`, cached or not.
  */
 export class TokenChecker {
   private readonly keys: JwksKeyStore;
@@ -21,9 +23,10 @@ export class TokenChecker {
   constructor(
     jwksUrl: string,
     private readonly rules: TokenRules,
+    versions?: TokenVersions,
   ) {
     this.keys = new JwksKeyStore(jwksUrl);
-    this.verified = new VerifiedTokens(this.keys);
+    this.verified = new VerifiedTokens(this.keys, versions);
   }
 
   /** The claims of a token verified before and still valid, without waiting on anything. */

@@ -4,10 +4,12 @@ import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
 import {
   bearerToken,
+  CLOSE_TOKEN_REVOKED,
   DomainError,
   pickRequestId,
   RateLimited,
   UpstreamUnavailable,
+  type TokenVersions,
   type TrustedProxies,
 } from '@media/platform/core';
 import type { AccessLog, RequestNote } from '../access-log/access-log';
@@ -19,6 +21,7 @@ import { clientAddress } from './headers';
 import { InternalError, InvalidPath, RouteNotFound, writeSocketError } from './errors';
 import type { RateLimiter } from './rate-limit';
 import { firstSegment, hasDotSegment, pathOf, ROUTES } from './routes';
+import { goAway } from '../shutdown/go-away';
 import { proxyUpgrade } from './websocket';
 
 export interface UpgradesDeps {
@@ -31,6 +34,14 @@ export interface UpgradesDeps {
   connections: ConnectionCount;
   /** Whether the gateway is shutting down (an upgrade is then refused with 503). */
   closing: () => boolean;
+  /** Revoked tokens: a tunnel opened with one is closed (4401). */
+  versions?: TokenVersions;
+}
+
+/** Whose token opened a tunnel (upgrades with a chat ticket are chat's to close). */
+interface TunnelOwner {
+  sub: string;
+  ver: number;
 }
 
 /**
@@ -40,8 +51,21 @@ export interface UpgradesDeps {
 export class Upgrades {
   /** Open websocket tunnels (client socket -> upstream socket): shutdown closes them with 1001. */
   readonly tunnels = new Map<Duplex, Socket>();
+  private readonly owners = new Map<Duplex, TunnelOwner>();
 
-  constructor(private readonly deps: UpgradesDeps) {}
+  constructor(private readonly deps: UpgradesDeps) {
+    deps.versions?.onRaised((userId, ver) => this.closeRevoked(userId, ver));
+  }
+
+  /** Ends the tunnels of `userId` opened with a token below `ver`: close frames with 4401. */
+  private closeRevoked(userId: string, ver: number): void {
+    for (const [client, owner] of this.owners) {
+      const upstream = this.tunnels.get(client);
+      if (owner.sub !== userId || owner.ver >= ver || !upstream) continue;
+      this.owners.delete(client);
+      goAway(client, upstream, CLOSE_TOKEN_REVOKED);
+    }
+  }
 
   readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => socket.destroy());
@@ -78,12 +102,14 @@ export class Upgrades {
     // limited by address). Everything else needs the Authorization header.
     const header = bearerToken(req.headers.authorization);
     let limitKey: string;
+    let owner: TunnelOwner | undefined;
     if (!header && app === 'chat-notifications' && queryTicket(url) !== undefined) {
       limitKey = `ip:${clientAddress(req, this.deps.trusted)}`;
     } else {
       const claims = await this.deps.tokens.verify(header);
       note.userId = claims.sub;
       limitKey = `sub:${claims.sub}`;
+      owner = { sub: claims.sub, ver: claims.ver ?? 0 };
     }
     const wait = this.deps.limiter.take(limitKey);
     if (wait > 0) throw new RateLimited(wait);
@@ -101,7 +127,11 @@ export class Upgrades {
         // An open tunnel is exempt from the HTTP timeouts and counts as a websocket, not HTTP.
         (client as Socket).setTimeout?.(0);
         this.tunnels.set(client, upstream);
-        this.deps.connections.tunnelOpened(client, upstream, () => this.tunnels.delete(client));
+        if (owner) this.owners.set(client, owner);
+        this.deps.connections.tunnelOpened(client, upstream, () => {
+          this.tunnels.delete(client);
+          this.owners.delete(client);
+        });
       },
     });
   }

@@ -51,7 +51,8 @@ type Exceptions =
   | 'delete /content/api/v1/lineup/slots/{slot_id}/assets/{document_id}'
   | 'delete /content/api/v1/story-categories/{id}'
   | 'delete /documents/api/v1/documents/{document_id}'
-  | 'get /documents/api/v1/documents/{document_id}/content';
+  | 'get /documents/api/v1/documents/{document_id}/content'
+  | 'post /acl/api/v1/auth/revoke';
 
 type Unexpected = Exclude<UntypedOperations, Exceptions>;
 type Stale = Exclude<Exceptions, UntypedOperations>;

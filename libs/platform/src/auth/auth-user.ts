@@ -1,4 +1,5 @@
 import type { AccessTokenClaims } from '@media/contracts';
+import { tokenVersionOf } from './token-versions';
 
 /** The authenticated caller, read from a verified access token. */
 export interface AuthUser {
@@ -9,6 +10,8 @@ export interface AuthUser {
   groups: string[];
   roles: string[];
   permissions: string[];
+  /** The token version of the access token it was read from (0 when absent). */
+  ver: number;
 }
 
 export function userFromClaims(claims: AccessTokenClaims): AuthUser {
@@ -20,6 +23,7 @@ export function userFromClaims(claims: AccessTokenClaims): AuthUser {
     groups: Array.isArray(claims.groups) ? claims.groups.map(String) : [],
     roles: Array.isArray(claims.roles) ? claims.roles.map(String) : [],
     permissions: Array.isArray(claims.permissions) ? claims.permissions.map(String) : [],
+    ver: tokenVersionOf(claims),
   };
 }
 

@@ -46,9 +46,13 @@ export function createJwtAuthGuard(app: string): Type<CanActivate> {
       const cause = error ?? info;
       if (cause instanceof UpstreamUnavailable) throw cause;
       if (error || !user) throw authFailure(cause);
-      // From here on, logs and NATS requests of this request carry the caller's id.
+      // From here on, logs and NATS requests of this request carry the caller's id (and its
+      // token's version, so the apps it calls refuse it once revoked).
       const context = requestContext.getStore();
-      if (context) context.user_id = (user as unknown as AuthUser).id;
+      if (context) {
+        context.user_id = (user as unknown as AuthUser).id;
+        context.user_ver = (user as unknown as AuthUser).ver;
+      }
       return user;
     }
   }

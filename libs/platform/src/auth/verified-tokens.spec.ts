@@ -2,6 +2,7 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { AccessTokenClaims } from '@media/contracts';
 import { generateTestKeys, mintToken, type TestKeys } from '@media/testing';
+import { TokenVersions } from './token-versions';
 import { VerifiedTokens, type PublishedKeys } from './verified-tokens';
 
 /** A stand-in for the JWKS key store: the test decides which keys acl publishes. */
@@ -72,6 +73,26 @@ describe('VerifiedTokens (with a stand-in key store)', () => {
 
     tokens.remember('not-a-jwt', claimsOf(token));
     expect(tokens.get('not-a-jwt')).toBeUndefined();
+  });
+
+  it('refuses a remembered token with 401 token_revoked once its user version rises, and never remembers a revoked one', () => {
+    const versions = new TokenVersions(Date.now() - 60_000);
+    versions.learned([]);
+    const checked = new VerifiedTokens(keys, versions);
+    const token = mintToken(signing);
+    const claims = claimsOf(token);
+    checked.remember(token, claims);
+    expect(checked.get(token)).toEqual(claims);
+    versions.raise(claims.sub, 1);
+    expect(() => checked.get(token)).toThrow(expect.objectContaining({ status: 401, code: 'token_revoked' }));
+    const other = mintToken(signing, { sub: claims.sub });
+    expect(() => checked.remember(other, claimsOf(other))).toThrow(
+      expect.objectContaining({ code: 'token_revoked' }),
+    );
+    const fresh = mintToken(signing, { sub: claims.sub });
+    const current = { ...claimsOf(fresh), ver: 1 };
+    checked.remember(fresh, current);
+    expect(checked.get(fresh)).toEqual(current);
   });
 
   it('keeps a bounded number of bytes, dropping the least recently used token first', () => {

@@ -1,6 +1,7 @@
 import { createHash, type KeyObject } from 'node:crypto';
 import type { AccessTokenClaims } from '@media/contracts';
 import { LRUCache } from 'lru-cache';
+import type { TokenVersions } from './token-versions';
 
 /** What the cache asks of the key store: the key acl publishes now for a kid (JwksKeyStore). */
 export interface PublishedKeys {
@@ -65,14 +66,20 @@ const expired = (entry: Verified, now: number) => Math.floor(now / 1000) >= entr
  * minute.
  */
 export class VerifiedTokens {
-  constructor(private readonly keys: PublishedKeys) {
+  constructor(
+    private readonly keys: PublishedKeys,
+    private readonly versions?: TokenVersions,
+  ) {
     if (!purging) {
       purging = setInterval(() => VerifiedTokens.purgeExpired(), PURGE_EVERY_MS);
       purging.unref();
     }
   }
 
-  /** The claims of `rawToken` if it was verified before, has not expired and its key still counts. */
+  /**
+   * The claims of `rawToken` if it was verified before, has not expired and its key still counts;
+   * throws 401 `token_revoked` when its user's tokens were revoked since.
+   */
   get(rawToken: string, now = Date.now()): AccessTokenClaims | undefined {
     const id = digest(rawToken);
     const hit = shared.get(id);
@@ -85,11 +92,17 @@ export class VerifiedTokens {
     const key = this.keys.published(hit.kid);
     // Another app of this process may still trust a key this one has seen retired: only forget
     // the entry when it has expired.
-    return key && fingerprint(key) === hit.key ? hit.claims : undefined;
+    if (!key || fingerprint(key) !== hit.key) return undefined;
+    this.versions?.check(hit.claims);
+    return hit.claims;
   }
 
-  /** Keeps a token that was just verified in full, with the key it was verified against. */
+  /**
+   * Keeps a token that was just verified in full, with the key it was verified against; throws
+   * 401 `token_revoked` (and keeps nothing) for a revoked one.
+   */
   remember(rawToken: string, claims: AccessTokenClaims): void {
+    this.versions?.check(claims);
     const kid = headerKid(rawToken);
     const key = kid === undefined ? undefined : this.keys.published(kid);
     if (kid === undefined || !key || typeof claims.exp !== 'number') return;

@@ -14,6 +14,8 @@ import { TerminusModule } from '@nestjs/terminus';
 import { BodyGuard, createJwtAuthGuard, PermissionsGuard } from '../auth/guards';
 import { JwksKeyStore } from '../auth/jwks';
 import { VerifiedTokens } from '../auth/verified-tokens';
+import { TokenVersions } from '../auth/token-versions';
+import { TokenVersionFeedRunner, tokenVersionsFor } from '../auth/token-version-feed.provider';
 import { createJwtStrategy } from '../auth/jwt.strategy';
 import type { PlatformConfig } from '../config/platform-config';
 import type { AppDefinition } from './app-definition';
@@ -93,10 +95,12 @@ export class PlatformModule {
         PlatformMetrics,
         { provide: APP_CONFIG, useValue: config },
         { provide: JwksKeyStore, useFactory: () => new JwksKeyStore(config.auth.jwksUrl) },
+        { provide: TokenVersions, useFactory: () => tokenVersionsFor(config) },
+        TokenVersionFeedRunner,
         {
           provide: VerifiedTokens,
-          useFactory: (keys: JwksKeyStore) => new VerifiedTokens(keys),
-          inject: [JwksKeyStore],
+          useFactory: (keys: JwksKeyStore, versions: TokenVersions) => new VerifiedTokens(keys, versions),
+          inject: [JwksKeyStore, TokenVersions],
         },
         { provide: NATS_CLIENT, useFactory: () => createBusClient(name, config.nats) },
         createJwtStrategy(name),
@@ -129,6 +133,8 @@ export class PlatformModule {
         APP_NAME,
         APP_CONFIG,
         JwksKeyStore,
+        TokenVersions,
+        VerifiedTokens,
         NATS_CLIENT,
         Paginator,
         RpcClient,

@@ -36,7 +36,7 @@ export class Forbidden extends DomainError {
 
 export type AuthFailureCode = Extract<
   ErrorCode,
-  'not_authenticated' | 'token_invalid' | 'token_expired' | 'invalid_credentials'
+  'not_authenticated' | 'token_invalid' | 'token_expired' | 'token_revoked' | 'invalid_credentials'
 >;
 
 export class Unauthenticated extends DomainError {
@@ -123,7 +123,8 @@ export class ValidationFailed extends Error {
 export function errorFromPayload(payload: RpcErrorPayload): DomainError | ValidationFailed {
   if (payload.status === 422 && Array.isArray(payload.detail)) return new ValidationFailed(payload.detail);
   // A code from another app of this platform: one of ERROR_CODES.
-  return new DomainError(payload.status, payload.code as ErrorCode, String(payload.detail));
+  const headers: Record<string, string> = payload.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
+  return new DomainError(payload.status, payload.code as ErrorCode, String(payload.detail), headers);
 }
 
 export function isRpcErrorPayload(value: unknown): value is RpcErrorPayload {

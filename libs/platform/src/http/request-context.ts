@@ -4,6 +4,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface RequestContext {
   request_id?: string;
   user_id?: string;
+  /** The token version of the caller's access token (refused downstream once revoked). */
+  user_ver?: number;
 }
 
 export const requestContext = new AsyncLocalStorage<RequestContext>();

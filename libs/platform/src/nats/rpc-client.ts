@@ -66,8 +66,8 @@ export class RpcClient implements OnApplicationShutdown {
   }
 
   private meta(): MessageMeta {
-    const { request_id, user_id } = currentContext();
-    return { request_id, user_id, traceparent: traceparentOf() };
+    const { request_id, user_id, user_ver } = currentContext();
+    return { request_id, user_id, user_ver, traceparent: traceparentOf() };
   }
 
   async onApplicationShutdown(): Promise<void> {

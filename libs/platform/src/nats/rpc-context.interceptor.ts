@@ -7,21 +7,27 @@ import {
   type NestInterceptor,
 } from '@nestjs/common';
 import type { RpcEnvelope } from '@media/contracts';
-import { Observable } from 'rxjs';
+import { Observable, throwError } from 'rxjs';
 import { requestContext } from '../http/request-context';
 import { AppMetrics } from '../observability/metrics';
+import { tokenRevoked, TokenVersions } from '../auth/token-versions';
 import { contextFrom, openSpan, SpanKind } from '../observability/tracing';
 import { SpanStatusCode } from '@opentelemetry/api';
 
 /**
  * Runs a NATS handler inside the caller's request context (request id, user id from the
- * envelope), so its logs and the requests it makes in turn carry the same ids across hops.
+ * envelope), so its logs and the requests it makes in turn carry the same ids across hops. A
+ * call made with a token revoked since (`user_ver` below the user's version) is refused with
+ * 401 `token_revoked`, as the HTTP request would be.
  */
 @Injectable()
 export class RpcContextInterceptor implements NestInterceptor {
   private readonly logger = new Logger('Rpc');
 
-  constructor(@Inject(AppMetrics) private readonly metrics: AppMetrics) {}
+  constructor(
+    @Inject(AppMetrics) private readonly metrics: AppMetrics,
+    @Inject(TokenVersions) private readonly versions: TokenVersions,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'rpc') return next.handle();
@@ -33,6 +39,10 @@ export class RpcContextInterceptor implements NestInterceptor {
     );
     const started = performance.now();
     const { traceparent, ...logged } = meta;
+    // A call made for a user whose tokens were revoked since is refused as its HTTP request would be.
+    if (typeof logged.user_id === 'string' && typeof logged.user_ver === 'number') {
+      if (this.versions.isRevoked(logged.user_id, logged.user_ver)) return throwError(() => tokenRevoked());
+    }
     const span = openSpan(`nats handle ${subject}`, SpanKind.SERVER, contextFrom({ traceparent }), {
       'messaging.system': 'nats',
       'messaging.destination.name': subject,

@@ -1,0 +1,10 @@
+import { IsUUID } from 'class-validator';
+import { Optional } from '@media/platform';
+
+/** `POST /auth/revoke`: without `user_id`, the caller's own tokens. */
+export class RevokeRequestDto {
+  /** The user whose tokens end (needs `users:admin`). */
+  @Optional()
+  @IsUUID()
+  user_id?: string;
+}
