@@ -151,9 +151,10 @@ export class EventConsumer {
       } catch (error) {
         if (this.host.closing()) break;
         attempt++;
-        // Jittered: after quorum returns every consumer of every app retries at once, and the
-        // JetStream API answers such a burst with 'temporarily unavailable'.
-        const delay = Math.round(restartDelayMs(attempt) * (0.5 + Math.random()));
+        // Jittered down (never later than the plain backoff): after quorum returns every consumer
+        // of every app retries at once, and the JetStream API answers such a burst with
+        // 'temporarily unavailable'.
+        const delay = Math.round(restartDelayMs(attempt) * (0.5 + Math.random() / 2));
         // Every failure at first, then every ~30 s: a long quorum loss must not flood the log.
         if (attempt <= 3 || attempt % 15 === 0) {
           this.logger.warn(
