@@ -283,7 +283,7 @@ class Gateway {
     const limit = bodyLimitOf(req, this.config.limits);
     if (length !== undefined && Number(length) > limit) throw new PayloadTooLarge(limit);
     note.upstream = app;
-    this.forwarder.forward(app, req, res, note.requestId, (outcome) => {
+    this.forwarder.forward(app, req, res, note.requestId, typeof client !== 'string', (outcome) => {
       if (outcome.error) this.fail(req, res, note, outcome.error);
     });
   }
