@@ -11,6 +11,7 @@ import {
   type AuthConfig,
   type ConfigOf,
 } from '@media/platform/core';
+import { DEFAULT_ALLOWED_HOSTS, parseAllowedHosts } from './proxy/hosts';
 
 const PORT_MESSAGE = 'must be a port between 0 and 65535';
 const URL_MESSAGE = 'must be an http(s):// URL';
@@ -179,6 +180,24 @@ export class GatewayEnv {
   @IsString()
   TRUSTED_PROXIES: string = 'loopback';
 
+  /**
+   * The public origin of the API (`https://backoffice.example.com`): absolute URLs (pagination
+   * links) start with it whatever host a client named, and its host is always in ALLOWED_HOSTS.
+   * Unset: they start with the request's own host.
+   */
+  @IsOptional()
+  @Matches(ORIGIN, { message: ORIGIN_MESSAGE })
+  PUBLIC_URL?: string;
+
+  /**
+   * Host names a request may name (its `Host`, or a trusted proxy's `X-Forwarded-Host`; the port
+   * does not count), comma-separated: names, addresses (`[::1]`), `.example.com` for a domain and
+   * its subdomains, `*` for any. Others are 400 `host_not_allowed`, `/health/*` excepted.
+   * Unset: `localhost,127.0.0.1,[::1]`. PUBLIC_URL's host is added either way.
+   */
+  @IsString()
+  ALLOWED_HOSTS: string = '';
+
   /** Health requests per minute per client (`/health/*` and every `/<prefix>/health/*`). */
   @Transform(toInt)
   @IsInt({ message: 'must be a whole number of requests per minute' })
@@ -234,6 +253,15 @@ export const gatewayConfig = defineConfig(
     } catch (error) {
       throw new ConfigError('TRUSTED_PROXIES', (error as Error).message);
     }
+    let allowedHosts: string[];
+    try {
+      allowedHosts = parseAllowedHosts(env.ALLOWED_HOSTS);
+    } catch (error) {
+      throw new ConfigError('ALLOWED_HOSTS', (error as Error).message);
+    }
+    if (allowedHosts.length === 0) allowedHosts = [...DEFAULT_ALLOWED_HOSTS];
+    const publicUrl = env.PUBLIC_URL ? withoutTrailingSlash(env.PUBLIC_URL) : undefined;
+    if (publicUrl) allowedHosts.push(`${new URL(publicUrl).hostname}`);
     const auth: AuthConfig = {
       jwksUrl: env.JWT_JWKS_URL,
       issuer: env.JWT_ISSUER,
@@ -269,6 +297,9 @@ export const gatewayConfig = defineConfig(
         .map((origin) => origin.trim().replace(/\/+$/, ''))
         .filter((origin) => origin !== ''),
       trustedProxies: env.TRUSTED_PROXIES,
+      /** PUBLIC_URL without a trailing slash, or undefined. */
+      publicUrl,
+      allowedHosts,
       hsts: env.HSTS,
       log: { level: env.LOG_LEVEL },
       metrics: { token: env.METRICS_TOKEN },

@@ -41,6 +41,7 @@ import {
 } from './proxy/errors';
 import { bodyLimitOf, Forwarder } from './proxy/forward';
 import { clientAddress } from './proxy/headers';
+import { HostPolicy, publicOriginOf } from './proxy/hosts';
 import { RateLimiter } from './proxy/rate-limit';
 import { SECURITY_HEADERS, SecurityPolicy } from './proxy/security-headers';
 import {
@@ -85,6 +86,7 @@ class Gateway {
   private readonly security: SecurityPolicy;
   private readonly healthLimiter: RateLimiter;
   private readonly corsOrigins: ReadonlySet<string>;
+  private readonly hosts: HostPolicy;
 
   constructor(
     private readonly config: GatewayConfig,
@@ -98,7 +100,9 @@ class Gateway {
       upstreamTimeout: config.timeouts.upstream,
       minBodyRate: config.limits.minBodyRate,
       trustedProxies: this.trusted,
+      publicOrigin: publicOriginOf(config.publicUrl),
     });
+    this.hosts = new HostPolicy(config.allowedHosts, this.trusted);
     this.tokens = new TokenChecker(config.auth.jwksUrl, tokenRules(config.auth));
     this.limiter = new RateLimiter(config.limits.ratePerMinute);
     this.healthLimiter = new RateLimiter(config.limits.healthRatePerMinute);
@@ -118,6 +122,7 @@ class Gateway {
       tokens: this.tokens,
       limiter: this.limiter,
       trusted: this.trusted,
+      hosts: this.hosts,
       connections: this.connections,
       closing: () => this.closing !== undefined,
     });
@@ -209,19 +214,25 @@ class Gateway {
     return note;
   }
 
-  /** Routing, then the token (docs/api/contract.md §0: an unknown segment is 404 with or without one). */
+  /**
+   * The host, routing, then the token (docs/api/contract.md §0: an unknown segment is 404 with or
+   * without one; §2: a host not in ALLOWED_HOSTS is 400 before either).
+   */
   private route(req: IncomingMessage, res: ServerResponse, note: RequestNote): void {
     const url = req.url ?? '/';
     // Only origin-form targets: absolute-form and `*` are for proxies and OPTIONS-to-server.
     if (url.charCodeAt(0) !== 47 /* "/" */) throw new InvalidPath();
     const path = pathOf(url);
     if (hasDotSegment(path)) throw new InvalidPath();
+    // Before routing and tokens (as Django's ALLOWED_HOSTS); probes use pod addresses.
+    const health = HEALTH_PATH.test(path);
+    if (!health) this.hosts.check(req);
     const segment = firstSegment(path);
     const own = OWN_SEGMENTS.has(segment);
     const app = own ? undefined : ROUTES.get(segment);
     if (!own && !app) throw new RouteNotFound(segment);
     // Health probes are cheap for a probe and costly to multiply: limited per client, apart.
-    if (HEALTH_PATH.test(path)) {
+    if (health) {
       const wait = this.healthLimiter.take(`ip:${clientAddress(req, this.trusted)}`);
       if (wait > 0) throw new RateLimited(wait);
     }

@@ -5,6 +5,7 @@ import { DomainError, PayloadTooLarge, UpstreamUnavailable, type TrustedProxies 
 import { Pool, type Dispatcher } from 'undici';
 import { BodyTooSlow, InternalError, UpstreamTimeout } from './errors';
 import { clientResponseHeaders, upstreamRequestHeaders } from './headers';
+import type { PublicOrigin } from './hosts';
 import type { SecurityPolicy } from './security-headers';
 
 /** How a forwarded exchange ended, for the access log and the in-flight count. */
@@ -182,6 +183,8 @@ export interface ForwardOptions {
   /** Bytes per second a request body must keep up, averaged over 5 s; 0 turns it off. */
   minBodyRate: number;
   trustedProxies: TrustedProxies;
+  /** PUBLIC_URL as X-Forwarded-Proto/-Host, when set. */
+  publicOrigin?: PublicOrigin;
   /** The security headers of every relayed answer. */
   security: SecurityPolicy;
 }
@@ -244,7 +247,13 @@ export class Forwarder {
       return;
     }
     const method = req.method ?? 'GET';
-    const headers = upstreamRequestHeaders(req, requestId, this.options.trustedProxies);
+    const headers = upstreamRequestHeaders(
+      req,
+      requestId,
+      this.options.trustedProxies,
+      false,
+      this.options.publicOrigin,
+    );
     const chunked = req.headers['transfer-encoding'] !== undefined;
     const length = req.headers['content-length'];
     let body: Readable | null = null;
