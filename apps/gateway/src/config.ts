@@ -43,6 +43,24 @@ export class GatewayEnv {
   @Max(65535, { message: PORT_MESSAGE })
   PORT?: number;
 
+  /**
+   * The port of the gateway's Prometheus `/metrics`, a listener of its own (never the public
+   * port), bound like the public one (HOST).
+   */
+  @Transform(toInt)
+  @IsInt({ message: PORT_MESSAGE })
+  @Min(0, { message: PORT_MESSAGE })
+  @Max(65535, { message: PORT_MESSAGE })
+  GATEWAY_METRICS_PORT: number = 9464;
+
+  /**
+   * The address the gateway's listeners (the public one and the metrics one) bind to; unset:
+   * every interface (the images). `npm start` sets `127.0.0.1` unless HOST is given.
+   */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9.:-]+$/, { message: 'must be an address or host name such as 127.0.0.1 or 0.0.0.0' })
+  HOST?: string;
+
   /** Where content is reached (default `http://127.0.0.1:3001`). */
   @Matches(ORIGIN, { message: ORIGIN_MESSAGE })
   CONTENT_URL!: string;
@@ -208,7 +226,7 @@ export class GatewayEnv {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 
-  /** When set, the gateway's own `/metrics` needs `Authorization: Bearer <METRICS_TOKEN>`. */
+  /** When set, the gateway's `/metrics` (GATEWAY_METRICS_PORT) needs `Authorization: Bearer <METRICS_TOKEN>`. */
   @IsOptional()
   @IsString()
   @Matches(/^\S{16,}$/, { message: 'must be at least 16 characters without spaces' })
@@ -271,6 +289,8 @@ export const gatewayConfig = defineConfig(
     };
     return {
       port: env.GATEWAY_PORT ?? env.PORT ?? APPS.gateway.port,
+      /** Where both listeners bind; undefined: every interface. */
+      host: env.HOST,
       upstreams: Object.fromEntries(
         SERVICE_NAMES.map((app) => [app, withoutTrailingSlash(env[upstreamVariable(app)] as string)]),
       ) as Record<ServiceName, string>,
@@ -302,7 +322,7 @@ export const gatewayConfig = defineConfig(
       allowedHosts,
       hsts: env.HSTS,
       log: { level: env.LOG_LEVEL },
-      metrics: { token: env.METRICS_TOKEN },
+      metrics: { token: env.METRICS_TOKEN, port: env.GATEWAY_METRICS_PORT },
       tracing: { otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT },
     };
   },

@@ -27,7 +27,9 @@ import {
 import { AccessLog, type RequestNote } from './access-log/access-log';
 import { gatewayConfig, type GatewayConfig } from './config';
 import { ConnectionCount } from './connections/connection-count';
+import { listenOn } from './connections/listen';
 import { createLogger, type GatewayLogger } from './logger';
+import { MetricsListener } from './metrics/metrics-listener';
 import { OwnRoutes } from './own-routes/own-routes';
 import { TokenChecker } from './proxy/auth';
 import { allowedOrigin, answerPreflight, exposeToOrigin, isPreflight } from './proxy/cors';
@@ -60,6 +62,8 @@ import { goAway } from './shutdown/go-away';
 export interface RunningGateway {
   /** The port it listens on (the real one when 0 was asked for). */
   port: number;
+  /** The port of its `/metrics` listener (GATEWAY_METRICS_PORT; the real one when 0 was asked for). */
+  metricsPort: number;
   /** Stops accepting, lets in-flight requests finish (bounded by SHUTDOWN_TIMEOUT), closes pools. */
   close(): Promise<void>;
 }
@@ -75,6 +79,7 @@ class Gateway {
   private readonly metrics = new AppMetrics('gateway');
   private readonly accessLog: AccessLog;
   private readonly ownRoutes: OwnRoutes;
+  private readonly metricsListener: MetricsListener;
   private readonly connections: ConnectionCount;
   private readonly upgrades: Upgrades;
   /** Requests whose answer is not complete yet: shutdown waits for these. */
@@ -109,11 +114,10 @@ class Gateway {
     this.corsOrigins = new Set(config.corsOrigins);
     this.accessLog = new AccessLog(this.metrics, log);
     this.ownRoutes = new OwnRoutes({
-      metrics: this.metrics,
-      metricsToken: config.metrics.token,
       pool: (app) => this.forwarder.pool(app),
       closing: () => this.closing !== undefined,
     });
+    this.metricsListener = new MetricsListener(this.metrics, { ...config.metrics, host: config.host });
     this.connections = new ConnectionCount(config.limits);
     this.upgrades = new Upgrades({
       config,
@@ -153,15 +157,14 @@ class Gateway {
     lingerOnClose(this.server, { bytes: config.limits.upload, ms: 2_000 });
   }
 
-  listen(): Promise<number> {
-    return new Promise((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(this.config.port, () => {
-        this.server.off('error', reject);
-        const address = this.server.address();
-        resolve(typeof address === 'object' && address ? address.port : this.config.port);
-      });
+  /** Opens the public listener and the metrics one (both on HOST); the ports they got. */
+  async listen(): Promise<{ port: number; metricsPort: number }> {
+    const metricsPort = await this.metricsListener.listen();
+    const port = await listenOn(this.server, this.config.port, this.config.host).catch(async (error) => {
+      await this.metricsListener.close();
+      throw error;
     });
+    return { port, metricsPort };
   }
 
   // ---------------------------------------------------------------- HTTP requests
@@ -214,10 +217,7 @@ class Gateway {
     return note;
   }
 
-  /**
-   * The host, routing, then the token (docs/api/contract.md §0: an unknown segment is 404 with or
-   * without one; §2: a host not in ALLOWED_HOSTS is 400 before either).
-   */
+  /** Host, routing, then token (docs/api/contract.md §2: host_not_allowed first; §0: 404 with or without a token). */
   private route(req: IncomingMessage, res: ServerResponse, note: RequestNote): void {
     const url = req.url ?? '/';
     // Only origin-form targets: absolute-form and `*` are for proxies and OPTIONS-to-server.
@@ -368,6 +368,7 @@ class Gateway {
     this.server.closeAllConnections();
     await stopped;
     await this.forwarder.close(deadline);
+    await this.metricsListener.close();
     this.limiter.close();
     this.healthLimiter.close();
     this.log.info({ in_flight_cut: this.active.size }, 'gateway stopped');
@@ -390,7 +391,7 @@ async function boot(env: Record<string, string | undefined>): Promise<RunningGat
   startTracing('gateway', config.tracing.otlpEndpoint);
   const log = createLogger(config.log.level);
   const gateway = new Gateway(config, log);
-  const port = await gateway.listen();
-  log.info({ port, upstreams: config.upstreams }, 'gateway listening');
-  return { port, close: () => gateway.close() };
+  const { port, metricsPort } = await gateway.listen();
+  log.info({ port, metrics_port: metricsPort, upstreams: config.upstreams }, 'gateway listening');
+  return { port, metricsPort, close: () => gateway.close() };
 }

@@ -141,6 +141,7 @@ export async function bootGateway(
 ): Promise<BootedGateway> {
   const env: Record<string, string> = {
     GATEWAY_PORT: '0',
+    GATEWAY_METRICS_PORT: '0',
     LOG_LEVEL: 'silent',
     BODY_LIMIT: String(BODY_LIMIT),
     UPLOAD_LIMIT: String(UPLOAD_LIMIT),

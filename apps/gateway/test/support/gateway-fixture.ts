@@ -210,6 +210,7 @@ export const agent = new Agent({ keepAliveTimeout: 1_000 });
 export async function boot(extra: Record<string, string>): Promise<{ gateway: RunningGateway; url: string }> {
   const env: Record<string, string> = {
     GATEWAY_PORT: '0',
+    GATEWAY_METRICS_PORT: '0',
     LOG_LEVEL: 'silent',
     UPLOAD_LIMIT: String(UPLOAD_LIMIT),
   };
