@@ -760,7 +760,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate the signing key (the previous ones retire after a grace period) */
+        /** Rotate the signing key: published now, signing once every replica publishes it */
         post: operations["acl_Keys_rotate"];
         delete?: never;
         options?: never;
@@ -2285,8 +2285,17 @@ export interface components {
             retires_at: string;
         };
         RotationResponse: {
+            /** @description The new key, published now */
             kid: string;
+            /**
+             * Format: date-time
+             * @description When the new key starts signing: once every acl replica publishes it
+             */
+            signs_from: string;
+            /** @description The keys it replaces (they sign until signs_from) */
             retiring: components["schemas"]["RetiringKeyResponse"][];
+            /** @description Keys no longer published (the oldest beyond JWKS_MAX_KEYS) */
+            unpublished: string[];
         };
         TokenPairResponse: {
             /** @description RS256 JWT; send as `Authorization: Bearer <token>` */
@@ -6730,7 +6739,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The new signing key and the keys it replaces */
+            /** @description The new signing key, when it starts signing, the keys it replaces and those unpublished */
             201: {
                 headers: {
                     [name: string]: unknown;
