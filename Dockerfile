@@ -88,6 +88,6 @@ COPY --from=build /src/dist ./dist
 COPY package.json scripts/healthcheck.js ./
 # The `node` user (uid 1000) of the Node image; Kubernetes' runAsNonRoot checks the uid.
 USER 1000:1000
-EXPOSE 3000 3001 3002 3003 3004 3005 3006 3007 3008
+EXPOSE 3000 3001 3002 3003 3004 3005 3006 3007 3008 9464
 # exec: node replaces the shell as PID 1 and gets SIGTERM itself (the apps drain on it).
 CMD ["sh", "-c", "exec node dist/apps/${APP}/src/main.js"]

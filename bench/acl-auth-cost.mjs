@@ -92,6 +92,7 @@ async function boot(name, dist) {
   await waitReady(`${acl}/acl/health/ready`, { child: aclChild, timeoutMs: 120_000 });
   const gatewayChild = start(join(dist, 'apps/gateway/src/main.js'), {
     GATEWAY_PORT: String(gatewayPort),
+    GATEWAY_METRICS_PORT: '0',
     PORT: String(gatewayPort),
     ACL_URL: acl,
     JWT_JWKS_URL: `${acl}/acl/.well-known/jwks.json`,

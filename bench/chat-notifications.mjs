@@ -145,6 +145,7 @@ async function startStack(natsPort, keys) {
     {
       ...common,
       GATEWAY_PORT: String(gatewayPort),
+      GATEWAY_METRICS_PORT: '0',
       CHAT_NOTIFICATIONS_URL: `http://127.0.0.1:${appPort}`,
       RATE_LIMIT_PER_MINUTE: '0',
     },

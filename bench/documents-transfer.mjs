@@ -170,6 +170,7 @@ async function main() {
   const gateway = start('gateway', {
     ...upstreamEnv('http://127.0.0.1:9', { DOCUMENTS_URL: documentsUrl }),
     GATEWAY_PORT: String(gatewayPort),
+    GATEWAY_METRICS_PORT: '0',
     PORT: String(gatewayPort),
     RATE_LIMIT_PER_MINUTE: '0',
   });

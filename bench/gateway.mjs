@@ -149,6 +149,7 @@ async function startLocal() {
   const env = {
     ...process.env,
     GATEWAY_PORT: String(gatewayPort),
+    GATEWAY_METRICS_PORT: '0',
     // Off: one bench client would otherwise be held to 1200 requests a minute.
     RATE_LIMIT_PER_MINUTE: '0',
     // Access logs are written (one line per request, as in production) and discarded.

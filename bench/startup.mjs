@@ -118,6 +118,7 @@ async function main() {
     RATE_LIMIT_PER_MINUTE: '0',
   };
   for (const app of APPS) env[`${app}_PORT`] = String(await freePort());
+  env.GATEWAY_METRICS_PORT = String(await freePort());
   try {
     log('first start (new data directory)');
     const first = await start(env);

@@ -18,6 +18,8 @@ import sys
 import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+# The gateway's Prometheus listener (GATEWAY_METRICS_PORT's default), apart from its public port.
+GATEWAY_METRICS_PORT = 9464
 problems = []
 
 
@@ -239,8 +241,12 @@ def check_kustomize(label, path, apps):
         if not (ROOT / "apps" / app / "src" / "main.ts").exists():
             problem(where, f"apps/{app}/src/main.ts does not exist")
         ports = [p.get("containerPort") for p in container.get("ports") or []]
-        if ports != [port]:
-            problem(where, f"containerPort {ports}, docs/api/contract.md §0 says {port}")
+        # The gateway has a second listener, its metrics (never the public one).
+        expected_ports = [port, GATEWAY_METRICS_PORT] if app == "gateway" else [port]
+        if ports != expected_ports:
+            problem(where, f"containerPort {ports}, docs/api/contract.md §0 says {expected_ports}")
+        if app == "gateway" and (env_of(container).get("GATEWAY_METRICS_PORT") or {}).get("value") != str(GATEWAY_METRICS_PORT):
+            problem(where, f"GATEWAY_METRICS_PORT should be {GATEWAY_METRICS_PORT}")
         env = {e["name"]: e for e in container.get("env") or []}
         if (env.get("PORT") or {}).get("value") != str(port):
             problem(where, f"PORT should be {port}")
@@ -277,8 +283,9 @@ def check_kustomize(label, path, apps):
             selector = service["spec"].get("selector") or {}
             if not selector or any(labels.get(k) != v for k, v in selector.items()):
                 problem(f"{label} Service/{app}", "selector does not match the Deployment's pods")
-            if [p.get("port") for p in service["spec"].get("ports") or []] != [port]:
-                problem(f"{label} Service/{app}", f"port should be {port}")
+            expected_ports = [port, GATEWAY_METRICS_PORT] if app == "gateway" else [port]
+            if [p.get("port") for p in service["spec"].get("ports") or []] != expected_ports:
+                problem(f"{label} Service/{app}", f"ports should be {expected_ports}")
     for name, budget in by_kind.get("PodDisruptionBudget", {}).items():
         selector = budget["spec"]["selector"]["matchLabels"]
         targets = [d for d in deployments.values() if all(d["spec"]["template"]["metadata"]["labels"].get(k) == v for k, v in selector.items())]
@@ -310,6 +317,10 @@ def check_kustomize(label, path, apps):
     return sorted(required_keys), sum(len(v) for v in by_kind.values())
 
 
+def env_of(container):
+    return {e["name"]: e for e in container.get("env") or []}
+
+
 def check_network_policies(label, policies, apps):
     """Only the gateway reaches the apps' HTTP ports, except acl's, which every app reaches too."""
     deny = policies.get("default-deny")
@@ -324,15 +335,20 @@ def check_network_policies(label, policies, apps):
         if (policy["spec"].get("podSelector") or {}).get("matchLabels") != {"app.kubernetes.io/name": app}:
             problem(where, "does not select the app's pods")
         for rule in policy["spec"].get("ingress") or []:
-            if [p.get("port") for p in rule.get("ports") or []] != [port]:
-                problem(where, f"ingress should open only port {port}")
-            if app == "gateway":
-                continue
             prometheus = [
                 f for f in rule.get("from") or []
                 if (f.get("podSelector") or {}).get("matchLabels") == {"app.kubernetes.io/name": "prometheus"}
                 and "namespaceSelector" in f
             ]
+            only_prometheus = bool(prometheus) and len(prometheus) == len(rule.get("from") or [])
+            opened = [p.get("port") for p in rule.get("ports") or []]
+            if app == "gateway":
+                # Its public port from anywhere; its metrics port (GATEWAY_METRICS_PORT) from Prometheus only.
+                if opened != [port] and not (only_prometheus and opened == [GATEWAY_METRICS_PORT]):
+                    problem(where, f"ingress should open port {port}, and {GATEWAY_METRICS_PORT} to Prometheus only")
+                continue
+            if opened != [port]:
+                problem(where, f"ingress should open only port {port}")
             if prometheus and len(prometheus) == len(rule.get("from") or []):
                 continue  # the scraper, on the app's own port (checked above)
             sources = [(f.get("podSelector") or {}).get("matchLabels") for f in rule.get("from") or []]

@@ -90,6 +90,7 @@ export async function startAppStack({
     const gatewayEnv = {
       ...common,
       GATEWAY_PORT: String(ports.gateway),
+      GATEWAY_METRICS_PORT: '0',
       RATE_LIMIT_PER_MINUTE: '0',
       ...upstreamEnv(urls[app], { ACL_URL: urls.acl }),
     };

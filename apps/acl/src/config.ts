@@ -1,7 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsInt, IsOptional, Min, registerDecorator, type ValidationOptions } from 'class-validator';
-import { defineConfig, platformConfig, PlatformEnv, toDuration, type ConfigOf } from '@media/platform';
+import { defineConfig, platformConfig, PlatformEnv, toDuration, toInt, type ConfigOf } from '@media/platform';
 import { IsPassword } from './credentials/password-rule';
 
 /** A PEM private key node can read (PKCS#8 or PKCS#1) holding an RSA key. */
@@ -49,6 +49,15 @@ export class AclEnv extends PlatformEnv {
   @Min(1000, { message: 'must be at least 1s' })
   JWT_KEY_GRACE: number = 60 * 60_000;
 
+  /**
+   * The most signing keys the JWKS publishes. A rotation unpublishes the oldest beyond it (and
+   * so does a start), but never one whose tokens may still be valid: such a rotation is 429.
+   */
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of keys' })
+  @Min(2, { message: 'must be at least 2 (the signing key and the one it replaced)' })
+  JWKS_MAX_KEYS: number = 5;
+
   /** A session's absolute lifetime: no refresh extends it beyond this after the login. */
   @Transform(toDuration)
   @IsInt({ message: DURATION })
@@ -78,6 +87,7 @@ export const aclConfig = defineConfig(AclEnv, (env) => ({
     /** The PEM with literal `\n` sequences (as some env files carry them) turned into newlines. */
     privateKeyPem: env.JWT_PRIVATE_KEY?.replace(/\\n/g, '\n'),
     keyGrace: env.JWT_KEY_GRACE,
+    maxKeys: env.JWKS_MAX_KEYS,
   },
   sessions: { refreshTtl: env.JWT_REFRESH_TTL, maxAge: env.REFRESH_MAX_AGE },
   invitations: { ttl: env.INVITATION_TTL },

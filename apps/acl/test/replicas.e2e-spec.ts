@@ -134,11 +134,19 @@ it('rotates the signing key on one replica; both keys verify during the grace, t
   });
   expect(refused.status).toBe(403);
 
+  // The first key was made at this acl's first start: a rotation within a minute of it is refused.
+  const early = await call(a.url, '/acl/api/v1/keys/rotate', { method: 'POST', token: oldToken });
+  expect(early.status).toBe(429);
+  expect(early.body.code).toBe('rate_limited');
+  await db(`UPDATE signing_keys SET created_at = created_at - interval '2 minutes'`);
+
   const rotated = await call(a.url, '/acl/api/v1/keys/rotate', { method: 'POST', token: oldToken });
   expect(rotated.status).toBe(201);
   expect(rotated.body).toEqual({
     kid: expect.any(String),
+    signs_from: expect.any(String),
     retiring: [{ kid: oldKid, retires_at: expect.any(String) }],
+    unpublished: [],
   });
   const grace = Date.parse(rotated.body.retiring[0].retires_at) - Date.now();
   expect(grace).toBeGreaterThan(55 * 60_000); // JWT_KEY_GRACE, 1 h by default
@@ -148,7 +156,14 @@ it('rotates the signing key on one replica; both keys verify during the grace, t
   expect(await kids(a.url)).toEqual([newKid, oldKid]);
   const published = (ids: string[]) => ids.join() === [newKid, oldKid].join();
   expect(await eventually(() => kids(b.url), published, 15_000)).toEqual([newKid, oldKid]);
-  const fresh = await call(b.url, '/acl/api/v1/auth/token', { json: admin });
+  // The new key signs only once both replicas publish it (signs_from); until then the old one.
+  const early2 = await call(b.url, '/acl/api/v1/auth/token', { json: admin });
+  if (Date.now() < Date.parse(rotated.body.signs_from)) expect(kidOf(early2.body.access_token)).toBe(oldKid);
+  const fresh = await eventually(
+    () => call(b.url, '/acl/api/v1/auth/token', { json: admin }),
+    (res) => res.status === 200 && kidOf(res.body.access_token) === newKid,
+    30_000,
+  );
   expect(kidOf(fresh.body.access_token)).toBe(newKid);
 
   // Tokens of both keys are in flight; each replica accepts both.

@@ -44,8 +44,10 @@ export class ChatNotificationsEnv extends PlatformEnv {
   CHAT_EDIT_WINDOW: number = 15 * 60_000;
 
   /**
-   * The public origin (the gateway's, e.g. `https://backoffice.example.com`) that links in
-   * digests and quiet-hours summaries start with; unset: the links are paths.
+   * The public origin (the gateway's, e.g. `https://backoffice.example.com`). The gateway starts
+   * absolute URLs (pagination links) with it and always serves its host (ALLOWED_HOSTS);
+   * chat-notifications starts the links in digests and quiet-hours summaries with it. Unset: the
+   * request's host (gateway), paths (email links).
    */
   @IsOptional()
   @Matches(/^https?:\/\/[^\s/]+\/?$/, { message: 'must be an http:// or https:// origin' })

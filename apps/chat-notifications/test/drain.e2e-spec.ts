@@ -54,7 +54,11 @@ it('chat-notifications closes every websocket with 1001 on SIGTERM and exits 0',
 
 it('the gateway relays a 1001 to its websocket tunnels on SIGTERM and exits 0', async () => {
   const port = await freePort();
-  const gateway = spawnDist('gateway', { ...system().env, GATEWAY_PORT: String(port) });
+  const gateway = spawnDist('gateway', {
+    ...system().env,
+    GATEWAY_PORT: String(port),
+    GATEWAY_METRICS_PORT: '0',
+  });
   try {
     const base = `http://127.0.0.1:${port}`;
     await waitReady(`${base}/health/live`, gateway, 60_000);

@@ -11,6 +11,7 @@ import {
   type AuthConfig,
   type ConfigOf,
 } from '@media/platform/core';
+import { DEFAULT_ALLOWED_HOSTS, parseAllowedHosts } from './proxy/hosts';
 
 const PORT_MESSAGE = 'must be a port between 0 and 65535';
 const URL_MESSAGE = 'must be an http(s):// URL';
@@ -41,6 +42,24 @@ export class GatewayEnv {
   @Min(0, { message: PORT_MESSAGE })
   @Max(65535, { message: PORT_MESSAGE })
   PORT?: number;
+
+  /**
+   * The port of the gateway's Prometheus `/metrics`, a listener of its own (never the public
+   * port), bound like the public one (HOST).
+   */
+  @Transform(toInt)
+  @IsInt({ message: PORT_MESSAGE })
+  @Min(0, { message: PORT_MESSAGE })
+  @Max(65535, { message: PORT_MESSAGE })
+  GATEWAY_METRICS_PORT: number = 9464;
+
+  /**
+   * The address the gateway's listeners (the public one and the metrics one) bind to; unset:
+   * every interface (the images). `npm start` sets `127.0.0.1` unless HOST is given.
+   */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9.:-]+$/, { message: 'must be an address or host name such as 127.0.0.1 or 0.0.0.0' })
+  HOST?: string;
 
   /** Where content is reached (default `http://127.0.0.1:3001`). */
   @Matches(ORIGIN, { message: ORIGIN_MESSAGE })
@@ -179,6 +198,24 @@ export class GatewayEnv {
   @IsString()
   TRUSTED_PROXIES: string = 'loopback';
 
+  /**
+   * The public origin of the API (`https://backoffice.example.com`): absolute URLs (pagination
+   * links) start with it whatever host a client named, and its host is always in ALLOWED_HOSTS.
+   * Unset: they start with the request's own host.
+   */
+  @IsOptional()
+  @Matches(ORIGIN, { message: ORIGIN_MESSAGE })
+  PUBLIC_URL?: string;
+
+  /**
+   * Host names a request may name (its `Host`, or a trusted proxy's `X-Forwarded-Host`; the port
+   * does not count), comma-separated: names, addresses (`[::1]`), `.example.com` for a domain and
+   * its subdomains, `*` for any. Others are 400 `host_not_allowed`, `/health/*` excepted.
+   * Unset: `localhost,127.0.0.1,[::1]`. PUBLIC_URL's host is added either way.
+   */
+  @IsString()
+  ALLOWED_HOSTS: string = '';
+
   /** Health requests per minute per client (`/health/*` and every `/<prefix>/health/*`). */
   @Transform(toInt)
   @IsInt({ message: 'must be a whole number of requests per minute' })
@@ -189,7 +226,7 @@ export class GatewayEnv {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 
-  /** When set, the gateway's own `/metrics` needs `Authorization: Bearer <METRICS_TOKEN>`. */
+  /** When set, the gateway's `/metrics` (GATEWAY_METRICS_PORT) needs `Authorization: Bearer <METRICS_TOKEN>`. */
   @IsOptional()
   @IsString()
   @Matches(/^\S{16,}$/, { message: 'must be at least 16 characters without spaces' })
@@ -244,6 +281,15 @@ export const gatewayConfig = defineConfig(
     } catch (error) {
       throw new ConfigError('TRUSTED_PROXIES', (error as Error).message);
     }
+    let allowedHosts: string[];
+    try {
+      allowedHosts = parseAllowedHosts(env.ALLOWED_HOSTS);
+    } catch (error) {
+      throw new ConfigError('ALLOWED_HOSTS', (error as Error).message);
+    }
+    if (allowedHosts.length === 0) allowedHosts = [...DEFAULT_ALLOWED_HOSTS];
+    const publicUrl = env.PUBLIC_URL ? withoutTrailingSlash(env.PUBLIC_URL) : undefined;
+    if (publicUrl) allowedHosts.push(`${new URL(publicUrl).hostname}`);
     const auth: AuthConfig = {
       jwksUrl: env.JWT_JWKS_URL,
       issuer: env.JWT_ISSUER,
@@ -253,6 +299,8 @@ export const gatewayConfig = defineConfig(
     };
     return {
       port: env.GATEWAY_PORT ?? env.PORT ?? APPS.gateway.port,
+      /** Where both listeners bind; undefined: every interface. */
+      host: env.HOST,
       upstreams: Object.fromEntries(
         SERVICE_NAMES.map((app) => [app, withoutTrailingSlash(env[upstreamVariable(app)] as string)]),
       ) as Record<ServiceName, string>,
@@ -279,9 +327,12 @@ export const gatewayConfig = defineConfig(
         .map((origin) => origin.trim().replace(/\/+$/, ''))
         .filter((origin) => origin !== ''),
       trustedProxies: env.TRUSTED_PROXIES,
+      /** PUBLIC_URL without a trailing slash, or undefined. */
+      publicUrl,
+      allowedHosts,
       hsts: env.HSTS,
       log: { level: env.LOG_LEVEL },
-      metrics: { token: env.METRICS_TOKEN },
+      metrics: { token: env.METRICS_TOKEN, port: env.GATEWAY_METRICS_PORT },
       nats: { url: env.NATS_URL },
       tracing: { otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT },
     };

@@ -15,9 +15,7 @@ import {
   PayloadTooLarge,
   RateLimited,
   pickRequestId,
-  runInApp,
   SpanKind,
-  startTracing,
   stopAccepting,
   tokenRules,
   traceparentOf,
@@ -25,9 +23,11 @@ import {
   type TrustedProxies,
 } from '@media/platform/core';
 import { AccessLog, type RequestNote } from './access-log/access-log';
-import { gatewayConfig, type GatewayConfig } from './config';
+import type { GatewayConfig } from './config';
 import { ConnectionCount } from './connections/connection-count';
-import { createLogger, type GatewayLogger } from './logger';
+import { listenOn } from './connections/listen';
+import type { GatewayLogger } from './logger';
+import { MetricsListener } from './metrics/metrics-listener';
 import { OwnRoutes } from './own-routes/own-routes';
 import { TokenChecker } from './proxy/auth';
 import { allowedOrigin, answerPreflight, exposeToOrigin, isPreflight } from './proxy/cors';
@@ -41,6 +41,7 @@ import {
 } from './proxy/errors';
 import { bodyLimitOf, Forwarder } from './proxy/forward';
 import { clientAddress } from './proxy/headers';
+import { HostPolicy, publicOriginOf } from './proxy/hosts';
 import { RateLimiter } from './proxy/rate-limit';
 import { SECURITY_HEADERS, SecurityPolicy } from './proxy/security-headers';
 import {
@@ -56,18 +57,11 @@ import { Upgrades } from './proxy/upgrades';
 import { goAway } from './shutdown/go-away';
 import { gatewayRevocations, type GatewayRevocations } from './revocation/token-versions';
 
-/** A running gateway, as `main.ts` and the embedded runner hold it. */
-export interface RunningGateway {
-  /** The port it listens on (the real one when 0 was asked for). */
-  port: number;
-  /** Stops accepting, lets in-flight requests finish (bounded by SHUTDOWN_TIMEOUT), closes pools. */
-  close(): Promise<void>;
-}
-
 /** `/health/*` of the gateway and `/<prefix>/health/*` of every app. */
 const HEALTH_PATH = /^\/(?:[^/]+\/)?health(?:\/|$)/;
 
-class Gateway {
+/** The gateway's server, its routes and its shutdown; `startGateway` (./start.ts) runs one. */
+export class Gateway {
   private readonly server: Server;
   private readonly forwarder: Forwarder;
   private readonly tokens: TokenChecker;
@@ -75,6 +69,7 @@ class Gateway {
   private readonly metrics = new AppMetrics('gateway');
   private readonly accessLog: AccessLog;
   private readonly ownRoutes: OwnRoutes;
+  private readonly metricsListener: MetricsListener;
   private readonly connections: ConnectionCount;
   private readonly upgrades: Upgrades;
   /** Requests whose answer is not complete yet: shutdown waits for these. */
@@ -87,6 +82,7 @@ class Gateway {
   private readonly healthLimiter: RateLimiter;
   private readonly corsOrigins: ReadonlySet<string>;
   private readonly revocations: GatewayRevocations;
+  private readonly hosts: HostPolicy;
 
   constructor(
     private readonly config: GatewayConfig,
@@ -100,20 +96,21 @@ class Gateway {
       upstreamTimeout: config.timeouts.upstream,
       minBodyRate: config.limits.minBodyRate,
       trustedProxies: this.trusted,
+      publicOrigin: publicOriginOf(config.publicUrl),
     });
     this.revocations = gatewayRevocations(config, log);
+    this.hosts = new HostPolicy(config.allowedHosts, this.trusted);
     this.tokens = new TokenChecker(config.auth.jwksUrl, tokenRules(config.auth), this.revocations.versions);
     this.limiter = new RateLimiter(config.limits.ratePerMinute);
     this.healthLimiter = new RateLimiter(config.limits.healthRatePerMinute);
     this.corsOrigins = new Set(config.corsOrigins);
     this.accessLog = new AccessLog(this.metrics, log);
     this.ownRoutes = new OwnRoutes({
-      metrics: this.metrics,
-      metricsToken: config.metrics.token,
       pool: (app) => this.forwarder.pool(app),
       closing: () => this.closing !== undefined,
       log,
     });
+    this.metricsListener = new MetricsListener(this.metrics, { ...config.metrics, host: config.host });
     this.connections = new ConnectionCount(config.limits);
     this.upgrades = new Upgrades({
       config,
@@ -122,6 +119,7 @@ class Gateway {
       tokens: this.tokens,
       limiter: this.limiter,
       trusted: this.trusted,
+      hosts: this.hosts,
       connections: this.connections,
       closing: () => this.closing !== undefined,
       versions: this.revocations.versions,
@@ -153,15 +151,14 @@ class Gateway {
     lingerOnClose(this.server, { bytes: config.limits.upload, ms: 2_000 });
   }
 
-  listen(): Promise<number> {
-    return new Promise((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(this.config.port, () => {
-        this.server.off('error', reject);
-        const address = this.server.address();
-        resolve(typeof address === 'object' && address ? address.port : this.config.port);
-      });
+  /** Opens the public listener and the metrics one (both on HOST); the ports they got. */
+  async listen(): Promise<{ port: number; metricsPort: number }> {
+    const metricsPort = await this.metricsListener.listen();
+    const port = await listenOn(this.server, this.config.port, this.config.host).catch(async (error) => {
+      await this.metricsListener.close();
+      throw error;
     });
+    return { port, metricsPort };
   }
 
   // ---------------------------------------------------------------- HTTP requests
@@ -214,19 +211,22 @@ class Gateway {
     return note;
   }
 
-  /** Routing, then the token (docs/api/contract.md §0: an unknown segment is 404 with or without one). */
+  /** Host, routing, then token (docs/api/contract.md §2: host_not_allowed first; §0: 404 with or without a token). */
   private route(req: IncomingMessage, res: ServerResponse, note: RequestNote): void {
     const url = req.url ?? '/';
     // Only origin-form targets: absolute-form and `*` are for proxies and OPTIONS-to-server.
     if (url.charCodeAt(0) !== 47 /* "/" */) throw new InvalidPath();
     const path = pathOf(url);
     if (hasDotSegment(path)) throw new InvalidPath();
+    // Before routing and tokens (as Django's ALLOWED_HOSTS); probes use pod addresses.
+    const health = HEALTH_PATH.test(path);
+    if (!health) this.hosts.check(req);
     const segment = firstSegment(path);
     const own = OWN_SEGMENTS.has(segment);
     const app = own ? undefined : ROUTES.get(segment);
     if (!own && !app) throw new RouteNotFound(segment);
     // Health probes are cheap for a probe and costly to multiply: limited per client, apart.
-    if (HEALTH_PATH.test(path)) {
+    if (health) {
       const wait = this.healthLimiter.take(`ip:${clientAddress(req, this.trusted)}`);
       if (wait > 0) throw new RateLimited(wait);
     }
@@ -288,7 +288,7 @@ class Gateway {
     const limit = bodyLimitOf(req, this.config.limits);
     if (length !== undefined && Number(length) > limit) throw new PayloadTooLarge(limit);
     note.upstream = app;
-    this.forwarder.forward(app, req, res, note.requestId, (outcome) => {
+    this.forwarder.forward(app, req, res, note.requestId, typeof client !== 'string', (outcome) => {
       if (outcome.error) this.fail(req, res, note, outcome.error);
     });
   }
@@ -362,30 +362,11 @@ class Gateway {
     this.server.closeAllConnections();
     await stopped;
     await this.forwarder.close(deadline);
+    await this.metricsListener.close();
     this.limiter.close();
     this.healthLimiter.close();
     await this.revocations.stop();
     this.log.info({ in_flight_cut: this.active.size }, 'gateway stopped');
     this.log.flush();
   }
-}
-
-/**
- * Starts the gateway (docs/api/contract.md §0): a plain node:http server whose handler routes by first path
- * segment to keep-alive undici pools, with the gateway's own `/health`, `/openapi.json` and
- * `/docs` beside it. Throws ConfigError for a bad variable.
- */
-export function startGateway(env: Record<string, string | undefined>): Promise<RunningGateway> {
-  // Its server and everything it starts are the gateway's (logs, spans), also in the embedded default.
-  return runInApp({ app: 'gateway' }, () => boot(env));
-}
-
-async function boot(env: Record<string, string | undefined>): Promise<RunningGateway> {
-  const config = gatewayConfig.load(env);
-  startTracing('gateway', config.tracing.otlpEndpoint);
-  const log = createLogger(config.log.level);
-  const gateway = new Gateway(config, log);
-  const port = await gateway.listen();
-  log.info({ port, upstreams: config.upstreams }, 'gateway listening');
-  return { port, close: () => gateway.close() };
 }

@@ -1,6 +1,6 @@
 import { processEnv, runProcess, stopTracing } from '@media/platform/core';
 import { gatewayConfig } from './config';
-import { startGateway } from './gateway';
+import { startGateway } from './start';
 
 /** Runs the gateway alone: config from the environment, clean stop on SIGTERM/SIGINT (docs/api/contract.md §6). */
 void runProcess({

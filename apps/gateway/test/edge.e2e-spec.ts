@@ -339,7 +339,8 @@ describe('TRUSTED_PROXIES at the gateway', () => {
   };
 
   it('believes X-Forwarded-* from a listed proxy (loopback by default)', async () => {
-    const headers = await echoedHeaders(await gateway(), claims);
+    // The host a trusted proxy names is judged against ALLOWED_HOSTS like any other.
+    const headers = await echoedHeaders(await gateway({ ALLOWED_HOSTS: 'media.example.com' }), claims);
     expect(headers['x-forwarded-host']).toBe('media.example.com');
     expect(headers['x-forwarded-proto']).toBe('https');
     expect(headers['x-forwarded-for']).toBe('198.51.100.7, 127.0.0.1');

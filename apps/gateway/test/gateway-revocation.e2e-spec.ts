@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { eventually, testEnv } from '@media/testing';
 import { WebSocket } from 'ws';
-import type { RunningGateway } from '../src/gateway';
+import type { RunningGateway } from '../src/start';
 import { bearer, boot, call, lastSeen, mint, useGatewayFixture } from './support/gateway-fixture';
 
 useGatewayFixture();

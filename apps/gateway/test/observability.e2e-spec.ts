@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from '@nats-io/transport-node';
 import { AclSubjects } from '@media/contracts';
-import { startGateway } from '../src/gateway';
+import { startGateway } from '../src/start';
 import { call, stack, startPrivateStack, testEnv, type PrivateStack, type StackInfo } from '@media/testing';
 
 let system: StackInfo;
@@ -97,12 +97,18 @@ describe('GET /<prefix>/metrics', () => {
     ).toBeGreaterThanOrEqual(1);
   });
 
-  it('is not routed by the gateway, which serves its own /metrics per upstream', async () => {
+  it('is not routed by the gateway, which serves its own /metrics per upstream on GATEWAY_METRICS_PORT', async () => {
     const routed = await call(system.gatewayUrl, '/acl/metrics', { token: adminToken });
     expect(routed.status).toBe(404);
     expect(routed.body).toEqual({ detail: expect.any(String), code: 'not_found' });
+    // Never on the public port, with or without a token (docs/api/contract.md §2 "What is not public").
+    for (const token of [undefined, adminToken]) {
+      const publicPort = await call(system.gatewayUrl, '/metrics', { token });
+      expect(publicPort.status).toBe(404);
+      expect(publicPort.body).toEqual({ detail: 'No route for /metrics', code: 'route_not_found' });
+    }
 
-    const own = await call(system.gatewayUrl, '/metrics');
+    const own = await call(`http://127.0.0.1:${system.env.GATEWAY_METRICS_PORT}`, '/metrics');
     expect(own.status).toBe(200);
     expect(
       sample(own.text, 'http_requests_total', { app: 'gateway', route: '/acl/*' }),
@@ -113,9 +119,16 @@ describe('GET /<prefix>/metrics', () => {
 describe('METRICS_TOKEN', () => {
   it("guards the gateway's own /metrics with a bearer when set", async () => {
     const token = 'scrape-token-0123456789abcdef';
-    const gateway = await startGateway({ GATEWAY_PORT: '0', METRICS_TOKEN: token, LOG_LEVEL: 'silent' });
-    const base = `http://127.0.0.1:${gateway.port}`;
+    const gateway = await startGateway({
+      GATEWAY_PORT: '0',
+      GATEWAY_METRICS_PORT: '0',
+      METRICS_TOKEN: token,
+      LOG_LEVEL: 'silent',
+    });
+    const base = `http://127.0.0.1:${gateway.metricsPort}`;
     try {
+      // The metrics listener answers /metrics only.
+      expect((await call(base, '/health/live')).status).toBe(404);
       const anonymous = await call(base, '/metrics');
       expect(anonymous.status).toBe(401);
       expect(anonymous.body).toEqual({ detail: expect.any(String), code: 'not_authenticated' });

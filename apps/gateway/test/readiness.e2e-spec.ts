@@ -8,7 +8,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SERVICE_NAMES, envPrefix } from '@media/contracts';
 import { eventually } from '@media/testing';
-import { startGateway, type RunningGateway } from '../src/gateway';
+import { startGateway, type RunningGateway } from '../src/start';
 import { DOWN_AFTER_FAILURES } from '../src/health/readiness';
 
 interface Report {

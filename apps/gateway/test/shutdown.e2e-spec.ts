@@ -130,6 +130,7 @@ describe('SIGTERM to the gateway under load', () => {
     const port = await freePort();
     const env: Record<string, string> = {
       GATEWAY_PORT: String(port),
+      GATEWAY_METRICS_PORT: '0',
       LOG_LEVEL: 'warn',
       SHUTDOWN_TIMEOUT: `${SHUTDOWN_TIMEOUT_MS}ms`,
       RATE_LIMIT_PER_MINUTE: '0',

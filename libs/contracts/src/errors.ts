@@ -48,6 +48,8 @@ export const ERROR_CODES = [
   'idempotency_key_in_flight',
   // gateway
   'bad_request',
+  /** The request's Host is not in the gateway's ALLOWED_HOSTS (docs/api/contract.md §2). */
+  'host_not_allowed',
   'invalid_path',
   'method_not_allowed',
   'request_header_fields_too_large',

@@ -296,3 +296,53 @@ describe('JWKS refresh on its TTL (key retirement)', () => {
     expect(requests).toBeGreaterThan(jwks.fetches - before);
   });
 });
+
+describe('key rotation: a new kid is verified at once (docs/api/contract.md §2 "What is not public")', () => {
+  const jwks = new FakeJwks();
+  const current = generateTestKeys();
+  // Made ahead: generating keys takes long enough for idle connections to be closed meanwhile.
+  const strangers = Array.from({ length: 20 }, () => generateTestKeys());
+  let booted: { app: INestApplication; base: string; db: string };
+
+  beforeAll(async () => {
+    jwks.keys = [current];
+    await jwks.start();
+    booted = await boot(jwks.url);
+    expect((await me(booted.base, mintToken(current))).status).toBe(200);
+  });
+
+  afterAll(async () => {
+    await booted?.app.close();
+    jwks.stop();
+    if (booted) await dropDatabases([booted.db]);
+  }, 60_000);
+
+  it('verifies a kid published right after the set was fetched, without waiting out a cooldown', async () => {
+    // A kid the JWKS does not publish makes the app fetch the set now.
+    const before = jwks.fetches;
+    expect((await me(booted.base, mintToken(generateTestKeys()))).status).toBe(401);
+    expect(jwks.fetches - before).toBe(1);
+    // acl publishes a new key, then signs with it: the very next request with it is accepted.
+    const rotated = generateTestKeys();
+    jwks.keys = [rotated, current];
+    const answers = await Promise.all(Array.from({ length: 20 }, () => me(booted.base, mintToken(rotated))));
+    expect(answers.map((res) => res.status)).toEqual(Array(20).fill(200));
+    // Twenty requests at once share one fetch, 200 ms at most after the one before.
+    expect(jwks.fetches - before).toBeLessThanOrEqual(3);
+  });
+
+  it('does not ask again for a kid a fetch did not find, and coalesces a flood of unknown kids', async () => {
+    const stranger = strangers.pop()!;
+    const before = jwks.fetches;
+    expect((await me(booted.base, mintToken(stranger))).status).toBe(401);
+    expect(jwks.fetches - before).toBe(1);
+    const again = await Promise.all(Array.from({ length: 20 }, () => me(booted.base, mintToken(stranger))));
+    expect(again.map((res) => res.status)).toEqual(Array(20).fill(401));
+    expect(jwks.fetches - before).toBe(1);
+    // Nineteen different unknown kids at once: refused, for a few shared fetches (one per 200 ms
+    // at most), not one each.
+    const flood = await Promise.all(strangers.map((keys) => me(booted.base, mintToken(keys))));
+    expect(flood.map((res) => res.status)).toEqual(Array(19).fill(401));
+    expect(jwks.fetches - before).toBeLessThanOrEqual(5);
+  });
+});

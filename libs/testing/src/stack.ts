@@ -123,6 +123,8 @@ async function bootStack(
     env[`${envPrefix(app)}_PORT`] = String(ports[app]);
     env[`${envPrefix(app)}_URL`] = urls[app];
   }
+  // The gateway's /metrics listener (GATEWAY_METRICS_PORT), free like the other ports.
+  env.GATEWAY_METRICS_PORT ??= String(await freePort());
   const logDir = join(ROOT, 'dist', 'e2e-logs', run);
   mkdirSync(logDir, { recursive: true });
   // documents' stored files: the run's own directory, never the developer's `.data`.

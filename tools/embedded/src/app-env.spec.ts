@@ -24,6 +24,7 @@ const input = {
   cursorSecret: 's'.repeat(64),
   admin: { email: 'admin@media.localhost', password: 'pw-pw-pw-pw-pw' },
   dataDir: '/srv/data',
+  gateway: { host: '127.0.0.1', metricsPort: 9464 },
 };
 
 describe('appEnvironments', () => {
@@ -66,5 +67,11 @@ describe('appEnvironments', () => {
     expect(appEnvironments(input).services.content.STORAGE_DIR).toBeUndefined();
     const given = { ...input, passThrough: { STORAGE_DIR: '/mnt/files' } };
     expect(appEnvironments(given).services.documents.STORAGE_DIR).toBe('/mnt/files');
+  });
+
+  it('gives the gateway HOST and GATEWAY_METRICS_PORT, which the apps do not get', () => {
+    const { services, gateway } = appEnvironments(input);
+    expect(gateway).toMatchObject({ HOST: '127.0.0.1', GATEWAY_METRICS_PORT: '9464' });
+    expect(services.acl.HOST).toBeUndefined();
   });
 });

@@ -13,6 +13,8 @@ export interface AppEnvInput {
   admin: { email: string; password: string };
   /** The data directory: documents keeps its stored files under it. */
   dataDir: string;
+  /** Where the gateway's listeners bind (HOST) and its metrics port. */
+  gateway: { host: string; metricsPort: number };
 }
 
 export interface AppEnvironments {
@@ -47,5 +49,10 @@ export function appEnvironments(input: AppEnvInput): AppEnvironments {
     // (the same variable docker-compose and Kubernetes point at their volume).
     if (app === 'documents') services[app].STORAGE_DIR ??= join(input.dataDir, 'documents');
   }
-  return { services, gateway: { ...common } };
+  const gateway = {
+    ...common,
+    HOST: input.gateway.host,
+    GATEWAY_METRICS_PORT: String(input.gateway.metricsPort),
+  };
+  return { services, gateway };
 }

@@ -15,7 +15,7 @@ import { documentsApp } from '../../../apps/documents/src/app.definition';
 import { inventoryApp } from '../../../apps/inventory/src/app.definition';
 import { paymentApp } from '../../../apps/payment/src/app.definition';
 
-export { startGateway } from '../../../apps/gateway/src/gateway';
+export { startGateway } from '../../../apps/gateway/src/start';
 export { createApp, stopApp } from '@media/platform';
 
 /** Every service app by name; acl is started first (the others fetch its JWKS). */

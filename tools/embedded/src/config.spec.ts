@@ -63,4 +63,25 @@ describe('loadRunnerConfig', () => {
     );
     expect(config.passThrough).toEqual({ LOG_LEVEL: 'debug', RATE_LIMIT_PER_MINUTE: '50' });
   });
+
+  it('binds the gateway to 127.0.0.1 unless HOST says otherwise, and keeps HOST from the apps', () => {
+    expect(loadRunnerConfig({}, '/x').host).toBe('127.0.0.1');
+    const config = loadRunnerConfig({ HOST: '0.0.0.0', GATEWAY_METRICS_PORT: '9500' }, '/x');
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.gatewayMetricsPort).toBe(9500);
+    expect(config.passThrough.HOST).toBeUndefined();
+    expect(config.passThrough.GATEWAY_METRICS_PORT).toBeUndefined();
+    expect(() => loadRunnerConfig({ HOST: 'a b' }, '/x')).toThrow('Invalid configuration: HOST');
+  });
+
+  it("puts the gateway's metrics on 9464 by default, and refuses a port an app has", () => {
+    expect(loadRunnerConfig({}, '/x').gatewayMetricsPort).toBe(9464);
+    expect(loadRunnerConfig({ GATEWAY_METRICS_PORT: '0' }, '/x').gatewayMetricsPort).toBe(0);
+    expect(() => loadRunnerConfig({ GATEWAY_METRICS_PORT: '3006' }, '/x')).toThrow(
+      "Invalid configuration: GATEWAY_METRICS_PORT must differ from acl's port 3006",
+    );
+    expect(() => loadRunnerConfig({ GATEWAY_METRICS_PORT: '70000' }, '/x')).toThrow(
+      'Invalid configuration: GATEWAY_METRICS_PORT must be a port between 0 and 65535',
+    );
+  });
 });

@@ -16,6 +16,14 @@ export interface RunnerConfig {
   jwksUrl?: string;
   /** HTTP port of every app, `<APP>_PORT` overriding docs/api/contract.md §0's defaults. */
   ports: Record<AppName, number>;
+  /** The gateway's `/metrics` port (`GATEWAY_METRICS_PORT`, default 9464; 0: one the system picks). */
+  gatewayMetricsPort: number;
+  /**
+   * Where the gateway's listeners bind (`HOST`): `127.0.0.1` unless told otherwise, since this
+   * mode prints an administrator password and the demo users' passwords are published. The apps,
+   * PostgreSQL and NATS stay on 127.0.0.1 whatever it says: the gateway is the way in.
+   */
+  host: string;
   /** `PATH`, searched for a nats-server binary. */
   path: string;
   /** Everything else, handed on to the apps (LOG_LEVEL, BODY_LIMIT, RATE_LIMIT_PER_MINUTE, ...). */
@@ -50,6 +58,8 @@ const RUNNER_OWNED = new Set([
   'ADMIN_PASSWORD',
   'JWT_JWKS_URL',
   'DATA_DIR',
+  'HOST',
+  'GATEWAY_METRICS_PORT',
 ]);
 
 /** `<APP>_PORT` and `<APP>_URL`: the runner sets them for every app from `ports`. */
@@ -98,6 +108,22 @@ export function loadRunnerConfig(env: Record<string, string | undefined>, cwd: s
     seen.set(value, app);
   }
 
+  const metricsText = text(env, 'GATEWAY_METRICS_PORT') ?? '9464';
+  if (!/^\d+$/.test(metricsText) || Number(metricsText) > 65535) {
+    throw new RunnerConfigError('GATEWAY_METRICS_PORT', 'must be a port between 0 and 65535');
+  }
+  const gatewayMetricsPort = Number(metricsText);
+  const taken = seen.get(gatewayMetricsPort);
+  if (taken)
+    throw new RunnerConfigError(
+      'GATEWAY_METRICS_PORT',
+      `must differ from ${taken}'s port ${gatewayMetricsPort}`,
+    );
+  const host = text(env, 'HOST') ?? '127.0.0.1';
+  if (!/^[A-Za-z0-9.:-]+$/.test(host)) {
+    throw new RunnerConfigError('HOST', 'must be an address or host name such as 127.0.0.1 or 0.0.0.0');
+  }
+
   const databaseUrl = text(env, 'DATABASE_URL');
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/\S+$/.test(databaseUrl)) {
     throw new RunnerConfigError('DATABASE_URL', 'must be a postgres:// URL');
@@ -130,6 +156,8 @@ export function loadRunnerConfig(env: Record<string, string | undefined>, cwd: s
     adminPassword: text(env, 'ADMIN_PASSWORD'),
     jwksUrl: text(env, 'JWT_JWKS_URL'),
     ports,
+    gatewayMetricsPort,
+    host,
     path: env.PATH ?? '',
     passThrough,
   };

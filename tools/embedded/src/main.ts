@@ -22,14 +22,31 @@ function display(path: string): string {
   return shown && !shown.startsWith('..') ? shown : path;
 }
 
+/** How a browser on this machine reaches `host`: `localhost` for loopback and every-interface binds. */
+function reachable(host: string): string {
+  if (['127.0.0.1', 'localhost', '0.0.0.0', '::', '::1'].includes(host)) return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
 function banner(system: StartedSystem, startedAt: number): string {
-  const url = `http://localhost:${system.gatewayPort}`;
+  const name = reachable(system.host);
+  const url = `http://${name}:${system.gatewayPort}`;
   const { admin, file } = system.secrets;
   const lines = [
     `ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`,
     `  URL:       ${url}`,
     `  API docs:  ${url}/docs`,
+    `  Metrics:   http://${name}:${system.gatewayMetricsPort}/metrics`,
   ];
+  if (system.host === '127.0.0.1' || system.host === 'localhost' || system.host === '::1') {
+    lines.push(
+      `  Listening on this machine only (set HOST=0.0.0.0 to serve the network, with ALLOWED_HOSTS).`,
+    );
+  } else {
+    lines.push(
+      `  WARNING:   listening on ${system.host} (HOST): anyone who reaches it may try these credentials.`,
+    );
+  }
   if (admin.passwordSource === 'generated') {
     lines.push(
       `  Admin:     ${admin.email}  password: ${admin.password}`,

@@ -22,6 +22,9 @@ export interface RunnerIo {
 /** What the start-up banner prints. */
 export interface StartedSystem {
   gatewayPort: number;
+  gatewayMetricsPort: number;
+  /** Where the gateway listens (HOST). */
+  host: string;
   secrets: Secrets;
   database: string;
   bus: string;
@@ -49,12 +52,17 @@ function prepareDataDir(dataDir: string): void {
   if (created !== undefined) chmodSync(dataDir, 0o711);
 }
 
-/** Fails fast, before any server starts, when an app's port is taken. */
-async function checkAppPorts(ports: Record<AppName, number>): Promise<void> {
+/** Fails fast, before any server starts, when an app's port (or the gateway's metrics port) is taken. */
+async function checkAppPorts(ports: Record<AppName, number>, metricsPort: number): Promise<void> {
   for (const app of Object.keys(ports) as AppName[]) {
     if (!(await isPortFree(ports[app]))) {
       throw new Error(`port ${ports[app]} for ${app} is in use; set ${envPrefix(app)}_PORT to a free port`);
     }
+  }
+  if (metricsPort !== 0 && !(await isPortFree(metricsPort))) {
+    throw new Error(
+      `port ${metricsPort} for the gateway's metrics is in use; set GATEWAY_METRICS_PORT to a free port (0: any)`,
+    );
   }
 }
 
@@ -247,7 +255,7 @@ export async function startSystem(
 
   const secrets = loadOrCreateSecrets(config.dataDir, config);
   const state = readState(config.dataDir);
-  await checkAppPorts(config.ports);
+  await checkAppPorts(config.ports, config.gatewayMetricsPort);
 
   // PostgreSQL and NATS start side by side while this process loads the apps' code (seconds of
   // CPU that would otherwise come before or after them).
@@ -275,6 +283,7 @@ export async function startSystem(
     jwksUrl: config.jwksUrl,
     admin: { email: secrets.admin.email, password: secrets.admin.password },
     dataDir: config.dataDir,
+    gateway: { host: config.host, metricsPort: config.gatewayMetricsPort },
   });
 
   // One resource for all apps, so they close together: each waits out its NATS grace period.
@@ -298,7 +307,16 @@ export async function startSystem(
     throw new AppStartError('gateway', config.ports.gateway, error);
   });
   lifecycle.add({ name: 'gateway', stop: () => gateway.close(), timeoutMs: 15_000 });
-  io.say(`gateway listening on port ${gateway.port}`);
+  io.say(
+    `gateway listening on ${config.host}:${gateway.port}, its metrics on ${config.host}:${gateway.metricsPort}`,
+  );
 
-  return { gatewayPort: gateway.port, secrets, database: database.description, bus: bus.description };
+  return {
+    gatewayPort: gateway.port,
+    gatewayMetricsPort: gateway.metricsPort,
+    host: config.host,
+    secrets,
+    database: database.description,
+    bus: bus.description,
+  };
 }

@@ -27,7 +27,14 @@ function startRunner(
   ports: Record<AppName, number>,
   extra: Record<string, string> = {},
 ): Runner {
-  const env: Record<string, string> = { ...cleanEnv(), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extra };
+  const env: Record<string, string> = {
+    ...cleanEnv(),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    // The gateway's /metrics on a port the system picks (9464 may be another run's).
+    GATEWAY_METRICS_PORT: '0',
+    ...extra,
+  };
   for (const app of Object.keys(ports) as AppName[]) env[`${envPrefix(app)}_PORT`] = String(ports[app]);
   const child = spawn(process.execPath, ['--enable-source-maps', MAIN], {
     cwd: ROOT,

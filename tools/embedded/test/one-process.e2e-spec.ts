@@ -67,6 +67,7 @@ beforeAll(async () => {
     ...cleanEnv(),
     DATA_DIR: join(work, 'data'),
     LOG_LEVEL: 'info',
+    GATEWAY_METRICS_PORT: '0',
     OTEL_EXPORTER_OTLP_ENDPOINT: otlp,
     OTEL_BSP_SCHEDULE_DELAY: '200',
   };
@@ -159,4 +160,21 @@ it('logs each request under the app that handled it and exports its span under t
 
 it('starts without a single "data source already registered" warning', () => {
   expect(stdout + stderr).not.toMatch(/already registered/);
+});
+
+it("binds the gateway and its metrics to 127.0.0.1 (HOST unset): the machine's other addresses are refused", async () => {
+  const metricsPort = Number(/Metrics: +http:\/\/localhost:(\d+)\/metrics/.exec(stderr)?.[1]);
+  expect(metricsPort).toBeGreaterThan(0);
+  const status = (address: string, port: number, path: string) =>
+    fetch(`http://${address}:${port}${path}`, { signal: AbortSignal.timeout(5_000) }).then(
+      async (res) => (await res.arrayBuffer(), res.status),
+      (error: Error) => (error.cause as NodeJS.ErrnoException | undefined)?.code,
+    );
+  expect(await status('127.0.0.1', ports.gateway, '/health/live')).toBe(200);
+  expect(await status('127.0.0.1', metricsPort, '/metrics')).toBe(200);
+  expect(await status('127.0.0.1', ports.gateway, '/metrics')).toBe(404);
+  // 127.0.0.2 is this machine too, but not the address listened on.
+  expect(await status('127.0.0.2', ports.gateway, '/health/live')).toBe('ECONNREFUSED');
+  expect(await status('127.0.0.2', metricsPort, '/metrics')).toBe('ECONNREFUSED');
+  expect(stderr).toContain('Listening on this machine only');
 });

@@ -26,7 +26,12 @@ const started: Started[] = [];
 const works: string[] = [];
 
 function environment(dataDir: string, ports: Record<AppName, number>): Record<string, string> {
-  const env: Record<string, string> = { ...cleanEnv(), DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  const env: Record<string, string> = {
+    ...cleanEnv(),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    GATEWAY_METRICS_PORT: '0',
+  };
   for (const app of Object.keys(ports) as AppName[]) env[`${envPrefix(app)}_PORT`] = String(ports[app]);
   return env;
 }

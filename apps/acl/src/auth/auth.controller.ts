@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiSuccess, Public } from '@media/platform';
 import { AuthService } from './auth.service';
@@ -6,6 +6,7 @@ import type { TokenPair } from './auth.view';
 import { RefreshRequestDto, TokenRequestDto } from './dto/auth.dto';
 import { TokenPairResponse } from './dto/token.response';
 
+/** Token answers are never cached (RFC 6749 §5.1: `Cache-Control: no-store`, `Pragma: no-cache`). */
 @ApiTags('auth')
 @Public()
 @Controller('api/v1/auth')
@@ -14,6 +15,8 @@ export class AuthController {
 
   @Post('token')
   @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
   @ApiOperation({ summary: 'Log in with email and password' })
   @ApiSuccess(TokenPairResponse)
   @ApiErrors([401, 'Wrong email or password (`invalid_credentials`)'], 413, 415, 422, [
@@ -26,6 +29,8 @@ export class AuthController {
 
   @Post('refresh')
   @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
   @ApiOperation({ summary: 'Trade a refresh token for a new token pair' })
   @ApiSuccess(TokenPairResponse)
   @ApiErrors([401, 'Invalid, expired or already used refresh token (`token_invalid`)'], 413, 415, 422)

@@ -14,6 +14,7 @@ export class JwksController {
   /** Served from memory; verifiers cache it for max-age and refresh it on an unknown kid. */
   @Public()
   @Get('jwks.json')
+  // JWKS_MAX_AGE_MS (key-rules.ts): how long after a key stops signing it may be unpublished.
   @Header('Cache-Control', 'public, max-age=300')
   @ApiOperation({ summary: 'The RS256 public keys tokens are verified with (JWKS)' })
   @ApiSuccess(JwksResponse, { description: 'The published keys; cacheable for 5 minutes' })

@@ -1,7 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceName } from '@media/contracts';
-import { bearerToken, DomainError, type AppMetrics } from '@media/platform/core';
+import { DomainError } from '@media/platform/core';
 import type { Pool } from 'undici';
 import { mergedOpenApi } from '../docs/openapi';
 import { DOCS_CSP, serveDocs } from '../docs/swagger-ui';
@@ -21,9 +20,6 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
 }
 
 export interface OwnRoutesDeps {
-  metrics: AppMetrics;
-  /** METRICS_TOKEN: when set, `/metrics` answers only a scraper that presents it. */
-  metricsToken?: string;
   pool: (app: ServiceName) => Pool;
   /** Whether the gateway is shutting down (its readiness is then 503). */
   closing: () => boolean;
@@ -31,7 +27,10 @@ export interface OwnRoutesDeps {
   log?: HealthLog;
 }
 
-/** The gateway's own routes: `/health/*`, `/metrics`, `/openapi.json` and `/docs`. */
+/**
+ * The gateway's own routes: `/health/*`, `/openapi.json` and `/docs` (its metrics are on a listener
+ * of their own, MetricsListener).
+ */
 export class OwnRoutes {
   /** The last readiness report, reused for READINESS_CACHE_MS. */
   private readiness?: { at: number; report: Promise<Readiness> };
@@ -54,7 +53,6 @@ export class OwnRoutes {
       const readiness = await this.readinessReport();
       return sendJson(res, readiness.status === 'ok' && !this.deps.closing() ? 200 : 503, readiness);
     }
-    if (path === '/metrics') return this.exposeMetrics(req, res);
     if (path === '/docs' || path === '/docs/') res.setHeader('Content-Security-Policy', DOCS_CSP);
     if (path === '/openapi.json') return sendJson(res, 200, await mergedOpenApi(this.deps.pool));
     if (serveDocs(path, res)) return;
@@ -67,22 +65,5 @@ export class OwnRoutes {
       this.readiness = { at: now, report: this.health.check(this.deps.pool) };
     }
     return this.readiness.report;
-  }
-
-  /** The gateway's Prometheus metrics; with METRICS_TOKEN set, only for a scraper that presents it. */
-  private async exposeMetrics(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const expected = this.deps.metricsToken;
-    if (expected) {
-      const given = Buffer.from(bearerToken(req.headers.authorization) ?? '');
-      const wanted = Buffer.from(expected);
-      if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
-        return sendError(
-          res,
-          new DomainError(401, 'not_authenticated', 'The metrics token is missing or wrong.'),
-          { 'WWW-Authenticate': 'Bearer' },
-        );
-      }
-    }
-    await this.deps.metrics.expose(res);
   }
 }

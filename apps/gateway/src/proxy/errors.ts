@@ -44,6 +44,8 @@ function writeErrorHead(
 ): string {
   const payload = body(error);
   res.writeHead(error.status, {
+    // An error is about this one request: never kept by a cache (extraHeaders may say otherwise).
+    'Cache-Control': 'no-store',
     ...error.headers,
     ...extraHeaders,
     'Content-Type': 'application/json; charset=utf-8',

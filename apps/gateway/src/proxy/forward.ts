@@ -6,6 +6,7 @@ import { Pool, type Dispatcher } from 'undici';
 import { BodyRate } from './body-rate';
 import { BodyTooSlow, InternalError, UpstreamTimeout } from './errors';
 import { clientResponseHeaders, upstreamRequestHeaders } from './headers';
+import type { PublicOrigin } from './hosts';
 import type { SecurityPolicy } from './security-headers';
 
 /** How a forwarded exchange ended, for the access log and the in-flight count. */
@@ -116,6 +117,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
     private readonly security: Readonly<Record<string, string>>,
+    private readonly authenticated: boolean,
     private readonly finish: (outcome: ForwardOutcome) => void,
   ) {
     // Idempotent and body-less: safe to send again when a pooled connection turned out closed.
@@ -148,6 +150,9 @@ class Exchange implements Dispatcher.DispatchHandler {
     // 1xx informational answers (103 Early Hints) are the upstream's business, not relayed.
     if (statusCode < 200) return;
     const answer = clientResponseHeaders(headers, this.requestId, this.security);
+    // An answer to a request with a token is the caller's own: no shared or browser cache keeps
+    // it, unless the app chose a policy itself (docs/api/contract.md §2 "Caching and hosts").
+    if (this.authenticated && answer['cache-control'] === undefined) answer['cache-control'] = 'no-store';
     // The upstream answered before the whole body was sent (413, 415, 401...): the answer is
     // relayed, and the client's connection closed after it (the rest of the body is read and
     // dropped within a bound first, see lingerOnClose), so it is never left half-read.
@@ -188,6 +193,8 @@ export interface ForwardOptions {
   /** Bytes per second a request body must keep up, averaged over 5 s; 0 turns it off. */
   minBodyRate: number;
   trustedProxies: TrustedProxies;
+  /** PUBLIC_URL as X-Forwarded-Proto/-Host, when set. */
+  publicOrigin?: PublicOrigin;
   /** The security headers of every relayed answer. */
   security: SecurityPolicy;
 }
@@ -234,12 +241,14 @@ export class Forwarder {
    * Sends `req` to `app` with the path unchanged and streams the answer into `res`. A failure
    * (down, timed out, upload over the limit) is handed to `done` as the contract's error; the
    * caller answers it, or cuts the connection when the upstream's answer had already started.
+   * `authenticated`: the request carried a verified token (its answer is marked `no-store`).
    */
   forward(
     app: ServiceName,
     req: IncomingMessage,
     res: ServerResponse,
     requestId: string,
+    authenticated: boolean,
     done: (outcome: ForwardOutcome) => void,
   ): void {
     // The client may have left while its token was being checked: nothing to forward then.
@@ -248,7 +257,13 @@ export class Forwarder {
       return;
     }
     const method = req.method ?? 'GET';
-    const headers = upstreamRequestHeaders(req, requestId, this.options.trustedProxies);
+    const headers = upstreamRequestHeaders(
+      req,
+      requestId,
+      this.options.trustedProxies,
+      false,
+      this.options.publicOrigin,
+    );
     const chunked = req.headers['transfer-encoding'] !== undefined;
     const length = req.headers['content-length'];
     let body: Readable | null = null;
@@ -270,7 +285,7 @@ export class Forwarder {
     }
     const request: Dispatcher.DispatchOptions = { path: req.url ?? '/', method, headers, body };
     const security = this.options.security.headersFor(req);
-    new Exchange(app, this.pool(app), request, requestId, req, res, security, done).start();
+    new Exchange(app, this.pool(app), request, requestId, req, res, security, authenticated, done).start();
   }
 
   /**

@@ -72,12 +72,17 @@ export function clientAddress(req: IncomingMessage, trusted: TrustedProxies): st
   return last || peer;
 }
 
-/** Request headers for the upstream: hop-by-hop removed, X-Forwarded-* and X-Request-Id added. */
+/**
+ * Request headers for the upstream: hop-by-hop removed, X-Forwarded-* and X-Request-Id added.
+ * With `publicOrigin` (PUBLIC_URL), X-Forwarded-Proto/-Host name it, so the apps' absolute URLs
+ * start with it whatever host the client used.
+ */
 export function upstreamRequestHeaders(
   req: IncomingMessage,
   requestId: string,
   trustedProxies: TrustedProxies,
   keepUpgrade = false,
+  publicOrigin?: { proto: string; host: string },
 ): IncomingHttpHeaders {
   const source = req.headers;
   const listed = connectionListed(source.connection);
@@ -93,10 +98,15 @@ export function upstreamRequestHeaders(
   const trusted = trustedProxies(peer);
   const forwardedFor = trusted ? single(source['x-forwarded-for']) : undefined;
   headers['x-forwarded-for'] = forwardedFor ? `${forwardedFor}, ${peer}` : peer;
-  const ownProto = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
-  headers['x-forwarded-proto'] = (trusted && single(source['x-forwarded-proto'])) || ownProto;
-  const host = (trusted && single(source['x-forwarded-host'])) || source.host;
-  if (host) headers['x-forwarded-host'] = host;
+  if (publicOrigin) {
+    headers['x-forwarded-proto'] = publicOrigin.proto;
+    headers['x-forwarded-host'] = publicOrigin.host;
+  } else {
+    const ownProto = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
+    headers['x-forwarded-proto'] = (trusted && single(source['x-forwarded-proto'])) || ownProto;
+    const host = (trusted && single(source['x-forwarded-host'])) || source.host;
+    if (host) headers['x-forwarded-host'] = host;
+  }
   headers['x-request-id'] = requestId;
   return headers;
 }

@@ -5,8 +5,11 @@ export const ROUTES: ReadonlyMap<string, ServiceName> = new Map(
   SERVICE_NAMES.map((app) => [APPS[app].prefix, app]),
 );
 
-/** What the gateway itself answers instead of forwarding. */
-export const OWN_SEGMENTS = new Set(['health', 'openapi.json', 'docs', 'metrics']);
+/**
+ * What the gateway itself answers instead of forwarding. Not `metrics`: those are on their own
+ * listener (GATEWAY_METRICS_PORT), never the public one.
+ */
+export const OWN_SEGMENTS = new Set(['health', 'openapi.json', 'docs']);
 
 const UPSTREAM_METRICS = /^\/[^/]+\/metrics\/?$/;
 

@@ -18,6 +18,7 @@ import type { ConnectionCount } from '../connections/connection-count';
 import type { GatewayLogger } from '../logger';
 import { queryTicket, type TokenChecker } from './auth';
 import { clientAddress } from './headers';
+import { publicOriginOf, type HostPolicy, type PublicOrigin } from './hosts';
 import { InternalError, InvalidPath, RouteNotFound, writeSocketError } from './errors';
 import type { RateLimiter } from './rate-limit';
 import { firstSegment, hasDotSegment, pathOf, ROUTES } from './routes';
@@ -31,6 +32,7 @@ export interface UpgradesDeps {
   tokens: TokenChecker;
   limiter: RateLimiter;
   trusted: TrustedProxies;
+  hosts: HostPolicy;
   connections: ConnectionCount;
   /** Whether the gateway is shutting down (an upgrade is then refused with 503). */
   closing: () => boolean;
@@ -53,7 +55,10 @@ export class Upgrades {
   readonly tunnels = new Map<Duplex, Socket>();
   private readonly owners = new Map<Duplex, TunnelOwner>();
 
+  private readonly publicOrigin: PublicOrigin | undefined;
+
   constructor(private readonly deps: UpgradesDeps) {
+    this.publicOrigin = publicOriginOf(deps.config.publicUrl);
     deps.versions?.onRaised((userId, ver) => this.closeRevoked(userId, ver));
   }
 
@@ -94,6 +99,7 @@ export class Upgrades {
     if (url.charCodeAt(0) !== 47) throw new InvalidPath();
     const path = pathOf(url);
     if (hasDotSegment(path)) throw new InvalidPath();
+    this.deps.hosts.check(req);
     const segment = firstSegment(path);
     const app = ROUTES.get(segment);
     if (!app) throw new RouteNotFound(segment);
@@ -122,6 +128,7 @@ export class Upgrades {
       upstreamTimeout: this.deps.config.timeouts.upstream,
       requestId: note.requestId,
       trustedProxies: this.deps.trusted,
+      publicOrigin: this.publicOrigin,
       onSettled: (status) => logLine(status),
       onTunnel: (client, upstream: Socket) => {
         // An open tunnel is exempt from the HTTP timeouts and counts as a websocket, not HTTP.

@@ -7,6 +7,7 @@ import type { TrustedProxies } from '@media/platform/core';
 import { UpstreamUnavailable } from '@media/platform/core';
 import { UpstreamTimeout, writeSocketError } from './errors';
 import { upstreamRequestHeaders } from './headers';
+import type { PublicOrigin } from './hosts';
 
 /** Hop-by-hop headers of a refused handshake's answer; the gateway closes that connection itself. */
 const REFUSAL_DROPPED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade']);
@@ -31,6 +32,8 @@ export interface UpgradeOptions {
   upstreamTimeout: number;
   requestId: string;
   trustedProxies: TrustedProxies;
+  /** PUBLIC_URL as X-Forwarded-Proto/-Host, when set. */
+  publicOrigin?: PublicOrigin;
   /** Called once with the open tunnel, so shutdown can cut it. */
   onTunnel: (client: Duplex, upstream: Socket) => void;
   /** Called once when the handshake is over (101 or not); the status is for the access log. */
@@ -57,7 +60,13 @@ export function proxyUpgrade(
     port: target.port,
     path: req.url,
     method: req.method,
-    headers: upstreamRequestHeaders(req, options.requestId, options.trustedProxies, true),
+    headers: upstreamRequestHeaders(
+      req,
+      options.requestId,
+      options.trustedProxies,
+      true,
+      options.publicOrigin,
+    ),
     // Upgraded sockets leave any pool, so there is nothing to gain from an agent here.
     agent: false,
     timeout: options.upstreamTimeout,

@@ -10,7 +10,7 @@ import { WebSocketServer } from 'ws';
 import { SERVICE_NAMES, envPrefix } from '@media/contracts';
 import { lingerOnClose } from '@media/platform/core';
 import { generateTestKeys, publicJwk, type TestKeys } from '@media/testing';
-import { startGateway, type RunningGateway } from '../../src/gateway';
+import { startGateway, type RunningGateway } from '../../src/start';
 
 export const BODY_LIMIT = 1024 * 1024;
 export const UPLOAD_LIMIT = 4 * 1024 * 1024;
@@ -141,6 +141,7 @@ export async function bootGateway(
 ): Promise<BootedGateway> {
   const env: Record<string, string> = {
     GATEWAY_PORT: '0',
+    GATEWAY_METRICS_PORT: '0',
     LOG_LEVEL: 'silent',
     BODY_LIMIT: String(BODY_LIMIT),
     UPLOAD_LIMIT: String(UPLOAD_LIMIT),

@@ -12,7 +12,7 @@ import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type J
 import { Agent, request } from 'undici';
 import { WebSocketServer } from 'ws';
 import { SERVICE_NAMES, envPrefix } from '@media/contracts';
-import { startGateway, type RunningGateway } from '../../src/gateway';
+import { startGateway, type RunningGateway } from '../../src/start';
 
 export const ISSUER = 'media-backoffice-acl';
 export const AUDIENCE = 'media-backoffice';
@@ -210,6 +210,7 @@ export const agent = new Agent({ keepAliveTimeout: 1_000 });
 export async function boot(extra: Record<string, string>): Promise<{ gateway: RunningGateway; url: string }> {
   const env: Record<string, string> = {
     GATEWAY_PORT: '0',
+    GATEWAY_METRICS_PORT: '0',
     LOG_LEVEL: 'silent',
     UPLOAD_LIMIT: String(UPLOAD_LIMIT),
   };

@@ -132,7 +132,7 @@ export class RawConnection {
 
 /** A request head; the body (if any) is written by the caller. */
 export function head(method: string, path: string, headers: Record<string, string | number> = {}): string {
-  const lines = [`${method} ${path} HTTP/1.1`, 'Host: gateway.test'];
+  const lines = [`${method} ${path} HTTP/1.1`, 'Host: localhost'];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   return `${lines.join('\r\n')}\r\n\r\n`;
 }

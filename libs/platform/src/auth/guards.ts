@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable, type Type } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { Forbidden, UnsupportedMediaType, UpstreamUnavailable } from '../errors/domain-errors';
 import { ACCEPTED_BODY_TYPES, BODY_ERROR, type RequestWithBodyError } from '../http/body-parsing';
 import { isMultipart, MULTIPART, readMultipart, type MultipartOptions } from '../http/multipart';
@@ -31,6 +31,9 @@ export function createJwtAuthGuard(app: string): Type<CanActivate> {
 
     override canActivate(context: ExecutionContext) {
       if (context.getType() !== 'http' || isPublic(this.reflector, context)) return true;
+      // Every answer to a request with a token is the caller's own: no cache keeps it, unless the
+      // route sets its own policy (docs/api/contract.md §2 "Caching and hosts").
+      context.switchToHttp().getResponse<Response>().setHeader('Cache-Control', 'no-store');
       // A token verified before (by passport, below) is not verified again until it expires.
       const req = context.switchToHttp().getRequest<Request & { user?: AuthUser }>();
       const token = bearerToken(req.headers.authorization);

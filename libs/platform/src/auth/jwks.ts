@@ -12,8 +12,19 @@ interface Jwk {
 
 /** Tuning of a JwksKeyStore; every field has a safe default. */
 export interface JwksOptions {
-  /** Least time between two fetches, whatever asks for them (unknown `kid`s cannot hammer acl). */
+  /**
+   * Least time between two refreshes of a stale set, and the first wait of the back-off while acl
+   * is unreachable. A new `kid` is not held to it (see JwksKeyStore).
+   */
   minRefreshMs?: number;
+  /** How long a `kid` that a refresh did not find stays refused without asking acl again. */
+  unknownKidMs?: number;
+  /**
+   * Least time between the starts of two refreshes for new kids: a request with a new kid waits
+   * (at most this long) for the next refresh rather than being refused, so a flood of made-up
+   * kids costs acl at most one fetch per this interval.
+   */
+  newKidGapMs?: number;
   fetchTimeoutMs?: number;
   /** How long a fetched set stays fresh when acl sends no `Cache-Control: max-age`. */
   defaultTtlMs?: number;
@@ -34,6 +45,9 @@ export function cacheControlMaxAgeMs(header: string | null | undefined): number 
   return Number(match[1]) * 1000;
 }
 
+/** Kids a refresh did not find, remembered at most (the oldest go first). */
+const MAX_UNKNOWN_KIDS = 1_000;
+
 /**
  * acl's public signing keys, fetched from its JWKS and kept as parsed KeyObjects (parsing a key
  * costs far more than a verification, so it is done once per key, not per request).
@@ -41,8 +55,13 @@ export function cacheControlMaxAgeMs(header: string | null | undefined): number 
  * - A fetched set is fresh for its `Cache-Control: max-age` (bounded); a stale set keeps
  *   answering while one refresh runs in the background, so a retired key disappears within one
  *   max-age and an acl outage does not stop tokens signed with known keys.
- * - An unknown `kid` triggers one refresh (shared by concurrent callers, at most one per
- *   `minRefreshMs`), so a rotated key is picked up without a restart.
+ * - A `kid` not in the set is looked up by a refresh that started after it was seen, without any
+ *   cooldown: acl publishes a key before it signs with it, so such a refresh finds a rotated key
+ *   and a rotation never refuses a valid token. Refreshes are shared: one runs at a time, the
+ *   next starts `newKidGapMs` after the last at the earliest, and everyone waiting for it shares
+ *   it (a made-up kid per request costs acl one fetch per interval, never one per request).
+ *   Only a `kid` that a refresh did not find is refused outright, without asking again for
+ *   `unknownKidMs`.
  * - When acl cannot be reached and the answer depends on it (cold cache, unknown `kid`), the
  *   caller gets 503 `upstream_unavailable`, never a 401 that would make clients discard a good
  *   token. Attempts while acl is down back off exponentially.
@@ -53,7 +72,11 @@ export class JwksKeyStore {
   private freshUntil = 0;
   private lastAttempt = Number.NEGATIVE_INFINITY;
   private failures = 0;
-  private inflight?: Promise<void>;
+  /** The running refresh, and the one queued behind it. */
+  private inflight?: { done: Promise<void> };
+  private queued?: Promise<void>;
+  /** Kids a refresh did not find, and when. */
+  private readonly unknown = new Map<string, number>();
   private readonly options: Required<JwksOptions>;
 
   constructor(
@@ -64,6 +87,8 @@ export class JwksKeyStore {
     const given = typeof minRefreshMs === 'number' ? { minRefreshMs, fetchTimeoutMs } : minRefreshMs;
     this.options = {
       minRefreshMs: given.minRefreshMs ?? 1_000,
+      unknownKidMs: given.unknownKidMs ?? 10_000,
+      newKidGapMs: given.newKidGapMs ?? 200,
       fetchTimeoutMs: given.fetchTimeoutMs ?? 2_000,
       defaultTtlMs: given.defaultTtlMs ?? 300_000,
       maxTtlMs: given.maxTtlMs ?? 3_600_000,
@@ -90,9 +115,44 @@ export class JwksKeyStore {
   async getKeyObject(kid: string): Promise<KeyObject | undefined> {
     const known = this.published(kid);
     if (known) return known;
-    if (this.inflight || this.mayAttempt()) await this.refresh();
-    else if (this.failures > 0) throw unreachable();
-    return this.keys.get(kid);
+    // acl unreachable: one attempt at a time, backing off; 503 meanwhile.
+    if (this.failures > 0) {
+      if (this.inflight) await this.inflight.done;
+      else if (this.mayAttempt()) await this.refresh();
+      else throw unreachable();
+      return this.keys.get(kid);
+    }
+    const refusedAt = this.unknown.get(kid);
+    if (refusedAt !== undefined && Date.now() - refusedAt < this.options.unknownKidMs) return undefined;
+    await this.refreshStartingLater();
+    const key = this.keys.get(kid);
+    if (!key) this.rememberUnknown(kid);
+    return key;
+  }
+
+  /**
+   * Waits for a refresh that starts after now: at once when none runs and the last one started
+   * `newKidGapMs` ago or more, else the next one, which every caller until it starts shares.
+   */
+  private refreshStartingLater(): Promise<void> {
+    const wait = this.lastAttempt + this.options.newKidGapMs - Date.now();
+    if (!this.inflight && wait <= 0) return this.refresh();
+    this.queued ??= (this.inflight?.done.catch(() => undefined) ?? Promise.resolve())
+      .then(() => {
+        const left = this.lastAttempt + this.options.newKidGapMs - Date.now();
+        return left > 0 ? new Promise((resolve) => setTimeout(resolve, left)) : undefined;
+      })
+      .then(() => {
+        this.queued = undefined;
+        return this.refresh();
+      });
+    return this.queued;
+  }
+
+  private rememberUnknown(kid: string): void {
+    this.unknown.delete(kid);
+    this.unknown.set(kid, Date.now());
+    if (this.unknown.size > MAX_UNKNOWN_KIDS) this.unknown.delete(this.unknown.keys().next().value as string);
   }
 
   /**
@@ -119,8 +179,14 @@ export class JwksKeyStore {
   }
 
   private refresh(): Promise<void> {
-    this.inflight ??= this.load().finally(() => (this.inflight = undefined));
-    return this.inflight;
+    if (this.inflight) return this.inflight.done;
+    const running = {
+      done: this.load().finally(() => {
+        if (this.inflight === running) this.inflight = undefined;
+      }),
+    };
+    this.inflight = running;
+    return running.done;
   }
 
   private async load(): Promise<void> {
@@ -151,6 +217,9 @@ export class JwksKeyStore {
       }
     }
     for (const kid of this.pems.keys()) if (!next.has(kid)) this.pems.delete(kid);
+    // A key acl stopped publishing turned out unknown in this refresh: held back like any other.
+    for (const kid of this.keys.keys()) if (!next.has(kid)) this.rememberUnknown(kid);
+    for (const kid of next.keys()) this.unknown.delete(kid);
     this.keys = next;
   }
 }

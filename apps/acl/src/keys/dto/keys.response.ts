@@ -22,6 +22,17 @@ export class RetiringKeyResponse {
 
 /** The new signing key and the keys it replaces. */
 export class RotationResponse implements RotationResult {
-  @ApiProperty() kid!: string;
-  @ApiProperty({ type: [RetiringKeyResponse] }) retiring!: RetiringKeyResponse[];
+  @ApiProperty({ description: 'The new key, published now' }) kid!: string;
+  @ApiProperty({
+    format: 'date-time',
+    description: 'When the new key starts signing: once every acl replica publishes it',
+  })
+  signs_from!: string;
+  @ApiProperty({
+    type: [RetiringKeyResponse],
+    description: 'The keys it replaces (they sign until signs_from)',
+  })
+  retiring!: RetiringKeyResponse[];
+  @ApiProperty({ type: [String], description: 'Keys no longer published (the oldest beyond JWKS_MAX_KEYS)' })
+  unpublished!: string[];
 }

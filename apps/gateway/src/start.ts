@@ -1,0 +1,34 @@
+import { runInApp, startTracing } from '@media/platform/core';
+import { gatewayConfig } from './config';
+import { Gateway } from './gateway';
+import { createLogger } from './logger';
+
+/** A running gateway, as `main.ts` and the embedded runner hold it. */
+export interface RunningGateway {
+  /** The port it listens on (the real one when 0 was asked for). */
+  port: number;
+  /** The port of its `/metrics` listener (GATEWAY_METRICS_PORT; the real one when 0 was asked for). */
+  metricsPort: number;
+  /** Stops accepting, lets in-flight requests finish (bounded by SHUTDOWN_TIMEOUT), closes pools. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the gateway (docs/api/contract.md §0): a plain node:http server whose handler routes by first path
+ * segment to keep-alive undici pools, with the gateway's own `/health`, `/openapi.json` and
+ * `/docs` beside it. Throws ConfigError for a bad variable.
+ */
+export function startGateway(env: Record<string, string | undefined>): Promise<RunningGateway> {
+  // Its server and everything it starts are the gateway's (logs, spans), also in the embedded default.
+  return runInApp({ app: 'gateway' }, () => boot(env));
+}
+
+async function boot(env: Record<string, string | undefined>): Promise<RunningGateway> {
+  const config = gatewayConfig.load(env);
+  startTracing('gateway', config.tracing.otlpEndpoint);
+  const log = createLogger(config.log.level);
+  const gateway = new Gateway(config, log);
+  const { port, metricsPort } = await gateway.listen();
+  log.info({ port, metrics_port: metricsPort, upstreams: config.upstreams }, 'gateway listening');
+  return { port, metricsPort, close: () => gateway.close() };
+}
