@@ -70,9 +70,9 @@ describe('acl over plain NATS', () => {
     }
   });
 
-  it('answers 80,000 unknown keys with the first 50 and a count', async () => {
-    const keys = Array.from({ length: 80_000 }, (_, i) => `"k${i}":1`).join(',');
-    const reply = await request('acl.users.get-many', `{"ids":[],${keys}}`);
+  it('answers 900 unknown keys with the first 50 and a count, and 80,000 with one too_long item', async () => {
+    const keys = (n: number) => Array.from({ length: n }, (_, i) => `"k${i}":1`).join(',');
+    const reply = await request('acl.users.get-many', `{"ids":[],${keys(900)}}`);
     expect(reply.headers?.get('Nats-Service-Error-Code')).toBe('422');
     const detail = (reply.json() as { error: { detail: { loc: string[]; type: string; msg: string }[] } })
       .error.detail;
@@ -84,8 +84,19 @@ describe('acl over plain NATS', () => {
     });
     expect(detail[50]).toEqual({
       loc: ['data'],
-      msg: '79950 more errors were left out',
+      msg: '850 more errors were left out',
       type: 'too_many_errors',
+    });
+
+    const wide = await request('acl.users.get-many', `{"ids":[],${keys(80_000)}}`);
+    expect(wide.json()).toEqual({
+      error: {
+        status: 422,
+        code: 'validation_error',
+        detail: [
+          { loc: ['data'], msg: 'Object should have at most 1000 members, not 80001', type: 'too_long' },
+        ],
+      },
     });
   });
 

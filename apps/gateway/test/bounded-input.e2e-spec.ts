@@ -51,24 +51,47 @@ const leftOut = (n: number) => ({
   type: 'too_many_errors',
 });
 const firstExtras = (at: string[]) => Array.from({ length: 50 }, (_, i) => extra([...at, `k${i}`]));
+const tooWide = (loc: string[], members: number) => ({
+  loc,
+  msg: `Object should have at most 1000 members, not ${members}`,
+  type: 'too_long',
+});
 const jsonInvalid = (msg: string) => ({ detail: [{ loc: ['body'], msg, type: 'json_invalid' }] });
 
 describe('bounded work whatever the shape of the body (docs/api/contract.md §2)', () => {
-  it('answers 80,000 unknown keys at the token endpoint, without a token, with the first 50 and a count', async () => {
-    const res = await send('/acl/api/v1/auth/token', `{${keys(80_000)}}`);
+  it('answers 1,000 unknown keys at the token endpoint, without a token, with the first 50 and a count', async () => {
+    const res = await send('/acl/api/v1/auth/token', `{${keys(1_000)}}`);
     expect(res.status).toBe(422);
-    // 80,000 unknown keys and the missing email and password, less the 50 listed.
-    expect(res.body).toEqual({ detail: [...firstExtras(['body']), leftOut(79_952)] });
+    // 1,000 unknown keys and the missing email and password, less the 50 listed.
+    expect(res.body).toEqual({ detail: [...firstExtras(['body']), leftOut(952)] });
   });
 
-  it('answers 80,000 unknown keys inside a nested object with the first 50 at their loc and a count', async () => {
+  it('refuses an object of more than 1,000 members as too_long, without reading the others', async () => {
+    const res = await send('/acl/api/v1/auth/token', `{${keys(80_000)}}`);
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ detail: [tooWide(['body'], 80_000)] });
+    const one = await send('/acl/api/v1/auth/token', `{${keys(1_001)}}`);
+    expect(one.body).toEqual({ detail: [tooWide(['body'], 1_001)] });
+  });
+
+  it('refuses a nested object of 80,000 members as too_long at its loc', async () => {
     const res = await send(
       '/api/v1/notifications/settings',
       `{"quiet_hours":{"start":"22:00","end":"07:00",${keys(80_000)}}}`,
       { token: mintToken(system.keys), method: 'PUT' },
     );
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ detail: [...firstExtras(['body', 'quiet_hours']), leftOut(79_950)] });
+    expect(res.body).toEqual({ detail: [tooWide(['body', 'quiet_hours'], 80_002)] });
+  });
+
+  it('answers 900 unknown keys inside a nested object with the first 50 at their loc and a count', async () => {
+    const res = await send(
+      '/api/v1/notifications/settings',
+      `{"quiet_hours":{"start":"22:00","end":"07:00",${keys(900)}}}`,
+      { token: mintToken(system.keys), method: 'PUT' },
+    );
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ detail: [...firstExtras(['body', 'quiet_hours']), leftOut(850)] });
   });
 
   it('answers 200,000 small strings in an unknown field with one item at the field', async () => {
@@ -95,14 +118,16 @@ describe('bounded work whatever the shape of the body (docs/api/contract.md §2)
     }
   });
 
-  it('reads 30,000 duplicate keys as the last one (a wrong credential is 401)', async () => {
+  it('reads up to 1,000 duplicate keys as the last one (a wrong credential is 401), and refuses more', async () => {
     const email = `nobody-${randomUUID()}@example.com`;
-    const res = await send(
-      '/acl/api/v1/auth/token',
-      `{"password":"not the password",${`"email":"x@example.com",`.repeat(30_000)}"email":"${email}"}`,
-    );
+    const duplicates = (n: number) =>
+      `{"password":"not the password",${`"email":"x@example.com",`.repeat(n)}"email":"${email}"}`;
+    const res = await send('/acl/api/v1/auth/token', duplicates(998));
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ detail: expect.any(String), code: 'invalid_credentials' });
+    const many = await send('/acl/api/v1/auth/token', duplicates(30_000));
+    expect(many.status).toBe(422);
+    expect(many.body).toEqual({ detail: [tooWide(['body'], 30_002)] });
   });
 });
 

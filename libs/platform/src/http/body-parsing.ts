@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { json, raw } from 'express';
 import { PayloadTooLarge, UnsupportedMediaType, type DomainError } from '../errors/domain-errors';
 import { InvalidJsonBody, markCheckedText, markFormBody } from '../validation/form-body';
-import { jsonBytesProblem, mayHoldUnsafeText } from '../validation/json-bytes';
+import { jsonBytesProblem, mayHoldUnsafeText, narrowWideObjects } from '../validation/json-bytes';
 import { parseUrlEncoded } from '../validation/text-decoding';
 import { recordRawBody } from '../idempotency/fingerprint';
 import { isMultipart } from './multipart';
@@ -55,6 +55,23 @@ class RefusedJson extends Error {
   readonly type = 'json.refused';
 }
 
+/** A JSON body with an object too wide to parse whole: parsed from `bytes` instead (json-bytes.ts). */
+class NarrowedJson extends Error {
+  readonly type = 'json.narrowed';
+  constructor(readonly bytes: Buffer) {
+    super('JSON body with an object of more members than are read');
+  }
+}
+
+/** The narrowed text parsed as body-parser would (`strict: false`: any JSON value). */
+function parseNarrowed(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  } catch {
+    return new InvalidJsonBody('Invalid JSON');
+  }
+}
+
 /**
  * Parses JSON and urlencoded bodies (docs/api/contract.md §3), counting bytes as they arrive. Problems are
  * not answered here but kept on the request, so that a missing token still answers 401 first.
@@ -74,6 +91,9 @@ export function bodyParsing(limits: BodyLimits): RequestHandler {
       // nested too deep, is refused before the parser builds anything.
       const problem = jsonBytesProblem(bytes);
       if (problem) throw new RefusedJson(problem);
+      // Validation refuses what stands for the members cut (too_long), so the walk must run.
+      const narrowed = narrowWideObjects(bytes);
+      if (narrowed !== bytes) throw new NarrowedJson(narrowed);
       (req as RequestWithJsonBytes)[JSON_BYTES] = { uncheckedText: mayHoldUnsafeText(bytes) };
     },
   });
@@ -115,7 +135,8 @@ export function bodyParsing(limits: BodyLimits): RequestHandler {
     if (type === 'application/json' || type.endsWith('+json')) {
       if (declared > limits.body) return (tooLarge(req, res, limits.body), next());
       return parseJson(req, res, (err?: { type?: string; message?: string }) => {
-        if (err?.type === 'entity.too.large') tooLarge(req, res, limits.body);
+        if (err instanceof NarrowedJson) req.body = parseNarrowed(err.bytes);
+        else if (err?.type === 'entity.too.large') tooLarge(req, res, limits.body);
         else if (err?.type === 'entity.parse.failed') req.body = new InvalidJsonBody('Invalid JSON');
         else if (err?.type === 'json.refused') req.body = new InvalidJsonBody(String(err.message));
         else if (err) unsupported(req, res, String(req.headers['content-type']));

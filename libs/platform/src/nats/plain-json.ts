@@ -9,7 +9,7 @@ import type {
 import { headers as natsHeaders, type Msg, type MsgHdrs } from '@nats-io/transport-node';
 import type { RpcErrorPayload } from '@media/contracts';
 import { isRpcErrorPayload } from '../errors/domain-errors';
-import { jsonBytesProblem, NOT_UTF8, TOO_DEEP } from '../validation/json-bytes';
+import { jsonBytesProblem, narrowWideObjects, NOT_UTF8, TOO_DEEP } from '../validation/json-bytes';
 
 /**
  * Any NATS client can call a responder (docs/nats.md): the apps' own requests come in Nest's
@@ -61,7 +61,9 @@ export class BusDeserializer implements ConsumerDeserializer {
     let value: unknown;
     let json = true;
     try {
-      value = msg.data.length === 0 ? undefined : msg.json();
+      // An object too wide to parse whole is cut, and refused by validation (json-bytes.ts).
+      const bytes = narrowWideObjects(Buffer.from(msg.data.buffer, msg.data.byteOffset, msg.data.length));
+      value = msg.data.length === 0 ? undefined : (JSON.parse(bytes.toString('utf8')) as unknown);
     } catch {
       json = false;
     }

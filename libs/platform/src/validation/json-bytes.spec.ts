@@ -1,4 +1,12 @@
-import { bytesNestDeeperThan, jsonBytesProblem, mayHoldUnsafeText, NOT_UTF8, TOO_DEEP } from './json-bytes';
+import {
+  bytesNestDeeperThan,
+  jsonBytesProblem,
+  mayHoldUnsafeText,
+  narrowWideObjects,
+  NOT_UTF8,
+  TOO_DEEP,
+  WIDE_OBJECT_KEY,
+} from './json-bytes';
 
 const bytes = (text: string) => Buffer.from(text);
 const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
@@ -43,5 +51,41 @@ describe('mayHoldUnsafeText', () => {
     expect(mayHoldUnsafeText(bytes('{"a":"\\u0041"}'))).toBe(true);
     expect(mayHoldUnsafeText(bytes('{"__proto__":1}'))).toBe(true);
     expect(mayHoldUnsafeText(bytes('{"a":{"constructor":1}}'))).toBe(true);
+  });
+});
+
+describe('narrowWideObjects', () => {
+  const members = (n: number, from = 0) =>
+    Array.from({ length: n }, (_, i) => `"k${from + i}":${from + i}`).join(',');
+  const parsed = (text: string, max: number) =>
+    JSON.parse(narrowWideObjects(Buffer.from(text), max).toString()) as unknown;
+
+  it('leaves bytes with no object wider than the limit as they are', () => {
+    const bytes = Buffer.from(`{${members(2)},"a":[{${members(3)}}]}`);
+    expect(narrowWideObjects(bytes, 3)).toBe(bytes);
+  });
+
+  it('keeps the first members of a wide object and says how many were cut', () => {
+    expect(parsed(`{${members(5)}}`, 3)).toEqual({ k0: 0, k1: 1, k2: 2, [WIDE_OBJECT_KEY]: 5 });
+  });
+
+  it('cuts wide objects inside lists and objects, and whatever a cut covers with it', () => {
+    const inner = `{${members(4)}}`;
+    expect(parsed(`[${inner}, {"a": ${inner}}]`, 3)).toEqual([
+      { k0: 0, k1: 1, k2: 2, [WIDE_OBJECT_KEY]: 4 },
+      { a: { k0: 0, k1: 1, k2: 2, [WIDE_OBJECT_KEY]: 4 } },
+    ]);
+    expect(parsed(`{${members(3)},"w":${inner}}`, 3)).toEqual({ k0: 0, k1: 1, k2: 2, [WIDE_OBJECT_KEY]: 4 });
+    expect(parsed(`{"w":${inner},${members(3)}}`, 3)).toEqual({
+      w: { k0: 0, k1: 1, k2: 2, [WIDE_OBJECT_KEY]: 4 },
+      k0: 0,
+      k1: 1,
+      [WIDE_OBJECT_KEY]: 4,
+    });
+  });
+
+  it('counts duplicate keys as members, and ignores colons and braces in strings', () => {
+    expect(parsed(`{${Array(5).fill('"k":1').join(',')}}`, 3)).toEqual({ k: 1, [WIDE_OBJECT_KEY]: 5 });
+    expect(parsed(`{"a":"x:y,{}","b":"\\":"}`, 2)).toEqual({ a: 'x:y,{}', b: '":' });
   });
 });

@@ -138,11 +138,10 @@ class Bounder {
     this.settled.add(settledKey([...this.root, ...loc]));
   }
 
-  object(cls: Cls, value: object, path: string[]): Record<string, unknown> {
+  object(cls: Cls, value: object, path: string[], keys = Object.keys(value)): Record<string, unknown> {
     const fields = fieldShapes(cls);
     const plain: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      const item: unknown = (value as Record<string, unknown>)[key];
+    for (const key of keys) {
       const shape = fields.get(key);
       if (!shape) {
         // Refused as extra_forbidden by class-validator, without its content; past what a 422
@@ -153,6 +152,7 @@ class Bounder {
         } else this.omitted += 1;
         continue;
       }
+      const item: unknown = (value as Record<string, unknown>)[key];
       plain[key] = isObject(item) ? this.field(cls, key, shape, item, [...path, key]) : item;
     }
     return plain;
@@ -228,9 +228,15 @@ class Bounder {
  * - The elements of a list of scalars that are themselves arrays or objects become `null`.
  * - A free-form object or list is kept away from class-transformer and put back on the instance.
  */
-export function boundShape(cls: Cls, value: Record<string, unknown>, loc: string[]): BoundedShape {
+export function boundShape(
+  cls: Cls,
+  value: Record<string, unknown>,
+  loc: string[],
+  keys = Object.keys(value),
+): BoundedShape {
   const bounder = new Bounder(loc);
-  const plain = bounder.object(cls, value, []);
+  // `keys`: the caller's Object.keys(value), when it has them (80,000 keys cost ~10 ms to list).
+  const plain = bounder.object(cls, value, [], keys);
   const { issues, settled, omitted, shielded } = bounder;
   return { plain, issues, settled, omitted, shielded };
 }
