@@ -54,7 +54,7 @@ const QUICK_ENV = {
   'payment-attainment.mjs': { BMS: '50', COLLECTIONS: '5000', REQUESTS: '20' },
   'documents-transfer.mjs': { SIZES: '1,10', ROUNDS: '1' },
   'observability-overhead.mjs': {},
-  'validation-amplification.mjs': { ELEMENTS: '20000', PROBES: '3', SINGLE: '1', CONCURRENT: '2' },
+  'validation-amplification.mjs': { PROBES: '3', SINGLE: '1', CONCURRENT: '2' },
   'acl-auth-cost.mjs': { DURATION: '2', ROUNDS: '1' },
   'revocation-check.mjs': { CALLS: '200000', ROUNDS: '3' },
   'acl-profile.mjs': { DURATION: '5' },

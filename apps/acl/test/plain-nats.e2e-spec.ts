@@ -50,6 +50,56 @@ describe('acl over plain NATS', () => {
     });
   });
 
+  it('answers a payload nested deeper than 64 levels, or not UTF-8, with a JSON 422 json_invalid, unparsed', async () => {
+    for (const [body, msg] of [
+      ['['.repeat(1_000_000), 'JSON nested deeper than 64 levels'],
+      [
+        Buffer.from([0x7b, 0x22, 0x69, 0x64, 0x73, 0x22, 0x3a, 0x5b, 0x22, 0xff, 0x22, 0x5d, 0x7d]),
+        'JSON body is not valid UTF-8',
+      ],
+    ] as const) {
+      const reply = await nc.request('acl.users.get-many', body, { timeout: 5_000 });
+      expect(reply.headers?.get('Nats-Service-Error-Code')).toBe('422');
+      expect(reply.json()).toEqual({
+        error: {
+          status: 422,
+          code: 'validation_error',
+          detail: [{ loc: ['data'], msg, type: 'json_invalid' }],
+        },
+      });
+    }
+  });
+
+  it('answers 900 unknown keys with the first 50 and a count, and 80,000 with one too_long item', async () => {
+    const keys = (n: number) => Array.from({ length: n }, (_, i) => `"k${i}":1`).join(',');
+    const reply = await request('acl.users.get-many', `{"ids":[],${keys(900)}}`);
+    expect(reply.headers?.get('Nats-Service-Error-Code')).toBe('422');
+    const detail = (reply.json() as { error: { detail: { loc: string[]; type: string; msg: string }[] } })
+      .error.detail;
+    expect(detail).toHaveLength(51);
+    expect(detail[0]).toEqual({
+      loc: ['data', 'k0'],
+      msg: 'Extra inputs are not permitted',
+      type: 'extra_forbidden',
+    });
+    expect(detail[50]).toEqual({
+      loc: ['data'],
+      msg: '850 more errors were left out',
+      type: 'too_many_errors',
+    });
+
+    const wide = await request('acl.users.get-many', `{"ids":[],${keys(80_000)}}`);
+    expect(wide.json()).toEqual({
+      error: {
+        status: 422,
+        code: 'validation_error',
+        detail: [
+          { loc: ['data'], msg: 'Object should have at most 1000 members, not 80001', type: 'too_long' },
+        ],
+      },
+    });
+  });
+
   it("still answers the apps' own Nest-framed request with Nest's framed reply", async () => {
     const id = randomUUID();
     const user = await createUser({ first_name: 'Framed', last_name: 'Call' });

@@ -58,6 +58,33 @@ describe('GET and PUT /api/v1/notifications/settings', () => {
     expect(cleared.body.data).toEqual(DEFAULTS);
   });
 
+  it("stores and answers a zone in the tz database's own spelling, links kept as links", async () => {
+    const me = await user();
+    for (const [sent, spelled] of [
+      ['utc', 'UTC'],
+      ['europe/berlin', 'Europe/Berlin'],
+      ['us/pacific', 'US/Pacific'],
+      ['ASIA/KOLKATA', 'Asia/Kolkata'],
+    ]) {
+      const put = await api(PATH, { token: me.token, method: 'PUT', json: { timezone: sent } });
+      expect(put.status).toBe(200);
+      expect(put.body.data).toEqual({ ...DEFAULTS, timezone: spelled });
+      expect((await api(PATH, { token: me.token })).body.data).toEqual({ ...DEFAULTS, timezone: spelled });
+    }
+  });
+
+  it('refuses a list where quiet_hours takes an object with 422 model_type at ["body","quiet_hours"]', async () => {
+    const me = await user();
+    for (const quiet_hours of [[], [{ start: '22:00', end: '07:00' }]]) {
+      const res = await api(PATH, { token: me.token, method: 'PUT', json: { quiet_hours } });
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        detail: [{ loc: ['body', 'quiet_hours'], msg: 'Input should be a valid object', type: 'model_type' }],
+      });
+    }
+    expect((await api(PATH, { token: me.token })).body.data).toEqual(DEFAULTS);
+  });
+
   it('refuses an unknown zone with 422 at ["body","timezone"]', async () => {
     const me = await user();
     const res = await api(PATH, { token: me.token, method: 'PUT', json: { timezone: 'Mars/Olympus' } });

@@ -113,11 +113,26 @@ function deep(depth: number): unknown {
   return value;
 }
 
+/** An object of n keys `k0`…: many keys cost class-transformer the square of their number. */
+const wide = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 1]));
+
 const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: nastyScalar },
   {
     weight: 1,
-    arbitrary: fc.constantFrom<unknown>({}, [], [null], deep(80), deep(200), Array(300).fill('x')),
+    arbitrary: fc.constantFrom<unknown>(
+      {},
+      [],
+      [null],
+      deep(80),
+      deep(200),
+      Array(300).fill('x'),
+      // Lists inside list elements, wide objects where one is expected, and in a list.
+      [[0, [0]], [Array(2_000).fill(0)]],
+      [[{}], [[]]],
+      wide(2_000),
+      [wide(2_000), {}],
+    ),
   },
   { weight: 1, arbitrary: fc.array(nastyScalar, { maxLength: 5 }) },
   { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), nastyScalar, { maxKeys: 3 }) },
@@ -196,6 +211,24 @@ interface Body {
   payload?: string | Buffer;
 }
 
+/** Whole bodies of about 1 MB in each costly shape (bench/validation-amplification.mjs measures them). */
+const COSTLY_BODIES: Body[] = [
+  `{${Array.from({ length: 80_000 }, (_, i) => `"k${i}":1`).join(',')}}`,
+  `{"\\u006b":1,${Array.from({ length: 60_000 }, (_, i) => `"k${i}":"v"`).join(',')}}`,
+  `{"a":[${Array(250_000).fill('"a"').join(',')}]}`,
+  `[${Array(100_000).fill('{"a":[[1]]}').join(',')}]`,
+  '['.repeat(1_000_000),
+  `{"a":${'['.repeat(63)}${Array(100_000).fill('"a"').join(',')}${']'.repeat(63)}}`,
+  `{${Array(120_000).fill('"k":1').join(',')}}`,
+].map((payload) => ({ contentType: 'application/json', payload }));
+COSTLY_BODIES.push({
+  contentType: 'application/json',
+  payload: Buffer.concat([
+    Buffer.from(`{"a":"${'x'.repeat(500_000)}`),
+    Buffer.from([0xc0, 0xaf, 0x22, 0x7d]),
+  ]),
+});
+
 function bodies(operation: Operation): fc.Arbitrary<Body> {
   const schema = operation.body?.schema ?? {};
   const json = (value: unknown): Body => ({
@@ -206,6 +239,7 @@ function bodies(operation: Operation): fc.Arbitrary<Body> {
     objectOf(schema, operation.components).map(json),
     objectOf(schema, operation.components).map(json),
     nastyValue.map(json),
+    fc.constantFrom(...COSTLY_BODIES),
     fc.constantFrom<Body>(
       { contentType: 'application/json', payload: 'null' },
       { contentType: 'application/json', payload: '{"a":' },

@@ -12,6 +12,7 @@ import { NotificationSettings } from './notification-settings.entity';
 import { NotificationSettings1764800000020 } from '../database/migrations/1764800000020-notification-settings';
 import { NotificationPriority1764800000021 } from '../database/migrations/1764800000021-notification-priority';
 import { QuietHoursDigests1764800000022 } from '../database/migrations/1764800000022-quiet-hours-digests';
+import { TimeZoneSpelling1764800000023 } from '../database/migrations/1764800000023-time-zone-spelling';
 import { NotificationRetention1764800000090 } from '../database/migrations/1764800000090-notification-retention';
 import { RetentionService } from './retention.service';
 import { ClockService } from './clock.service';
@@ -31,6 +32,7 @@ import { EmailLease1764800000010 } from '../database/migrations/1764800000010-em
     NotificationSettings1764800000020,
     NotificationPriority1764800000021,
     QuietHoursDigests1764800000022,
+    TimeZoneSpelling1764800000023,
     NotificationRetention1764800000090,
   ],
 })

@@ -2779,7 +2779,7 @@ export interface components {
          */
         SettingsDto: {
             /**
-             * @description IANA zone name
+             * @description IANA zone or link name, in any case; stored and answered in the tz database’s own spelling (`us/pacific` as `US/Pacific`)
              * @default UTC
              * @example Europe/Berlin
              */

@@ -2,7 +2,12 @@ import { CanActivate, ExecutionContext, Inject, Injectable, type Type } from '@n
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request, Response } from 'express';
-import { Forbidden, UnsupportedMediaType, UpstreamUnavailable } from '../errors/domain-errors';
+import {
+  Forbidden,
+  UnsupportedMediaType,
+  UpstreamUnavailable,
+  ValidationFailed,
+} from '../errors/domain-errors';
 import { ACCEPTED_BODY_TYPES, BODY_ERROR, type RequestWithBodyError } from '../http/body-parsing';
 import { isMultipart, MULTIPART, readMultipart, type MultipartOptions } from '../http/multipart';
 import type { PlatformConfig } from '../config/platform-config';
@@ -13,6 +18,7 @@ import { jwtStrategyName } from './jwt.strategy';
 import { authFailure, bearerToken } from './token-verifier';
 import { VerifiedTokens } from './verified-tokens';
 import { requestContext } from '../http/request-context';
+import { InvalidJsonBody } from '../validation/form-body';
 
 function isPublic(reflector: Reflector, context: ExecutionContext): boolean {
   return reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]) === true;
@@ -126,6 +132,21 @@ export class PermissionsGuard implements CanActivate {
     const user = context.switchToHttp().getRequest<Request & { user?: AuthUser }>().user;
     const missing = required.filter((permission) => !user || !hasPermission(user, permission));
     if (missing.length > 0) throw new Forbidden(requiresAll(missing));
+    return true;
+  }
+}
+
+/**
+ * Step 4: a JSON body refused while it was read (malformed, not UTF-8, too deep) is 422
+ * `json_invalid` at `["body"]` once the permissions are checked (docs/api/contract.md §1 order of
+ * checks), on every route: one that takes no body refuses it too (docs/api/contract.md §2).
+ */
+@Injectable()
+export class MalformedBodyGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    if (context.getType() !== 'http') return true;
+    const body: unknown = context.switchToHttp().getRequest<Request>().body;
+    if (body instanceof InvalidJsonBody) throw ValidationFailed.at(['body'], body.msg, 'json_invalid');
     return true;
   }
 }

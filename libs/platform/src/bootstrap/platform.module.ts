@@ -11,7 +11,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { BodyGuard, createJwtAuthGuard, PermissionsGuard } from '../auth/guards';
+import { BodyGuard, createJwtAuthGuard, MalformedBodyGuard, PermissionsGuard } from '../auth/guards';
 import { JwksKeyStore } from '../auth/jwks';
 import { VerifiedTokens } from '../auth/verified-tokens';
 import { TokenVersions } from '../auth/token-versions';
@@ -119,6 +119,7 @@ export class PlatformModule {
         { provide: APP_GUARD, useClass: createJwtAuthGuard(name) },
         { provide: APP_GUARD, useClass: BodyGuard },
         { provide: APP_GUARD, useClass: PermissionsGuard },
+        { provide: APP_GUARD, useClass: MalformedBodyGuard },
         { provide: APP_PIPE, useClass: ContractValidationPipe },
         { provide: APP_FILTER, useClass: ContractExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: RpcContextInterceptor },

@@ -1,7 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { json, raw } from 'express';
 import { PayloadTooLarge, UnsupportedMediaType, type DomainError } from '../errors/domain-errors';
-import { INVALID_JSON, JSON_TOO_DEEP, markFormBody } from '../validation/form-body';
+import { InvalidJsonBody, markCheckedText, markFormBody } from '../validation/form-body';
+import { jsonBytesProblem, mayHoldUnsafeText, narrowWideObjects } from '../validation/json-bytes';
 import { parseUrlEncoded } from '../validation/text-decoding';
 import { recordRawBody } from '../idempotency/fingerprint';
 import { isMultipart } from './multipart';
@@ -45,32 +46,30 @@ export interface BodyLimits {
 /** The most fields an urlencoded body may hold (more is 413, as an oversized body). */
 const MAX_FORM_FIELDS = 10_000;
 
-/** The deepest JSON nesting accepted (docs/api/contract.md §2); deeper bodies are 422 `json_invalid`. */
-export const MAX_JSON_DEPTH = 64;
+/** What the bytes of a JSON body showed, kept between body-parser's `verify` and its answer. */
+const JSON_BYTES = Symbol('json-bytes');
+type RequestWithJsonBytes = Request & { [JSON_BYTES]?: { uncheckedText: boolean } };
 
-/**
- * Whether a parsed JSON value nests deeper than `max` levels (iterative: no stack to overflow).
- * Only objects and arrays are visited: a list of 400,000 numbers costs one tight loop, not
- * 400,000 stack entries.
- */
-export function nestsDeeperThan(value: unknown, max: number): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const stack: object[] = [value];
-  const depths: number[] = [1];
-  while (stack.length > 0) {
-    const current = stack.pop()!;
-    const depth = depths.pop()!;
-    if (depth > max) return true;
-    const children: unknown[] = Array.isArray(current) ? current : Object.values(current);
-    for (let i = 0; i < children.length; i += 1) {
-      const child = children[i];
-      if (typeof child === 'object' && child !== null) {
-        stack.push(child);
-        depths.push(depth + 1);
-      }
-    }
+/** A JSON body refused from its bytes, before it is parsed (json-bytes.ts). */
+class RefusedJson extends Error {
+  readonly type = 'json.refused';
+}
+
+/** A JSON body with an object too wide to parse whole: parsed from `bytes` instead (json-bytes.ts). */
+class NarrowedJson extends Error {
+  readonly type = 'json.narrowed';
+  constructor(readonly bytes: Buffer) {
+    super('JSON body with an object of more members than are read');
   }
-  return false;
+}
+
+/** The narrowed text parsed as body-parser would (`strict: false`: any JSON value). */
+function parseNarrowed(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  } catch {
+    return new InvalidJsonBody('Invalid JSON');
+  }
 }
 
 /**
@@ -85,8 +84,18 @@ export function bodyParsing(limits: BodyLimits): RequestHandler {
     limit: limits.body,
     strict: false,
     type: () => true,
-    // An Idempotency-Key compares the body's bytes as sent (docs/api/contract.md §7.1).
-    verify: (req, _res, bytes) => recordRawBody(req as Request, bytes),
+    verify: (req, _res, bytes) => {
+      // An Idempotency-Key compares the body's bytes as sent (docs/api/contract.md §7.1).
+      recordRawBody(req as Request, bytes);
+      // Bounded work whatever the body (docs/api/contract.md §2): text that is not UTF-8, or
+      // nested too deep, is refused before the parser builds anything.
+      const problem = jsonBytesProblem(bytes);
+      if (problem) throw new RefusedJson(problem);
+      // Validation refuses what stands for the members cut (too_long), so the walk must run.
+      const narrowed = narrowWideObjects(bytes);
+      if (narrowed !== bytes) throw new NarrowedJson(narrowed);
+      (req as RequestWithJsonBytes)[JSON_BYTES] = { uncheckedText: mayHoldUnsafeText(bytes) };
+    },
   });
   // Forms are read as bytes and decoded by the platform's one decoding step (text-decoding.ts),
   // so a value that is not UTF-8 is refused at its field rather than stored as escapes or U+FFFD.
@@ -125,11 +134,14 @@ export function bodyParsing(limits: BodyLimits): RequestHandler {
     }
     if (type === 'application/json' || type.endsWith('+json')) {
       if (declared > limits.body) return (tooLarge(req, res, limits.body), next());
-      return parseJson(req, res, (err?: { type?: string }) => {
-        if (err?.type === 'entity.too.large') tooLarge(req, res, limits.body);
-        else if (err?.type === 'entity.parse.failed') req.body = INVALID_JSON;
+      return parseJson(req, res, (err?: { type?: string; message?: string }) => {
+        if (err instanceof NarrowedJson) req.body = parseNarrowed(err.bytes);
+        else if (err?.type === 'entity.too.large') tooLarge(req, res, limits.body);
+        else if (err?.type === 'entity.parse.failed') req.body = new InvalidJsonBody('Invalid JSON');
+        else if (err?.type === 'json.refused') req.body = new InvalidJsonBody(String(err.message));
         else if (err) unsupported(req, res, String(req.headers['content-type']));
-        else if (nestsDeeperThan(req.body, MAX_JSON_DEPTH)) req.body = JSON_TOO_DEEP;
+        else if ((req as RequestWithJsonBytes)[JSON_BYTES]?.uncheckedText === false)
+          markCheckedText(req.body);
         next();
       });
     }

@@ -9,6 +9,7 @@ import type {
 import { headers as natsHeaders, type Msg, type MsgHdrs } from '@nats-io/transport-node';
 import type { RpcErrorPayload } from '@media/contracts';
 import { isRpcErrorPayload } from '../errors/domain-errors';
+import { jsonBytesProblem, narrowWideObjects, NOT_UTF8, TOO_DEEP } from '../validation/json-bytes';
 
 /**
  * Any NATS client can call a responder (docs/nats.md): the apps' own requests come in Nest's
@@ -24,6 +25,9 @@ const PLAIN = 'plain:';
 /** A plain request whose body is not JSON: routed to no handler, answered 400. */
 const NOT_JSON = 'plain-not-json:';
 const NOT_JSON_PATTERN = '\u0000not-json';
+/** A request refused from its bytes (not UTF-8, nested too deep): answered 422, never parsed. */
+const REFUSED = 'refused:';
+const REFUSED_UTF8 = `${REFUSED}utf8:`;
 
 /** Nest's own framing: a pattern with the request's id (a request) or its data (an event). */
 function isFramed(value: unknown): value is IncomingRequest | IncomingEvent {
@@ -46,10 +50,20 @@ function metaOf(msg: Msg): Record<string, string> {
 export class BusDeserializer implements ConsumerDeserializer {
   deserialize(msg: Msg, options?: { channel: string; replyTo?: string }): IncomingRequest | IncomingEvent {
     const channel = options?.channel ?? msg.subject;
+    // The same bound as an HTTP body (docs/api/contract.md §2): a payload that is not UTF-8 or
+    // nests too deep is refused before it is parsed. Nest's framing puts the data two levels down.
+    const problem = msg.data.length === 0 ? undefined : jsonBytesProblem(msg.data, 2);
+    if (problem) {
+      if (!options?.replyTo) return { pattern: NOT_JSON_PATTERN, data: undefined };
+      const id = `${problem === NOT_UTF8 ? REFUSED_UTF8 : `${REFUSED}depth:`}${randomUUID()}`;
+      return { id, pattern: NOT_JSON_PATTERN, data: undefined };
+    }
     let value: unknown;
     let json = true;
     try {
-      value = msg.data.length === 0 ? undefined : msg.json();
+      // An object too wide to parse whole is cut, and refused by validation (json-bytes.ts).
+      const bytes = narrowWideObjects(Buffer.from(msg.data.buffer, msg.data.byteOffset, msg.data.length));
+      value = msg.data.length === 0 ? undefined : (JSON.parse(bytes.toString('utf8')) as unknown);
     } catch {
       json = false;
     }
@@ -71,6 +85,15 @@ function serviceErrorHeaders(error: RpcErrorPayload): MsgHdrs {
 export class BusSerializer implements ConsumerSerializer {
   serialize(packet: OutgoingResponse): { data: string; headers?: MsgHdrs } {
     const id = String(packet.id ?? '');
+    if (id.startsWith(REFUSED)) {
+      const msg = id.startsWith(REFUSED_UTF8) ? NOT_UTF8 : TOO_DEEP;
+      const error: RpcErrorPayload = {
+        status: 422,
+        code: 'validation_error',
+        detail: [{ loc: ['data'], msg, type: 'json_invalid' }],
+      };
+      return { data: JSON.stringify({ error }), headers: serviceErrorHeaders(error) };
+    }
     if (id.startsWith(NOT_JSON)) {
       const error: RpcErrorPayload = {
         status: 400,

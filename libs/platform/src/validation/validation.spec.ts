@@ -58,6 +58,11 @@ class Payload {
 
   @IsOptional()
   metadata?: object;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => Line)
+  main?: Line | null;
 }
 
 async function issuesOf(value: unknown, text = false) {
@@ -119,6 +124,73 @@ describe('validateDto', () => {
       true,
     );
     expect(result).toMatchObject({ count: 5, enabled: true, sizes: [1, 2], metadata: { a: 1 } });
+  });
+});
+
+describe('validateDto: bounded work for any shape (docs/api/contract.md §2 "bounded cost")', () => {
+  const wide = (n: number, prefix = 'k') =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, 1]));
+
+  it('lists the first 50 of 80,000 unknown fields and counts every other failing field', async () => {
+    const issues = await issuesOf(wide(80_000));
+    expect(issues).toHaveLength(51);
+    expect(issues.slice(0, 50).map((i) => [i.loc, i.type])).toEqual(
+      Array.from({ length: 50 }, (_, i) => [['body', `k${i}`], 'extra_forbidden']),
+    );
+    // 80,000 unknown fields and the missing `name`, less the 50 shown.
+    expect(issues[50]).toEqual({
+      loc: ['body'],
+      msg: '79951 more errors were left out',
+      type: 'too_many_errors',
+    });
+  });
+
+  it('bounds unknown fields inside the elements of a nested list, counting them all', async () => {
+    const issues = await issuesOf({ name: 'x', lines: [{ title: 'a', ...wide(30, 'a') }, wide(40, 'b')] });
+    expect(issues).toHaveLength(51);
+    expect(issues[0].loc).toEqual(['body', 'lines', '0', 'a0']);
+    // 70 unknown fields and the missing title of the second line, less the 50 shown.
+    expect(issues[50]).toEqual({
+      loc: ['body'],
+      msg: '21 more errors were left out',
+      type: 'too_many_errors',
+    });
+  });
+
+  it('answers an array where a nested object is expected with one model_type item at its loc', async () => {
+    expect(await issuesOf({ name: 'x', main: [] })).toEqual([
+      { loc: ['body', 'main'], msg: 'Input should be a valid object', type: 'model_type' },
+    ]);
+    expect(await issuesOf({ name: 'x', main: [{ title: '' }, [1, 2]] })).toEqual([
+      { loc: ['body', 'main'], msg: 'Input should be a valid object', type: 'model_type' },
+    ]);
+  });
+
+  it('answers an array element of a list of objects with one model_type item at its index, the other elements still checked', async () => {
+    expect(await issuesOf({ name: 'x', lines: [[Array(1000).fill('a')], { title: '' }] })).toEqual([
+      { loc: ['body', 'lines', '0'], msg: 'Input should be a valid object', type: 'model_type' },
+      { loc: ['body', 'lines', '1', 'title'], msg: expect.any(String), type: 'string_too_short' },
+    ]);
+  });
+
+  it('answers an object where a list of objects is expected with one list_type item', async () => {
+    expect(await issuesOf({ name: 'x', lines: wide(1000) })).toEqual([
+      { loc: ['body', 'lines'], msg: 'Input should be a valid list', type: 'list_type' },
+    ]);
+  });
+
+  it('keeps a free-form object as sent, away from class-transformer', async () => {
+    const metadata = { ...wide(5_000), nested: { list: [1, { a: 'b' }] } };
+    const result = await validateDto(Payload, { name: 'x', metadata, lines: [{ title: 't' }] }, ['body']);
+    expect(result.metadata).toEqual(metadata);
+    expect(result.lines?.[0]).toBeInstanceOf(Line);
+  });
+
+  it('still refuses NUL and lone surrogates deep inside a free-form object', async () => {
+    expect(await issuesOf({ name: 'x', metadata: { a: [{ b: 'x\u0000' }], 'c\ud800': 1 } })).toEqual([
+      { loc: ['body', 'metadata', 'a', '0', 'b'], msg: expect.any(String), type: 'value_error' },
+      { loc: ['body', 'metadata', 'c\ufffd'], msg: expect.any(String), type: 'value_error' },
+    ]);
   });
 });
 

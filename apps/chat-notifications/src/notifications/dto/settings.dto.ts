@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import { IsIn, IsString, Matches, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
 import { contractConstraint, Nullable, Optional } from '@media/platform';
-import { isTimeZone } from '../quiet-hours';
+import { canonicalTimeZone } from '../time-zones';
 
 /** `HH:MM`, 24 h. */
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -41,10 +41,22 @@ export class QuietHoursDto {
 
 /** `PUT /api/v1/notifications/settings` (docs/api/contract.md §7.3): replaces; a missing field takes its default. */
 export class SettingsDto {
-  @ApiPropertyOptional({ default: 'UTC', example: 'Europe/Berlin', description: 'IANA zone name' })
+  @ApiPropertyOptional({
+    default: 'UTC',
+    example: 'Europe/Berlin',
+    description:
+      'IANA zone or link name, in any case; stored and answered in the tz database’s own spelling (`us/pacific` as `US/Pacific`)',
+  })
   @Optional()
+  // The tz database's spelling (docs/api/contract.md §7.3): `europe/berlin` is stored as `Europe/Berlin`.
+  @Transform(({ value }: { value: unknown }) => canonicalTimeZone(value) ?? value)
   @IsString()
-  @contractConstraint('isTimeZone', 'value_error', 'Unknown time zone', isTimeZone)
+  @contractConstraint(
+    'isTimeZone',
+    'value_error',
+    'Unknown time zone',
+    (value) => canonicalTimeZone(value) !== undefined,
+  )
   timezone: string = 'UTC';
 
   @ApiPropertyOptional({ type: QuietHoursDto, nullable: true, default: null })
