@@ -3,7 +3,8 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { Forbidden, UnsupportedMediaType, UpstreamUnavailable } from '../errors/domain-errors';
-import { ACCEPTED_BODY_TYPES, BODY_ERROR, type RequestWithBodyError } from '../http/body-parsing';
+import { ACCEPTED_BODY_TYPES, BODY_ERROR, hasBody, type RequestWithBodyError } from '../http/body-parsing';
+import { isStreamedBodyType, STREAMED_BODY } from '../http/streamed-body';
 import { isMultipart, MULTIPART, readMultipart, type MultipartOptions } from '../http/multipart';
 import type { PlatformConfig } from '../config/platform-config';
 import { InjectConfig } from '../config/inject-config';
@@ -91,6 +92,14 @@ export class BodyGuard implements CanActivate {
         upload: this.config.limits.upload,
         field: this.config.limits.body,
       });
+    }
+    const streamed = this.reflector.getAllAndOverride<string | undefined>(STREAMED_BODY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    const bodyType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (isStreamedBodyType(bodyType) && streamed !== bodyType && hasBody(req)) {
+      throw new UnsupportedMediaType(bodyType, ACCEPTED_BODY_TYPES);
     }
     const jsonOnly = this.reflector.getAllAndOverride<boolean>(JSON_ONLY, [
       context.getHandler(),

@@ -5,6 +5,7 @@ import { INVALID_JSON, JSON_TOO_DEEP, markFormBody } from '../validation/form-bo
 import { parseUrlEncoded } from '../validation/text-decoding';
 import { recordRawBody } from '../idempotency/fingerprint';
 import { isMultipart } from './multipart';
+import { isStreamedBodyType } from './streamed-body';
 
 export const ACCEPTED_BODY_TYPES = [
   'application/json',
@@ -31,7 +32,7 @@ function charset(req: Request): string | undefined {
 
 const UTF8 = new Set(['utf-8', 'utf8']);
 
-function hasBody(req: Request): boolean {
+export function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
 }
 
@@ -149,8 +150,8 @@ export function bodyParsing(limits: BodyLimits): RequestHandler {
         next();
       });
     }
-    if (isMultipart(req)) {
-      // Read (or refused) by BodyGuard once the route and the caller are known.
+    if (isMultipart(req) || isStreamedBodyType(type)) {
+      // Read (or refused) by BodyGuard, or streamed by the route, once the route and the caller are known.
       leaveUnread(req, res);
       return next();
     }
