@@ -329,7 +329,9 @@ export class S3DocumentStorage extends DocumentStorage {
           }),
         )
         .catch((error: { name?: string }) => {
-          if (error.name !== 'NoSuchUpload') throw error;
+          // Gone already; or a server that cannot abort (s3rver): its parts are left to the
+          // bucket's AbortIncompleteMultipartUpload lifecycle rule.
+          if (!['NoSuchUpload', 'MethodNotAllowed', 'NotImplemented'].includes(error.name ?? '')) throw error;
         });
     }
     if (state.pending)
