@@ -234,6 +234,8 @@ describe('the S3 driver, two replicas taking alternate requests, through a gatew
       ...system().env,
       GATEWAY_PORT: String(port),
       DOCUMENTS_URL: balancer.url,
+      // Far below a chunk: tus chunks on the uploads path are exempt from the body limits.
+      UPLOAD_LIMIT: '1mb',
       RATE_LIMIT_PER_MINUTE: '0',
       LOG_LEVEL: 'warn',
     });

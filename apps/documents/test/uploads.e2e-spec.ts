@@ -140,6 +140,18 @@ describe('resumable uploads (tus 1.0) through the gateway', () => {
     expect((await download(system().gatewayUrl, id, who.token)).bytes.equals(file)).toBe(true);
   });
 
+  it('answers a repeated creation with the same Idempotency-Key with the same upload', async () => {
+    const who = caller();
+    const key = randomBytes(8).toString('hex');
+    const first = await create(who, 100, { 'idempotency-key': key });
+    const again = await create(who, 100, { 'idempotency-key': key });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.headers.get('location')).toBe(first.headers.get('location'));
+    expect(again.headers.get('upload-expires')).toBe(first.headers.get('upload-expires'));
+  });
+
   it('answers 409 offset_mismatch on a wrong offset, and the offset stays', async () => {
     const who = caller();
     const path = await created(who, 100);
