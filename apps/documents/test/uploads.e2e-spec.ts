@@ -5,7 +5,9 @@
  * replicas are in uploads-large.e2e-spec.ts.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { caller, documents, download, system, type Caller } from './support';
+import { once } from 'node:events';
+import { request, type IncomingMessage } from 'node:http';
+import { caller, db, documents, download, eventually, system, type Caller } from './support';
 
 const sha = (algorithm: string, bytes: Buffer) => createHash(algorithm).update(bytes).digest();
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
@@ -162,6 +164,42 @@ describe('resumable uploads (tus 1.0) through the gateway', () => {
       code: 'offset_mismatch',
     });
     expect((await head(who, path)).headers.get('upload-offset')).toBe('0');
+  });
+
+  it('answers 409 upload_in_progress to a chunk while another is still arriving, then takes the first', async () => {
+    const who = caller();
+    const path = await created(who, 2000);
+    const first = request(`${system().gatewayUrl}/documents${path}`, {
+      method: 'PATCH',
+      headers: {
+        ...TUS,
+        authorization: `Bearer ${who.token}`,
+        'content-type': CHUNK,
+        'content-length': '2000',
+        'upload-offset': '0',
+      },
+    });
+    const answered = once(first, 'response') as Promise<[IncomingMessage]>;
+    first.write(randomBytes(1000));
+    // The first holds the upload once its lease is in the row.
+    const id = path.split('/').pop()!;
+    const held = await eventually(
+      () => db(system().databases.documents, 'SELECT busy_token FROM uploads WHERE id = $1', [id]),
+      (rows) => rows[0]?.busy_token !== null,
+      10_000,
+    );
+    expect(held[0].busy_token).not.toBeNull();
+    const busy = await patch(who, path, 0, Buffer.alloc(0));
+    expect(busy.status).toBe(409);
+    expect(busy.body).toEqual({
+      detail: 'The upload is receiving another chunk; retry when it ends (HEAD tells the offset).',
+      code: 'upload_in_progress',
+    });
+    first.end(randomBytes(1000));
+    const [res] = await answered;
+    res.resume();
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['upload-offset']).toBe('2000');
   });
 
   it('answers 460 checksum_mismatch on a bad checksum and discards the chunk', async () => {
