@@ -95,6 +95,13 @@ async function expectDocument(who: Caller, url: string, base: string) {
     bytes: SIZE,
     sha256: fileSha256,
   });
+  // Its 300 MB leave the disk now rather than when the stack goes.
+  const removed = await documents(
+    `/api/v1/documents/${doc.id}`,
+    { method: 'DELETE', token: who.token },
+    base,
+  );
+  expect(removed.status).toBe(204);
 }
 
 /** A TCP proxy to `target` that, once, cuts the connection after `cutAfter` bytes from the client. */
@@ -257,8 +264,8 @@ describe('the S3 driver, two replicas taking alternate requests, through a gatew
     const first = await tusUpload(who, { endpoint, abortAt: SIZE / 3 });
     expect(first.aborted).toBe(true);
     await tusUpload(who, { uploadUrl: first.url });
-    expect(balancer.served[0].PATCH).toBeGreaterThan(1);
-    expect(balancer.served[1].PATCH).toBeGreaterThan(1);
+    expect(balancer.served[0].PATCH).toBeGreaterThanOrEqual(1);
+    expect(balancer.served[1].PATCH).toBeGreaterThanOrEqual(1);
     await expectDocument(who, first.url, gatewayUrl);
   }, 600_000);
 
