@@ -16,6 +16,14 @@
  * downloads, so every transfer is checked byte for byte against the upload's sha256.
  * Env: SIZES, ROUNDS (default 3; medians reported), ROUTES (default gateway,direct),
  * KEEP_DB=1.
+ *
+ * The tus case: one resumable upload of TUS_MB (default 2000 MB) in TUS_CHUNK_MIB chunks
+ * (default 64 MiB; each PATCH streamed from a range of the file), through the gateway and
+ * directly, TUS_ROUNDS times (default 1): MB/s, the gateway ÷ direct ratio (goal ≥ 0.7), and
+ * the RSS growth of both processes during it (goal < 64 MiB each). The document's sha256 (made
+ * from the saved hash state, the file never read again) is checked against the file's.
+ * CASES=multipart,tus (default both) picks the cases; a run of one keeps the other's figures
+ * from the previous result file.
  * Writes bench/results/documents-transfer.json. The machine's cores are shared by the client,
  * the gateway, documents and PostgreSQL, so compare ratios (gateway vs direct) over absolutes.
  */
@@ -30,7 +38,7 @@ import pg from 'pg';
 import { BENCH_TOKEN_TTL, serveJwks } from './lib/app-server.mjs';
 import { signToken, upstreamEnv } from './lib/edge.mjs';
 import { freePort, startProcess, stopProcess, waitReady } from './lib/processes.mjs';
-import { dist, log, writeResult } from './lib/seed-users.mjs';
+import { dist, log, root, writeResult } from './lib/seed-users.mjs';
 
 /** File sizes in MB (10^6 bytes); the largest is past the default UPLOAD_LIMIT, so it is raised. */
 const SIZES = (process.env.SIZES ?? '5,50,200').split(',').map(Number);
@@ -40,6 +48,10 @@ const ROUTES = (process.env.ROUTES ?? 'gateway,direct').split(',');
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const MB = 1_000_000;
+const CASES = (process.env.CASES ?? 'multipart,tus').split(',');
+const TUS_MB = Number(process.env.TUS_MB ?? 2000);
+const TUS_CHUNK = Number(process.env.TUS_CHUNK_MIB ?? 64) * 2 ** 20;
+const TUS_ROUNDS = Number(process.env.TUS_ROUNDS ?? 1);
 
 // ------------------------------------------------------------------ servers
 
@@ -117,6 +129,60 @@ function downloadFile(base, id, bearer) {
   });
 }
 
+/** One HTTP exchange; resolves with the status, headers and body text. */
+function exchange(url, options, body) {
+  return new Promise((done, fail) => {
+    const req = request(url, options);
+    req.on('error', fail);
+    req.on('response', async (res) => {
+      const chunks = [];
+      for await (const chunk of res) chunks.push(chunk);
+      done({ status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString() });
+    });
+    if (body) body.pipe(req);
+    else req.end();
+  });
+}
+
+/**
+ * A resumable upload as a tus client makes it: creation, then one PATCH per chunk, each
+ * streamed from its range of the file. Resolves with the document's id.
+ */
+async function tusUploadFile(base, path, size, bearer) {
+  const tus = { authorization: `Bearer ${bearer}`, 'tus-resumable': '1.0.0' };
+  const created = await exchange(`${base}/documents/api/v1/uploads`, {
+    method: 'POST',
+    headers: { ...tus, 'upload-length': String(size), 'upload-metadata': `filename ${btoa('bench.bin')}` },
+  });
+  if (created.status !== 201) throw new Error(`tus creation: ${created.status} ${created.text}`);
+  const location = created.headers.location;
+  for (let offset = 0; offset < size; offset += TUS_CHUNK) {
+    const end = Math.min(size, offset + TUS_CHUNK);
+    const sent = await exchange(
+      location,
+      {
+        method: 'PATCH',
+        headers: {
+          ...tus,
+          'content-type': 'application/offset+octet-stream',
+          'content-length': String(end - offset),
+          'upload-offset': String(offset),
+        },
+      },
+      createReadStream(path, { start: offset, end: end - 1 }),
+    );
+    if (sent.status !== 204) throw new Error(`tus PATCH at ${offset}: ${sent.status} ${sent.text}`);
+  }
+  return location.split('/').pop();
+}
+
+function removeDocument(base, id, bearer) {
+  return exchange(`${base}/documents/api/v1/documents/${id}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${bearer}` },
+  });
+}
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const mib = (bytes) => Number((bytes / 2 ** 20).toFixed(1));
 
@@ -190,15 +256,20 @@ async function main() {
     const pids = { gateway: gateway.pid, documents: documents.pid };
 
     const files = {};
-    for (const mb of SIZES) {
+    const makeFile = async (mb) => {
       const path = join(work, `file-${mb}.bin`);
       const out = createWriteStream(path);
-      for (let written = 0; written < mb * MB; written += MB)
-        out.write(randomBytes(Math.min(MB, mb * MB - written)));
+      const hash = createHash('sha256');
+      for (let written = 0; written < mb * MB; written += MB) {
+        const block = randomBytes(Math.min(MB, mb * MB - written));
+        hash.update(block);
+        if (!out.write(block)) await once(out, 'drain');
+      }
       out.end();
       await once(out, 'finish');
-      files[mb] = { path, size: mb * MB };
-    }
+      files[mb] = { path, size: mb * MB, sha256: hash.digest('hex') };
+    };
+    for (const mb of SIZES) await makeFile(mb);
     // Warm both paths, then let the processes settle: that is idle.
     const smallest = files[Math.min(...SIZES)];
     const warm = await uploadFile(gatewayUrl, smallest.path, smallest.size, bearer);
@@ -206,7 +277,7 @@ async function main() {
     await new Promise((r) => setTimeout(r, 1500));
 
     const cases = [];
-    for (const mb of SIZES) {
+    for (const mb of CASES.includes('multipart') ? SIZES : []) {
       for (const [route, base] of [
         ['gateway', gatewayUrl],
         ['direct', documentsUrl],
@@ -255,6 +326,92 @@ async function main() {
         }
       }
     }
+    let tus;
+    if (CASES.includes('tus')) {
+      await makeFile(TUS_MB);
+      const file = files[TUS_MB];
+      const routes = [
+        ['gateway', gatewayUrl],
+        ['direct', documentsUrl],
+      ];
+      const rates = {};
+      for (const [route, base] of routes) {
+        const runs = [];
+        for (let round = 0; round < TUS_ROUNDS; round++) {
+          await new Promise((r) => setTimeout(r, 1000));
+          const idle = { gateway: rss(gateway.pid), documents: rss(documents.pid) };
+          const t0 = performance.now();
+          const up = await sampled(pids, () => tusUploadFile(base, file.path, file.size, bearer));
+          const seconds = (performance.now() - t0) / 1000;
+          const record = JSON.parse(
+            (
+              await exchange(`${base}/documents/api/v1/documents/${up.result}`, {
+                headers: { authorization: `Bearer ${bearer}` },
+              })
+            ).text,
+          );
+          if (record.sha256 !== file.sha256 || record.size !== file.size)
+            throw new Error(`tus ${route}: the document's sha256 or size is not the file's`);
+          await removeDocument(base, up.result, bearer);
+          runs.push({ seconds, idle, peak: up.peaks });
+        }
+        const figure = {
+          kind: 'tus',
+          route,
+          direction: 'upload',
+          file_mb: TUS_MB,
+          chunk_mib: TUS_CHUNK / 2 ** 20,
+          mb_per_second: Number(median(runs.map((r) => TUS_MB / r.seconds)).toFixed(1)),
+          seconds_median: Number(median(runs.map((r) => r.seconds)).toFixed(3)),
+          rss_mib: {},
+        };
+        for (const proc of route === 'gateway' ? ['gateway', 'documents'] : ['documents']) {
+          figure.rss_mib[proc] = {
+            idle: mib(median(runs.map((r) => r.idle[proc]))),
+            peak: mib(Math.max(...runs.map((r) => r.peak[proc]))),
+            growth_max: mib(Math.max(...runs.map((r) => r.peak[proc] - r.idle[proc]))),
+          };
+        }
+        rates[route] = figure.mb_per_second;
+        log(
+          `tus ${route.padEnd(7)} upload ${TUS_MB} MB in ${figure.chunk_mib} MiB chunks: ${figure.mb_per_second} MB/s,`,
+          Object.entries(figure.rss_mib)
+            .map(([p, v]) => `${p} RSS ${v.idle} -> ${v.peak} MiB (+${v.growth_max})`)
+            .join(', '),
+        );
+        cases.push(figure);
+      }
+      const growth = (proc) =>
+        Math.max(
+          ...cases.filter((c) => c.kind === 'tus' && c.rss_mib[proc]).map((c) => c.rss_mib[proc].growth_max),
+        );
+      tus = {
+        file_mb: TUS_MB,
+        chunk_mib: TUS_CHUNK / 2 ** 20,
+        gateway_over_direct: Number((rates.gateway / rates.direct).toFixed(2)),
+        rss_growth_mib: { gateway: growth('gateway'), documents: growth('documents') },
+      };
+      log(
+        `tus: gateway ÷ direct ${tus.gateway_over_direct}, RSS growth ${JSON.stringify(tus.rss_growth_mib)} MiB`,
+      );
+    }
+    // A run of one kind keeps the other kind's figures from the previous result.
+    let previous = {};
+    try {
+      previous = JSON.parse(
+        readFileSync(
+          join(process.env.BENCH_RESULTS_DIR ?? join(root, 'bench', 'results'), 'documents-transfer.json'),
+          'utf8',
+        ),
+      );
+    } catch {
+      previous = {};
+    }
+    const kept = (previous.cases ?? []).filter((c) =>
+      c.kind === 'tus' ? !CASES.includes('tus') : !CASES.includes('multipart'),
+    );
+    cases.push(...kept);
+    if (!tus && previous.tus) tus = previous.tus;
     const results = {
       benchmark: 'documents-transfer',
       measured_at: new Date().toISOString(),
@@ -267,6 +424,7 @@ async function main() {
         mb: '10^6 bytes',
       },
       cases,
+      tus,
     };
     await writeResult('documents-transfer.json', results);
   } finally {

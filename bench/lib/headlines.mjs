@@ -264,7 +264,9 @@ export const HEADLINES = {
   'documents-transfer.mjs': {
     file: 'documents-transfer.json',
     rows: (r) => {
-      const largest = r.cases?.filter((c) => c.route === 'through_gateway' || c.route === 'gateway');
+      const largest = r.cases?.filter(
+        (c) => c.kind !== 'tus' && (c.route === 'through_gateway' || c.route === 'gateway'),
+      );
       const download = largest?.filter((c) => c.direction === 'download').at(-1);
       const upload = largest?.filter((c) => c.direction === 'upload').at(-1);
       return [
@@ -273,6 +275,18 @@ export const HEADLINES = {
         row(
           'documents RSS growth during a transfer (max)',
           download?.rss_mib?.documents?.growth_max,
+          ' MiB',
+          atMost(64, ' MiB'),
+        ),
+        row(
+          `tus upload of ${r.tus?.file_mb ?? '?'} MB: MB/s through the gateway ÷ direct`,
+          r.tus?.gateway_over_direct,
+          '',
+          atLeast(0.7),
+        ),
+        row(
+          'tus upload: gateway and documents RSS growth (max)',
+          r.tus ? Math.max(r.tus.rss_growth_mib.gateway, r.tus.rss_growth_mib.documents) : undefined,
           ' MiB',
           atMost(64, ' MiB'),
         ),

@@ -1,7 +1,14 @@
 import { join } from 'node:path';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Min, MinLength, ValidateIf } from 'class-validator';
-import { defineConfig, platformConfig, PlatformEnv, toDuration, type ConfigOf } from '@media/platform';
+import {
+  defineConfig,
+  platformConfig,
+  PlatformEnv,
+  toBytes,
+  toDuration,
+  type ConfigOf,
+} from '@media/platform';
 
 const DURATION = 'must be a duration such as 30000, 30s, 10m or 1h';
 const whenS3 = (env: DocumentsEnv) => env.DOCUMENTS_STORAGE === 's3';
@@ -69,6 +76,18 @@ export class DocumentsEnv extends PlatformEnv {
   @IsInt({ message: DURATION })
   @Min(0)
   DOCUMENTS_SWEEP_GRACE: number = 15 * 60_000;
+
+  /** The largest resumable (tus) upload, `Tus-Max-Size`: a larger `Upload-Length` is 413. */
+  @Transform(toBytes)
+  @IsInt({ message: 'must be a size in bytes such as 10737418240 or 10gb' })
+  @Min(1)
+  TUS_MAX_SIZE: number = 10 * 1024 ** 3;
+
+  /** How long an unfinished resumable upload is kept (`Upload-Expires`); then it is swept. */
+  @Transform(toDuration)
+  @IsInt({ message: DURATION })
+  @Min(1_000)
+  TUS_EXPIRY: number = 24 * 60 * 60_000;
 }
 
 export const documentsConfig = defineConfig(DocumentsEnv, (env) => ({
@@ -89,6 +108,7 @@ export const documentsConfig = defineConfig(DocumentsEnv, (env) => ({
         }
       : { driver: 'fs' as const, dir: env.STORAGE_DIR ?? join(env.DATA_DIR, 'documents') },
   sweeper: { interval: env.DOCUMENTS_SWEEP_INTERVAL, grace: env.DOCUMENTS_SWEEP_GRACE },
+  tus: { maxSize: env.TUS_MAX_SIZE, expiry: env.TUS_EXPIRY },
 }));
 
 /** documents's typed config. */

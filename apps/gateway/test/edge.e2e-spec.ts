@@ -100,6 +100,21 @@ describe('timeouts', () => {
     connection.destroy();
   });
 
+  it('holds a tus chunk (no body limit there) to MIN_BODY_RATE too: 408', async () => {
+    const gw = await gateway({ MIN_BODY_RATE: '1000', REQUEST_TIMEOUT: '0' });
+    const token = mintToken(upstream.keys);
+    const connection = await RawConnection.open(gw.port);
+    const chunkHead = head('PATCH', `/documents/api/v1/uploads/${randomUUID()}`, {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/offset+octet-stream',
+      'content-length': 100_000_000,
+    });
+    const result = await trickle(connection, chunkHead, '1', { timeoutMs: 15_000 });
+    expect(result.status).toBe(408);
+    expectContractError(result, 'request_timeout');
+    connection.destroy();
+  });
+
   it('keeps a body that arrives faster than MIN_BODY_RATE (the other side of the boundary)', async () => {
     const gw = await gateway({ MIN_BODY_RATE: '1000' });
     const token = mintToken(upstream.keys);

@@ -2,7 +2,7 @@
  * Body limits, upstream timeouts and streaming through the gateway (docs/api/contract.md §2).
  * The gateway runs in-process against the fake upstream of ./support/gateway-fixture.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request } from 'undici';
@@ -50,6 +50,28 @@ describe('limits', () => {
       code: 'payload_too_large',
     });
     expect(lastSeen(requestId)).toBeUndefined();
+  });
+
+  it('streams a tus chunk past UPLOAD_LIMIT to the resumable uploads whole; elsewhere it is 413', async () => {
+    const body = randomBytes(UPLOAD_LIMIT * 3);
+    const headers = {
+      ...bearer(token),
+      'content-type': 'application/offset+octet-stream',
+      'upload-offset': '0',
+    };
+    const res = await call(main.url, `/documents/api/v1/uploads/${randomUUID()}`, {
+      method: 'PATCH',
+      headers,
+      body,
+    });
+    expect(res.status).toBe(200);
+    expect(res.json<{ bytes: number; sha256: string }>()).toMatchObject({
+      bytes: body.length,
+      sha256: createHash('sha256').update(body).digest('hex'),
+    });
+    const elsewhere = await call(main.url, '/documents/api/v1/documents', { method: 'POST', headers, body });
+    expect(elsewhere.status).toBe(413);
+    expect(elsewhere.json<{ code: string }>().code).toBe('payload_too_large');
   });
 
   it('lets a client that sends a too-large body anyway read the 413', async () => {

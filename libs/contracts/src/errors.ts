@@ -81,6 +81,12 @@ export const ERROR_CODES = [
   'story_category_name_taken',
   // documents
   'range_not_satisfiable',
+  /** A tus chunk whose `Upload-Checksum` does not match its bytes (460; the chunk is discarded). */
+  'checksum_mismatch',
+  /** A tus `PATCH` whose `Upload-Offset` is not the upload's offset (409: `HEAD` tells the right one). */
+  'offset_mismatch',
+  /** A tus upload already receiving a chunk (409: retry once it has ended; `HEAD` tells the offset). */
+  'upload_in_progress',
   // inventory
   'booking_cancelled',
   'booking_reference_taken',

@@ -38,6 +38,7 @@ export { CurrentUser, JsonOnly, Public, RequirePermissions } from './auth/decora
 export { AnyPermissionGuard, RequireAnyPermission } from './auth/any-permission';
 export { Idempotent } from './idempotency/idempotent.decorator';
 export { Multipart, UploadedFiles, type MultipartOptions, type UploadedFileInfo } from './http/multipart';
+export { StreamedBody, type StreamedBodyType } from './http/streamed-body';
 export {
   ApiBinary,
   ApiErrors,

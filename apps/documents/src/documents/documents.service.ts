@@ -21,7 +21,7 @@ import {
   ValidationFailed,
 } from '@media/platform';
 import { isUUID } from 'class-validator';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { DocumentStorage, type ByteRange } from '../storage/document-storage';
 import { Document } from './document.entity';
 import { entityTag, noneMatch, parseRange } from './download';
@@ -79,21 +79,35 @@ export class DocumentsService {
     const id = randomUUID();
     await this.storage.put(id, file.path, file.size);
     try {
-      const doc = this.dataSource.getRepository(Document).create({
+      return await this.insertRecord(this.dataSource.manager, id, file, caller.id);
+    } catch (error) {
+      await this.storage.remove(id).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /**
+   * The record of a stored file, as every upload makes it (multipart or resumable): the name
+   * sanitised, the media type checked, the hash in lowercase.
+   */
+  async insertRecord(
+    manager: EntityManager,
+    id: string,
+    file: Pick<ReceivedFile, 'filename' | 'mimetype' | 'size' | 'sha256'>,
+    uploadedBy: string,
+  ): Promise<DocumentRecord> {
+    const repository = manager.getRepository(Document);
+    await repository.insert(
+      repository.create({
         id,
         filename: storedFilename(file.filename),
         contentType: storedContentType(file.mimetype),
         size: file.size,
         sha256: file.sha256.toLowerCase(),
-        uploadedBy: caller.id,
-      });
-      await this.dataSource.getRepository(Document).insert(doc);
-      const saved = await this.dataSource.getRepository(Document).findOneByOrFail({ id });
-      return toDocumentView(saved);
-    } catch (error) {
-      await this.storage.remove(id).catch(() => undefined);
-      throw error;
-    }
+        uploadedBy,
+      }),
+    );
+    return toDocumentView(await repository.findOneByOrFail({ id }));
   }
 
   async get(id: string): Promise<DocumentRecord> {

@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 
 /** Bytes `start..end` of a stored file, both inclusive (as in an HTTP Range). */
@@ -10,6 +11,30 @@ export interface ByteRange {
 export interface StoredFile {
   key: string;
   modifiedAt: Date;
+}
+
+/** A driver's state of a resumable upload, kept in the database between chunks (JSON). */
+export interface ResumableState {
+  /** S3: the multipart upload's id. */
+  uploadId?: string;
+  /** S3: the parts uploaded so far, in order. */
+  parts?: { number: number; etag: string; size: number }[];
+  /** S3: bytes held in the pending object, not yet a part (below S3's 5 MiB part minimum). */
+  pending?: number;
+}
+
+/** Where one chunk of a resumable upload is written while it arrives, and what becomes of it. */
+export interface ChunkTarget {
+  /** Open for writing from `position` on (the driver closes it). */
+  handle: FileHandle;
+  position: number;
+  /**
+   * Keeps the first `received` bytes written; with `last`, the upload is complete and the file
+   * is stored under its key. The new state, and what to clean up once it is committed.
+   */
+  keep(received: number, last: boolean): Promise<{ state: ResumableState; cleanup(): Promise<void> }>;
+  /** Drops every byte written (a bad checksum, a chunk past the length). */
+  discard(): Promise<void>;
 }
 
 /**
@@ -38,6 +63,15 @@ export abstract class DocumentStorage {
 
   /** Claims the storage for an installation, unless one has already claimed it. */
   abstract claimOwner(id: string): Promise<void>;
+
+  /** Starts a resumable upload under `key`; its bytes are invisible until complete. */
+  abstract startResumable(key: string): Promise<ResumableState>;
+
+  /** Where the chunk that starts at `offset` is written. */
+  abstract openChunk(key: string, state: ResumableState, offset: number): Promise<ChunkTarget>;
+
+  /** Removes an unfinished resumable upload's bytes (termination, expiry). */
+  abstract removeResumable(key: string, state: ResumableState): Promise<void>;
 
   /** Releases what the driver holds open (an S3 client's sockets); at shutdown. */
   destroy(): void {}

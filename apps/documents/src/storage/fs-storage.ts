@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, open, opendir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { DocumentStorage, documentIdOfKey, type ByteRange, type StoredFile } from './document-storage';
+import {
+  DocumentStorage,
+  documentIdOfKey,
+  type ByteRange,
+  type ChunkTarget,
+  type ResumableState,
+  type StoredFile,
+} from './document-storage';
 
 const OWNER_FILE = '.owner';
 
@@ -22,6 +29,49 @@ export class FsDocumentStorage extends DocumentStorage {
   private path(key: string): string {
     if (!documentIdOfKey(key)) throw new Error(`Not a storage key: ${key}`);
     return join(this.dir, key.slice(0, 2), key);
+  }
+
+  /** An unfinished resumable upload: a sibling the listing (and so the orphan sweep) ignores. */
+  private resumablePath(key: string): string {
+    return `${this.path(key)}.tus`;
+  }
+
+  async startResumable(key: string): Promise<ResumableState> {
+    await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
+    await writeFile(this.resumablePath(key), '', { flag: 'w' });
+    return {};
+  }
+
+  /**
+   * Chunks are written in place at their offset; bytes past it (written before a crash, never
+   * committed) are cut first, so the file is always exactly the committed bytes plus this chunk.
+   */
+  async openChunk(key: string, _state: ResumableState, offset: number): Promise<ChunkTarget> {
+    const path = this.resumablePath(key);
+    const handle = await open(path, 'r+');
+    try {
+      await handle.truncate(offset);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    return {
+      handle,
+      position: offset,
+      keep: async (_received, last) => {
+        // The offset is committed after this: the bytes it counts must be on disk.
+        await handle.datasync().finally(() => handle.close());
+        if (last) await rename(path, this.path(key));
+        return { state: {}, cleanup: async () => undefined };
+      },
+      discard: async () => {
+        await handle.truncate(offset).finally(() => handle.close());
+      },
+    };
+  }
+
+  async removeResumable(key: string): Promise<void> {
+    await rm(this.resumablePath(key), { force: true });
   }
 
   async put(key: string, sourcePath: string, _size?: number): Promise<void> {

@@ -18,7 +18,10 @@ export function exposeToOrigin(res: ServerResponse, origin: string): void {
   res.setHeader('Access-Control-Allow-Origin', origin);
   res.setHeader(
     'Access-Control-Expose-Headers',
-    'X-Request-Id, Retry-After, ETag, Location, Idempotent-Replayed',
+    // The tus headers, so that a browser's tus client (tus-js-client, Uppy) can resume.
+    'X-Request-Id, Retry-After, ETag, Location, Idempotent-Replayed, ' +
+      'Tus-Resumable, Tus-Version, Tus-Extension, Tus-Max-Size, Tus-Checksum-Algorithm, ' +
+      'Upload-Offset, Upload-Length, Upload-Expires, Upload-Metadata',
   );
   res.setHeader('Vary', 'Origin');
 }

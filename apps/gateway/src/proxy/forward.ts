@@ -66,9 +66,22 @@ export function mediaType(req: IncomingMessage): string {
   return type === undefined ? '' : type.split(';')[0].trim().toLowerCase();
 }
 
-/** JSON and urlencoded bodies are held to BODY_LIMIT, anything else (uploads) to UPLOAD_LIMIT. */
+/** Resumable-upload chunks (tus): documents bounds them by each upload's `Upload-Length`. */
+const RESUMABLE_UPLOADS = /^\/documents\/api\/v1\/uploads(\/[^/?#]*)?\/?(\?|$)/;
+
+/**
+ * JSON and urlencoded bodies are held to BODY_LIMIT, anything else (uploads) to UPLOAD_LIMIT,
+ * but for a tus chunk (`application/offset+octet-stream` sent to the resumable uploads): no
+ * limit here, only MIN_BODY_RATE.
+ */
 export function bodyLimitOf(req: IncomingMessage, limits: { body: number; upload: number }): number {
   const type = mediaType(req);
+  if (
+    type === 'application/offset+octet-stream' &&
+    (req.method === 'PATCH' || req.method === 'POST') &&
+    RESUMABLE_UPLOADS.test(req.url ?? '')
+  )
+    return Number.POSITIVE_INFINITY;
   return type === 'application/json' || type.endsWith('+json') || type === 'application/x-www-form-urlencoded'
     ? limits.body
     : limits.upload;

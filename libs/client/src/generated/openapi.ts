@@ -1097,6 +1097,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/documents/api/v1/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a resumable upload (tus creation, creation-with-upload) */
+        post: operations["documents_Uploads_create"];
+        delete?: never;
+        /** What the tus server supports */
+        options: operations["documents_Uploads_discover"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/documents/api/v1/uploads/{upload_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Terminate a resumable upload (its bytes are removed) */
+        delete: operations["documents_Uploads_terminate"];
+        options?: never;
+        /** A resumable upload's offset */
+        head: operations["documents_Uploads_head"];
+        /** Send a chunk of a resumable upload */
+        patch: operations["documents_Uploads_patch"];
+        trace?: never;
+    };
     "/api/health/live": {
         parameters: {
             query?: never;
@@ -1544,7 +1581,7 @@ export interface components {
              * @example not_found
              * @enum {string}
              */
-            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "token_revoked" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "idempotency_key_in_flight" | "bad_request" | "host_not_allowed" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "task_not_reassignable" | "validation_failed" | "edit_window_closed" | "message_deleted" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
+            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "token_revoked" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "idempotency_key_in_flight" | "bad_request" | "host_not_allowed" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "task_not_reassignable" | "validation_failed" | "edit_window_closed" | "message_deleted" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "checksum_mismatch" | "offset_mismatch" | "upload_in_progress" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
         };
         ValidationIssueResponse: {
             /**
@@ -1745,7 +1782,7 @@ export interface components {
              * @example task_not_claimable
              * @enum {string}
              */
-            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "token_revoked" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "idempotency_key_in_flight" | "bad_request" | "host_not_allowed" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "task_not_reassignable" | "validation_failed" | "edit_window_closed" | "message_deleted" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
+            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "token_revoked" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "idempotency_key_in_flight" | "bad_request" | "host_not_allowed" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "task_not_reassignable" | "validation_failed" | "edit_window_closed" | "message_deleted" | "not_group_member" | "room_inactive" | "room_is_direct" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "checksum_mismatch" | "offset_mismatch" | "upload_in_progress" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
         };
         BulkTaskResultResponse: {
             /** Format: uuid */
@@ -8418,6 +8455,395 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
+        };
+    };
+    documents_Uploads_create: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Of a first chunk sent with the creation. */
+                "Upload-Checksum"?: string;
+                /** @description `filename` and `content_type` (or `filetype`), each `key base64value`, comma-separated. */
+                "Upload-Metadata"?: string;
+                /** @description The file size in bytes (≤ Tus-Max-Size). */
+                "Upload-Length": string;
+                /** @description The protocol version, `1.0.0` (another is 412). */
+                "Tus-Resumable": string;
+                /** @description Makes a retry safe: the same key with the same body within IDEMPOTENCY_TTL gets the first 2xx answer again (with `Idempotent-Replayed: true`) instead of being processed twice; the same key with another body is 422, and while the first is processed 409 `idempotency_key_in_flight` with `Retry-After: 1`. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created: `Location` (the upload URL), `Upload-Expires`, and `Upload-Offset` when a first chunk came with it. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Upload-Length missing or malformed, Upload-Defer-Length, bad Upload-Metadata (`bad_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Needs `documents:write`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being processed (Retry-After: 1) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Tus-Resumable missing or not 1.0.0 (`precondition_failed`). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Upload-Length over Tus-Max-Size (`payload_too_large`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description The first chunk does not match Upload-Checksum (`checksum_mismatch`); the upload exists. */
+            460: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    documents_Uploads_discover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Tus-Resumable, Tus-Version, Tus-Extension, Tus-Max-Size (TUS_MAX_SIZE) and Tus-Checksum-Algorithm. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Needs `documents:write`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    documents_Uploads_terminate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The protocol version, `1.0.0` (another is 412). */
+                "Tus-Resumable": string;
+            };
+            path: {
+                /** @description The upload's id. */
+                upload_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Terminated. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Needs `documents:write`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No upload of the caller with this id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A chunk is running (`upload_in_progress`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Tus-Resumable missing or not 1.0.0 (`precondition_failed`). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The upload id is not a uuid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    documents_Uploads_head: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The protocol version, `1.0.0` (another is 412). */
+                "Tus-Resumable": string;
+            };
+            path: {
+                /** @description The upload's id. */
+                upload_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Upload-Offset, Upload-Length, Upload-Expires (until complete), Upload-Metadata, Cache-Control: no-store. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Needs `documents:write`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No upload of the caller with this id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Tus-Resumable missing or not 1.0.0 (`precondition_failed`). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The upload id is not a uuid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    documents_Uploads_patch: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `sha1` or `sha256` and the base64 digest of this chunk. */
+                "Upload-Checksum"?: string;
+                /** @description The offset HEAD reported. */
+                "Upload-Offset": string;
+                /** @description The protocol version, `1.0.0` (another is 412). */
+                "Tus-Resumable": string;
+            };
+            path: {
+                /** @description The upload's id. */
+                upload_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stored: the new Upload-Offset; at Upload-Length the document exists, with the upload id. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The chunk passes Upload-Length, or a malformed header (`bad_request`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Needs `documents:write`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No upload of the caller with this id (`not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Upload-Offset is not the offset (`offset_mismatch`), or a chunk is running (`upload_in_progress`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Tus-Resumable missing or not 1.0.0 (`precondition_failed`). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not application/offset+octet-stream. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The upload id is not a uuid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description The chunk does not match Upload-Checksum (`checksum_mismatch`); it was discarded. */
+            460: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     chat_notifications_Health_live: {

@@ -8,7 +8,8 @@ import {
   UpstreamUnavailable,
   ValidationFailed,
 } from '../errors/domain-errors';
-import { ACCEPTED_BODY_TYPES, BODY_ERROR, type RequestWithBodyError } from '../http/body-parsing';
+import { ACCEPTED_BODY_TYPES, BODY_ERROR, hasBody, type RequestWithBodyError } from '../http/body-parsing';
+import { isStreamedBodyType, STREAMED_BODY } from '../http/streamed-body';
 import { isMultipart, MULTIPART, readMultipart, type MultipartOptions } from '../http/multipart';
 import type { PlatformConfig } from '../config/platform-config';
 import { InjectConfig } from '../config/inject-config';
@@ -104,6 +105,14 @@ export class BodyGuard implements CanActivate {
         upload: this.config.limits.upload,
         field: this.config.limits.body,
       });
+    }
+    const streamed = this.reflector.getAllAndOverride<string | undefined>(STREAMED_BODY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    const bodyType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (isStreamedBodyType(bodyType) && streamed !== bodyType && hasBody(req)) {
+      throw new UnsupportedMediaType(bodyType, ACCEPTED_BODY_TYPES);
     }
     const jsonOnly = this.reflector.getAllAndOverride<boolean>(JSON_ONLY, [
       context.getHandler(),

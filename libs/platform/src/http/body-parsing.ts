@@ -6,6 +6,7 @@ import { jsonBytesProblem, mayHoldUnsafeText, narrowWideObjects } from '../valid
 import { parseUrlEncoded } from '../validation/text-decoding';
 import { recordRawBody } from '../idempotency/fingerprint';
 import { isMultipart } from './multipart';
+import { isStreamedBodyType } from './streamed-body';
 
 export const ACCEPTED_BODY_TYPES = [
   'application/json',
@@ -32,7 +33,7 @@ function charset(req: Request): string | undefined {
 
 const UTF8 = new Set(['utf-8', 'utf8']);
 
-function hasBody(req: Request): boolean {
+export function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
 }
 
@@ -161,8 +162,8 @@ export function bodyParsing(limits: BodyLimits): RequestHandler {
         next();
       });
     }
-    if (isMultipart(req)) {
-      // Read (or refused) by BodyGuard once the route and the caller are known.
+    if (isMultipart(req) || isStreamedBodyType(type)) {
+      // Read (or refused) by BodyGuard, or streamed by the route, once the route and the caller are known.
       leaveUnread(req, res);
       return next();
     }

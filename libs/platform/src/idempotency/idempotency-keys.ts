@@ -6,6 +6,9 @@ export interface KeptHeaders {
   'content-type'?: string;
   location?: string;
   etag?: string;
+  /** A resumable upload's creation (tus). */
+  'upload-expires'?: string;
+  'upload-offset'?: string;
 }
 
 /** A 2xx answer kept for its key. */

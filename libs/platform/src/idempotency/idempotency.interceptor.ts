@@ -55,7 +55,7 @@ function toBuffer(chunk: Chunk, encoding?: BufferEncoding): Buffer {
 
 function keptHeaders(res: Response): KeptHeaders {
   const headers: KeptHeaders = {};
-  for (const name of ['content-type', 'location', 'etag'] as const) {
+  for (const name of ['content-type', 'location', 'etag', 'upload-expires', 'upload-offset'] as const) {
     const value = res.getHeader(name);
     if (value !== undefined) headers[name] = String(value);
   }
