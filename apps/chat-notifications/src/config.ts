@@ -44,6 +44,15 @@ export class ChatNotificationsEnv extends PlatformEnv {
   CHAT_EDIT_WINDOW: number = 15 * 60_000;
 
   /**
+   * How long websocket frames are kept for a client that reconnects with `?resume=<seq>`
+   * (docs/api/chat-notifications.md, "Reliable delivery"); an older `seq` gets a `resync` frame.
+   */
+  @Transform(toDuration)
+  @IsInt({ message: DURATION })
+  @Min(1000, { message: 'must be at least 1s' })
+  WS_RESUME_WINDOW: number = 5 * 60_000;
+
+  /**
    * The public origin (the gateway's, e.g. `https://backoffice.example.com`) that links in
    * digests and quiet-hours summaries start with; unset: the links are paths.
    */
@@ -62,6 +71,7 @@ export const chatNotificationsConfig = defineConfig(ChatNotificationsEnv, (env) 
     publicUrl: env.PUBLIC_URL,
   },
   chat: { editWindow: env.CHAT_EDIT_WINDOW },
+  realtime: { resumeWindow: env.WS_RESUME_WINDOW },
 }));
 
 /** chat-notifications's typed config. */

@@ -11,6 +11,7 @@ import { AclSubjects, idPages, type NotificationPriority } from '@media/contract
 import { InjectConfig, PeriodicJob, RpcClient } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
+import { FramesService } from '../realtime/frames.service';
 import { PushService } from '../realtime/push.service';
 import { DigestService } from './digest.service';
 import { MailerService } from './mailer.service';
@@ -87,6 +88,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(PushService) private readonly push: PushService,
+    @Inject(FramesService) private readonly frames: FramesService,
     @Inject(MailerService) private readonly mailer: MailerService,
     @Inject(RpcClient) private readonly rpc: RpcClient,
     @Inject(DigestService) private readonly digests: DigestService,
@@ -124,27 +126,37 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /**
-   * Marks pending pushes sent and reads them back in one statement (a message in a room of 1,000
-   * makes 999), then pushes them in the order they were written: a push is best effort.
+   * Marks pending pushes sent and records their frames in one transaction (a message in a room
+   * of 1,000 makes 999), then pushes them in the order they were written.
    */
   private async pushBatch(): Promise<number> {
-    const [taken] = (await this.dataSource.query(
-      `UPDATE notifications SET websocket_status = 'sent'
-        WHERE id IN (SELECT id FROM notifications WHERE websocket_status = 'pending'
-                      ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING ${NOTIFICATION_COLUMNS}`,
-      [BATCH],
-    )) as [Notification[], number];
-    if (taken.length === 0) return 0;
-    const rows = taken.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
-    // Pushes held by quiet hours are marked so and never pushed later (the inbox has them).
-    const pushable = await this.digests.pushable(
-      rows.map((row) => ({ id: row.id, recipient_id: row.recipientId, priority: row.priority, row })),
-    );
-    for (const { row } of pushable) {
-      this.push.push([row.recipientId], 'notification', toNotificationView(row));
-    }
-    return taken.length;
+    const { taken, frames } = await this.dataSource.transaction(async (manager) => {
+      const [rows] = (await manager.query(
+        `UPDATE notifications SET websocket_status = 'sent'
+          WHERE id IN (SELECT id FROM notifications WHERE websocket_status = 'pending'
+                        ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+          RETURNING ${NOTIFICATION_COLUMNS}`,
+        [BATCH],
+      )) as [Notification[], number];
+      if (rows.length === 0) return { taken: 0, frames: [] };
+      rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+      // Pushes held by quiet hours are marked so and never pushed later (the inbox has them).
+      const pushable = await this.digests.pushable(
+        rows.map((row) => ({ id: row.id, recipient_id: row.recipientId, priority: row.priority, row })),
+        manager,
+      );
+      const recorded = await this.frames.record(
+        manager,
+        pushable.map(({ row }) => ({
+          userIds: [row.recipientId],
+          event: 'notification' as const,
+          data: toNotificationView(row),
+        })),
+      );
+      return { taken: rows.length, frames: recorded };
+    });
+    this.push.publish(frames);
+    return taken;
   }
 
   /** Claims emails with a lease (committed), sends them outside any transaction, marks each. */

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { AclSubjects, type NotificationPriority } from '@media/contracts';
 import { InjectConfig, RpcClient } from '@media/platform';
-import { In, type DataSource } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
 import { ClockService } from './clock.service';
 import { linkTarget } from './link-target';
@@ -63,16 +63,15 @@ export class DigestService {
     @InjectConfig() private readonly config: ChatNotificationsConfig,
   ) {}
 
-  /** The entries whose push goes out now; the others are marked `held` (never pushed later). */
-  async pushable<T extends Deliverable>(entries: T[]): Promise<T[]> {
+  /** The entries whose push goes out now; the others are marked `held` (never pushed later), in the caller's transaction. */
+  async pushable<T extends Deliverable>(entries: T[], manager: EntityManager): Promise<T[]> {
     const settings = await this.settingsOf(entries);
     const now = this.clock.now();
     const held = entries.filter((e) => this.quietFor(e, settings, now));
     if (held.length > 0) {
-      await this.dataSource.query(
-        `UPDATE notifications SET websocket_status = 'held' WHERE id = ANY($1::uuid[])`,
-        [held.map((e) => e.id)],
-      );
+      await manager.query(`UPDATE notifications SET websocket_status = 'held' WHERE id = ANY($1::uuid[])`, [
+        held.map((e) => e.id),
+      ]);
     }
     return entries.filter((e) => !held.includes(e));
   }

@@ -1,5 +1,9 @@
 import { Module } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef, type ApplicationConfig } from '@nestjs/core';
+import { Feature } from '@media/platform';
+import { WsFrames1764800000040 } from '../database/migrations/1764800000040-ws-frames';
+import { FramesService } from './frames.service';
+import { FramesWorker } from './frames.worker';
 import { PushGateway } from './push.gateway';
 import { PushService } from './push.service';
 import { TicketsController } from './tickets.controller';
@@ -23,9 +27,18 @@ const adapterInstaller = {
   },
 };
 
+@Feature({ migrations: [WsFrames1764800000040] })
 @Module({
   controllers: [TicketsController],
-  providers: [PushService, TicketsService, WsAuthService, PushGateway, adapterInstaller],
-  exports: [PushService],
+  providers: [
+    FramesService,
+    FramesWorker,
+    PushService,
+    TicketsService,
+    WsAuthService,
+    PushGateway,
+    adapterInstaller,
+  ],
+  exports: [PushService, FramesService],
 })
 export class RealtimeModule {}
