@@ -105,6 +105,61 @@ it('keeps seq strictly increasing without gaps, in the same order on both replic
   expect(fromA.map((f) => f.data.id)).toEqual(rows.map((r) => r.id));
 }, 120_000);
 
+/** The reconnecting client of docs/api (plain JavaScript, loaded as a reader of the docs would). */
+interface ReliableSocket {
+  readonly lastSeq: number | undefined;
+  close(): void;
+}
+type ReliableSocketOptions = {
+  lastSeq?: number;
+  url: () => string;
+  headers?: () => Promise<Record<string, string>>;
+  onFrame: (frame: Frame) => void;
+  onResync?: (seq: number) => void;
+};
+const EXAMPLE = '../../../docs/api/examples/reconnecting-ws-client.mjs';
+
+it("the documented reconnecting client gets every message once, in order, across a replica's drain", async () => {
+  const { reliableSocket } = (await import(EXAMPLE)) as {
+    reliableSocket: (options: ReliableSocketOptions) => ReliableSocket;
+  };
+  const draining = await stack.boot();
+  const { bob, room } = await bobsRoom();
+  // The first connection goes to the replica that will drain, every later one to `a`.
+  const targets = [draining, a];
+  const seen: Frame[] = [];
+  const resyncs: number[] = [];
+  const client = reliableSocket({
+    url: () => `${(targets.shift() ?? a).url.replace(/^http/, 'ws')}/api/v1/ws`,
+    headers: async () => ({ authorization: `Bearer ${bob.token}` }),
+    onFrame: (frame) => seen.push(frame),
+    onResync: (seq) => resyncs.push(seq),
+    // A new user has seen nothing: from seq 0, so that no frame is missed while the socket opens.
+    lastSeq: 0,
+  });
+  try {
+    const posted = [await stack.post(a, room, bob, 'before the drain')];
+    await eventually(
+      async () => seen.length,
+      (n) => n === 1,
+      30_000,
+    );
+    await draining.process.stop();
+    for (const body of ['while away 1', 'while away 2', 'while away 3'])
+      posted.push(await stack.post(a, room, bob, body));
+    const frames = await eventually(
+      async () => seen,
+      (got) => got.length >= 4,
+      30_000,
+    );
+    expect(frames).toEqual(expected(posted, 1));
+    expect(client.lastSeq).toBe(4);
+    expect(resyncs).toEqual([]);
+  } finally {
+    client.close();
+  }
+}, 180_000);
+
 it('answers a resume older than the frames kept, above the last seq, or not a seq with resync at the last seq', async () => {
   // Last in this file: its replica prunes what is older than 1 s, the other tests' frames too.
   const shortWindow = await stack.boot({ WS_RESUME_WINDOW: '1s' });

@@ -14,6 +14,7 @@ import {
   createDatabases,
   databaseUrl,
   dropDatabases,
+  eventually,
   freePort,
   mintToken,
   queryDatabase,
@@ -79,6 +80,7 @@ export async function startReplicaStack(name: string): Promise<ReplicaStack> {
   await createDatabases([dbName]);
   const dbUrl = databaseUrl(dbName);
   const processes: DistProcess[] = [];
+  const replicas: Replica[] = [];
   const sockets: Client[] = [];
   const group = randomUUID();
 
@@ -95,6 +97,7 @@ export async function startReplicaStack(name: string): Promise<ReplicaStack> {
       processes.push(replica);
       const url = `http://127.0.0.1:${appPort}`;
       await waitReady(`${url}/api/health/ready`, replica, 90_000);
+      replicas.push({ url, process: replica });
       return { url, process: replica };
     },
     user() {
@@ -133,6 +136,27 @@ export async function startReplicaStack(name: string): Promise<ReplicaStack> {
     },
     async natsUp() {
       nats ??= await startNats({ port, storeDir: store });
+      // Back once the acl stand-in and every running replica are connected again.
+      await eventually(
+        () =>
+          nc.flush().then(
+            () => true,
+            () => false,
+          ),
+        (ok) => ok,
+        30_000,
+      );
+      for (const replica of replicas.filter((r) => r.process.child.exitCode === null)) {
+        await eventually(
+          () =>
+            call(replica.url, '/api/health/ready').then(
+              (res) => res.status,
+              () => 0,
+            ),
+          (status) => status === 200,
+          60_000,
+        );
+      }
     },
     async stop() {
       await Promise.all(sockets.map((s) => s.close().catch(() => undefined)));
