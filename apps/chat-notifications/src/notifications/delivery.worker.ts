@@ -8,7 +8,7 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { AclSubjects, idPages, type NotificationPriority } from '@media/contracts';
-import { InjectConfig, PeriodicJob, RpcClient } from '@media/platform';
+import { DrainHooks, InjectConfig, PeriodicJob, RpcClient } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
 import { FramesService } from '../realtime/frames.service';
@@ -17,6 +17,7 @@ import { DigestService } from './digest.service';
 import { MailerService } from './mailer.service';
 import type { Notification } from './notification.entity';
 import { toNotificationView } from './notifications.view';
+import { Stopping } from './stopping';
 
 const POLL_MS = 1_000;
 const NUDGE_MS = 30;
@@ -68,7 +69,7 @@ export function emailMessageId(notificationId: string, domain: string): string {
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Delivery');
-  private stopped = false;
+  private readonly stopping = new Stopping();
   private eager = 0;
   private readonly job = new PeriodicJob({
     name: 'Delivery',
@@ -93,15 +94,32 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     @Inject(RpcClient) private readonly rpc: RpcClient,
     @Inject(DigestService) private readonly digests: DigestService,
     @InjectConfig() private readonly config: ChatNotificationsConfig,
-  ) {}
+    @Inject(DrainHooks) drain: DrainHooks,
+  ) {
+    drain.onDrain(() => this.stop());
+  }
 
   onApplicationBootstrap(): void {
     this.job.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
+    await this.stop();
+  }
+
+  /**
+   * From SIGTERM on: no new round, nothing new claimed, claims not started given back at once.
+   * A send under way has half of SHUTDOWN_TIMEOUT to finish; then its connection is cut and
+   * what it held is given back too, so the process exits within SHUTDOWN_TIMEOUT however slow
+   * the SMTP server, and the next worker (another replica, or this one restarted) sends it.
+   */
+  private async stop(): Promise<void> {
+    this.stopping.begin(this.config.shutdownTimeout / 2, () => {
+      this.logger.warn('SMTP sends still under way at the shutdown grace: cut, to be sent again');
+      this.mailer.cut();
+    });
     await this.job.stop();
+    this.stopping.end();
   }
 
   /**
@@ -120,8 +138,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
    */
   async deliverRound(): Promise<{ taken: number; full: boolean }> {
     const pushed = await this.pushBatch();
-    const mailed = await this.emailBatch();
-    const summarised = await this.digests.round();
+    const mailed = this.stopping.requested ? 0 : await this.emailBatch();
+    const summarised = this.stopping.requested ? 0 : await this.digests.round(this.stopping);
     return { taken: pushed + mailed + summarised, full: pushed === BATCH || mailed === EMAIL_BATCH };
   }
 
@@ -184,7 +202,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     // A send may take connection, greeting and reply timeouts in turn.
     const needed = Math.min(3 * this.config.mail.timeout, leaseMs / 2);
     for (const [index, email] of sendable.entries()) {
-      if (this.stopped || Date.now() + needed > leaseEnds) {
+      if (this.stopping.requested || Date.now() + needed > leaseEnds) {
         await this.release(sendable.slice(index), claim);
         break;
       }
@@ -202,6 +220,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
           messageId: emailMessageId(email.id, this.mailer.domain),
         });
       } catch (error) {
+        if (this.stopping.cutting) {
+          // Cut by the shutdown, not refused by the server: not an attempt.
+          await this.release(sendable.slice(index), claim);
+          break;
+        }
         this.logger.warn({ err: String(error), notification_id: email.id }, 'Email not sent');
         await this.failedAttempt([email], claim);
         continue;
@@ -253,7 +276,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     );
   }
 
-  /** Gives claimed emails back at once (not started: shutting down, or too little lease left). */
+  /** Gives claimed emails back at once (not started or cut: shutting down, or too little lease left). */
   private async release(emails: ClaimedEmail[], claim: string): Promise<void> {
     await this.dataSource.query(
       `UPDATE notifications SET email_claim = NULL, email_lease_until = NULL
