@@ -144,13 +144,17 @@ export class FramesService {
    * Safe on several replicas at once: each deletes what it finds, SKIP LOCKED.
    */
   async prune(batch: number): Promise<number> {
-    const [, deleted]: [unknown, number] = await this.dataSource.query(
-      `DELETE FROM ws_payloads WHERE id IN (
-         SELECT id FROM ws_payloads
-          WHERE created_at < clock_timestamp() - $1 * interval '1 millisecond'
-          ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    const [row]: { deleted: number }[] = await this.dataSource.query(
+      `WITH old AS (
+         DELETE FROM ws_payloads WHERE id IN (
+           SELECT id FROM ws_payloads
+            WHERE created_at < clock_timestamp() - $1 * interval '1 millisecond'
+            ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING id),
+       frames AS (DELETE FROM ws_frames WHERE payload_id IN (SELECT id FROM old))
+       SELECT count(*)::int AS deleted FROM old`,
       [this.config.realtime.resumeWindow, batch],
     );
-    return deleted;
+    return row.deleted;
   }
 }

@@ -5,7 +5,10 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * `ws_user_seqs` holds each user's last `seq`, incremented in the transaction that produces a
  * frame; `ws_payloads` holds a frame's event and data once however many users get it (a message
  * in a room of 1,000 is one payload and 1,000 frames); `ws_frames` numbers it per user. Payloads
- * older than WS_RESUME_WINDOW are pruned, their frames with them.
+ * older than WS_RESUME_WINDOW are pruned, their frames with them in the same statement. No
+ * foreign key from frames to payloads: its check would run once per frame (1,000 lookups and
+ * key-share locks of the same payload row for one message), and frames are only ever written
+ * with their payload and deleted with it.
  */
 export class WsFrames1764800000040 implements MigrationInterface {
   name = 'WsFrames1764800000040';
@@ -28,7 +31,7 @@ export class WsFrames1764800000040 implements MigrationInterface {
       CREATE TABLE ws_frames (
         user_id uuid NOT NULL,
         seq bigint NOT NULL,
-        payload_id uuid NOT NULL REFERENCES ws_payloads (id) ON DELETE CASCADE,
+        payload_id uuid NOT NULL,
         PRIMARY KEY (user_id, seq)
       )`);
     await q.query(`CREATE INDEX ws_frames_payload_idx ON ws_frames (payload_id)`);
