@@ -140,8 +140,10 @@ export class FramesService {
   }
 
   /**
-   * Deletes up to `batch` payloads older than the window, and their frames; answers how many.
-   * Safe on several replicas at once: each deletes what it finds, SKIP LOCKED.
+   * Deletes payloads older than the window, up to `batch` of them, and the frames of the same
+   * age (written by the same transactions: the same `created_at`); answers the payloads deleted.
+   * Safe on several replicas at once: they take different payloads (SKIP LOCKED), and a frame
+   * deleted by two is deleted once.
    */
   async prune(batch: number): Promise<number> {
     const [row]: { deleted: number }[] = await this.dataSource.query(
@@ -150,8 +152,9 @@ export class FramesService {
            SELECT id FROM ws_payloads
             WHERE created_at < clock_timestamp() - $1 * interval '1 millisecond'
             ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-         RETURNING id),
-       frames AS (DELETE FROM ws_frames WHERE payload_id IN (SELECT id FROM old))
+         RETURNING created_at),
+       frames AS (
+         DELETE FROM ws_frames WHERE created_at <= (SELECT max(created_at) FROM old))
        SELECT count(*)::int AS deleted FROM old`,
       [this.config.realtime.resumeWindow, batch],
     );
