@@ -21,7 +21,8 @@ import { FramesService, REPLAY_PAGE } from './frames.service';
 const OPEN = 1;
 /**
  * How often a replica compares its sockets with the users' last seqs: the safety net for a push
- * heard by no one (NATS down or a publish dropped). After a NATS reconnect it looks at once.
+ * heard by no one (NATS down or a publish dropped), which arrives within two sweeps. After a
+ * NATS reconnect it looks at once.
  */
 const SWEEP_MS = 2_000;
 
@@ -56,6 +57,10 @@ export class PushService implements OnModuleInit, OnApplicationBootstrap, OnAppl
   /** Users whose catch-up is running, and whether another was asked for meanwhile. */
   private readonly catchingUp = new Map<string, { again: boolean; done: Promise<void> }>();
   private connection?: NatsConnection;
+  /** Each local user's last seq as the previous sweep read it. */
+  private previousSweep = new Map<string, number>();
+  /** The NATS connection came back since the last sweep. */
+  private reconnected = false;
   private readonly sweep = new PeriodicJob({
     name: 'PushSweep',
     every: SWEEP_MS,
@@ -91,7 +96,11 @@ export class PushService implements OnModuleInit, OnApplicationBootstrap, OnAppl
     const connection = this.connection;
     void (async () => {
       // Pushes published while this replica was cut off never reach it: look in the database.
-      for await (const status of connection.status()) if (status.type === 'reconnect') this.sweep.soon(0);
+      for await (const status of connection.status()) {
+        if (status.type !== 'reconnect') continue;
+        this.reconnected = true;
+        this.sweep.soon(0);
+      }
     })();
   }
 
@@ -216,13 +225,20 @@ export class PushService implements OnModuleInit, OnApplicationBootstrap, OnAppl
     }
   }
 
-  /** Catches up every local user whose last seq is past one of its sockets'. */
+  /**
+   * Catches up every local user with a socket behind the last seq the previous sweep saw (a
+   * frame committed since may still be on its way live, and reading it back would only cost a
+   * query per user); after a NATS reconnect, behind the last seq now.
+   */
   private async sweepOnce(): Promise<number> {
     const users = [...this.sockets.keys()];
-    const last = await this.frames.lastSeqs(users);
+    const now = await this.frames.lastSeqs(users);
+    const target = this.reconnected ? now : this.previousSweep;
+    this.reconnected = false;
+    this.previousSweep = now;
     let behind = 0;
     for (const userId of users) {
-      const seq = last.get(userId) ?? 0;
+      const seq = target.get(userId) ?? 0;
       const sockets = [...(this.sockets.get(userId) ?? [])];
       if (sockets.some((s) => s.seq !== undefined && s.seq < seq)) {
         behind++;
