@@ -9,7 +9,7 @@ import {
 import { DrainHooks } from '@media/platform';
 import type { WebSocketServer as Server } from 'ws';
 import { PushService, type PushSocket } from './push.service';
-import { WS_CLAIMS, type AuthenticatedUpgrade } from './ws-auth.service';
+import { WS_CLAIMS, WS_START, type AuthenticatedUpgrade } from './ws-auth.service';
 
 /** Close code sent when the token a socket was opened with expires (4000 + HTTP 401). */
 export const CLOSE_TOKEN_EXPIRED = 4401;
@@ -65,13 +65,13 @@ export class PushGateway implements OnGatewayConnection, OnGatewayDisconnect {
   }
 
   handleConnection(socket: TrackedSocket, req: IncomingMessage): void {
-    const claims = (req as AuthenticatedUpgrade)[WS_CLAIMS];
-    if (!claims) {
+    const { [WS_CLAIMS]: claims, [WS_START]: start } = req as AuthenticatedUpgrade;
+    if (!claims || !start) {
       socket.close(1008, 'not_authenticated');
       return;
     }
     socket.userId = claims.sub;
-    void this.push.attach(claims.sub, socket, resumeOf(req));
+    this.push.attach(claims.sub, socket, start);
     // The socket lives no longer than the token it was opened with.
     const remaining = Math.max(0, claims.exp * 1000 - Date.now());
     socket.expiry = setTimeout(() => socket.close(CLOSE_TOKEN_EXPIRED, 'token_expired'), remaining);

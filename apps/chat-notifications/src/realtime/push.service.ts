@@ -16,7 +16,7 @@ import {
   type PlatformConfig,
 } from '@media/platform';
 import type { WebSocket } from 'ws';
-import { FramesService, REPLAY_PAGE } from './frames.service';
+import { FramesService, REPLAY_PAGE, type ResumePoint } from './frames.service';
 
 const OPEN = 1;
 /**
@@ -26,7 +26,7 @@ const OPEN = 1;
  */
 const SWEEP_MS = 2_000;
 
-/** A socket with the seq of the last frame written to it (undefined until its start is known). */
+/** A socket with the seq of the last frame written to it (set when it is attached). */
 export type PushSocket = WebSocket & { seq?: number };
 
 /** A frame's text: `{"event", "data", "seq"}`, the event and data serialised once for all users. */
@@ -126,22 +126,17 @@ export class PushService implements OnModuleInit, OnApplicationBootstrap, OnAppl
   }
 
   /**
-   * Takes a new socket of `userId`: from the start `resume` asks for (null: from now on), after
-   * a `resync` frame when that is not possible, then every frame since, then live ones.
+   * Takes a new socket of `userId` starting after `start.seq` (read at the upgrade, before the
+   * client saw it open), after a `resync` frame when its resume could not be served; the frames
+   * since are read back, then live ones follow.
    */
-  async attach(userId: string, socket: PushSocket, resume: number | null): Promise<void> {
+  attach(userId: string, socket: PushSocket, start: ResumePoint): void {
     const set = this.sockets.get(userId) ?? new Set<PushSocket>();
     set.add(socket);
     this.sockets.set(userId, set);
-    try {
-      const start = await this.frames.resumePoint(userId, resume);
-      if (start.resync) this.send(socket, framer('resync', null)(start.seq));
-      socket.seq = start.seq;
-      await this.catchUp(userId);
-    } catch (error) {
-      this.logger.warn({ err: String(error), user_id: userId }, 'websocket start failed');
-      socket.close(1011, 'try_again');
-    }
+    if (start.resync) this.send(socket, framer('resync', null)(start.seq));
+    socket.seq = start.seq;
+    void this.catchUp(userId).catch((error: unknown) => this.catchUpFailed(userId, error));
   }
 
   detach(userId: string, socket: PushSocket): void {

@@ -18,11 +18,11 @@ import { WsAuthService } from './ws-auth.service';
  */
 const adapterInstaller = {
   provide: 'WS_ADAPTER_INSTALLED',
-  inject: [ModuleRef, HttpAdapterHost, WsAuthService],
-  useFactory: (ref: ModuleRef, host: HttpAdapterHost, auth: WsAuthService) => {
+  inject: [ModuleRef, HttpAdapterHost, WsAuthService, FramesService],
+  useFactory: (ref: ModuleRef, host: HttpAdapterHost, auth: WsAuthService, frames: FramesService) => {
     const config = (ref as unknown as { container: { applicationConfig: ApplicationConfig } }).container
       .applicationConfig;
-    config.setIoAdapter(new AuthenticatedWsAdapter(host, auth));
+    config.setIoAdapter(new AuthenticatedWsAdapter(host, auth, frames));
     return true;
   },
 };
