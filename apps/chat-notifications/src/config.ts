@@ -44,6 +44,15 @@ export class ChatNotificationsEnv extends PlatformEnv {
   CHAT_EDIT_WINDOW: number = 15 * 60_000;
 
   /**
+   * How long websocket frames are kept for a client that reconnects with `?resume=<seq>`
+   * (docs/api/chat-notifications.md, "Reliable delivery"); an older `seq` gets a `resync` frame.
+   */
+  @Transform(toDuration)
+  @IsInt({ message: DURATION })
+  @Min(1000, { message: 'must be at least 1s' })
+  WS_RESUME_WINDOW: number = 5 * 60_000;
+
+  /**
    * The public origin (the gateway's, e.g. `https://backoffice.example.com`). The gateway starts
    * absolute URLs (pagination links) with it and always serves its host (ALLOWED_HOSTS);
    * chat-notifications starts the links in digests and quiet-hours summaries with it. Unset: the
@@ -87,6 +96,7 @@ export const chatNotificationsConfig = defineConfig(ChatNotificationsEnv, (env) 
     unread: Math.max(env.NOTIFICATION_RETENTION, env.NOTIFICATION_UNREAD_RETENTION),
     interval: env.NOTIFICATION_RETENTION_INTERVAL,
   },
+  realtime: { resumeWindow: env.WS_RESUME_WINDOW },
 }));
 
 /** chat-notifications's typed config. */

@@ -51,6 +51,8 @@ export interface MailStack {
   people: Map<string, string>;
   /** Starts a chat-notifications process on this stack (its first one runs the migrations); its URL once ready. */
   boot(env?: Record<string, string>): Promise<string>;
+  /** The processes `boot` started, in order. */
+  processes: DistProcess[];
   stop(): Promise<void>;
 }
 
@@ -104,6 +106,7 @@ export async function startMailStack(options: MailStackOptions): Promise<MailSta
     dbUrl,
     received,
     people,
+    processes,
     async boot(env = {}) {
       const port = await freePort();
       const replica = spawnDist('chat-notifications', {

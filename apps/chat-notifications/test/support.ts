@@ -233,30 +233,40 @@ export class Documents {
 
 // ------------------------------------------------------------------ websockets
 
+/** A frame as a client receives it. */
+export interface Frame {
+  event: string;
+  data: any;
+  seq: number;
+}
+
 export interface Client {
   socket: WebSocket;
-  frames: { event: string; data: any }[];
+  frames: Frame[];
   /** Resolves with the first frame (already received or to come) matching `match`. */
-  next(
-    match: (frame: { event: string; data: any }) => boolean,
-    timeoutMs?: number,
-  ): Promise<{ event: string; data: any }>;
+  next(match: (frame: Frame) => boolean, timeoutMs?: number): Promise<Frame>;
   close(): Promise<void>;
 }
 
-/** Opens a websocket (through the gateway unless `base` is given) and collects its frames. */
+/**
+ * Opens a websocket (through the gateway unless `base` is given) and collects its frames;
+ * `resume` asks for the frames after that seq.
+ */
 export async function connectWs(
-  options: { token?: string; ticket?: string; base?: string } = {},
+  options: { token?: string; ticket?: string; base?: string; resume?: number | string } = {},
 ): Promise<Client> {
   const base = (options.base ?? gateway()).replace(/^http/, 'ws');
-  const url = `${base}/api/v1/ws${options.ticket ? `?ticket=${encodeURIComponent(options.ticket)}` : ''}`;
+  const query = new URLSearchParams();
+  if (options.ticket) query.set('ticket', options.ticket);
+  if (options.resume !== undefined) query.set('resume', String(options.resume));
+  const url = `${base}/api/v1/ws${query.size > 0 ? `?${query}` : ''}`;
   const socket = new WebSocket(url, {
     headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
   });
-  const frames: { event: string; data: any }[] = [];
-  const waiters: { match: (f: { event: string; data: any }) => boolean; resolve: (f: any) => void }[] = [];
+  const frames: Frame[] = [];
+  const waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
   socket.on('message', (raw: Buffer) => {
-    const frame = JSON.parse(raw.toString()) as { event: string; data: any };
+    const frame = JSON.parse(raw.toString()) as Frame;
     frames.push(frame);
     for (const w of [...waiters]) {
       if (w.match(frame)) {

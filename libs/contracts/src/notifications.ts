@@ -51,16 +51,28 @@ export interface ChatMessageCreatedEvent {
   recipient_ids: string[];
 }
 
-/** A websocket frame pushed to a client: `{event, data}` (docs/api/chat-notifications.md, live push). */
-export type PushEventName = 'chat.message' | 'chat.message.updated' | 'chat.message.deleted' | 'notification';
+/**
+ * A websocket frame pushed to a client: `{event, data, seq}`, `seq` increasing per user
+ * (docs/api/chat-notifications.md, live push); `resync` (data null) when a resume cannot be served.
+ */
+export type PushEventName =
+  | 'chat.message'
+  | 'chat.message.updated'
+  | 'chat.message.deleted'
+  | 'notification'
+  | 'resync';
 export interface PushFrame<T = unknown> {
   event: PushEventName;
   data: T;
+  seq: number;
 }
 
-/** One live push shared between replicas on CHAT_PUSH_SUBJECT. */
-export interface PushEnvelope<T = unknown> extends PushFrame<T> {
+/** One push shared between replicas on CHAT_PUSH_SUBJECT: `seqs[i]` is the frame's seq for `user_ids[i]`. */
+export interface PushEnvelope<T = unknown> {
+  event: PushEventName;
+  data: T;
   user_ids: string[];
+  seqs: number[];
 }
 
 /** Error codes chat-notifications answers beyond the common ones (docs/api/contract.md §1, §4.1). */

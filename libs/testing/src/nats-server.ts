@@ -19,10 +19,17 @@ function portOpen(port: number): Promise<boolean> {
   });
 }
 
+export interface NatsOptions {
+  /** The port (default: a free one); a test that stops its server and starts it again passes the first one's. */
+  port?: number;
+  /** The JetStream store (default: a directory of its own, removed at stop); one passed here is kept. */
+  storeDir?: string;
+}
+
 /** A nats-server with JetStream on a free loopback port, for this test file only. */
-export async function startNats(): Promise<PrivateNats> {
-  const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'media-nats-'));
+export async function startNats(options: NatsOptions = {}): Promise<PrivateNats> {
+  const port = options.port ?? (await freePort());
+  const dir = options.storeDir ?? mkdtempSync(join(tmpdir(), 'media-nats-'));
   const child: ChildProcess = spawn(
     'nats-server',
     ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir],
@@ -39,7 +46,10 @@ export async function startNats(): Promise<PrivateNats> {
     url: `nats://127.0.0.1:${port}`,
     stop: () =>
       new Promise<void>((done) => {
-        child.once('exit', () => (rmSync(dir, { recursive: true, force: true }), done()));
+        child.once('exit', () => {
+          if (!options.storeDir) rmSync(dir, { recursive: true, force: true });
+          done();
+        });
         child.kill('SIGTERM');
       }),
   };

@@ -5,6 +5,7 @@ import {
   ChatErrorCodes,
   ChatEvents,
   type ChatMessageCreatedEvent,
+  type PushEnvelope,
   type PushEventName,
 } from '@media/contracts';
 import {
@@ -24,6 +25,7 @@ import type { Request } from 'express';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
 import { NotifierService } from '../notifications/notifier.service';
+import { FramesService } from '../realtime/frames.service';
 import { PushService } from '../realtime/push.service';
 import { ChatMessage } from './chat-message.entity';
 import type { CreateMessageDto } from './dto/create-message.dto';
@@ -42,8 +44,8 @@ type LockedMessage = MessageRow & { within_window: boolean };
 
 /**
  * A room's messages: posting (with mentions), reading, editing and deleting
- * (docs/api/contract.md §4.1, §7.4). Every change is pushed to the room's members after its
- * transaction commits.
+ * (docs/api/contract.md §4.1, §7.4). Every change's frame for the room's members is recorded in
+ * its transaction and pushed once it committed.
  */
 @Injectable()
 export class MessagesService {
@@ -52,6 +54,7 @@ export class MessagesService {
     @Inject(Paginator) private readonly paginator: Paginator,
     @Inject(Outbox) private readonly outbox: Outbox,
     @Inject(PushService) private readonly push: PushService,
+    @Inject(FramesService) private readonly frames: FramesService,
     @Inject(NotifierService) private readonly notifier: NotifierService,
     @InjectConfig() private readonly config: ChatNotificationsConfig,
   ) {}
@@ -59,7 +62,7 @@ export class MessagesService {
   async post(roomId: string, dto: CreateMessageDto, user: AuthUser): Promise<MessageView> {
     const id = roomId.toLowerCase();
     const mentions = (dto.mentions ?? []).map((m) => m.toLowerCase());
-    const { message, members } = await this.dataSource.transaction(async (manager) => {
+    const { message, frames } = await this.dataSource.transaction(async (manager) => {
       // FOR SHARE: a deactivation (UPDATE) and a post are serialised, so no message lands after it.
       const rooms: (RoomRow & { member: boolean })[] = await manager.query(
         `SELECT r.*, EXISTS (SELECT 1 FROM chat_room_members m WHERE m.room_id = r.id AND m.user_id = $2) AS member
@@ -93,11 +96,13 @@ export class MessagesService {
         recipient_ids: memberIds.filter((m) => m !== user.id),
       };
       await this.outbox.enqueue(manager, ChatEvents.messageCreated, event);
-      return { message: row, members: memberIds };
+      const frames = await this.frames.record(manager, [
+        { userIds: memberIds, event: 'chat.message', data: rowToMessageView(row) },
+      ]);
+      return { message: row, frames };
     });
-    const view = rowToMessageView(message);
-    this.push.push(members, 'chat.message', view);
-    return view;
+    this.push.publish(frames);
+    return rowToMessageView(message);
   }
 
   async list(
@@ -126,7 +131,7 @@ export class MessagesService {
    * second sees the first's result (an edit after a deletion is 409 `message_deleted`).
    */
   async edit(roomId: string, messageId: string, dto: UpdateMessageDto, user: AuthUser): Promise<MessageView> {
-    const { row, members } = await this.dataSource.transaction(async (manager) => {
+    const { row, frames } = await this.dataSource.transaction(async (manager) => {
       const { room } = await findMembership(manager, roomId, user.id);
       const message = await this.lock(manager, room.id, messageId);
       if (message.sender !== user.id) throw new Forbidden('Only its sender can edit a message.');
@@ -138,9 +143,10 @@ export class MessagesService {
           [message.id, dto.body],
         ),
       );
-      return { row: updated, members: await this.memberIds(manager, room.id) };
+      return { row: updated, frames: await this.announce(manager, room.id, 'chat.message.updated', updated) };
     });
-    return this.announce(members, 'chat.message.updated', row);
+    this.push.publish(frames);
+    return rowToMessageView(row);
   }
 
   /**
@@ -168,9 +174,9 @@ export class MessagesService {
         ),
       );
       await manager.query(`DELETE FROM chat_mentions WHERE message_id = $1`, [message.id]);
-      return { row: deleted, members: await this.memberIds(manager, room.id) };
+      return this.announce(manager, room.id, 'chat.message.deleted', deleted);
     });
-    if (done) this.announce(done.members, 'chat.message.deleted', done.row);
+    if (done) this.push.publish(done);
   }
 
   /** The message of the room, locked for this transaction; 404 when the room has no such message. */
@@ -220,17 +226,19 @@ export class MessagesService {
     });
   }
 
-  private async memberIds(manager: EntityManager, roomId: string): Promise<string[]> {
+  /** The change's frame for every member of the room, recorded in its transaction. */
+  private async announce(
+    manager: EntityManager,
+    roomId: string,
+    event: PushEventName,
+    row: MessageRow,
+  ): Promise<PushEnvelope[]> {
     const rows: { user_id: string }[] = await manager.query(
       `SELECT user_id FROM chat_room_members WHERE room_id = $1`,
       [roomId],
     );
-    return rows.map((r) => r.user_id);
-  }
-
-  private announce(members: string[], event: PushEventName, row: MessageRow): MessageView {
-    const view = rowToMessageView(row);
-    this.push.push(members, event, view);
-    return view;
+    return this.frames.record(manager, [
+      { userIds: rows.map((r) => r.user_id), event, data: rowToMessageView(row) },
+    ]);
   }
 }

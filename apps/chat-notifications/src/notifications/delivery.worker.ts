@@ -8,14 +8,16 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { AclSubjects, idPages, type NotificationPriority } from '@media/contracts';
-import { InjectConfig, PeriodicJob, RpcClient } from '@media/platform';
+import { DrainHooks, InjectConfig, PeriodicJob, RpcClient } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
+import { FramesService } from '../realtime/frames.service';
 import { PushService } from '../realtime/push.service';
 import { DigestService } from './digest.service';
 import { MailerService } from './mailer.service';
 import type { Notification } from './notification.entity';
 import { toNotificationView } from './notifications.view';
+import { Stopping } from './stopping';
 
 const POLL_MS = 1_000;
 const NUDGE_MS = 30;
@@ -67,7 +69,7 @@ export function emailMessageId(notificationId: string, domain: string): string {
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Delivery');
-  private stopped = false;
+  private readonly stopping = new Stopping();
   private eager = 0;
   private readonly job = new PeriodicJob({
     name: 'Delivery',
@@ -87,19 +89,37 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(PushService) private readonly push: PushService,
+    @Inject(FramesService) private readonly frames: FramesService,
     @Inject(MailerService) private readonly mailer: MailerService,
     @Inject(RpcClient) private readonly rpc: RpcClient,
     @Inject(DigestService) private readonly digests: DigestService,
     @InjectConfig() private readonly config: ChatNotificationsConfig,
-  ) {}
+    @Inject(DrainHooks) drain: DrainHooks,
+  ) {
+    drain.onDrain(() => this.stop());
+  }
 
   onApplicationBootstrap(): void {
     this.job.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
+    await this.stop();
+  }
+
+  /**
+   * From SIGTERM on: no new round, nothing new claimed, claims not started given back at once.
+   * A send under way has half of SHUTDOWN_TIMEOUT to finish; then its connection is cut and
+   * what it held is given back too, so the process exits within SHUTDOWN_TIMEOUT however slow
+   * the SMTP server, and the next worker (another replica, or this one restarted) sends it.
+   */
+  private async stop(): Promise<void> {
+    this.stopping.begin(this.config.shutdownTimeout / 2, () => {
+      this.logger.warn('SMTP sends still under way at the shutdown grace: cut, to be sent again');
+      this.mailer.cut();
+    });
     await this.job.stop();
+    this.stopping.end();
   }
 
   /**
@@ -118,33 +138,43 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
    */
   async deliverRound(): Promise<{ taken: number; full: boolean }> {
     const pushed = await this.pushBatch();
-    const mailed = await this.emailBatch();
-    const summarised = await this.digests.round();
+    const mailed = this.stopping.requested ? 0 : await this.emailBatch();
+    const summarised = this.stopping.requested ? 0 : await this.digests.round(this.stopping);
     return { taken: pushed + mailed + summarised, full: pushed === BATCH || mailed === EMAIL_BATCH };
   }
 
   /**
-   * Marks pending pushes sent and reads them back in one statement (a message in a room of 1,000
-   * makes 999), then pushes them in the order they were written: a push is best effort.
+   * Marks pending pushes sent and records their frames in one transaction (a message in a room
+   * of 1,000 makes 999), then pushes them in the order they were written.
    */
   private async pushBatch(): Promise<number> {
-    const [taken] = (await this.dataSource.query(
-      `UPDATE notifications SET websocket_status = 'sent'
-        WHERE id IN (SELECT id FROM notifications WHERE websocket_status = 'pending'
-                      ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-        RETURNING ${NOTIFICATION_COLUMNS}`,
-      [BATCH],
-    )) as [Notification[], number];
-    if (taken.length === 0) return 0;
-    const rows = taken.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
-    // Pushes held by quiet hours are marked so and never pushed later (the inbox has them).
-    const pushable = await this.digests.pushable(
-      rows.map((row) => ({ id: row.id, recipient_id: row.recipientId, priority: row.priority, row })),
-    );
-    for (const { row } of pushable) {
-      this.push.push([row.recipientId], 'notification', toNotificationView(row));
-    }
-    return taken.length;
+    const { taken, frames } = await this.dataSource.transaction(async (manager) => {
+      const [rows] = (await manager.query(
+        `UPDATE notifications SET websocket_status = 'sent'
+          WHERE id IN (SELECT id FROM notifications WHERE websocket_status = 'pending'
+                        ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+          RETURNING ${NOTIFICATION_COLUMNS}`,
+        [BATCH],
+      )) as [Notification[], number];
+      if (rows.length === 0) return { taken: 0, frames: [] };
+      rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+      // Pushes held by quiet hours are marked so and never pushed later (the inbox has them).
+      const pushable = await this.digests.pushable(
+        rows.map((row) => ({ id: row.id, recipient_id: row.recipientId, priority: row.priority, row })),
+        manager,
+      );
+      const recorded = await this.frames.record(
+        manager,
+        pushable.map(({ row }) => ({
+          userIds: [row.recipientId],
+          event: 'notification' as const,
+          data: toNotificationView(row),
+        })),
+      );
+      return { taken: rows.length, frames: recorded };
+    });
+    this.push.publish(frames);
+    return taken;
   }
 
   /** Claims emails with a lease (committed), sends them outside any transaction, marks each. */
@@ -172,7 +202,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     // A send may take connection, greeting and reply timeouts in turn.
     const needed = Math.min(3 * this.config.mail.timeout, leaseMs / 2);
     for (const [index, email] of sendable.entries()) {
-      if (this.stopped || Date.now() + needed > leaseEnds) {
+      if (this.stopping.requested || Date.now() + needed > leaseEnds) {
         await this.release(sendable.slice(index), claim);
         break;
       }
@@ -190,6 +220,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
           messageId: emailMessageId(email.id, this.mailer.domain),
         });
       } catch (error) {
+        if (this.stopping.cutting) {
+          // Cut by the shutdown, not refused by the server: not an attempt.
+          await this.release(sendable.slice(index), claim);
+          break;
+        }
         this.logger.warn({ err: String(error), notification_id: email.id }, 'Email not sent');
         await this.failedAttempt([email], claim);
         continue;
@@ -241,7 +276,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     );
   }
 
-  /** Gives claimed emails back at once (not started: shutting down, or too little lease left). */
+  /** Gives claimed emails back at once (not started or cut: shutting down, or too little lease left). */
   private async release(emails: ClaimedEmail[], claim: string): Promise<void> {
     await this.dataSource.query(
       `UPDATE notifications SET email_claim = NULL, email_lease_until = NULL

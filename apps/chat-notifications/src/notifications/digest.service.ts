@@ -3,13 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { AclSubjects, type NotificationPriority } from '@media/contracts';
 import { InjectConfig, RpcClient } from '@media/platform';
-import { In, type DataSource } from 'typeorm';
+import { In, type DataSource, type EntityManager } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
 import { ClockService } from './clock.service';
 import { linkTarget } from './link-target';
 import { MailerService } from './mailer.service';
 import { NotificationSettings } from './notification-settings.entity';
 import { localTime, nextDigestAt, quietPeriodAt, type QuietHours } from './quiet-hours';
+import type { Stopping } from './stopping';
 
 /** Users whose held emails or digest are handled per round. */
 const USERS_PER_ROUND = 20;
@@ -63,16 +64,15 @@ export class DigestService {
     @InjectConfig() private readonly config: ChatNotificationsConfig,
   ) {}
 
-  /** The entries whose push goes out now; the others are marked `held` (never pushed later). */
-  async pushable<T extends Deliverable>(entries: T[]): Promise<T[]> {
+  /** The entries whose push goes out now; the others are marked `held` (never pushed later), in the caller's transaction. */
+  async pushable<T extends Deliverable>(entries: T[], manager: EntityManager): Promise<T[]> {
     const settings = await this.settingsOf(entries);
     const now = this.clock.now();
     const held = entries.filter((e) => this.quietFor(e, settings, now));
     if (held.length > 0) {
-      await this.dataSource.query(
-        `UPDATE notifications SET websocket_status = 'held' WHERE id = ANY($1::uuid[])`,
-        [held.map((e) => e.id)],
-      );
+      await manager.query(`UPDATE notifications SET websocket_status = 'held' WHERE id = ANY($1::uuid[])`, [
+        held.map((e) => e.id),
+      ]);
     }
     return entries.filter((e) => !held.includes(e));
   }
@@ -105,12 +105,16 @@ export class DigestService {
     return send;
   }
 
-  /** One round of summaries: released held emails, then due digests. Returns the users handled. */
-  async round(): Promise<number> {
-    return (await this.releaseHeld()) + (await this.sendDigests());
+  /**
+   * One round of summaries: released held emails, then due digests. Returns the users handled.
+   * Once `stopping` is requested it takes no further user and gives back what it claimed.
+   */
+  async round(stopping: Pick<Stopping, 'requested' | 'cutting'>): Promise<number> {
+    const held = await this.releaseHeld(stopping);
+    return held + (stopping.requested ? 0 : await this.sendDigests(stopping));
   }
 
-  private async releaseHeld(): Promise<number> {
+  private async releaseHeld(stopping: Pick<Stopping, 'requested' | 'cutting'>): Promise<number> {
     const now = this.clock.now();
     const users: { recipient_id: string }[] = await this.dataSource.query(
       `SELECT DISTINCT recipient_id FROM notifications
@@ -120,6 +124,7 @@ export class DigestService {
       [now, USERS_PER_ROUND],
     );
     for (const { recipient_id: user } of users) {
+      if (stopping.requested) break;
       const claim = randomUUID();
       // Row locks make a second replica's claim of the same rows find them claimed.
       const [rows] = (await this.dataSource.query(
@@ -143,18 +148,18 @@ export class DigestService {
         await this.setAside(ids, claim, 'held', period.end.toISOString());
         continue;
       }
-      const sent = await this.sendSummary(user, rows, claim, {
+      const sent = await this.sendSummary(user, rows, claim, stopping, {
         subject: `While your notifications were quiet: ${rows.length}`,
         intro: 'These notifications arrived during your quiet hours:',
         key: `quiet.${user}.${Math.max(...rows.map((r) => r.created_at.getTime()))}`,
         timezone: s?.timezone ?? 'UTC',
       });
-      if (sent) await this.markSent(ids, claim);
+      if (sent === 'sent') await this.markSent(ids, claim);
     }
     return users.length;
   }
 
-  private async sendDigests(): Promise<number> {
+  private async sendDigests(stopping: Pick<Stopping, 'requested' | 'cutting'>): Promise<number> {
     const now = this.clock.now();
     const claim = randomUUID();
     const [due] = (await this.dataSource.query(
@@ -168,7 +173,15 @@ export class DigestService {
         RETURNING recipient_id, next_digest_at`,
       [claim, now, this.config.mail.lease, USERS_PER_ROUND],
     )) as [{ recipient_id: string; next_digest_at: Date }[], number];
-    for (const { recipient_id: user, next_digest_at: dueAt } of due) {
+    for (const [index, { recipient_id: user, next_digest_at: dueAt }] of due.entries()) {
+      if (stopping.requested) {
+        // Shutting down: the digests not started go back, for the next worker to send.
+        await this.releaseDigests(
+          due.slice(index).map((d) => d.recipient_id),
+          claim,
+        );
+        break;
+      }
       const s = (await this.settingsOf([{ recipient_id: user }])).get(user);
       if (!s) continue;
       const [rows] = (await this.dataSource.query(
@@ -181,13 +194,17 @@ export class DigestService {
       )) as [Listed[], number];
       // No notifications since the previous digest: no email, the day is done all the same.
       if (rows.length > 0) {
-        const sent = await this.sendSummary(user, rows, claim, {
+        const sent = await this.sendSummary(user, rows, claim, stopping, {
           subject: `Your daily digest: ${rows.length} notification${rows.length === 1 ? '' : 's'}`,
           intro: 'Your notifications since the previous digest:',
           key: `digest.${user}.${dueAt.getTime()}`,
           timezone: s.timezone,
         });
-        if (!sent) {
+        if (sent === 'released') {
+          await this.releaseDigests([user], claim);
+          continue;
+        }
+        if (sent === 'failed') {
           await this.dataSource.query(
             `UPDATE notification_settings SET digest_claim = NULL,
                     digest_lease_until = clock_timestamp() + $3 * interval '1 millisecond'
@@ -214,18 +231,22 @@ export class DigestService {
     return due.length;
   }
 
-  /** Sends one email listing the entries; on failure counts an attempt on each and answers false. */
+  /**
+   * Sends one email listing the entries: `sent`; on failure counts an attempt on each: `failed`;
+   * cut by a shutdown, gives the entries back as they were: `released`.
+   */
   private async sendSummary(
     user: string,
     rows: Listed[],
     claim: string,
+    stopping: Pick<Stopping, 'cutting'>,
     mail: { subject: string; intro: string; key: string; timezone: string },
-  ): Promise<boolean> {
+  ): Promise<'sent' | 'failed' | 'released'> {
     try {
       const [profile] = await this.rpc.send(AclSubjects.usersGetMany, { ids: [user] });
       if (!profile) {
         await this.finish(rows, claim, 'failed');
-        return false;
+        return 'failed';
       }
       const origin = this.config.mail.publicUrl;
       const lines = [...rows]
@@ -245,8 +266,16 @@ export class DigestService {
         text: `${mail.intro}\n\n${lines.join('\n\n')}\n`,
         messageId: `<${mail.key}@${this.mailer.domain}>`,
       });
-      return true;
+      return 'sent';
     } catch (error) {
+      if (stopping.cutting) {
+        await this.dataSource.query(
+          `UPDATE notifications SET email_claim = NULL, email_lease_until = NULL
+            WHERE id = ANY($1::uuid[]) AND email_claim = $2`,
+          [rows.map((r) => r.id), claim],
+        );
+        return 'released';
+      }
       this.logger.warn({ err: String(error), recipient_id: user }, 'Summary email not sent');
       await this.dataSource.query(
         `UPDATE notifications
@@ -258,8 +287,17 @@ export class DigestService {
           WHERE id = ANY($1::uuid[]) AND email_claim = $2`,
         [rows.map((r) => r.id), claim, MAX_ATTEMPTS, RETRY_BASE_MS, RETRY_MAX_MS],
       );
-      return false;
+      return 'failed';
     }
+  }
+
+  /** Gives users' claimed digests back at once: the next round (here or on another replica) sends them. */
+  private async releaseDigests(users: string[], claim: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE notification_settings SET digest_claim = NULL, digest_lease_until = NULL
+        WHERE recipient_id = ANY($1::uuid[]) AND digest_claim = $2`,
+      [users, claim],
+    );
   }
 
   private async markSent(ids: string[], claim: string): Promise<void> {

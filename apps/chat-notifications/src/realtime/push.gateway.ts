@@ -7,9 +7,9 @@ import {
   type OnGatewayDisconnect,
 } from '@nestjs/websockets';
 import { CLOSE_TOKEN_REVOKED, DrainHooks, TokenVersions } from '@media/platform';
-import type { WebSocket, WebSocketServer as Server } from 'ws';
-import { PushService } from './push.service';
-import { WS_CLAIMS, type AuthenticatedUpgrade } from './ws-auth.service';
+import type { WebSocketServer as Server } from 'ws';
+import { PushService, type PushSocket } from './push.service';
+import { WS_CLAIMS, WS_START, type AuthenticatedUpgrade } from './ws-auth.service';
 
 /** Close code sent when the token a socket was opened with expires (4000 + HTTP 401). */
 export const CLOSE_TOKEN_EXPIRED = 4401;
@@ -17,11 +17,22 @@ export const CLOSE_TOKEN_EXPIRED = 4401;
 /** Close code sent to every socket when the replica drains (RFC 6455 "going away"): clients reconnect elsewhere. */
 export const CLOSE_GOING_AWAY = 1001;
 
-type TrackedSocket = WebSocket & { userId?: string; tokenVer?: number; expiry?: NodeJS.Timeout };
+type TrackedSocket = PushSocket & { userId?: string; tokenVer?: number; expiry?: NodeJS.Timeout };
 
 /**
- * `GET /api/v1/ws` (upgrade): server-to-client pushes only, frames `{event, data}` with
- * `chat.message`, `chat.message.updated`, `chat.message.deleted` and `notification`. Authenticated at the upgrade (see WsAuthService).
+ * The `?resume=` of an upgrade: null when absent, NaN when it is not a seq (answered as unknown,
+ * with a `resync` frame).
+ */
+export function resumeOf(req: IncomingMessage): number | null {
+  const value = new URL(req.url ?? '/', 'http://upgrade.invalid').searchParams.get('resume');
+  if (value === null) return null;
+  return /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
+}
+
+/**
+ * `GET /api/v1/ws[?resume=<seq>]` (upgrade): server-to-client pushes only, frames
+ * `{event, data, seq}` with `chat.message`, `chat.message.updated`, `chat.message.deleted`,
+ * `notification` and `resync` (PushService). Authenticated at the upgrade (see WsAuthService).
  */
 @WebSocketGateway({ path: '/api/v1/ws' })
 export class PushGateway implements OnGatewayConnection, OnGatewayDisconnect {
@@ -64,14 +75,14 @@ export class PushGateway implements OnGatewayConnection, OnGatewayDisconnect {
   }
 
   handleConnection(socket: TrackedSocket, req: IncomingMessage): void {
-    const claims = (req as AuthenticatedUpgrade)[WS_CLAIMS];
-    if (!claims) {
+    const { [WS_CLAIMS]: claims, [WS_START]: start } = req as AuthenticatedUpgrade;
+    if (!claims || !start) {
       socket.close(1008, 'not_authenticated');
       return;
     }
     socket.userId = claims.sub;
     socket.tokenVer = claims.ver ?? 0;
-    this.push.register(claims.sub, socket);
+    this.push.attach(claims.sub, socket, start);
     // The socket lives no longer than the token it was opened with.
     const remaining = Math.max(0, claims.exp * 1000 - Date.now());
     socket.expiry = setTimeout(() => socket.close(CLOSE_TOKEN_EXPIRED, 'token_expired'), remaining);
@@ -81,6 +92,6 @@ export class PushGateway implements OnGatewayConnection, OnGatewayDisconnect {
 
   handleDisconnect(socket: TrackedSocket): void {
     clearTimeout(socket.expiry);
-    if (socket.userId) this.push.unregister(socket.userId, socket);
+    if (socket.userId) this.push.detach(socket.userId, socket);
   }
 }

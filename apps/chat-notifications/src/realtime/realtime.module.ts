@@ -1,12 +1,15 @@
 import { Module } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef, type ApplicationConfig } from '@nestjs/core';
+import { Feature } from '@media/platform';
+import { WsFrames1764800000040 } from '../database/migrations/1764800000040-ws-frames';
+import { FramesService } from './frames.service';
+import { FramesWorker } from './frames.worker';
 import { PushGateway } from './push.gateway';
 import { PushService } from './push.service';
 import { TicketsController } from './tickets.controller';
 import { TicketsService } from './tickets.service';
 import { AuthenticatedWsAdapter } from './ws-adapter';
 import { WsAuthService } from './ws-auth.service';
-import { Feature } from '@media/platform';
 
 /**
  * Installs the websocket adapter. The platform's bootstrap (libs/platform) has no hook for
@@ -15,20 +18,27 @@ import { Feature } from '@media/platform';
  */
 const adapterInstaller = {
   provide: 'WS_ADAPTER_INSTALLED',
-  inject: [ModuleRef, HttpAdapterHost, WsAuthService],
-  useFactory: (ref: ModuleRef, host: HttpAdapterHost, auth: WsAuthService) => {
+  inject: [ModuleRef, HttpAdapterHost, WsAuthService, FramesService],
+  useFactory: (ref: ModuleRef, host: HttpAdapterHost, auth: WsAuthService, frames: FramesService) => {
     const config = (ref as unknown as { container: { applicationConfig: ApplicationConfig } }).container
       .applicationConfig;
-    config.setIoAdapter(new AuthenticatedWsAdapter(host, auth));
+    config.setIoAdapter(new AuthenticatedWsAdapter(host, auth, frames));
     return true;
   },
 };
 
-/** Owns no table. */
-@Feature({})
+@Feature({ migrations: [WsFrames1764800000040] })
 @Module({
   controllers: [TicketsController],
-  providers: [PushService, TicketsService, WsAuthService, PushGateway, adapterInstaller],
-  exports: [PushService],
+  providers: [
+    FramesService,
+    FramesWorker,
+    PushService,
+    TicketsService,
+    WsAuthService,
+    PushGateway,
+    adapterInstaller,
+  ],
+  exports: [PushService, FramesService],
 })
 export class RealtimeModule {}

@@ -2,7 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import type { HttpAdapterHost } from '@nestjs/core';
 import { WsAdapter } from '@nestjs/platform-ws';
 import { DomainError } from '@media/platform';
-import { WS_CLAIMS, type AuthenticatedUpgrade, type WsAuthService } from './ws-auth.service';
+import type { FramesService } from './frames.service';
+import { resumeOf } from './push.gateway';
+import { WS_CLAIMS, WS_START, type AuthenticatedUpgrade, type WsAuthService } from './ws-auth.service';
 
 type VerifyCallback = (
   ok: boolean,
@@ -19,6 +21,7 @@ export class AuthenticatedWsAdapter extends WsAdapter {
   constructor(
     private readonly host: HttpAdapterHost,
     private readonly auth: WsAuthService,
+    private readonly frames: FramesService,
   ) {
     super(undefined);
   }
@@ -34,11 +37,17 @@ export class AuthenticatedWsAdapter extends WsAdapter {
    * answered in the contract's error shape.
    */
   private readonly verifyClient = (info: { req: IncomingMessage }, done: VerifyCallback): void => {
-    this.auth.authenticate(info.req).then(
-      (claims) => {
-        (info.req as AuthenticatedUpgrade)[WS_CLAIMS] = claims;
-        done(true);
-      },
+    const accept = async () => {
+      const claims = await this.auth.authenticate(info.req);
+      // Where the socket starts is read before the client sees the upgrade complete: whatever
+      // is produced for the user once its socket is open comes after it.
+      const start = await this.frames.resumePoint(claims.sub, resumeOf(info.req));
+      const req = info.req as AuthenticatedUpgrade;
+      req[WS_CLAIMS] = claims;
+      req[WS_START] = start;
+    };
+    accept().then(
+      () => done(true),
       (error: unknown) => {
         const failure =
           error instanceof DomainError

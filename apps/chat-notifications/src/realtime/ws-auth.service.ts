@@ -13,11 +13,17 @@ import {
   verifyAccessToken,
   type PlatformConfig,
 } from '@media/platform';
+import type { ResumePoint } from './frames.service';
 import { TicketsService } from './tickets.service';
 
 /** Where the verified claims of an accepted upgrade are kept on its request. */
 export const WS_CLAIMS = Symbol('ws-claims');
-export type AuthenticatedUpgrade = IncomingMessage & { [WS_CLAIMS]?: AccessTokenClaims };
+/** Where the socket's first seq (FramesService.resumePoint) is kept, read before the upgrade completes. */
+export const WS_START = Symbol('ws-start');
+export type AuthenticatedUpgrade = IncomingMessage & {
+  [WS_CLAIMS]?: AccessTokenClaims;
+  [WS_START]?: ResumePoint;
+};
 
 /**
  * Authenticates a websocket upgrade before the protocol switch: an `Authorization: Bearer`
