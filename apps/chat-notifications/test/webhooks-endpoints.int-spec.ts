@@ -97,6 +97,8 @@ describe('webhook endpoints', () => {
 
     expect((await h.api(`/endpoints/${endpoint.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await h.api(`/endpoints/${endpoint.id}`)).status).toBe(404);
+    expect((await h.api(`/endpoints/${endpoint.id}`, { method: 'DELETE' })).status).toBe(404);
+    expect((await h.api(`/endpoints/${endpoint.id}/rotate-secret`, { method: 'POST' })).status).toBe(404);
   });
 
   it.each([

@@ -101,6 +101,32 @@ export class WebhooksHarness {
     this.nc = await connect({ servers: this.nats.url });
   }
 
+  /**
+   * A fake acl answering who holds `webhooks:admin` (and, for the inbox, their profiles): the
+   * ids given. acl itself is not booted by these tests.
+   */
+  async fakeAclAdmins(ids: string[]): Promise<void> {
+    this.nc.subscribe('acl.users.holding', {
+      callback: (_error, message) => {
+        const packet = message.json<{ id: string }>();
+        message.respond(JSON.stringify({ id: packet.id, response: { user_ids: ids }, isDisposed: true }));
+      },
+    });
+    this.nc.subscribe('acl.users.get-many', {
+      callback: (_error, message) => {
+        const packet = message.json<{ id: string; data: { data: { ids: string[] } } }>();
+        const response = packet.data.data.ids.map((id) => ({
+          id,
+          email: `${id}@example.com`,
+          name: 'Admin',
+          status: 'ACTIVE',
+        }));
+        message.respond(JSON.stringify({ id: packet.id, response, isDisposed: true }));
+      },
+    });
+    await this.nc.flush();
+  }
+
   /** The environment of a replica (the test's overrides last). */
   replicaEnv(port: number, extra: Record<string, string> = {}): Record<string, string> {
     return {

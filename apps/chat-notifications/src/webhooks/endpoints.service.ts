@@ -8,6 +8,7 @@ import {
   type WebhookEventTypeView,
 } from '@media/contracts';
 import {
+  changedRows,
   InjectConfig,
   newestFirst,
   NotFound,
@@ -113,9 +114,8 @@ export class EndpointsService {
   }
 
   async remove(id: string): Promise<void> {
-    const deleted: unknown[] = await this.dataSource.query(
-      `DELETE FROM webhook_endpoints WHERE id = $1 RETURNING id`,
-      [id],
+    const deleted = changedRows(
+      await this.dataSource.query(`DELETE FROM webhook_endpoints WHERE id = $1 RETURNING id`, [id]),
     );
     if (deleted.length === 0) throw new NotFound('Webhook endpoint', id);
   }
@@ -127,13 +127,15 @@ export class EndpointsService {
   async rotateSecret(id: string): Promise<WebhookEndpointWithSecretView> {
     const box = this.secretBox();
     const secret = newEndpointSecret();
-    const rotated: unknown[] = await this.dataSource.query(
-      `UPDATE webhook_endpoints
+    const rotated = changedRows(
+      await this.dataSource.query(
+        `UPDATE webhook_endpoints
           SET previous_secret_sealed = secret_sealed,
               previous_secret_until = clock_timestamp() + $3 * interval '1 millisecond',
               secret_sealed = $2, updated_at = clock_timestamp()
         WHERE id = $1 RETURNING id`,
-      [id, box.seal(secret, id), this.config.webhooks.secretOverlap],
+        [id, box.seal(secret, id), this.config.webhooks.secretOverlap],
+      ),
     );
     if (rotated.length === 0) throw new NotFound('Webhook endpoint', id);
     return { ...(await this.get(id)), secret };

@@ -44,6 +44,7 @@ export class Webhooks1764800000040 implements MigrationInterface {
         type text NOT NULL,
         status text NOT NULL DEFAULT 'pending',
         attempts integer NOT NULL DEFAULT 0,
+        cycle_attempts integer NOT NULL DEFAULT 0,
         next_attempt_at timestamptz(3),
         last_status_code integer,
         lease_owner uuid,
@@ -58,6 +59,9 @@ export class Webhooks1764800000040 implements MigrationInterface {
     );
     await q.query(
       `CREATE INDEX webhook_messages_due_idx ON webhook_messages (endpoint_id, next_attempt_at) WHERE status = 'pending'`,
+    );
+    await q.query(
+      `CREATE INDEX webhook_messages_leased_idx ON webhook_messages (endpoint_id, lease_until) WHERE lease_until IS NOT NULL`,
     );
     await q.query(`CREATE INDEX webhook_messages_event_idx ON webhook_messages (event_id)`);
     await q.query(`
