@@ -74,6 +74,7 @@ export class Receiver {
   }
 
   async stop(): Promise<void> {
+    if (!this.server) return;
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -156,9 +157,12 @@ export class WebhooksHarness {
   /** One more replica as its own process from dist (so a test can kill it). */
   async spawn(extra: Record<string, string> = {}): Promise<DistProcess> {
     const port = await freePort();
-    const process = spawnDist('chat-notifications', this.replicaEnv(port, extra));
+    const process = spawnDist(
+      'chat-notifications',
+      this.replicaEnv(port, { CHAT_NOTIFICATIONS_PORT: String(port), ...extra }),
+    );
     const base = `http://127.0.0.1:${port}`;
-    await waitReady(`${base}/health/ready`, process);
+    await waitReady(`${base}/api/health/ready`, process, 60_000);
     this.processes.push({ process, base });
     return process;
   }

@@ -25,8 +25,8 @@ export const ENDPOINT_CONCURRENCY = 8;
 const REPLICA_CONCURRENCY = 256;
 /** What an attempt keeps of the answer. */
 const RESPONSE_KEPT = 1024;
-/** A lease outlives the send it covers by this much (the attempt is recorded within it). */
-const LEASE_MARGIN_MS = 30_000;
+/** A lease outlives the send it covers (WEBHOOK_TIMEOUT) by as much again plus this, to record it. */
+const LEASE_MARGIN_MS = 5_000;
 
 /** One claimed message with what its send needs. */
 interface Claimed {
@@ -131,7 +131,7 @@ export class WebhooksWorker implements OnApplicationBootstrap, OnApplicationShut
   async claimRound(): Promise<{ claimed: number; full: boolean }> {
     const room = REPLICA_CONCURRENCY - this.inFlight.size;
     if (this.stopped || room <= 0) return { claimed: 0, full: false };
-    const lease = this.config.webhooks.timeout + LEASE_MARGIN_MS;
+    const lease = 2 * this.config.webhooks.timeout + LEASE_MARGIN_MS;
     const claimed = (await this.dataSource.query(
       `WITH picked AS (
          SELECT c.id FROM webhook_endpoints e
