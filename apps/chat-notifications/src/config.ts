@@ -98,6 +98,15 @@ export class ChatNotificationsEnv extends PlatformEnv {
   @Min(1000, { message: 'must be at least 1s' })
   WEBHOOK_DISABLE_AFTER: number = 5 * 86_400_000;
 
+  /**
+   * How long received events are kept for replay; older ones (and their messages and attempts)
+   * are deleted once no delivery of them is pending.
+   */
+  @Transform(toDuration)
+  @IsInt({ message: DURATION })
+  @Min(60_000, { message: 'must be at least 1m' })
+  WEBHOOK_RETENTION: number = 30 * 86_400_000;
+
   /** `true`: endpoint URLs may be `http://` (not only `https://`). */
   @IsIn(['true', 'false'])
   WEBHOOKS_ALLOW_HTTP: 'true' | 'false' = 'false';
@@ -136,6 +145,7 @@ export const chatNotificationsConfig = defineConfig(ChatNotificationsEnv, (env) 
     timeout: env.WEBHOOK_TIMEOUT,
     retrySchedule: env.WEBHOOK_RETRY_SCHEDULE,
     disableAfter: env.WEBHOOK_DISABLE_AFTER,
+    retention: env.WEBHOOK_RETENTION,
     allowHttp: env.WEBHOOKS_ALLOW_HTTP === 'true',
     allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true',
   },

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { eventually } from '@media/testing';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
+import { WebhookRetentionWorker } from '../src/webhooks/webhook-retention.worker';
 import { Receiver, WebhooksHarness, type Received } from './webhooks-harness';
 
 const admin = randomUUID();
@@ -262,5 +263,39 @@ describe('webhook delivery', () => {
     verifyBoth(newSecret, after);
     expect(() => new StandardWebhook(oldSecret).verify(after.body, headersOf(after))).toThrow();
     expect(() => new SvixWebhook(oldSecret).verify(after.body, headersOf(after))).toThrow();
+  });
+});
+
+describe('webhook event retention', () => {
+  it('deletes events older than WEBHOOK_RETENTION with their messages, but not one whose delivery is pending', async () => {
+    const r = await receiver();
+    const { id } = await h.endpoint(r.url, ['assignment.task.claimed']);
+    await h.api(`/endpoints/${id}`, { method: 'PATCH', json: { disabled: true } });
+    const [old, pending, recent] = [randomUUID(), randomUUID(), randomUUID()];
+    const body = '{"type":"assignment.task.claimed","timestamp":"2020-01-01T00:00:00Z","data":{}}';
+    await h.query(
+      `INSERT INTO webhook_events (id, type, occurred_at, body) VALUES
+         ($1, 'assignment.task.claimed', now() - interval '40 days', $4),
+         ($2, 'assignment.task.claimed', now() - interval '40 days', $4),
+         ($3, 'assignment.task.claimed', now() - interval '1 day', $4)`,
+      [old, pending, recent, body],
+    );
+    await h.query(
+      `INSERT INTO webhook_messages (endpoint_id, event_id, type, status, next_attempt_at) VALUES
+         ($1, $2, 'assignment.task.claimed', 'delivered', NULL),
+         ($1, $3, 'assignment.task.claimed', 'pending', now())`,
+      [id, old, pending],
+    );
+    await h.apps[0].app.get(WebhookRetentionWorker).prune();
+    const kept = await h.query<{ id: string }>(
+      `SELECT id FROM webhook_events WHERE id = ANY($1) ORDER BY id`,
+      [[old, pending, recent]],
+    );
+    expect(kept.map((row) => row.id)).toEqual([pending, recent].sort());
+    const messages = await h.query<{ event_id: string }>(
+      `SELECT event_id FROM webhook_messages WHERE endpoint_id = $1`,
+      [id],
+    );
+    expect(messages).toEqual([{ event_id: pending }]);
   });
 });

@@ -3,6 +3,7 @@ import { Feature } from '@media/platform';
 import { Webhooks1764800000040 } from '../database/migrations/1764800000040-webhooks';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { WebhookAlertsService } from './webhook-alerts.service';
+import { WebhookRetentionWorker } from './webhook-retention.worker';
 import { WebhooksConsumer } from './webhooks.consumer';
 import { WebhooksWorker } from './webhooks.worker';
 import { ResolverService } from './resolver.service';
@@ -25,6 +26,7 @@ import { WebhookMessage } from './webhook-message.entity';
     EndpointsService,
     WebhookAlertsService,
     WebhooksWorker,
+    WebhookRetentionWorker,
     WebhooksConsumer,
   ],
 })
