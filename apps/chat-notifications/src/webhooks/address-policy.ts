@@ -13,6 +13,9 @@ export const systemResolver: Resolver = (hostname) =>
     ),
   );
 
+/** How long the check at creation waits for DNS. */
+const LOOKUP_TIMEOUT_MS = 5_000;
+
 /** What an endpoint URL may be: the variables WEBHOOKS_ALLOW_HTTP and WEBHOOKS_ALLOW_PRIVATE. */
 export interface UrlRules {
   allowHttp: boolean;
@@ -70,10 +73,17 @@ export async function forbiddenAddresses(
   if (rules.allowPrivate) return [];
   if (isIP(host)) return isForbiddenAddress(host) ? [host] : [];
   let addresses: LookupAddress[];
+  let timer: NodeJS.Timeout | undefined;
   try {
-    addresses = await resolve(host);
+    // A name that does not resolve in time is refused rather than holding the request.
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('DNS lookup timed out')), LOOKUP_TIMEOUT_MS);
+    });
+    addresses = await Promise.race([resolve(host), late]);
   } catch {
     return [host];
+  } finally {
+    clearTimeout(timer);
   }
   if (addresses.length === 0) return [host];
   return addresses.map((a) => a.address).filter(isForbiddenAddress);

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
+import { isIP } from 'node:net';
 import {
   ALL_EVENT_TYPES,
   WEBHOOK_EVENT_TYPES,
@@ -176,7 +177,10 @@ export class EndpointsService {
         if (bad.length > 0) {
           issues.push({
             loc: ['body', 'url'],
-            msg: `${host} resolves to an address webhooks may not reach (${bad.join(', ')})`,
+            msg:
+              bad[0] === host && !isIP(host)
+                ? `${host} does not resolve`
+                : `${host} resolves to an address webhooks may not reach (${bad.join(', ')})`,
             type: 'url_not_allowed',
           });
         }
