@@ -45,6 +45,7 @@ const QUICK_ENV = {
     SEQUENTIAL: '20',
   },
   'gateway.mjs': {},
+  'webhooks.mjs': { EVENTS: '200', ISOLATION_EVENTS: '50' },
   'acl-growth.mjs': { USERS: '20000', RUNS: '3' },
   'acl-users-list.mjs': { USERS: '20000', DURATION: '2', SEQUENTIAL: '20', WALK_PAGES: '5' },
   'assignment-list.mjs': { TASKS: '20000', DURATION: '2', SEQUENTIAL: '20' },

@@ -151,6 +151,38 @@ export const HEADLINES = {
       ),
     ],
   },
+  'webhooks.mjs': {
+    file: 'webhooks.json',
+    rows: (r) => [
+      row(
+        `webhook deliveries/s to a local receiver, ${count(get(r, ['throughput', 'events']))} events, 2 replicas`,
+        get(r, ['throughput', 'deliveries_per_s']),
+        '/s',
+        atLeast(300, '/s'),
+      ),
+      row(
+        'webhook event commit → delivery p50',
+        get(r, ['throughput', 'commit_to_delivery_ms', 'p50_ms']),
+        ' ms',
+      ),
+      row(
+        'webhook event commit → delivery p99',
+        get(r, ['throughput', 'commit_to_delivery_ms', 'p99_ms']),
+        ' ms',
+      ),
+      row(
+        'webhook fast endpoint p95 beside a hung one ÷ alone',
+        get(r, ['isolation', 'p95_ratio']),
+        '',
+        atMost(2),
+      ),
+      row(
+        'webhook events delivered after a replica was killed midway (delivered twice)',
+        r.kill ? `${r.kill.delivered} of ${r.kill.events} (${r.kill.delivered_twice})` : undefined,
+        '',
+      ),
+    ],
+  },
   'chat-notifications.mjs': {
     file: 'chat-notifications.json',
     rows: (r) => [

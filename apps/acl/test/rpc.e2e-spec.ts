@@ -198,3 +198,15 @@ describe('acl.groups.members', () => {
     expect((await ask('acl.groups.members', { group_id: randomUUID() })).response).toBeNull();
   });
 });
+
+describe('acl.users.holding', () => {
+  it('answers the ACTIVE users holding a permission through a role, the ADMIN wildcard included', async () => {
+    const administrator = await createUser({ roles: ['ADMIN'] });
+    const sales = await createUser({ roles: ['SALES'] });
+    const webhooks = await ask<{ user_ids: string[] }>('acl.users.holding', { permission: 'webhooks:admin' });
+    expect(webhooks.response!.user_ids).toContain(administrator.id);
+    expect(webhooks.response!.user_ids).not.toContain(sales.id);
+    const bookings = await ask<{ user_ids: string[] }>('acl.users.holding', { permission: 'bookings:write' });
+    expect(bookings.response!.user_ids).toEqual(expect.arrayContaining([administrator.id, sales.id]));
+  });
+});

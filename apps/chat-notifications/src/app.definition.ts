@@ -4,6 +4,7 @@ import { chatNotificationsConfig } from './config';
 import { EventsModule } from './events/events.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { RealtimeModule } from './realtime/realtime.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** How chat-notifications boots, alone or inside the embedded default: its features declare their own tables. */
 export const chatNotificationsApp = defineApp({
@@ -16,5 +17,6 @@ export const chatNotificationsApp = defineApp({
     ChatModule,
     NotificationsModule,
     EventsModule,
+    WebhooksModule,
   ],
 });

@@ -3,6 +3,7 @@ export const AclSubjects = {
   usersReports: 'acl.users.reports',
   usersExists: 'acl.users.exists',
   usersPermissions: 'acl.users.permissions',
+  usersHolding: 'acl.users.holding',
   groupsMembers: 'acl.groups.members',
   usersTokenVersions: 'acl.users.token-versions',
 } as const;
@@ -78,6 +79,8 @@ export interface AclRpc {
   [AclSubjects.usersExists]: { req: { ids: string[]; active_only?: boolean }; res: { existing: string[] } };
   /** `null` for an unknown user. */
   [AclSubjects.usersPermissions]: { req: { user_id: string }; res: UserPermissions | null };
+  /** ACTIVE users holding a permission through a role (`*` included), by id. */
+  [AclSubjects.usersHolding]: { req: { permission: string }; res: { user_ids: string[] } };
   /** `null` for an unknown group. */
   [AclSubjects.groupsMembers]: {
     req: { group_id: string };

@@ -41,6 +41,7 @@ export const Permissions = {
   correspondentsRead: 'correspondents:read',
   correspondentsInvite: 'correspondents:invite',
   usersAdmin: 'users:admin',
+  webhooksAdmin: 'webhooks:admin',
 } as const;
 export type Permission = (typeof Permissions)[keyof typeof Permissions];
 

@@ -75,6 +75,7 @@ export const ERROR_CODES = [
   'not_group_member',
   'room_inactive',
   'room_is_direct',
+  'endpoint_disabled',
   // commercial
   'client_name_taken',
   // content

@@ -10,3 +10,4 @@ export * from './content';
 export * from './inventory';
 export * from './commercial';
 export * from './payment';
+export * from './webhooks';

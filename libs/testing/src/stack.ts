@@ -104,6 +104,8 @@ async function bootStack(
   const env: Record<string, string> = {
     NATS_URL: testEnv.natsUrl,
     CURSOR_SECRET: randomBytes(32).toString('hex'),
+    // chat-notifications seals webhook endpoint secrets with it (without it, creating one is 503).
+    WEBHOOK_SECRETS_KEY: randomBytes(32).toString('hex'),
     JWT_JWKS_URL: `${urls.acl}/acl/.well-known/jwks.json`,
     JWT_PRIVATE_KEY: keys.privateKeyPem,
     ADMIN_EMAIL: admin.email,

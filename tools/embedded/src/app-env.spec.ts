@@ -42,6 +42,18 @@ describe('appEnvironments', () => {
     expect(services.content.PORT).toBeUndefined();
   });
 
+  it('gives chat-notifications the webhook secrets key and lets webhooks reach receivers on this machine', () => {
+    const { services } = appEnvironments({ ...input, webhookSecretsKey: 'k'.repeat(64) });
+    expect(services['chat-notifications']).toMatchObject({
+      WEBHOOK_SECRETS_KEY: 'k'.repeat(64),
+      WEBHOOKS_ALLOW_HTTP: 'true',
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
+    });
+    expect(services.content.WEBHOOK_SECRETS_KEY).toBeUndefined();
+    const strict = appEnvironments({ ...input, passThrough: { WEBHOOKS_ALLOW_PRIVATE: 'false' } });
+    expect(strict.services['chat-notifications'].WEBHOOKS_ALLOW_PRIVATE).toBe('false');
+  });
+
   it("points JWT_JWKS_URL at acl's port unless one is given", () => {
     expect(appEnvironments(input).services.payment.JWT_JWKS_URL).toBe(
       'http://127.0.0.1:4006/acl/.well-known/jwks.json',

@@ -8,6 +8,8 @@ export interface AppEnvInput {
   databaseUrls: Record<ServiceName, string>;
   natsUrl: string;
   cursorSecret: string;
+  /** chat-notifications' WEBHOOK_SECRETS_KEY: given by the user or generated into the data directory. */
+  webhookSecretsKey?: string;
   /** Given by the user; otherwise acl's JWKS on acl's port. */
   jwksUrl?: string;
   admin: { email: string; password: string };
@@ -48,6 +50,12 @@ export function appEnvironments(input: AppEnvInput): AppEnvironments {
     // Stored files live with the rest of the data, so DATA_DIR is the whole state to back up
     // (the same variable docker-compose and Kubernetes point at their volume).
     if (app === 'documents') services[app].STORAGE_DIR ??= join(input.dataDir, 'documents');
+    // Webhook receivers on the same machine work out of the box (plain http, loopback addresses).
+    if (app === 'chat-notifications') {
+      if (input.webhookSecretsKey) services[app].WEBHOOK_SECRETS_KEY = input.webhookSecretsKey;
+      services[app].WEBHOOKS_ALLOW_HTTP ??= 'true';
+      services[app].WEBHOOKS_ALLOW_PRIVATE ??= 'true';
+    }
   }
   const gateway = {
     ...common,

@@ -253,7 +253,10 @@ export async function startSystem(
   });
   io.say(`data directory ${config.dataDir}`);
 
-  const secrets = loadOrCreateSecrets(config.dataDir, config);
+  const secrets = loadOrCreateSecrets(config.dataDir, {
+    ...config,
+    webhookSecretsKey: config.passThrough.WEBHOOK_SECRETS_KEY,
+  });
   const state = readState(config.dataDir);
   await checkAppPorts(config.ports, config.gatewayMetricsPort);
 
@@ -280,6 +283,7 @@ export async function startSystem(
     databaseUrls: database.urls,
     natsUrl: bus.url,
     cursorSecret: secrets.cursorSecret,
+    webhookSecretsKey: secrets.webhookSecretsKey,
     jwksUrl: config.jwksUrl,
     admin: { email: secrets.admin.email, password: secrets.admin.password },
     dataDir: config.dataDir,

@@ -11,6 +11,7 @@ describe('loadOrCreateSecrets', () => {
   it('generates a cursor secret, a database password and an admin on the first start, in a 0600 file', () => {
     const secrets = loadOrCreateSecrets(dir, {});
     expect(secrets.cursorSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(secrets.webhookSecretsKey).toMatch(/^[0-9a-f]{64}$/);
     expect(secrets.postgresPassword.length).toBeGreaterThanOrEqual(32);
     expect(secrets.admin).toEqual({
       email: DEFAULT_ADMIN_EMAIL,
@@ -24,6 +25,7 @@ describe('loadOrCreateSecrets', () => {
       postgresPassword: secrets.postgresPassword,
       adminEmail: DEFAULT_ADMIN_EMAIL,
       adminPassword: secrets.admin.password,
+      webhookSecretsKey: secrets.webhookSecretsKey,
     });
   });
 
@@ -31,6 +33,7 @@ describe('loadOrCreateSecrets', () => {
     const first = loadOrCreateSecrets(dir, {});
     const second = loadOrCreateSecrets(dir, {});
     expect(second.cursorSecret).toBe(first.cursorSecret);
+    expect(second.webhookSecretsKey).toBe(first.webhookSecretsKey);
     expect(second.postgresPassword).toBe(first.postgresPassword);
     expect(second.admin).toEqual({ ...first.admin, passwordSource: 'stored' });
   });
@@ -40,9 +43,11 @@ describe('loadOrCreateSecrets', () => {
       cursorSecret: 'c'.repeat(40),
       adminEmail: 'boss@example.com',
       adminPassword: 'a-long-password-1',
+      webhookSecretsKey: 'f'.repeat(64),
     };
     const secrets = loadOrCreateSecrets(dir, given);
     expect(secrets.cursorSecret).toBe(given.cursorSecret);
+    expect(secrets.webhookSecretsKey).toBe(given.webhookSecretsKey);
     expect(secrets.admin).toEqual({
       email: 'boss@example.com',
       password: 'a-long-password-1',

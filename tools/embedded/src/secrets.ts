@@ -16,16 +16,20 @@ export interface StoredSecrets {
   postgresPassword?: string;
   adminEmail?: string;
   adminPassword?: string;
+  /** The key chat-notifications seals webhook endpoint secrets with (64 hex digits). */
+  webhookSecretsKey?: string;
 }
 
 export interface GivenSecrets {
   cursorSecret?: string;
+  webhookSecretsKey?: string;
   adminEmail?: string;
   adminPassword?: string;
 }
 
 export interface Secrets {
   cursorSecret: string;
+  webhookSecretsKey: string;
   postgresPassword: string;
   admin: {
     email: string;
@@ -61,7 +65,13 @@ function readStored(file: string): StoredSecrets {
     throw new SecretsFileError(`${file} must hold a JSON object`);
   }
   const stored: StoredSecrets = {};
-  for (const key of ['cursorSecret', 'postgresPassword', 'adminEmail', 'adminPassword'] as const) {
+  for (const key of [
+    'cursorSecret',
+    'postgresPassword',
+    'adminEmail',
+    'adminPassword',
+    'webhookSecretsKey',
+  ] as const) {
     const value = (raw as Record<string, unknown>)[key];
     if (typeof value === 'string' && value.length > 0) stored[key] = value;
   }
@@ -87,6 +97,8 @@ export function loadOrCreateSecrets(dataDir: string, given: GivenSecrets): Secre
 
   let cursorSecret = given.cursorSecret ?? stored.cursorSecret;
   if (!cursorSecret) cursorSecret = next.cursorSecret = randomBytes(32).toString('hex');
+  let webhookSecretsKey = given.webhookSecretsKey ?? stored.webhookSecretsKey;
+  if (!webhookSecretsKey) webhookSecretsKey = next.webhookSecretsKey = randomBytes(32).toString('hex');
   let postgresPassword = stored.postgresPassword;
   if (!postgresPassword) postgresPassword = next.postgresPassword = randomBytes(24).toString('base64url');
 
@@ -112,6 +124,7 @@ export function loadOrCreateSecrets(dataDir: string, given: GivenSecrets): Secre
 
   return {
     cursorSecret,
+    webhookSecretsKey,
     postgresPassword,
     admin: { email, password, passwordSource },
     file,

@@ -69,4 +69,17 @@ export class UserProfilesService {
       permissions: loaded.permissions,
     };
   }
+
+  /** ACTIVE users with `permission` (or `*`) through one of their roles, by id. */
+  async holding(permission: string): Promise<RpcReply<typeof AclSubjects.usersHolding>> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT DISTINCT u.id FROM users u
+         JOIN user_roles ur ON ur.user_id = u.id
+         JOIN roles r ON r.code = ur.role_code
+        WHERE u.status = 'ACTIVE' AND (r.permissions @> ARRAY[$1]::text[] OR r.permissions @> ARRAY['*']::text[])
+        ORDER BY u.id`,
+      [permission],
+    );
+    return { user_ids: rows.map((row) => row.id) };
+  }
 }

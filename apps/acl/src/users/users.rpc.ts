@@ -2,7 +2,13 @@ import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { AclSubjects, type RpcReply } from '@media/contracts';
 import { RpcPayload } from '@media/platform';
-import { PermissionsRequest, ReportsRequest, UserIdsRequest, UsersExistRequest } from './dto/rpc.dto';
+import {
+  HoldingRequest,
+  PermissionsRequest,
+  ReportsRequest,
+  UserIdsRequest,
+  UsersExistRequest,
+} from './dto/rpc.dto';
 import { UserProfilesService } from './user-profiles.service';
 
 /** users' NATS responders (docs/api/contract.md §5); a malformed payload comes back as a 422 at `["data", ...]`. */
@@ -36,5 +42,12 @@ export class UsersRpc {
     @RpcPayload(PermissionsRequest) data: PermissionsRequest,
   ): Promise<RpcReply<typeof AclSubjects.usersPermissions>> {
     return this.profiles.permissions(data.user_id);
+  }
+
+  @MessagePattern(AclSubjects.usersHolding)
+  holding(
+    @RpcPayload(HoldingRequest) data: HoldingRequest,
+  ): Promise<RpcReply<typeof AclSubjects.usersHolding>> {
+    return this.profiles.holding(data.permission);
   }
 }

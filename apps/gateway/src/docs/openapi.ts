@@ -145,6 +145,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   realtime: 'Websocket tickets for live pushes (chat-notifications)',
   chat: 'Chat rooms, members and messages (chat-notifications)',
   notifications: 'Inbox notifications and delivery preferences (chat-notifications)',
+  webhooks: 'Outbound webhooks: endpoints, event types, deliveries, retry and replay (chat-notifications)',
   health: "Each app's liveness and readiness probes",
 };
 

@@ -47,6 +47,7 @@ type UntypedOperations = {
 type Exceptions =
   | 'delete /acl/api/v1/groups/{id}/members/{user_id}'
   | 'delete /api/v1/chat/rooms/{id}/messages/{message_id}'
+  | 'delete /api/v1/webhooks/endpoints/{id}'
   | 'delete /assignment/api/v1/tasks/{task_id}'
   | 'delete /content/api/v1/lineup/slots/{slot_id}/assets/{document_id}'
   | 'delete /content/api/v1/story-categories/{id}'

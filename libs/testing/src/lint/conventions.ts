@@ -508,13 +508,24 @@ const RESPONSE_OBJECTS = /^(res|reply|response)$/;
 /** What in a file builds an HTTP answer: each use named as a message says it. */
 function httpUses(file: SourceFile): string[] {
   const uses: string[] = [];
+  // Header names in a request a worker sends out are no HTTP answer: looked for in services only.
+  const service = file.path.endsWith('.service.ts');
   for (const { name } of decorators(file))
     if (['Res', 'Header', 'HttpCode'].includes(name.name)) uses.push(`@${name.name}`);
   for (const node of descendants(tree(file))) {
     if (ts.isIdentifier(node) && ['HttpStatus', 'StreamableFile'].includes(node.text)) uses.push(node.text);
     if (ts.isPropertyAccessExpression(node)) {
       const member = node.name.text;
-      if (['setHeader', 'writeHead', 'statusCode', 'statusMessage'].includes(member)) uses.push(`.${member}`);
+      const assigned =
+        ts.isBinaryExpression(node.parent) &&
+        node.parent.left === node &&
+        node.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken;
+      // Reading an answer's statusCode is a client's business (a worker calling out); setting one is not.
+      if (
+        ['setHeader', 'writeHead'].includes(member) ||
+        (['statusCode', 'statusMessage'].includes(member) && assigned)
+      )
+        uses.push(`.${member}`);
       else if (
         ['status', 'header', 'set'].includes(member) &&
         ts.isIdentifier(node.expression) &&
@@ -524,12 +535,13 @@ function httpUses(file: SourceFile): string[] {
         uses.push(`${node.expression.text}.${member}(...)`);
     }
     if (
-      (ts.isPropertyAssignment(node) &&
+      service &&
+      ((ts.isPropertyAssignment(node) &&
         ts.isStringLiteralLike(node.name) &&
         HEADER_NAMES.test(node.name.text)) ||
-      (ts.isElementAccessExpression(node) &&
-        ts.isStringLiteralLike(node.argumentExpression) &&
-        HEADER_NAMES.test(node.argumentExpression.text))
+        (ts.isElementAccessExpression(node) &&
+          ts.isStringLiteralLike(node.argumentExpression) &&
+          HEADER_NAMES.test(node.argumentExpression.text)))
     )
       uses.push('HTTP header names');
     if (

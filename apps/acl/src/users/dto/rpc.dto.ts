@@ -25,3 +25,8 @@ export class PermissionsRequest implements RpcRequest<typeof AclSubjects.usersPe
   @IsString()
   user_id!: string;
 }
+
+export class HoldingRequest implements RpcRequest<typeof AclSubjects.usersHolding> {
+  @IsString()
+  permission!: string;
+}

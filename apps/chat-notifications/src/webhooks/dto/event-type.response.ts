@@ -1,0 +1,13 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/** One event type an endpoint may subscribe to. */
+export class EventTypeResponse {
+  @ApiProperty({ example: 'assignment.task.claimed' }) type!: string;
+  @ApiProperty() description!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: "JSON Schema of the event's `data`",
+  })
+  schema!: Record<string, unknown>;
+}

@@ -1,0 +1,4 @@
+import { PageQuery } from '@media/platform';
+
+/** Endpoints, newest first. */
+export class ListEndpointsQuery extends PageQuery {}

@@ -1,0 +1,305 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { changedRows, InjectConfig, PeriodicJob } from '@media/platform';
+import { Agent, request } from 'undici';
+import type { DataSource } from 'typeorm';
+import type { ChatNotificationsConfig } from '../config';
+import { guardedLookup } from './address-policy';
+import { ResolverService } from './resolver.service';
+import { SecretBox, signatureHeader } from './secret-box';
+import { WebhookAlertsService } from './webhook-alerts.service';
+
+const POLL_MS = 1_000;
+const NUDGE_MS = 20;
+const EAGER_ROUNDS = 5;
+/** Sends in flight at once per endpoint, across every replica: a hung endpoint holds at most these. */
+export const ENDPOINT_CONCURRENCY = 8;
+/** Sends in flight at once on one replica. */
+const REPLICA_CONCURRENCY = 256;
+/** What an attempt keeps of the answer. */
+const RESPONSE_KEPT = 1024;
+/** A lease outlives the send it covers (WEBHOOK_TIMEOUT) by as much again plus this, to record it. */
+const LEASE_MARGIN_MS = 5_000;
+
+/** One claimed message with what its send needs. */
+interface Claimed {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  url: string;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  body: string;
+  cycle_attempts: number;
+}
+
+/** What one attempt came to. */
+interface Outcome {
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  responseBody: string;
+}
+
+/**
+ * Delivers webhook messages (docs/api/webhooks.md). A round claims due messages with a lease
+ * (one statement, committed at once, `FOR UPDATE SKIP LOCKED`, so replicas take different rows),
+ * at most ENDPOINT_CONCURRENCY in flight per endpoint across the replicas, so a slow or failing
+ * endpoint only ever holds its own share; each send runs outside any transaction and its
+ * attempt is recorded only while the lease is still this replica's. A replica that dies leaves
+ * its leases to expire; another one then sends those messages again (at least once, with the
+ * same `webhook-id`). A send starts right after its claim, with the lease longer than
+ * WEBHOOK_TIMEOUT, so two replicas never send the same attempt.
+ */
+@Injectable()
+export class WebhooksWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Webhooks');
+  /** This replica's name on its leases. */
+  readonly owner = randomUUID();
+  private readonly box?: SecretBox;
+  private readonly agent: Agent;
+  private readonly inFlight = new Map<string, AbortController>();
+  private eager = 0;
+  private stopped = false;
+  private readonly job = new PeriodicJob({
+    name: 'Webhooks',
+    every: POLL_MS,
+    retryAfter: POLL_MS * 2,
+    run: () => this.claimRound(),
+    after: ({ claimed, full }: { claimed: number; full: boolean }) => {
+      if (full) return 0;
+      if (claimed === 0 && this.eager > 0) {
+        this.eager -= 1;
+        return NUDGE_MS * 3;
+      }
+      return POLL_MS;
+    },
+  });
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(ResolverService) private readonly resolver: ResolverService,
+    @Inject(WebhookAlertsService) private readonly alerts: WebhookAlertsService,
+    @InjectConfig() private readonly config: ChatNotificationsConfig,
+  ) {
+    const { secretsKey, timeout } = config.webhooks;
+    if (secretsKey) this.box = new SecretBox(secretsKey);
+    this.agent = new Agent({
+      connect: { timeout, lookup: guardedLookup(config.webhooks, (host) => this.resolver.resolve(host)) },
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    // Without the key no secret can be opened: nothing is sent (creating endpoints answers 503).
+    if (this.box) this.job.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    await this.job.stop();
+    // Sends still running are cut short and their leases given back, so another replica sends
+    // them at once rather than after the lease (the receiver may see that delivery twice).
+    const ids = [...this.inFlight.keys()];
+    for (const controller of this.inFlight.values()) controller.abort();
+    if (ids.length > 0) {
+      await this.dataSource
+        .query(
+          `UPDATE webhook_messages SET lease_owner = NULL, lease_until = NULL WHERE id = ANY($1) AND lease_owner = $2`,
+          [ids, this.owner],
+        )
+        .catch(() => undefined);
+    }
+    await this.agent.close().catch(() => undefined);
+  }
+
+  /** New messages were queued in a transaction about to commit: look soon, and briefly keep looking. */
+  nudge(): void {
+    this.eager = EAGER_ROUNDS;
+    this.job.soon(NUDGE_MS);
+  }
+
+  /** Claims what is due (within each endpoint's share) and starts sending it; does not wait for the sends. */
+  async claimRound(): Promise<{ claimed: number; full: boolean }> {
+    const room = REPLICA_CONCURRENCY - this.inFlight.size;
+    if (this.stopped || room <= 0) return { claimed: 0, full: false };
+    const lease = 2 * this.config.webhooks.timeout + LEASE_MARGIN_MS;
+    const claimed = (await this.dataSource.query(
+      `WITH picked AS (
+         SELECT c.id FROM webhook_endpoints e
+         CROSS JOIN LATERAL (
+           SELECT x.id FROM webhook_messages x
+            WHERE x.endpoint_id = e.id AND x.status = 'pending' AND x.next_attempt_at <= clock_timestamp()
+              AND (x.lease_until IS NULL OR x.lease_until < clock_timestamp())
+            ORDER BY x.next_attempt_at, x.created_at
+            LIMIT GREATEST(0, $3 - (SELECT count(*) FROM webhook_messages b
+                                     WHERE b.endpoint_id = e.id AND b.lease_until >= clock_timestamp()))
+            FOR UPDATE SKIP LOCKED
+         ) c
+         WHERE NOT e.disabled
+         LIMIT $4
+       ), leased AS (
+         UPDATE webhook_messages m
+            SET lease_owner = $1, lease_until = clock_timestamp() + $2 * interval '1 millisecond'
+           FROM picked WHERE m.id = picked.id
+         RETURNING m.id, m.endpoint_id, m.event_id, m.cycle_attempts
+       )
+       SELECT l.id, l.endpoint_id, l.event_id, l.cycle_attempts, e.url, e.secret_sealed,
+              CASE WHEN e.previous_secret_until > clock_timestamp() THEN e.previous_secret_sealed END
+                AS previous_secret_sealed,
+              ev.body
+         FROM leased l
+         JOIN webhook_endpoints e ON e.id = l.endpoint_id
+         JOIN webhook_events ev ON ev.id = l.event_id`,
+      [this.owner, lease, ENDPOINT_CONCURRENCY, room],
+    )) as Claimed[];
+    for (const message of claimed) void this.deliver(message);
+    return { claimed: claimed.length, full: claimed.length === room };
+  }
+
+  /** Sends one message and records the attempt; any failure here is logged, never thrown. */
+  private async deliver(message: Claimed): Promise<void> {
+    const controller = new AbortController();
+    this.inFlight.set(message.id, controller);
+    try {
+      const outcome = await this.send(message, controller.signal);
+      if (this.stopped && controller.signal.aborted) return;
+      await this.record(message, outcome);
+    } catch (error) {
+      this.logger.warn(
+        { endpoint_id: message.endpoint_id, event_id: message.event_id, err: (error as Error).message },
+        'Recording a webhook attempt failed; the message is sent again after its lease',
+      );
+    } finally {
+      this.inFlight.delete(message.id);
+      if (!this.stopped) this.job.soon(0);
+    }
+  }
+
+  private async send(message: Claimed, signal: AbortSignal): Promise<Outcome> {
+    const box = this.box!;
+    const secrets = [box.open(message.secret_sealed, message.endpoint_id)];
+    if (message.previous_secret_sealed)
+      secrets.push(box.open(message.previous_secret_sealed, message.endpoint_id));
+    const timestamp = Math.floor(Date.now() / 1000);
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    try {
+      const response = await request(message.url, {
+        method: 'POST',
+        dispatcher: this.agent,
+        signal: AbortSignal.any([signal, AbortSignal.timeout(this.config.webhooks.timeout)]),
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'media-backoffice-webhooks/1',
+          'webhook-id': message.event_id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signatureHeader(secrets, message.event_id, timestamp, message.body),
+        },
+        body: message.body,
+      });
+      const responseBody = await firstBytes(response.body, RESPONSE_KEPT);
+      return { statusCode: response.statusCode, durationMs: elapsed(), error: null, responseBody };
+    } catch (error) {
+      return { statusCode: null, durationMs: elapsed(), error: describe(error), responseBody: '' };
+    }
+  }
+
+  /**
+   * The attempt, then the message (delivered, retried after the schedule's next wait, or failed)
+   * and the endpoint (a 410 disables it; failing for WEBHOOK_DISABLE_AFTER disables it and tells
+   * the admins), in one transaction and only while the lease is still this replica's.
+   */
+  private async record(message: Claimed, outcome: Outcome): Promise<void> {
+    const { retrySchedule, disableAfter } = this.config.webhooks;
+    const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+    const cycle = message.cycle_attempts + 1;
+    const wait = retrySchedule[cycle - 1];
+    const status = ok ? 'delivered' : wait === undefined ? 'failed' : 'pending';
+    const disabled = await this.dataSource.transaction(async (manager) => {
+      const mine = changedRows<{ id: string }>(
+        await manager.query(
+          `UPDATE webhook_messages
+            SET status = $3, attempts = attempts + 1, cycle_attempts = $4, last_status_code = $5,
+                next_attempt_at = CASE WHEN $3 = 'pending' THEN clock_timestamp() + $6 * interval '1 millisecond' END,
+                lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp()
+          WHERE id = $1 AND lease_owner = $2
+          RETURNING id`,
+          [message.id, this.owner, status, cycle, outcome.statusCode, wait ?? 0],
+        ),
+      );
+      if (mine.length === 0) return undefined;
+      await manager.query(
+        `INSERT INTO webhook_attempts (message_id, status_code, duration_ms, error, response_body)
+         VALUES ($1, $2, $3, $4, $5)`,
+        [message.id, outcome.statusCode, outcome.durationMs, outcome.error, outcome.responseBody],
+      );
+      if (ok) {
+        await manager.query(
+          `UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`,
+          [message.endpoint_id],
+        );
+        return undefined;
+      }
+      const reason =
+        outcome.statusCode === 410
+          ? 'The endpoint answered 410 Gone'
+          : `Every delivery failed for ${Math.round(disableAfter / 1000)} s`;
+      const rows = changedRows<{ newly: boolean }>(
+        await manager.query(
+          `WITH old AS (SELECT disabled FROM webhook_endpoints WHERE id = $1 FOR UPDATE),
+              next AS (
+                SELECT COALESCE(e.failing_since, clock_timestamp()) AS since,
+                       $2 OR COALESCE(e.failing_since, clock_timestamp())
+                               <= clock_timestamp() - $3 * interval '1 millisecond' AS off
+                  FROM webhook_endpoints e WHERE e.id = $1
+              )
+         UPDATE webhook_endpoints e
+            SET failing_since = next.since,
+                disabled = e.disabled OR next.off,
+                disabled_reason = CASE WHEN NOT old.disabled AND next.off THEN $4 ELSE e.disabled_reason END,
+                updated_at = clock_timestamp()
+           FROM old, next
+          WHERE e.id = $1
+          RETURNING NOT old.disabled AND next.off AS newly`,
+          [message.endpoint_id, outcome.statusCode === 410, disableAfter, reason],
+        ),
+      );
+      return rows[0]?.newly ? reason : undefined;
+    });
+    if (disabled) await this.alerts.endpointDisabled(message.endpoint_id, message.url, disabled);
+  }
+}
+
+/** The first `limit` bytes of a body as text; the rest is read and dropped. */
+async function firstBytes(body: AsyncIterable<Buffer>, limit: number): Promise<string> {
+  const kept: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    if (size < limit) {
+      kept.push(chunk.subarray(0, limit - size));
+      size += Math.min(chunk.length, limit - size);
+    }
+  }
+  return Buffer.concat(kept).toString('utf8');
+}
+
+function describe(error: unknown): string {
+  const { name, message, code, cause } = error as {
+    name?: string;
+    message?: string;
+    code?: string;
+    cause?: unknown;
+  };
+  if (name === 'TimeoutError' || name === 'AbortError') return 'timeout: no answer within WEBHOOK_TIMEOUT';
+  if (cause) return describe(cause);
+  return code ? `${code}: ${message}` : (message ?? String(error));
+}
