@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceName } from '@media/contracts';
 import { bearerToken, DomainError, type AppMetrics } from '@media/platform/core';
 import type { Pool } from 'undici';
+import { ASYNCAPI_DOCUMENT } from '../docs/asyncapi.generated';
 import { mergedOpenApi } from '../docs/openapi';
 import { DOCS_CSP, serveDocs } from '../docs/swagger-ui';
 import { checkUpstreams, type Readiness } from '../health/readiness';
@@ -29,7 +30,7 @@ export interface OwnRoutesDeps {
   closing: () => boolean;
 }
 
-/** The gateway's own routes: `/health/*`, `/metrics`, `/openapi.json` and `/docs`. */
+/** The gateway's own routes: `/health/*`, `/metrics`, `/openapi.json`, `/asyncapi.json` and `/docs`. */
 export class OwnRoutes {
   /** The last readiness report, reused for READINESS_CACHE_MS. */
   private readiness?: { at: number; report: Promise<Readiness> };
@@ -52,6 +53,7 @@ export class OwnRoutes {
     if (path === '/metrics') return this.exposeMetrics(req, res);
     if (path === '/docs' || path === '/docs/') res.setHeader('Content-Security-Policy', DOCS_CSP);
     if (path === '/openapi.json') return sendJson(res, 200, await mergedOpenApi(this.deps.pool));
+    if (path === '/asyncapi.json') return sendJson(res, 200, ASYNCAPI_DOCUMENT);
     if (serveDocs(path, res)) return;
     sendError(res, new DomainError(404, 'not_found', `Nothing at ${path}.`));
   }

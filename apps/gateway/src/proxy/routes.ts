@@ -6,7 +6,7 @@ export const ROUTES: ReadonlyMap<string, ServiceName> = new Map(
 );
 
 /** What the gateway itself answers instead of forwarding. */
-export const OWN_SEGMENTS = new Set(['health', 'openapi.json', 'docs', 'metrics']);
+export const OWN_SEGMENTS = new Set(['health', 'openapi.json', 'asyncapi.json', 'docs', 'metrics']);
 
 const UPSTREAM_METRICS = /^\/[^/]+\/metrics\/?$/;
 

@@ -9,7 +9,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers */
-        get: operations["content_Health_live"];
+        get: operations["contentHealthLive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -26,7 +26,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: the database and NATS are reachable */
-        get: operations["content_Health_ready"];
+        get: operations["contentHealthReady"];
         put?: never;
         post?: never;
         delete?: never;
@@ -43,10 +43,10 @@ export interface paths {
             cookie?: never;
         };
         /** List schedules (cursor) */
-        get: operations["content_Lineup_list"];
+        get: operations["contentLineupList"];
         put?: never;
         /** Create a monthly schedule (JSON slots or a CSV file) */
-        post: operations["content_Lineup_create"];
+        post: operations["contentLineupCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -61,9 +61,9 @@ export interface paths {
             cookie?: never;
         };
         /** Get one schedule (with its ETag) */
-        get: operations["content_Lineup_get"];
+        get: operations["contentLineupGet"];
         /** Update a schedule (If-Match; endpoint 2) */
-        put: operations["content_Lineup_update"];
+        put: operations["contentLineupUpdate"];
         post?: never;
         delete?: never;
         options?: never;
@@ -79,7 +79,7 @@ export interface paths {
             cookie?: never;
         };
         /** List a schedule's slots (cursor) */
-        get: operations["content_Lineup_slots"];
+        get: operations["contentLineupSlots"];
         put?: never;
         post?: never;
         delete?: never;
@@ -98,7 +98,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Attach a document to a slot (endpoint 3) */
-        post: operations["content_Lineup_attach"];
+        post: operations["contentLineupAttach"];
         delete?: never;
         options?: never;
         head?: never;
@@ -116,7 +116,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Detach a document from a slot */
-        delete: operations["content_Lineup_detach"];
+        delete: operations["contentLineupDetach"];
         options?: never;
         head?: never;
         patch?: never;
@@ -130,10 +130,10 @@ export interface paths {
             cookie?: never;
         };
         /** List story categories (cursor; endpoint 6) */
-        get: operations["content_StoryCategories_list"];
+        get: operations["contentStoryCategoriesList"];
         put?: never;
         /** Create a story category */
-        post: operations["content_StoryCategories_create"];
+        post: operations["contentStoryCategoriesCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -148,16 +148,16 @@ export interface paths {
             cookie?: never;
         };
         /** Get one story category */
-        get: operations["content_StoryCategories_get"];
+        get: operations["contentStoryCategoriesGet"];
         /** Replace a story category */
-        put: operations["content_StoryCategories_replace"];
+        put: operations["contentStoryCategoriesReplace"];
         post?: never;
         /** Delete a story category */
-        delete: operations["content_StoryCategories_remove"];
+        delete: operations["contentStoryCategoriesRemove"];
         options?: never;
         head?: never;
         /** Update some fields of a story category */
-        patch: operations["content_StoryCategories_update"];
+        patch: operations["contentStoryCategoriesUpdate"];
         trace?: never;
     };
     "/assignment/health/live": {
@@ -168,7 +168,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers */
-        get: operations["assignment_Health_live"];
+        get: operations["assignmentHealthLive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -185,7 +185,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: the database and NATS are reachable */
-        get: operations["assignment_Health_ready"];
+        get: operations["assignmentHealthReady"];
         put?: never;
         post?: never;
         delete?: never;
@@ -202,10 +202,10 @@ export interface paths {
             cookie?: never;
         };
         /** List tasks (cursor), or the work queue */
-        get: operations["assignment_tasks_list"];
+        get: operations["assignmentTasksList"];
         put?: never;
         /** Create an OPEN task */
-        post: operations["assignment_tasks_create"];
+        post: operations["assignmentTasksCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -225,7 +225,7 @@ export interface paths {
          * Claim, unclaim, start, complete, cancel or reassign up to 100 tasks
          * @description Always 200 once the body validates: one result per task, in the order of task_ids, with the status and body the single action would have answered.
          */
-        post: operations["assignment_tasks_bulk"];
+        post: operations["assignmentTasksBulk"];
         delete?: never;
         options?: never;
         head?: never;
@@ -240,11 +240,11 @@ export interface paths {
             cookie?: never;
         };
         /** Get one task */
-        get: operations["assignment_tasks_get"];
+        get: operations["assignmentTasksGet"];
         put?: never;
         post?: never;
         /** Soft-delete a task */
-        delete: operations["assignment_tasks_delete"];
+        delete: operations["assignmentTasksDelete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -260,7 +260,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Claim a task (endpoint 4) */
-        post: operations["assignment_tasks_claim"];
+        post: operations["assignmentTasksClaim"];
         delete?: never;
         options?: never;
         head?: never;
@@ -277,7 +277,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Give a CLAIMED or IN_PROGRESS task to another user */
-        post: operations["assignment_tasks_reassign"];
+        post: operations["assignmentTasksReassign"];
         delete?: never;
         options?: never;
         head?: never;
@@ -294,7 +294,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Give a held task back (assignee or tasks:assign) */
-        post: operations["assignment_tasks_unclaim"];
+        post: operations["assignmentTasksUnclaim"];
         delete?: never;
         options?: never;
         head?: never;
@@ -311,7 +311,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Start a CLAIMED task */
-        post: operations["assignment_tasks_start"];
+        post: operations["assignmentTasksStart"];
         delete?: never;
         options?: never;
         head?: never;
@@ -328,7 +328,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Complete a CLAIMED or IN_PROGRESS task */
-        post: operations["assignment_tasks_complete"];
+        post: operations["assignmentTasksComplete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -345,7 +345,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel a task that is not finished */
-        post: operations["assignment_tasks_cancel"];
+        post: operations["assignmentTasksCancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -360,7 +360,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers */
-        get: operations["inventory_Health_live"];
+        get: operations["inventoryHealthLive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -377,7 +377,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: the database and NATS are reachable */
-        get: operations["inventory_Health_ready"];
+        get: operations["inventoryHealthReady"];
         put?: never;
         post?: never;
         delete?: never;
@@ -394,10 +394,10 @@ export interface paths {
             cookie?: never;
         };
         /** List bookings (cursor) */
-        get: operations["inventory_Bookings_list"];
+        get: operations["inventoryBookingsList"];
         put?: never;
         /** Create a booking */
-        post: operations["inventory_Bookings_create"];
+        post: operations["inventoryBookingsCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -412,14 +412,14 @@ export interface paths {
             cookie?: never;
         };
         /** Get a booking with its lines and their assets (endpoint 12) */
-        get: operations["inventory_Bookings_get"];
+        get: operations["inventoryBookingsGet"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Update a booking's status or client */
-        patch: operations["inventory_Bookings_update"];
+        patch: operations["inventoryBookingsUpdate"];
         trace?: never;
     };
     "/inventory/api/v1/bookings/{order_id}/lines": {
@@ -430,10 +430,10 @@ export interface paths {
             cookie?: never;
         };
         /** List a booking's lines (cursor) */
-        get: operations["inventory_Bookings_listLines"];
+        get: operations["inventoryBookingsListLines"];
         put?: never;
         /** Add a line to a booking */
-        post: operations["inventory_Bookings_addLine"];
+        post: operations["inventoryBookingsAddLine"];
         delete?: never;
         options?: never;
         head?: never;
@@ -454,7 +454,7 @@ export interface paths {
         options?: never;
         head?: never;
         /** Update a line */
-        patch: operations["inventory_Bookings_updateLine"];
+        patch: operations["inventoryBookingsUpdateLine"];
         trace?: never;
     };
     "/inventory/api/v1/bookings/{order_id}/lines/{line_id}/assets": {
@@ -467,7 +467,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Add an asset to a line */
-        post: operations["inventory_Bookings_createAsset"];
+        post: operations["inventoryBookingsCreateAsset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -488,7 +488,7 @@ export interface paths {
         options?: never;
         head?: never;
         /** Update a line's asset (endpoint 5) */
-        patch: operations["inventory_Bookings_updateAsset"];
+        patch: operations["inventoryBookingsUpdateAsset"];
         trace?: never;
     };
     "/inventory/api/v1/analytics/revenue-summary": {
@@ -499,7 +499,7 @@ export interface paths {
             cookie?: never;
         };
         /** Revenue, erosion and trend for a date range (endpoint 10) */
-        get: operations["inventory_Revenue_summary"];
+        get: operations["inventoryRevenueSummary"];
         put?: never;
         post?: never;
         delete?: never;
@@ -516,7 +516,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers */
-        get: operations["commercial_Health_live"];
+        get: operations["commercialHealthLive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -533,7 +533,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: the database and NATS are reachable */
-        get: operations["commercial_Health_ready"];
+        get: operations["commercialHealthReady"];
         put?: never;
         post?: never;
         delete?: never;
@@ -550,10 +550,10 @@ export interface paths {
             cookie?: never;
         };
         /** List clients (cursor) */
-        get: operations["commercial_Clients_list"];
+        get: operations["commercialClientsList"];
         put?: never;
         /** Create a client */
-        post: operations["commercial_Clients_create"];
+        post: operations["commercialClientsCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -568,10 +568,10 @@ export interface paths {
             cookie?: never;
         };
         /** List deals (cursor) */
-        get: operations["commercial_Deals_list"];
+        get: operations["commercialDealsList"];
         put?: never;
         /** Record a deal */
-        post: operations["commercial_Deals_create"];
+        post: operations["commercialDealsCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -586,7 +586,7 @@ export interface paths {
             cookie?: never;
         };
         /** Top clients by WON revenue in a period (endpoint 8) */
-        get: operations["commercial_TopClients_topClients"];
+        get: operations["commercialTopClientsTopClients"];
         put?: never;
         post?: never;
         delete?: never;
@@ -603,7 +603,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers */
-        get: operations["payment_Health_live"];
+        get: operations["paymentHealthLive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -620,7 +620,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: the database and NATS are reachable */
-        get: operations["payment_Health_ready"];
+        get: operations["paymentHealthReady"];
         put?: never;
         post?: never;
         delete?: never;
@@ -637,10 +637,10 @@ export interface paths {
             cookie?: never;
         };
         /** List commission plans (cursor) */
-        get: operations["payment_Plans_list"];
+        get: operations["paymentPlansList"];
         put?: never;
         /** Set a category's commission plan (200 when it replaces one) */
-        post: operations["payment_Plans_replace"];
+        post: operations["paymentPlansReplace"];
         delete?: never;
         options?: never;
         head?: never;
@@ -655,10 +655,10 @@ export interface paths {
             cookie?: never;
         };
         /** List targets (cursor) */
-        get: operations["payment_Targets_list"];
+        get: operations["paymentTargetsList"];
         put?: never;
         /** Set a BM's monthly target (200 when it updates one) */
-        post: operations["payment_Targets_upsert"];
+        post: operations["paymentTargetsUpsert"];
         delete?: never;
         options?: never;
         head?: never;
@@ -673,10 +673,10 @@ export interface paths {
             cookie?: never;
         };
         /** List collections (cursor) */
-        get: operations["payment_Collections_list"];
+        get: operations["paymentCollectionsList"];
         put?: never;
         /** Record a collection */
-        post: operations["payment_Collections_create"];
+        post: operations["paymentCollectionsCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -691,7 +691,7 @@ export interface paths {
             cookie?: never;
         };
         /** Team commission attainment for a month (endpoint 9) */
-        get: operations["payment_Attainment_get"];
+        get: operations["paymentAttainmentGet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -708,7 +708,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers */
-        get: operations["acl_Health_live"];
+        get: operations["aclHealthLive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -725,7 +725,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: the database and NATS are reachable */
-        get: operations["acl_Health_ready"];
+        get: operations["aclHealthReady"];
         put?: never;
         post?: never;
         delete?: never;
@@ -742,7 +742,7 @@ export interface paths {
             cookie?: never;
         };
         /** The RS256 public keys tokens are verified with (JWKS) */
-        get: operations["acl_Jwks_jwks"];
+        get: operations["aclJwksJwks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -761,7 +761,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Rotate the signing key (the previous ones retire after a grace period) */
-        post: operations["acl_Keys_rotate"];
+        post: operations["aclKeysRotate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -778,7 +778,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Log in with email and password */
-        post: operations["acl_Auth_token"];
+        post: operations["aclAuthToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -795,7 +795,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Trade a refresh token for a new token pair */
-        post: operations["acl_Auth_refresh"];
+        post: operations["aclAuthRefresh"];
         delete?: never;
         options?: never;
         head?: never;
@@ -810,7 +810,7 @@ export interface paths {
             cookie?: never;
         };
         /** The caller */
-        get: operations["acl_Users_me"];
+        get: operations["aclUsersMe"];
         put?: never;
         post?: never;
         delete?: never;
@@ -827,10 +827,10 @@ export interface paths {
             cookie?: never;
         };
         /** List users (cursor) */
-        get: operations["acl_Users_list"];
+        get: operations["aclUsersList"];
         put?: never;
         /** Create a user */
-        post: operations["acl_Users_create"];
+        post: operations["aclUsersCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -845,14 +845,14 @@ export interface paths {
             cookie?: never;
         };
         /** Get one user */
-        get: operations["acl_Users_get"];
+        get: operations["aclUsersGet"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Update a user (fields given only) */
-        patch: operations["acl_Users_update"];
+        patch: operations["aclUsersUpdate"];
         trace?: never;
     };
     "/acl/api/v1/groups": {
@@ -863,10 +863,10 @@ export interface paths {
             cookie?: never;
         };
         /** List groups (cursor) */
-        get: operations["acl_Groups_list"];
+        get: operations["aclGroupsList"];
         put?: never;
         /** Create a group */
-        post: operations["acl_Groups_create"];
+        post: operations["aclGroupsCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -881,7 +881,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get one group */
-        get: operations["acl_Groups_get"];
+        get: operations["aclGroupsGet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -900,7 +900,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Add a user to a group (200 when already a member) */
-        post: operations["acl_Groups_addMember"];
+        post: operations["aclGroupsAddMember"];
         delete?: never;
         options?: never;
         head?: never;
@@ -918,7 +918,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Remove a user from a group */
-        delete: operations["acl_Groups_removeMember"];
+        delete: operations["aclGroupsRemoveMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -932,7 +932,7 @@ export interface paths {
             cookie?: never;
         };
         /** Every role, by code (not paginated) */
-        get: operations["acl_Roles_list"];
+        get: operations["aclRolesList"];
         put?: never;
         post?: never;
         delete?: never;
@@ -949,10 +949,10 @@ export interface paths {
             cookie?: never;
         };
         /** List correspondents (cursor; endpoint 7) */
-        get: operations["acl_Correspondents_list"];
+        get: operations["aclCorrespondentsList"];
         put?: never;
         /** Invite a correspondent (an INVITED user and a single-use token) */
-        post: operations["acl_Correspondents_invite"];
+        post: operations["aclCorrespondentsInvite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -969,7 +969,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Accept an invitation: set the password, become ACTIVE */
-        post: operations["acl_Correspondents_accept"];
+        post: operations["aclCorrespondentsAccept"];
         delete?: never;
         options?: never;
         head?: never;
@@ -984,7 +984,7 @@ export interface paths {
             cookie?: never;
         };
         /** New users per day, week or month (endpoint 13) */
-        get: operations["acl_Growth_series"];
+        get: operations["aclGrowthSeries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1001,7 +1001,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers */
-        get: operations["documents_Health_live"];
+        get: operations["documentsHealthLive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1018,7 +1018,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: the database and NATS are reachable */
-        get: operations["documents_Health_ready"];
+        get: operations["documentsHealthReady"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1035,10 +1035,10 @@ export interface paths {
             cookie?: never;
         };
         /** List the caller's documents (cursor) */
-        get: operations["documents_Documents_list"];
+        get: operations["documentsDocumentsList"];
         put?: never;
         /** Upload a document (multipart, one file) */
-        post: operations["documents_Documents_upload"];
+        post: operations["documentsDocumentsUpload"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1053,11 +1053,11 @@ export interface paths {
             cookie?: never;
         };
         /** Get a document's record */
-        get: operations["documents_Documents_get"];
+        get: operations["documentsDocumentsGet"];
         put?: never;
         post?: never;
         /** Delete a document */
-        delete: operations["documents_Documents_delete"];
+        delete: operations["documentsDocumentsDelete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1071,7 +1071,7 @@ export interface paths {
             cookie?: never;
         };
         /** Download a document's content (Range, If-None-Match) */
-        get: operations["documents_Documents_content"];
+        get: operations["documentsDocumentsContent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1088,7 +1088,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers */
-        get: operations["chat_notifications_Health_live"];
+        get: operations["chatNotificationsHealthLive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1105,7 +1105,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: the database and NATS are reachable */
-        get: operations["chat_notifications_Health_ready"];
+        get: operations["chatNotificationsHealthReady"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1124,7 +1124,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** A single-use websocket ticket (valid 30 s) */
-        post: operations["chat_notifications_Tickets_issue"];
+        post: operations["chatNotificationsTicketsIssue"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1139,10 +1139,10 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's rooms (cursor) */
-        get: operations["chat_notifications_Rooms_list"];
+        get: operations["chatNotificationsRoomsList"];
         put?: never;
         /** Create a room (endpoint 1) */
-        post: operations["chat_notifications_Rooms_create"];
+        post: operations["chatNotificationsRoomsCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1159,7 +1159,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Open the direct room with a user (200 when it exists) */
-        post: operations["chat_notifications_Rooms_direct"];
+        post: operations["chatNotificationsRoomsDirect"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1174,7 +1174,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get one room */
-        get: operations["chat_notifications_Rooms_get"];
+        get: operations["chatNotificationsRoomsGet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1193,7 +1193,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Mark a room read up to now */
-        post: operations["chat_notifications_Rooms_markRead"];
+        post: operations["chatNotificationsRoomsMarkRead"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1210,7 +1210,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Deactivate a room */
-        post: operations["chat_notifications_Rooms_deactivate"];
+        post: operations["chatNotificationsRoomsDeactivate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1227,7 +1227,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Add members to a room */
-        post: operations["chat_notifications_RoomMembers_addMembers"];
+        post: operations["chatNotificationsRoomMembersAddMembers"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1245,7 +1245,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Remove a member from a room */
-        delete: operations["chat_notifications_RoomMembers_removeMember"];
+        delete: operations["chatNotificationsRoomMembersRemoveMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1259,10 +1259,10 @@ export interface paths {
             cookie?: never;
         };
         /** A room's messages (cursor) */
-        get: operations["chat_notifications_Messages_list"];
+        get: operations["chatNotificationsMessagesList"];
         put?: never;
         /** Post a message to a room */
-        post: operations["chat_notifications_Messages_post"];
+        post: operations["chatNotificationsMessagesPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1280,11 +1280,11 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete a message (its sender within CHAT_EDIT_WINDOW; an ADMIN of a GROUP room at any time) */
-        delete: operations["chat_notifications_Messages_delete"];
+        delete: operations["chatNotificationsMessagesDelete"];
         options?: never;
         head?: never;
         /** Edit a message (its sender, within CHAT_EDIT_WINDOW) */
-        patch: operations["chat_notifications_Messages_edit"];
+        patch: operations["chatNotificationsMessagesEdit"];
         trace?: never;
     };
     "/api/v1/notifications/preferences": {
@@ -1295,9 +1295,9 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's notification preferences */
-        get: operations["chat_notifications_Notifications_getPreferences"];
+        get: operations["chatNotificationsNotificationsGetPreferences"];
         /** Set the caller's notification preferences (endpoint 14) */
-        put: operations["chat_notifications_Notifications_update"];
+        put: operations["chatNotificationsNotificationsUpdate"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1313,7 +1313,7 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's inbox, newest first (cursor) */
-        get: operations["chat_notifications_Notifications_list"];
+        get: operations["chatNotificationsNotificationsList"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1332,7 +1332,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Mark all the caller's notifications read */
-        post: operations["chat_notifications_Notifications_readAll"];
+        post: operations["chatNotificationsNotificationsReadAll"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1349,7 +1349,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Mark a notification read */
-        post: operations["chat_notifications_Notifications_markRead"];
+        post: operations["chatNotificationsNotificationsMarkRead"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1366,7 +1366,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Archive a notification */
-        post: operations["chat_notifications_Notifications_archive"];
+        post: operations["chatNotificationsNotificationsArchive"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1381,9 +1381,77 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's notification settings (defaults until set) */
-        get: operations["chat_notifications_Settings_get"];
+        get: operations["chatNotificationsSettingsGet"];
         /** Replace the caller's notification settings (a missing field takes its default) */
-        put: operations["chat_notifications_Settings_replace"];
+        put: operations["chatNotificationsSettingsReplace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The gateway's liveness: the process answers */
+        get: operations["gatewayHealthLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The gateway's readiness: every app's readiness, asked through its pool */
+        get: operations["gatewayHealthReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/asyncapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The AsyncAPI 3.0 document of the NATS subjects and events (docs/events.md in words) */
+        get: operations["gatewayAsyncapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document: the OpenAPI 3.0 description of every app through the gateway */
+        get: operations["gatewayOpenapi"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1653,12 +1721,6 @@ export interface components {
             /** @example tasks:claim */
             code: string;
         };
-        TaskAssigneeResponse: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            email: string;
-        };
         TaskResponse: {
             /** Format: uuid */
             id: string;
@@ -1691,7 +1753,12 @@ export interface components {
             updated_at: string;
             /** Format: date-time */
             deleted_at: string | null;
-            assigned_to_user: components["schemas"]["TaskAssigneeResponse"] | null;
+            assigned_to_user: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                email: string;
+            } | null;
             escalation_level: number;
         };
         /**
@@ -1871,12 +1938,12 @@ export interface components {
              * @description The line total at rate card
              * @example 1250.00
              */
-            rate_card_amount: string;
+            rate_card_amount: string | number;
             /**
              * @description The line total as booked
              * @example 1000.00
              */
-            booked_amount: string;
+            booked_amount: string | number;
         };
         /**
          * @example {
@@ -1940,9 +2007,9 @@ export interface components {
             end_date?: string;
             spots?: number;
             /** @example 1250.00 */
-            rate_card_amount?: string;
+            rate_card_amount?: string | number;
             /** @example 1000.00 */
-            booked_amount?: string;
+            booked_amount?: string | number;
         };
         /**
          * @example {
@@ -2094,7 +2161,7 @@ export interface components {
              * @description Decimal text or a JSON number, >= 0
              * @example 1250.00
              */
-            contracted_revenue: string;
+            contracted_revenue: string | number;
             /**
              * Format: date
              * @description Default: today (UTC)
@@ -2141,12 +2208,12 @@ export interface components {
              * @description Achievement (0..10000%) from which the rate applies
              * @example 100.00
              */
-            min_achievement_pct: string;
+            min_achievement_pct: string | number;
             /**
              * @description Percent of collections, 0..100
              * @example 5.50
              */
-            rate_pct: string;
+            rate_pct: string | number;
         };
         /**
          * @example {
@@ -2200,7 +2267,7 @@ export interface components {
              * @description Decimal text or a JSON number, >= 0
              * @example 10000.00
              */
-            target_amount: string;
+            target_amount: string | number;
         };
         CollectionResponse: {
             /** Format: uuid */
@@ -2233,7 +2300,7 @@ export interface components {
              * @description Decimal text or a JSON number, >= 0.01
              * @example 1250.00
              */
-            amount: string;
+            amount: string | number;
             /**
              * Format: date-time
              * @description Default: now
@@ -2720,29 +2787,19 @@ export interface components {
             updated: number;
             unread_count: number;
         };
-        QuietHoursResponse: {
-            /** @example 22:00 */
-            start: string;
-            /** @example 07:00 */
-            end: string;
-        };
         SettingsResponse: {
             /** @example Europe/Berlin */
             timezone: string;
-            quiet_hours: components["schemas"]["QuietHoursResponse"] | null;
+            quiet_hours: {
+                /** @example 22:00 */
+                start: string;
+                /** @example 07:00 */
+                end: string;
+            } | null;
             /** @enum {string} */
             email_digest: "off" | "daily";
             /** @example 08:00 */
             digest_time: string;
-        };
-        QuietHoursDto: {
-            /** @example 22:00 */
-            start: string;
-            /**
-             * @description Differs from start
-             * @example 07:00
-             */
-            end: string;
         };
         /**
          * @example {
@@ -2757,7 +2814,15 @@ export interface components {
              */
             timezone?: string;
             /** @default null */
-            quiet_hours?: components["schemas"]["QuietHoursDto"] | null;
+            quiet_hours?: {
+                /** @example 22:00 */
+                start: string;
+                /**
+                 * @description Differs from start
+                 * @example 07:00
+                 */
+                end: string;
+            } | null;
             /**
              * @default off
              * @enum {string}
@@ -2768,6 +2833,28 @@ export interface components {
              * @default 08:00
              */
             digest_time?: string;
+        };
+        GatewayUpstream: {
+            /** @enum {string} */
+            status: "up" | "down";
+            /** @description null when it could not be reached */
+            http_status: number | null;
+            /** @description Why an unreachable upstream is down */
+            error?: string;
+        };
+        GatewayReadiness: {
+            /** @enum {string} */
+            status: "ok" | "error";
+            upstreams: {
+                content: components["schemas"]["GatewayUpstream"];
+                assignment: components["schemas"]["GatewayUpstream"];
+                inventory: components["schemas"]["GatewayUpstream"];
+                commercial: components["schemas"]["GatewayUpstream"];
+                payment: components["schemas"]["GatewayUpstream"];
+                acl: components["schemas"]["GatewayUpstream"];
+                documents: components["schemas"]["GatewayUpstream"];
+                "chat-notifications": components["schemas"]["GatewayUpstream"];
+            };
         };
     };
     responses: {
@@ -2790,7 +2877,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    content_Health_live: {
+    contentHealthLive: {
         parameters: {
             query?: never;
             header?: never;
@@ -2811,7 +2898,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    content_Health_ready: {
+    contentHealthReady: {
         parameters: {
             query?: never;
             header?: never;
@@ -2841,7 +2928,7 @@ export interface operations {
             };
         };
     };
-    content_Lineup_list: {
+    contentLineupList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -2919,7 +3006,7 @@ export interface operations {
             };
         };
     };
-    content_Lineup_create: {
+    contentLineupCreate: {
         parameters: {
             query?: never;
             header?: {
@@ -3032,7 +3119,7 @@ export interface operations {
             };
         };
     };
-    content_Lineup_get: {
+    contentLineupGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -3102,7 +3189,7 @@ export interface operations {
             };
         };
     };
-    content_Lineup_update: {
+    contentLineupUpdate: {
         parameters: {
             query?: never;
             header?: {
@@ -3208,7 +3295,7 @@ export interface operations {
             };
         };
     };
-    content_Lineup_slots: {
+    contentLineupSlots: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -3283,7 +3370,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    content_Lineup_attach: {
+    contentLineupAttach: {
         parameters: {
             query?: never;
             header?: {
@@ -3389,7 +3476,7 @@ export interface operations {
             };
         };
     };
-    content_Lineup_detach: {
+    contentLineupDetach: {
         parameters: {
             query?: never;
             header?: never;
@@ -3447,7 +3534,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    content_StoryCategories_list: {
+    contentStoryCategoriesList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -3511,7 +3598,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    content_StoryCategories_create: {
+    contentStoryCategoriesCreate: {
         parameters: {
             query?: never;
             header?: {
@@ -3593,7 +3680,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    content_StoryCategories_get: {
+    contentStoryCategoriesGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -3652,7 +3739,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    content_StoryCategories_replace: {
+    contentStoryCategoriesReplace: {
         parameters: {
             query?: never;
             header?: never;
@@ -3742,7 +3829,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    content_StoryCategories_remove: {
+    contentStoryCategoriesRemove: {
         parameters: {
             query?: never;
             header?: never;
@@ -3799,7 +3886,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    content_StoryCategories_update: {
+    contentStoryCategoriesUpdate: {
         parameters: {
             query?: never;
             header?: never;
@@ -3889,7 +3976,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    assignment_Health_live: {
+    assignmentHealthLive: {
         parameters: {
             query?: never;
             header?: never;
@@ -3910,7 +3997,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    assignment_Health_ready: {
+    assignmentHealthReady: {
         parameters: {
             query?: never;
             header?: never;
@@ -3940,7 +4027,7 @@ export interface operations {
             };
         };
     };
-    assignment_tasks_list: {
+    assignmentTasksList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -4017,7 +4104,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    assignment_tasks_create: {
+    assignmentTasksCreate: {
         parameters: {
             query?: never;
             header?: {
@@ -4099,7 +4186,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    assignment_tasks_bulk: {
+    assignmentTasksBulk: {
         parameters: {
             query?: never;
             header?: {
@@ -4195,7 +4282,7 @@ export interface operations {
             };
         };
     };
-    assignment_tasks_get: {
+    assignmentTasksGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -4254,7 +4341,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    assignment_tasks_delete: {
+    assignmentTasksDelete: {
         parameters: {
             query?: never;
             header?: never;
@@ -4311,7 +4398,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    assignment_tasks_claim: {
+    assignmentTasksClaim: {
         parameters: {
             query?: never;
             header?: {
@@ -4418,7 +4505,7 @@ export interface operations {
             };
         };
     };
-    assignment_tasks_reassign: {
+    assignmentTasksReassign: {
         parameters: {
             query?: never;
             header?: {
@@ -4525,7 +4612,7 @@ export interface operations {
             };
         };
     };
-    assignment_tasks_unclaim: {
+    assignmentTasksUnclaim: {
         parameters: {
             query?: never;
             header?: never;
@@ -4593,7 +4680,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    assignment_tasks_start: {
+    assignmentTasksStart: {
         parameters: {
             query?: never;
             header?: never;
@@ -4661,7 +4748,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    assignment_tasks_complete: {
+    assignmentTasksComplete: {
         parameters: {
             query?: never;
             header?: never;
@@ -4729,7 +4816,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    assignment_tasks_cancel: {
+    assignmentTasksCancel: {
         parameters: {
             query?: never;
             header?: never;
@@ -4797,7 +4884,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    inventory_Health_live: {
+    inventoryHealthLive: {
         parameters: {
             query?: never;
             header?: never;
@@ -4818,7 +4905,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    inventory_Health_ready: {
+    inventoryHealthReady: {
         parameters: {
             query?: never;
             header?: never;
@@ -4848,7 +4935,7 @@ export interface operations {
             };
         };
     };
-    inventory_Bookings_list: {
+    inventoryBookingsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -4919,7 +5006,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    inventory_Bookings_create: {
+    inventoryBookingsCreate: {
         parameters: {
             query?: never;
             header?: {
@@ -5001,7 +5088,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    inventory_Bookings_get: {
+    inventoryBookingsGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -5060,7 +5147,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    inventory_Bookings_update: {
+    inventoryBookingsUpdate: {
         parameters: {
             query?: never;
             header?: never;
@@ -5150,7 +5237,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    inventory_Bookings_listLines: {
+    inventoryBookingsListLines: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -5225,7 +5312,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    inventory_Bookings_addLine: {
+    inventoryBookingsAddLine: {
         parameters: {
             query?: never;
             header?: {
@@ -5318,7 +5405,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    inventory_Bookings_updateLine: {
+    inventoryBookingsUpdateLine: {
         parameters: {
             query?: never;
             header?: never;
@@ -5409,7 +5496,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    inventory_Bookings_createAsset: {
+    inventoryBookingsCreateAsset: {
         parameters: {
             query?: never;
             header?: {
@@ -5512,7 +5599,7 @@ export interface operations {
             };
         };
     };
-    inventory_Bookings_updateAsset: {
+    inventoryBookingsUpdateAsset: {
         parameters: {
             query?: never;
             header?: never;
@@ -5604,7 +5691,7 @@ export interface operations {
             };
         };
     };
-    inventory_Revenue_summary: {
+    inventoryRevenueSummary: {
         parameters: {
             query?: {
                 /** @description Inclusive, on the order's created_at (UTC); default: the first day of the current month */
@@ -5658,7 +5745,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    commercial_Health_live: {
+    commercialHealthLive: {
         parameters: {
             query?: never;
             header?: never;
@@ -5679,7 +5766,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    commercial_Health_ready: {
+    commercialHealthReady: {
         parameters: {
             query?: never;
             header?: never;
@@ -5709,7 +5796,7 @@ export interface operations {
             };
         };
     };
-    commercial_Clients_list: {
+    commercialClientsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -5773,7 +5860,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    commercial_Clients_create: {
+    commercialClientsCreate: {
         parameters: {
             query?: never;
             header?: {
@@ -5855,7 +5942,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    commercial_Deals_list: {
+    commercialDealsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -5921,7 +6008,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    commercial_Deals_create: {
+    commercialDealsCreate: {
         parameters: {
             query?: never;
             header?: {
@@ -6003,7 +6090,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    commercial_TopClients_topClients: {
+    commercialTopClientsTopClients: {
         parameters: {
             query?: {
                 /** @description An integer, clamped to 1..50 */
@@ -6056,7 +6143,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    payment_Health_live: {
+    paymentHealthLive: {
         parameters: {
             query?: never;
             header?: never;
@@ -6077,7 +6164,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    payment_Health_ready: {
+    paymentHealthReady: {
         parameters: {
             query?: never;
             header?: never;
@@ -6107,7 +6194,7 @@ export interface operations {
             };
         };
     };
-    payment_Plans_list: {
+    paymentPlansList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -6171,7 +6258,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    payment_Plans_replace: {
+    paymentPlansReplace: {
         parameters: {
             query?: never;
             header?: {
@@ -6262,7 +6349,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    payment_Targets_list: {
+    paymentTargetsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -6330,7 +6417,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    payment_Targets_upsert: {
+    paymentTargetsUpsert: {
         parameters: {
             query?: never;
             header?: {
@@ -6430,7 +6517,7 @@ export interface operations {
             };
         };
     };
-    payment_Collections_list: {
+    paymentCollectionsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -6496,7 +6583,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    payment_Collections_create: {
+    paymentCollectionsCreate: {
         parameters: {
             query?: never;
             header?: {
@@ -6587,7 +6674,7 @@ export interface operations {
             };
         };
     };
-    payment_Attainment_get: {
+    paymentAttainmentGet: {
         parameters: {
             query?: {
                 /** @description Default: the current UTC month */
@@ -6649,7 +6736,7 @@ export interface operations {
             };
         };
     };
-    acl_Health_live: {
+    aclHealthLive: {
         parameters: {
             query?: never;
             header?: never;
@@ -6670,7 +6757,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Health_ready: {
+    aclHealthReady: {
         parameters: {
             query?: never;
             header?: never;
@@ -6700,7 +6787,7 @@ export interface operations {
             };
         };
     };
-    acl_Jwks_jwks: {
+    aclJwksJwks: {
         parameters: {
             query?: never;
             header?: never;
@@ -6721,7 +6808,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Keys_rotate: {
+    aclKeysRotate: {
         parameters: {
             query?: never;
             header?: never;
@@ -6760,7 +6847,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Auth_token: {
+    aclAuthToken: {
         parameters: {
             query?: never;
             header?: never;
@@ -6821,7 +6908,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Auth_refresh: {
+    aclAuthRefresh: {
         parameters: {
             query?: never;
             header?: never;
@@ -6882,7 +6969,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Users_me: {
+    aclUsersMe: {
         parameters: {
             query?: never;
             header?: never;
@@ -6921,7 +7008,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Users_list: {
+    aclUsersList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -6988,7 +7075,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Users_create: {
+    aclUsersCreate: {
         parameters: {
             query?: never;
             header?: {
@@ -7072,7 +7159,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Users_get: {
+    aclUsersGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -7131,7 +7218,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Users_update: {
+    aclUsersUpdate: {
         parameters: {
             query?: never;
             header?: never;
@@ -7223,7 +7310,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Groups_list: {
+    aclGroupsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -7287,7 +7374,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Groups_create: {
+    aclGroupsCreate: {
         parameters: {
             query?: never;
             header?: {
@@ -7371,7 +7458,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Groups_get: {
+    aclGroupsGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -7430,7 +7517,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Groups_addMember: {
+    aclGroupsAddMember: {
         parameters: {
             query?: never;
             header?: never;
@@ -7522,7 +7609,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Groups_removeMember: {
+    aclGroupsRemoveMember: {
         parameters: {
             query?: never;
             header?: never;
@@ -7580,7 +7667,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Roles_list: {
+    aclRolesList: {
         parameters: {
             query?: never;
             header?: never;
@@ -7619,7 +7706,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Correspondents_list: {
+    aclCorrespondentsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -7684,7 +7771,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Correspondents_invite: {
+    aclCorrespondentsInvite: {
         parameters: {
             query?: never;
             header?: {
@@ -7768,7 +7855,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Correspondents_accept: {
+    aclCorrespondentsAccept: {
         parameters: {
             query?: never;
             header?: {
@@ -7852,7 +7939,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Growth_series: {
+    aclGrowthSeries: {
         parameters: {
             query?: {
                 /** @description Default: the first day of the month eleven months ago */
@@ -7906,7 +7993,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    documents_Health_live: {
+    documentsHealthLive: {
         parameters: {
             query?: never;
             header?: never;
@@ -7927,7 +8014,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    documents_Health_ready: {
+    documentsHealthReady: {
         parameters: {
             query?: never;
             header?: never;
@@ -7957,7 +8044,7 @@ export interface operations {
             };
         };
     };
-    documents_Documents_list: {
+    documentsDocumentsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -8023,7 +8110,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    documents_Documents_upload: {
+    documentsDocumentsUpload: {
         parameters: {
             query?: never;
             header?: {
@@ -8111,7 +8198,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    documents_Documents_get: {
+    documentsDocumentsGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -8162,7 +8249,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    documents_Documents_delete: {
+    documentsDocumentsDelete: {
         parameters: {
             query?: never;
             header?: never;
@@ -8220,7 +8307,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    documents_Documents_content: {
+    documentsDocumentsContent: {
         parameters: {
             query?: never;
             header?: {
@@ -8245,7 +8332,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description The requested range, with Content-Range. */
@@ -8254,7 +8341,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description `If-None-Match` matched the ETag; no body. */
@@ -8270,7 +8357,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Unknown or deleted document (`not_found`). */
@@ -8279,7 +8366,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No byte of the range exists (`range_not_satisfiable`, `Content-Range: bytes *\/size`). */
@@ -8288,7 +8375,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Invalid path, query or body. */
@@ -8297,13 +8384,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
                 };
             };
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Health_live: {
+    chatNotificationsHealthLive: {
         parameters: {
             query?: never;
             header?: never;
@@ -8324,7 +8411,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Health_ready: {
+    chatNotificationsHealthReady: {
         parameters: {
             query?: never;
             header?: never;
@@ -8354,7 +8441,7 @@ export interface operations {
             };
         };
     };
-    chat_notifications_Tickets_issue: {
+    chatNotificationsTicketsIssue: {
         parameters: {
             query?: never;
             header?: never;
@@ -8389,7 +8476,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Rooms_list: {
+    chatNotificationsRoomsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -8449,7 +8536,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Rooms_create: {
+    chatNotificationsRoomsCreate: {
         parameters: {
             query?: never;
             header?: {
@@ -8547,7 +8634,7 @@ export interface operations {
             };
         };
     };
-    chat_notifications_Rooms_direct: {
+    chatNotificationsRoomsDirect: {
         parameters: {
             query?: never;
             header?: {
@@ -8648,7 +8735,7 @@ export interface operations {
             };
         };
     };
-    chat_notifications_Rooms_get: {
+    chatNotificationsRoomsGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -8703,7 +8790,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Rooms_markRead: {
+    chatNotificationsRoomsMarkRead: {
         parameters: {
             query?: never;
             header?: never;
@@ -8758,7 +8845,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Rooms_deactivate: {
+    chatNotificationsRoomsDeactivate: {
         parameters: {
             query?: never;
             header?: never;
@@ -8822,7 +8909,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_RoomMembers_addMembers: {
+    chatNotificationsRoomMembersAddMembers: {
         parameters: {
             query?: never;
             header?: never;
@@ -8926,7 +9013,7 @@ export interface operations {
             };
         };
     };
-    chat_notifications_RoomMembers_removeMember: {
+    chatNotificationsRoomMembersRemoveMember: {
         parameters: {
             query?: never;
             header?: never;
@@ -9000,7 +9087,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Messages_list: {
+    chatNotificationsMessagesList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -9071,7 +9158,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Messages_post: {
+    chatNotificationsMessagesPost: {
         parameters: {
             query?: never;
             header?: {
@@ -9160,7 +9247,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Messages_delete: {
+    chatNotificationsMessagesDelete: {
         parameters: {
             query?: never;
             header?: never;
@@ -9227,7 +9314,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Messages_edit: {
+    chatNotificationsMessagesEdit: {
         parameters: {
             query?: never;
             header?: never;
@@ -9323,7 +9410,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Notifications_getPreferences: {
+    chatNotificationsNotificationsGetPreferences: {
         parameters: {
             query?: never;
             header?: never;
@@ -9358,7 +9445,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Notifications_update: {
+    chatNotificationsNotificationsUpdate: {
         parameters: {
             query?: never;
             header?: never;
@@ -9426,7 +9513,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Notifications_list: {
+    chatNotificationsNotificationsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -9478,7 +9565,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Notifications_readAll: {
+    chatNotificationsNotificationsReadAll: {
         parameters: {
             query?: never;
             header?: never;
@@ -9513,7 +9600,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Notifications_markRead: {
+    chatNotificationsNotificationsMarkRead: {
         parameters: {
             query?: never;
             header?: never;
@@ -9568,7 +9655,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Notifications_archive: {
+    chatNotificationsNotificationsArchive: {
         parameters: {
             query?: never;
             header?: never;
@@ -9623,7 +9710,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Settings_get: {
+    chatNotificationsSettingsGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -9658,7 +9745,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Settings_replace: {
+    chatNotificationsSettingsReplace: {
         parameters: {
             query?: never;
             header?: never;
@@ -9722,6 +9809,141 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
+        };
+    };
+    gatewayHealthLive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+            /** @description Request headers over the limit (answered by Node, no body) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    gatewayHealthReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every app is ready */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayReadiness"];
+                };
+            };
+            /** @description Request headers over the limit (answered by Node, no body) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An app is down, or the gateway is shutting down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayReadiness"];
+                };
+            };
+        };
+    };
+    gatewayAsyncapi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The AsyncAPI document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asyncapi: string;
+                        info: {
+                            title: string;
+                            version: string;
+                        };
+                        channels: Record<string, never>;
+                        operations: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Request headers over the limit (answered by Node, no body) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    gatewayOpenapi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merged OpenAPI document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        openapi: string;
+                        info: {
+                            title: string;
+                            version: string;
+                        };
+                        paths: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Request headers over the limit (answered by Node, no body) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }
