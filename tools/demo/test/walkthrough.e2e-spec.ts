@@ -15,6 +15,14 @@ import { seed } from '../src/seed';
 import { differences, parseWalkthrough, Shell } from './walkthrough';
 
 const PAGE = join(__dirname, '..', '..', '..', 'docs', 'walkthrough.md');
+const README = join(__dirname, '..', '..', '..', 'README.md');
+
+/** The README's "A five-minute tour" section: its command blocks run like the page's. */
+function readmeTour(): string {
+  const readme = readFileSync(README, 'utf8');
+  const start = readme.indexOf('## A five-minute tour');
+  return readme.slice(start, readme.indexOf('\n## ', start + 1));
+}
 
 /**
  * `npm run demo` and docs/walkthrough.md against a system of their own, with the gateway's
@@ -109,6 +117,27 @@ describe('the demo data and the walkthrough', () => {
       shell.close();
     }
   }, 300_000);
+
+  it("runs the README's tour: every command block, in one shell, with API set as it says", async () => {
+    const tour = parseWalkthrough(readmeTour());
+    expect(tour.length).toBeGreaterThanOrEqual(3);
+    const shell = new Shell({ API: prism.url });
+    try {
+      const outputs: string[] = [];
+      for (const step of tour) {
+        const result = await shell.run(step);
+        const where = `README.md tour, block at line ${step.line} of the section`;
+        expect({ where, exit: result.exit, stderr: result.stderr }).toEqual({ where, exit: 0, stderr: '' });
+        outputs.push(result.stdout);
+      }
+      // The token of the first block reached the later ones: who am I, then the two errors.
+      expect(outputs[1]).toContain('"email":"admin@demo.media.localhost"');
+      expect(outputs[2]).toContain('"code":"not_authenticated"');
+      expect(outputs[2]).toContain('"loc":["query","page_size"]');
+    } finally {
+      shell.close();
+    }
+  }, 120_000);
 
   it('sends only requests the OpenAPI document takes and gets only answers it describes (Prism)', async () => {
     await prism.stop();

@@ -49,13 +49,27 @@ function prepareDataDir(dataDir: string): void {
   if (created !== undefined) chmodSync(dataDir, 0o711);
 }
 
-/** Fails fast, before any server starts, when an app's port is taken. */
-async function checkAppPorts(ports: Record<AppName, number>): Promise<void> {
+/**
+ * Fails fast, before any server starts, when ports are taken: names every busy one at once,
+ * with a command line that starts on free ports instead.
+ */
+export async function checkAppPorts(
+  ports: Record<AppName, number>,
+  isFree: (port: number) => Promise<boolean> = isPortFree,
+  findFree: () => Promise<number> = findFreePort,
+): Promise<void> {
+  const busy: AppName[] = [];
   for (const app of Object.keys(ports) as AppName[]) {
-    if (!(await isPortFree(ports[app]))) {
-      throw new Error(`port ${ports[app]} for ${app} is in use; set ${envPrefix(app)}_PORT to a free port`);
-    }
+    if (!(await isFree(ports[app]))) busy.push(app);
   }
+  if (busy.length === 0) return;
+  const instead: string[] = [];
+  for (const app of busy) instead.push(`${envPrefix(app)}_PORT=${await findFree()}`);
+  throw new Error(
+    `${busy.length === 1 ? 'a port is' : `${busy.length} ports are`} in use: ` +
+      `${busy.map((app) => `${ports[app]} (${app}, ${envPrefix(app)}_PORT)`).join(', ')}. ` +
+      `Free ones now:\n  ${instead.join(' ')} npm start`,
+  );
 }
 
 async function startDatabase(
@@ -246,6 +260,9 @@ export async function startSystem(
   io.say(`data directory ${config.dataDir}`);
 
   const secrets = loadOrCreateSecrets(config.dataDir, config);
+  // Said at every start, before anything can fail: a start that fails still tells where it is.
+  if (secrets.admin.passwordSource !== 'env')
+    io.say(`administrator ${secrets.admin.email}: password in ${secrets.file} ("adminPassword")`);
   const state = readState(config.dataDir);
   await checkAppPorts(config.ports);
 
@@ -299,6 +316,18 @@ export async function startSystem(
   });
   lifecycle.add({ name: 'gateway', stop: () => gateway.close(), timeoutMs: 15_000 });
   io.say(`gateway listening on port ${gateway.port}`);
+  // Where the running system is, for `npm run demo` and any tool (removed again at a clean stop).
+  state.gateway_url = `http://127.0.0.1:${gateway.port}`;
+  state.nats_url = bus.url;
+  writeState(config.dataDir, state);
+  lifecycle.add({
+    name: 'state file',
+    stop: async () => {
+      delete state.gateway_url;
+      delete state.nats_url;
+      writeState(config.dataDir, state);
+    },
+  });
 
   return { gatewayPort: gateway.port, secrets, database: database.description, bus: bus.description };
 }
