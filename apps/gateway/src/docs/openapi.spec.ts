@@ -61,7 +61,7 @@ describe('mergeDocuments', () => {
       ],
       [],
     );
-    expect(ordered.tags?.map((tag) => tag.name)).toEqual(['auth', 'lineup', 'users', 'health', 'docs']);
+    expect(ordered.tags?.map((tag) => tag.name)).toEqual(['auth', 'lineup', 'users', 'docs', 'health']);
     expect(ordered.tags?.filter((tag) => !tag.description)).toEqual([]);
   });
 

@@ -130,7 +130,6 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 /** Logging in comes first in Swagger UI; every app's probes come last, after the business tags. */
 const AUTH_TAG = 'auth';
 const HEALTH_TAG = 'health';
-const DOCS_TAG = 'docs';
 
 /** What each tag groups, as Swagger UI shows it above the tag's operations. */
 const TAG_DESCRIPTIONS: Record<string, string> = {
@@ -175,8 +174,7 @@ function orderedTags(
       }
     }
   }
-  const rank = (name: string): number =>
-    name === AUTH_TAG ? 0 : name === HEALTH_TAG ? 2 : name === DOCS_TAG ? 3 : 1;
+  const rank = (name: string): number => (name === AUTH_TAG ? 0 : name === HEALTH_TAG ? 2 : 1);
   // A stable sort: within a rank, the order of the operations.
   return [...used.values()].sort((a, b) => rank(a.name) - rank(b.name));
 }
