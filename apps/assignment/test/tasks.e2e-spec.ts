@@ -362,7 +362,7 @@ describe('GET /assignment/openapi.json', () => {
     expect(res.status).toBe(200);
     const paths = res.body.paths as Record<string, Record<string, any>>;
     const claim = paths['/assignment/api/v1/tasks/{task_id}/claim'].post;
-    expect(claim.operationId).toBe('assignment_tasks_claim');
+    expect(claim.operationId).toBe('assignmentTasksClaim');
     expect(Object.keys(claim.responses).sort()).toEqual([
       '200',
       '401',
@@ -380,8 +380,8 @@ describe('GET /assignment/openapi.json', () => {
     const operations = Object.values(paths).flatMap((p) => Object.values(p));
     const ids = operations.map((o) => o.operationId);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.filter((id) => id.startsWith('assignment_tasks_'))).toHaveLength(11);
-    for (const op of operations.filter((o) => o.operationId.startsWith('assignment_'))) {
+    expect(ids.filter((id) => id.startsWith('assignmentTasks'))).toHaveLength(11);
+    for (const op of operations.filter((o) => o.operationId.startsWith('assignment'))) {
       expect(Object.keys(op.responses).some((s) => s.startsWith('2'))).toBe(true);
     }
   });

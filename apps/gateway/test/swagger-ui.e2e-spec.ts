@@ -64,7 +64,7 @@ describe('Swagger UI at /docs', () => {
     await dialog.locator('button.btn.modal-btn.auth.authorize').click();
     await dialog.locator('button.btn-done').click();
 
-    const operation = page.locator('#operations-bookings-inventory_Bookings_get');
+    const operation = page.locator('#operations-bookings-inventoryBookingsGet');
     await operation.locator('.opblock-summary').first().click();
     await operation.locator('button.try-out__btn').click();
     await operation.locator('tr[data-param-name="order_id"] input').fill(orderId);

@@ -1,7 +1,16 @@
-import { AclEvents } from './acl';
-import { AssignmentEvents } from './assignment';
-import { DocumentsEvents } from './documents';
-import { ChatEvents } from './notifications';
+import { AclEvents, type CorrespondentInvitedEvent, type UserTokensRevokedEvent } from './acl';
+import {
+  AssignmentEvents,
+  type TaskCancelledEvent,
+  type TaskClaimedEvent,
+  type TaskCompletedEvent,
+  type TaskEscalatedEvent,
+  type TaskReassignedEvent,
+  type TaskStartedEvent,
+  type TaskUnclaimedEvent,
+} from './assignment';
+import { DocumentsEvents, type DocumentDeletedEvent } from './documents';
+import { ChatEvents, type ChatMessageCreatedEvent } from './notifications';
 import type { MessageMeta } from './rpc';
 
 /**
@@ -32,4 +41,19 @@ export interface EventEnvelope<T = unknown> {
   occurred_at: string;
   data: T;
   meta: MessageMeta;
+}
+
+/** Every event subject with its payload (`data`): the AsyncAPI document's messages are generated from it. */
+export interface EventMap {
+  [AclEvents.correspondentInvited]: CorrespondentInvitedEvent;
+  [DocumentsEvents.documentDeleted]: DocumentDeletedEvent;
+  [AssignmentEvents.taskClaimed]: TaskClaimedEvent;
+  [AssignmentEvents.taskEscalated]: TaskEscalatedEvent;
+  [ChatEvents.messageCreated]: ChatMessageCreatedEvent;
+  [AssignmentEvents.taskUnclaimed]: TaskUnclaimedEvent;
+  [AssignmentEvents.taskStarted]: TaskStartedEvent;
+  [AssignmentEvents.taskCompleted]: TaskCompletedEvent;
+  [AssignmentEvents.taskCancelled]: TaskCancelledEvent;
+  [AssignmentEvents.taskReassigned]: TaskReassignedEvent;
+  [AclEvents.userTokensRevoked]: UserTokensRevokedEvent;
 }

@@ -1,7 +1,7 @@
-import type { AclRpc } from './acl';
-import type { DocumentsRpc } from './documents';
-import type { AssignmentRpc } from './assignment';
-import type { NotificationsRpc } from './notifications';
+import { AclSubjects, type AclRpc } from './acl';
+import { DocumentsSubjects, type DocumentsRpc } from './documents';
+import { AssignmentSubjects, type AssignmentRpc } from './assignment';
+import { NotificationsSubjects, type NotificationsRpc } from './notifications';
 
 /** Metadata that rides along every NATS request and event, so logs correlate across hops. */
 export interface MessageMeta {
@@ -24,3 +24,11 @@ export type RpcMap = AclRpc & DocumentsRpc & AssignmentRpc & NotificationsRpc;
 export type RpcSubject = keyof RpcMap;
 export type RpcRequest<S extends RpcSubject> = RpcMap[S]['req'];
 export type RpcReply<S extends RpcSubject> = RpcMap[S]['res'];
+
+/** Every request/reply subject, as a list (a test holds it equal to `RpcMap`'s keys). */
+export const RPC_SUBJECTS = [
+  ...Object.values(AclSubjects),
+  ...Object.values(DocumentsSubjects),
+  ...Object.values(AssignmentSubjects),
+  ...Object.values(NotificationsSubjects),
+] as RpcSubject[];

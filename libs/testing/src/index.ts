@@ -9,6 +9,7 @@ export * from './nats-server';
 export * from './poll';
 export * from './ports';
 export * from './postgres-cluster';
+export * from './prism';
 export * from './processes';
 export * from './rpc';
 export * from './stack';

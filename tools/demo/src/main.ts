@@ -6,15 +6,46 @@ import { seed } from './seed';
 
 /**
  * `npm run demo`: fills a running system with the demo data set through the gateway.
- * GATEWAY_URL (default http://127.0.0.1:3000); the administrator from ADMIN_EMAIL and
+ * GATEWAY_URL, else the gateway of the system `npm start` runs on this data directory
+ * (`gateway_url` of DATA_DIR/embedded.json); the administrator from ADMIN_EMAIL and
  * ADMIN_PASSWORD, else from what `npm start` generated (DATA_DIR/secrets.json).
  */
+const dataDir = (): string => {
+  const dir = process.env.DATA_DIR ?? './.data';
+  return isAbsolute(dir) ? dir : resolve(dir);
+};
+
+/** The gateway to seed: GATEWAY_URL, or the running `npm start`'s; never a guess. */
+function gatewayUrl(): { url: string; from: string } {
+  if (process.env.GATEWAY_URL)
+    return { url: process.env.GATEWAY_URL.replace(/\/+$/, ''), from: 'GATEWAY_URL' };
+  const file = join(dataDir(), 'embedded.json');
+  const state = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { gateway_url?: unknown }) : {};
+  if (typeof state.gateway_url !== 'string') {
+    throw new Error(
+      `no running system found: ${file} names none (start one with \`npm start\`), or set GATEWAY_URL to the gateway to fill`,
+    );
+  }
+  return { url: state.gateway_url, from: file };
+}
+
+/** Fails clearly when nothing answers where the demo was pointed. */
+async function reachable({ url, from }: { url: string; from: string }): Promise<void> {
+  const res = await fetch(`${url}/health/live`, { signal: AbortSignal.timeout(5_000) }).catch(
+    () => undefined,
+  );
+  if (!res?.ok) {
+    throw new Error(
+      `no gateway answers at ${url} (from ${from}): is \`npm start\` running? Or set GATEWAY_URL`,
+    );
+  }
+}
+
 function adminLogin(): { email: string; password: string } {
   if (process.env.ADMIN_EMAIL && process.env.ADMIN_PASSWORD) {
     return { email: process.env.ADMIN_EMAIL, password: process.env.ADMIN_PASSWORD };
   }
-  const dir = process.env.DATA_DIR ?? './.data';
-  const file = join(isAbsolute(dir) ? dir : resolve(dir), 'secrets.json');
+  const file = join(dataDir(), 'secrets.json');
   if (!existsSync(file)) {
     throw new Error(
       `no administrator: set ADMIN_EMAIL and ADMIN_PASSWORD, or run \`npm start\` first (it keeps them in ${file})`,
@@ -33,7 +64,9 @@ function adminLogin(): { email: string; password: string } {
 }
 
 async function main() {
-  const baseUrl = (process.env.GATEWAY_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
+  const gateway = gatewayUrl();
+  await reachable(gateway);
+  const baseUrl = gateway.url;
   const started = Date.now();
   const report = await seed({
     baseUrl,

@@ -1,23 +1,41 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVICE_NAMES } from '@media/contracts';
-import { startNats, startPrivateStack, type PrivateNats, type PrivateStack } from '@media/testing';
+import {
+  call,
+  startNats,
+  startPrism,
+  startPrivateStack,
+  type PrismProxy,
+  type PrivateNats,
+  type PrivateStack,
+} from '@media/testing';
 
 import { seed } from '../src/seed';
 import { differences, parseWalkthrough, Shell } from './walkthrough';
 
 const PAGE = join(__dirname, '..', '..', '..', 'docs', 'walkthrough.md');
+const README = join(__dirname, '..', '..', '..', 'README.md');
+
+/** The README's "A five-minute tour" section: its command blocks run like the page's. */
+function readmeTour(): string {
+  const readme = readFileSync(README, 'utf8');
+  const start = readme.indexOf('## A five-minute tour');
+  return readme.slice(start, readme.indexOf('\n## ', start + 1));
+}
 
 /**
  * `npm run demo` and docs/walkthrough.md against a system of their own, with the gateway's
  * default rate limit: the seeder fills it (and a second run makes nothing), then every command
  * block of the page runs in one bash session and each request must answer the status and the
- * fields the page shows.
+ * fields the page shows. Every request goes through Stoplight Prism's validating proxy, which
+ * checks it and its answer against the gateway's OpenAPI document.
  */
 describe('the demo data and the walkthrough', () => {
   let system: PrivateStack;
   // Its own NATS: on the shared one, the e2e stack's apps would answer this system's requests.
   let nats: PrivateNats;
+  let prism: PrismProxy;
   const steps = parseWalkthrough(readFileSync(PAGE, 'utf8'));
 
   beforeAll(async () => {
@@ -27,14 +45,18 @@ describe('the demo data and the walkthrough', () => {
       RATE_LIMIT_PER_MINUTE: '1200',
       HEALTH_RATE_LIMIT_PER_MINUTE: '120',
     });
+    const document = await call(system.info.gatewayUrl, '/openapi.json');
+    expect(document.status).toBe(200);
+    prism = await startPrism(document.body as object, system.info.gatewayUrl);
   }, 300_000);
   afterAll(async () => {
+    await prism?.stop();
     await system?.stop();
     await nats?.stop();
   });
 
   it('npm run demo fills the system, and a second run makes nothing new', async () => {
-    const options = { baseUrl: system.info.gatewayUrl, admin: system.info.admin };
+    const options = { baseUrl: prism.url, admin: system.info.admin };
     const first = await seed(options);
     expect(first.madeTotal).toBeGreaterThan(300);
     for (const kind of [
@@ -65,7 +87,7 @@ describe('the demo data and the walkthrough', () => {
   });
 
   it('answers every command of docs/walkthrough.md as the page shows', async () => {
-    const shell = new Shell({ API: system.info.gatewayUrl });
+    const shell = new Shell({ API: prism.url });
     try {
       for (const step of steps) {
         const result = await shell.run(step);
@@ -95,4 +117,40 @@ describe('the demo data and the walkthrough', () => {
       shell.close();
     }
   }, 300_000);
+
+  it("runs the README's tour: every command block, in one shell, with API set as it says", async () => {
+    const tour = parseWalkthrough(readmeTour());
+    expect(tour.length).toBeGreaterThanOrEqual(3);
+    const shell = new Shell({ API: prism.url });
+    try {
+      const outputs: string[] = [];
+      for (const step of tour) {
+        const result = await shell.run(step);
+        const where = `README.md tour, block at line ${step.line} of the section`;
+        expect({ where, exit: result.exit, stderr: result.stderr }).toEqual({ where, exit: 0, stderr: '' });
+        outputs.push(result.stdout);
+      }
+      // The token of the first block reached the later ones: who am I, then the two errors.
+      expect(outputs[1]).toContain('"email":"admin@demo.media.localhost"');
+      expect(outputs[2]).toContain('"code":"not_authenticated"');
+      expect(outputs[2]).toContain('"loc":["query","page_size"]');
+    } finally {
+      shell.close();
+    }
+  }, 120_000);
+
+  it('sends only requests the OpenAPI document takes and gets only answers it describes (Prism)', async () => {
+    await prism.stop();
+    const exchanges = prism.exchanges();
+    // The seeder's requests, twice, and the page's.
+    expect(exchanges.length).toBeGreaterThan(400);
+    // A request the API accepted must be valid by the document; any answer must match it. A
+    // request the page shows refused (4xx) may be invalid by the document: that is its point.
+    const wrong = exchanges.flatMap(({ request, status, violations }) =>
+      violations
+        .filter((v) => v.startsWith('response') || status === undefined || status < 400)
+        .map((v) => `${request} ${status}: ${v}`),
+    );
+    expect(wrong).toEqual([]);
+  });
 });

@@ -52,18 +52,33 @@ function prepareDataDir(dataDir: string): void {
   if (created !== undefined) chmodSync(dataDir, 0o711);
 }
 
-/** Fails fast, before any server starts, when an app's port (or the gateway's metrics port) is taken. */
-async function checkAppPorts(ports: Record<AppName, number>, metricsPort: number): Promise<void> {
+/**
+ * Fails fast, before any server starts, when ports are taken (an app's, or the gateway's metrics
+ * port unless 0): names every busy one at once, with a command line that starts on free ports.
+ */
+export async function checkAppPorts(
+  ports: Record<AppName, number>,
+  metricsPort: number,
+  isFree: (port: number) => Promise<boolean> = isPortFree,
+  findFree: () => Promise<number> = findFreePort,
+): Promise<void> {
+  const busy: AppName[] = [];
   for (const app of Object.keys(ports) as AppName[]) {
-    if (!(await isPortFree(ports[app]))) {
-      throw new Error(`port ${ports[app]} for ${app} is in use; set ${envPrefix(app)}_PORT to a free port`);
-    }
+    if (!(await isFree(ports[app]))) busy.push(app);
   }
-  if (metricsPort !== 0 && !(await isPortFree(metricsPort))) {
-    throw new Error(
-      `port ${metricsPort} for the gateway's metrics is in use; set GATEWAY_METRICS_PORT to a free port (0: any)`,
-    );
+  const metricsBusy = metricsPort !== 0 && !(await isFree(metricsPort));
+  if (busy.length === 0 && !metricsBusy) return;
+  const named = busy.map((app) => `${ports[app]} (${app}, ${envPrefix(app)}_PORT)`);
+  const instead: string[] = [];
+  for (const app of busy) instead.push(`${envPrefix(app)}_PORT=${await findFree()}`);
+  if (metricsBusy) {
+    named.push(`${metricsPort} (the gateway's metrics, GATEWAY_METRICS_PORT)`);
+    instead.push(`GATEWAY_METRICS_PORT=${await findFree()}`);
   }
+  throw new Error(
+    `${named.length === 1 ? 'a port is' : `${named.length} ports are`} in use: ${named.join(', ')}. ` +
+      `Free ones now:\n  ${instead.join(' ')} npm start`,
+  );
 }
 
 async function startDatabase(
@@ -257,6 +272,9 @@ export async function startSystem(
     ...config,
     webhookSecretsKey: config.passThrough.WEBHOOK_SECRETS_KEY,
   });
+  // Said at every start, before anything can fail: a start that fails still tells where it is.
+  if (secrets.admin.passwordSource !== 'env')
+    io.say(`administrator ${secrets.admin.email}: password in ${secrets.file} ("adminPassword")`);
   const state = readState(config.dataDir);
   await checkAppPorts(config.ports, config.gatewayMetricsPort);
 
@@ -314,6 +332,18 @@ export async function startSystem(
   io.say(
     `gateway listening on ${config.host}:${gateway.port}, its metrics on ${config.host}:${gateway.metricsPort}`,
   );
+  // Where the running system is, for `npm run demo` and any tool (removed again at a clean stop).
+  state.gateway_url = `http://${reachableHost(config.host)}:${gateway.port}`;
+  state.nats_url = bus.url;
+  writeState(config.dataDir, state);
+  lifecycle.add({
+    name: 'state file',
+    stop: async () => {
+      delete state.gateway_url;
+      delete state.nats_url;
+      writeState(config.dataDir, state);
+    },
+  });
 
   return {
     gatewayPort: gateway.port,
@@ -323,4 +353,10 @@ export async function startSystem(
     database: database.description,
     bus: bus.description,
   };
+}
+
+/** The host a local client reaches a listener bound to `host` at (a URL's host part). */
+function reachableHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
 }

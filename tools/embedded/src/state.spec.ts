@@ -44,6 +44,12 @@ describe('embedded.json', () => {
     expect(JSON.parse(readFileSync(join(dir, STATE_FILE), 'utf8')).postgres.port).toBe(41_000);
   });
 
+  it('round-trips where the running system is: gateway_url and nats_url', () => {
+    const running = { nats: { port: 42_000 }, gateway_url: 'http://127.0.0.1:3000', nats_url: 'inproc' };
+    writeState(dir, running);
+    expect(readState(dir)).toEqual(running);
+  });
+
   it('reads a missing, broken or odd file as "nothing saved"', () => {
     expect(readState(dir)).toEqual({});
     writeFileSync(join(dir, STATE_FILE), '{not json');

@@ -4,11 +4,16 @@ import { join } from 'node:path';
 /**
  * What the runner remembers in `DATA_DIR/embedded.json` between starts: the ports its own
  * servers got the first time (so connection strings stay stable) and the pid of the
- * nats-server it started (so one left behind by a killed runner can be stopped).
+ * nats-server it started (so one left behind by a killed runner can be stopped). While the
+ * system runs, it also names where to reach it: `gateway_url` and `nats_url` (`npm run demo`
+ * and other tools follow them; a clean stop removes them).
  */
 export interface EmbeddedState {
   postgres?: { port: number };
   nats?: { port: number; pid?: number };
+  gateway_url?: string;
+  /** `nats://127.0.0.1:<port>`, or `inproc` when the apps share an in-process bus no client can reach. */
+  nats_url?: string;
 }
 
 export const STATE_FILE = 'embedded.json';
@@ -29,10 +34,14 @@ export function readState(dataDir: string): EmbeddedState {
   }
   const state: EmbeddedState = {};
   if (typeof raw !== 'object' || raw === null) return state;
-  const { postgres, nats } = raw as {
+  const { postgres, nats, gateway_url, nats_url } = raw as {
     postgres?: { port?: unknown };
     nats?: { port?: unknown; pid?: unknown };
+    gateway_url?: unknown;
+    nats_url?: unknown;
   };
+  if (typeof gateway_url === 'string') state.gateway_url = gateway_url;
+  if (typeof nats_url === 'string') state.nats_url = nats_url;
   if (postgres && isPort(postgres.port)) state.postgres = { port: postgres.port };
   if (nats && isPort(nats.port)) {
     state.nats = { port: nats.port };

@@ -141,10 +141,18 @@ describe('npm start (embedded default)', () => {
       expect(first.stderr()).toMatch(/NATS: started .*nats-server/);
       expect(first.stderr()).toContain(`http://localhost:${ports.gateway}/docs`);
       await expect(loginAndReadProfile(ports.gateway, admin)).resolves.toMatchObject({ email: admin.email });
-      const { postgres } = JSON.parse(readFileSync(join(dataDir, 'embedded.json'), 'utf8')) as {
-        postgres: { port: number };
-      };
+      // Every start says where the administrator's password is, before anything can fail.
+      expect(first.stderr()).toContain(`administrator ${admin.email}: password in`);
+      const { postgres, gateway_url, nats_url } = JSON.parse(
+        readFileSync(join(dataDir, 'embedded.json'), 'utf8'),
+      ) as { postgres: { port: number }; gateway_url?: string; nats_url?: string };
+      // Where the running system is, for `npm run demo` and the NATS CLI.
+      expect(gateway_url).toBe(`http://127.0.0.1:${ports.gateway}`);
+      expect(nats_url).toMatch(/^nats:\/\/127\.0\.0\.1:\d+$/);
       expect(await stopRunner(first)).toBe(0);
+      expect(JSON.parse(readFileSync(join(dataDir, 'embedded.json'), 'utf8'))).not.toHaveProperty(
+        'gateway_url',
+      );
       expect(first.stderr()).toMatch(/\[embedded\] stopped\n/);
       expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
 

@@ -15,7 +15,8 @@ import { paymentApp } from '../../../apps/payment/src/app.definition';
 import { mergeDocuments, type OpenApiDocument } from '../../../apps/gateway/src/docs/openapi';
 /* eslint-enable @nx/enforce-module-boundaries */
 
-const DEFINITIONS: Record<ServiceName, AppDefinition> = {
+/** Every app's definition, by name. */
+export const DEFINITIONS: Record<ServiceName, AppDefinition> = {
   acl: aclApp,
   content: contentApp,
   assignment: assignmentApp,

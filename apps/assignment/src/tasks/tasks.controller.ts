@@ -52,7 +52,7 @@ export class TasksController {
   @Post()
   @Idempotent()
   @RequirePermissions(Permissions.tasksAssign)
-  @ApiOperation({ operationId: 'assignment_tasks_create', summary: 'Create an OPEN task' })
+  @ApiOperation({ operationId: 'assignmentTasksCreate', summary: 'Create an OPEN task' })
   @ApiSuccess(TaskResponse, { status: 201 })
   @ApiErrors(401, 403, 413, 415, 422)
   create(@Body() dto: CreateTaskDto): Promise<TaskView> {
@@ -61,7 +61,7 @@ export class TasksController {
 
   @Get()
   @RequirePermissions(Permissions.tasksRead)
-  @ApiOperation({ operationId: 'assignment_tasks_list', summary: 'List tasks (cursor), or the work queue' })
+  @ApiOperation({ operationId: 'assignmentTasksList', summary: 'List tasks (cursor), or the work queue' })
   @ApiSuccess(TaskResponse, { list: 'page' })
   @ApiErrors(401, 403, 422)
   list(
@@ -79,7 +79,7 @@ export class TasksController {
   @JsonOnly()
   @UseGuards(BulkPermissionGuard)
   @ApiOperation({
-    operationId: 'assignment_tasks_bulk',
+    operationId: 'assignmentTasksBulk',
     summary: 'Claim, unclaim, start, complete, cancel or reassign up to 100 tasks',
     description:
       'Always 200 once the body validates: one result per task, in the order of task_ids, with the status and body the single action would have answered.',
@@ -95,7 +95,7 @@ export class TasksController {
 
   @Get(':task_id')
   @RequirePermissions(Permissions.tasksRead)
-  @ApiOperation({ operationId: 'assignment_tasks_get', summary: 'Get one task' })
+  @ApiOperation({ operationId: 'assignmentTasksGet', summary: 'Get one task' })
   @ApiSuccess(TaskResponse)
   @ApiErrors(401, 403, 404, 422)
   get(@Param() params: TaskIdParams): Promise<TaskView> {
@@ -105,7 +105,7 @@ export class TasksController {
   @Delete(':task_id')
   @HttpCode(204)
   @RequirePermissions(Permissions.tasksAssign)
-  @ApiOperation({ operationId: 'assignment_tasks_delete', summary: 'Soft-delete a task' })
+  @ApiOperation({ operationId: 'assignmentTasksDelete', summary: 'Soft-delete a task' })
   @ApiNoContent('Deleted; later reads are 404.')
   @ApiErrors(401, 403, 404, 422)
   async remove(@Param() params: TaskIdParams): Promise<void> {
@@ -118,7 +118,7 @@ export class TasksController {
   @HttpCode(200)
   @JsonOnly()
   @UseGuards(ClaimPermissionGuard)
-  @ApiOperation({ operationId: 'assignment_tasks_claim', summary: 'Claim a task (endpoint 4)' })
+  @ApiOperation({ operationId: 'assignmentTasksClaim', summary: 'Claim a task (endpoint 4)' })
   @ApiSuccess(TaskResponse, { envelope: true, description: 'Task claimed' })
   @ApiErrors(401, 403, 404, 409, 413, 415, 422, 503)
   async claim(
@@ -136,7 +136,7 @@ export class TasksController {
   @JsonOnly()
   @RequirePermissions(Permissions.tasksAssign)
   @ApiOperation({
-    operationId: 'assignment_tasks_reassign',
+    operationId: 'assignmentTasksReassign',
     summary: 'Give a CLAIMED or IN_PROGRESS task to another user',
   })
   @ApiSuccess(TaskResponse, { envelope: true, description: 'Task reassigned' })
@@ -165,7 +165,7 @@ export class TasksController {
   @HttpCode(200)
   @RequireAnyPermission(Permissions.tasksClaim, Permissions.tasksAssign)
   @ApiOperation({
-    operationId: 'assignment_tasks_unclaim',
+    operationId: 'assignmentTasksUnclaim',
     summary: 'Give a held task back (assignee or tasks:assign)',
   })
   @ApiSuccess(TaskResponse)
@@ -177,7 +177,7 @@ export class TasksController {
   @Post(':task_id/start')
   @HttpCode(200)
   @RequireAnyPermission(Permissions.tasksClaim, Permissions.tasksAssign)
-  @ApiOperation({ operationId: 'assignment_tasks_start', summary: 'Start a CLAIMED task' })
+  @ApiOperation({ operationId: 'assignmentTasksStart', summary: 'Start a CLAIMED task' })
   @ApiSuccess(TaskResponse)
   @ApiErrors(401, 403, 404, 409, 422)
   start(@Param() params: TaskIdParams, @CurrentUser() caller: AuthUser): Promise<TaskView> {
@@ -188,7 +188,7 @@ export class TasksController {
   @HttpCode(200)
   @RequireAnyPermission(Permissions.tasksClaim, Permissions.tasksAssign)
   @ApiOperation({
-    operationId: 'assignment_tasks_complete',
+    operationId: 'assignmentTasksComplete',
     summary: 'Complete a CLAIMED or IN_PROGRESS task',
   })
   @ApiSuccess(TaskResponse)
@@ -200,7 +200,7 @@ export class TasksController {
   @Post(':task_id/cancel')
   @HttpCode(200)
   @RequirePermissions(Permissions.tasksAssign)
-  @ApiOperation({ operationId: 'assignment_tasks_cancel', summary: 'Cancel a task that is not finished' })
+  @ApiOperation({ operationId: 'assignmentTasksCancel', summary: 'Cancel a task that is not finished' })
   @ApiSuccess(TaskResponse)
   @ApiErrors(401, 403, 404, 409, 422)
   cancel(@Param() params: TaskIdParams, @CurrentUser() caller: AuthUser): Promise<TaskView> {

@@ -18,7 +18,6 @@ import {
   ApiConsumes,
   ApiHeader,
   ApiParam,
-  ApiProduces,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
@@ -109,7 +108,6 @@ export class DocumentsController {
   @Get(':document_id/content')
   @ApiOperation({ summary: "Download a document's content (Range, If-None-Match)" })
   @ApiParam(DOCUMENT_ID)
-  @ApiProduces('application/octet-stream')
   @ApiHeader({
     name: 'Range',
     required: false,

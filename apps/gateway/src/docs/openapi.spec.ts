@@ -61,7 +61,16 @@ describe('mergeDocuments', () => {
       ],
       [],
     );
-    expect(ordered.tags?.map((tag) => tag.name)).toEqual(['auth', 'lineup', 'users', 'health']);
+    expect(ordered.tags?.map((tag) => tag.name)).toEqual(['auth', 'lineup', 'users', 'docs', 'health']);
     expect(ordered.tags?.filter((tag) => !tag.description)).toEqual([]);
+  });
+
+  it("describes the gateway's own routes, public and without the forwarded routes' 429", () => {
+    const paths = merged.paths as Record<string, Record<string, { security?: unknown[]; responses: object }>>;
+    for (const path of ['/health/live', '/health/ready', '/openapi.json', '/asyncapi.json']) {
+      expect([path, paths[path].get.security]).toEqual([path, []]);
+      expect([path, '429' in paths[path].get.responses]).toEqual([path, false]);
+    }
+    expect(Object.keys(paths['/health/ready'].get.responses)).toEqual(['200', '431', '503']);
   });
 });

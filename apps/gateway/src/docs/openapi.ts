@@ -1,5 +1,6 @@
 import { APPS, SERVICE_NAMES, type ServiceName } from '@media/contracts';
 import type { Pool } from 'undici';
+import { GATEWAY_PATHS, GATEWAY_SCHEMAS } from './gateway-paths';
 
 /**
  * How request bodies are read, for every operation (docs/api/validation.md). `application/*+json`
@@ -116,8 +117,12 @@ export function mergeDocuments(
     for (const [path, item] of Object.entries(own.paths ?? {})) merged.paths[path] ??= item;
     for (const tag of own.tags ?? []) if (!tags.has(tag.name)) tags.set(tag.name, tag);
   }
-  merged.tags = orderedTags(merged.paths, tags);
-  return withRateLimit(merged);
+  const document = withRateLimit(merged);
+  // The gateway's own routes: not forwarded, so not rate-limited (added after the 429s).
+  Object.assign(document.paths, GATEWAY_PATHS);
+  Object.assign((document.components.schemas ??= {}), GATEWAY_SCHEMAS);
+  document.tags = orderedTags(document.paths, tags);
+  return document;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
@@ -146,7 +151,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   chat: 'Chat rooms, members and messages (chat-notifications)',
   notifications: 'Inbox notifications and delivery preferences (chat-notifications)',
   webhooks: 'Outbound webhooks: endpoints, event types, deliveries, retry and replay (chat-notifications)',
-  health: "Each app's liveness and readiness probes",
+  health: "The gateway's and each app's liveness and readiness probes",
+  docs: 'The descriptions of the API: this OpenAPI document and the AsyncAPI document of the NATS side',
 };
 
 /**

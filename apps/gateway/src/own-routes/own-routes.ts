@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceName } from '@media/contracts';
 import { DomainError } from '@media/platform/core';
 import type { Pool } from 'undici';
+import { ASYNCAPI_DOCUMENT } from '../docs/asyncapi.generated';
 import { mergedOpenApi } from '../docs/openapi';
 import { DOCS_CSP, serveDocs } from '../docs/swagger-ui';
 import { UpstreamHealth, type HealthLog, type Readiness } from '../health/readiness';
@@ -28,8 +29,8 @@ export interface OwnRoutesDeps {
 }
 
 /**
- * The gateway's own routes: `/health/*`, `/openapi.json` and `/docs` (its metrics are on a listener
- * of their own, MetricsListener).
+ * The gateway's own routes: `/health/*`, `/openapi.json`, `/asyncapi.json` and `/docs` (its
+ * metrics are on a listener of their own, MetricsListener).
  */
 export class OwnRoutes {
   /** The last readiness report, reused for READINESS_CACHE_MS. */
@@ -55,6 +56,7 @@ export class OwnRoutes {
     }
     if (path === '/docs' || path === '/docs/') res.setHeader('Content-Security-Policy', DOCS_CSP);
     if (path === '/openapi.json') return sendJson(res, 200, await mergedOpenApi(this.deps.pool));
+    if (path === '/asyncapi.json') return sendJson(res, 200, ASYNCAPI_DOCUMENT);
     if (serveDocs(path, res)) return;
     sendError(res, new DomainError(404, 'not_found', `Nothing at ${path}.`));
   }

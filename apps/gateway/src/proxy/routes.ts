@@ -9,7 +9,7 @@ export const ROUTES: ReadonlyMap<string, ServiceName> = new Map(
  * What the gateway itself answers instead of forwarding. Not `metrics`: those are on their own
  * listener (GATEWAY_METRICS_PORT), never the public one.
  */
-export const OWN_SEGMENTS = new Set(['health', 'openapi.json', 'docs']);
+export const OWN_SEGMENTS = new Set(['health', 'openapi.json', 'asyncapi.json', 'docs']);
 
 const UPSTREAM_METRICS = /^\/[^/]+\/metrics\/?$/;
 

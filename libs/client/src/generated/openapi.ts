@@ -9,7 +9,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers */
-        get: operations["content_Health_live"];
+        get: operations["contentHealthLive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -26,7 +26,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: the database and NATS are reachable */
-        get: operations["content_Health_ready"];
+        get: operations["contentHealthReady"];
         put?: never;
         post?: never;
         delete?: never;
@@ -43,10 +43,10 @@ export interface paths {
             cookie?: never;
         };
         /** List schedules (cursor) */
-        get: operations["content_Lineup_list"];
+        get: operations["contentLineupList"];
         put?: never;
         /** Create a monthly schedule (JSON slots or a CSV file) */
-        post: operations["content_Lineup_create"];
+        post: operations["contentLineupCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -61,9 +61,9 @@ export interface paths {
             cookie?: never;
         };
         /** Get one schedule (with its ETag) */
-        get: operations["content_Lineup_get"];
+        get: operations["contentLineupGet"];
         /** Update a schedule (If-Match; endpoint 2) */
-        put: operations["content_Lineup_update"];
+        put: operations["contentLineupUpdate"];
         post?: never;
         delete?: never;
         options?: never;
@@ -79,7 +79,7 @@ export interface paths {
             cookie?: never;
         };
         /** List a schedule's slots (cursor) */
-        get: operations["content_Lineup_slots"];
+        get: operations["contentLineupSlots"];
         put?: never;
         post?: never;
         delete?: never;
@@ -98,7 +98,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Attach a document to a slot (endpoint 3) */
-        post: operations["content_Lineup_attach"];
+        post: operations["contentLineupAttach"];
         delete?: never;
         options?: never;
         head?: never;
@@ -116,7 +116,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Detach a document from a slot */
-        delete: operations["content_Lineup_detach"];
+        delete: operations["contentLineupDetach"];
         options?: never;
         head?: never;
         patch?: never;
@@ -130,10 +130,10 @@ export interface paths {
             cookie?: never;
         };
         /** List story categories (cursor; endpoint 6) */
-        get: operations["content_StoryCategories_list"];
+        get: operations["contentStoryCategoriesList"];
         put?: never;
         /** Create a story category */
-        post: operations["content_StoryCategories_create"];
+        post: operations["contentStoryCategoriesCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -148,16 +148,16 @@ export interface paths {
             cookie?: never;
         };
         /** Get one story category */
-        get: operations["content_StoryCategories_get"];
+        get: operations["contentStoryCategoriesGet"];
         /** Replace a story category */
-        put: operations["content_StoryCategories_replace"];
+        put: operations["contentStoryCategoriesReplace"];
         post?: never;
         /** Delete a story category */
-        delete: operations["content_StoryCategories_remove"];
+        delete: operations["contentStoryCategoriesRemove"];
         options?: never;
         head?: never;
         /** Update some fields of a story category */
-        patch: operations["content_StoryCategories_update"];
+        patch: operations["contentStoryCategoriesUpdate"];
         trace?: never;
     };
     "/assignment/health/live": {
@@ -168,7 +168,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers */
-        get: operations["assignment_Health_live"];
+        get: operations["assignmentHealthLive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -185,7 +185,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: the database and NATS are reachable */
-        get: operations["assignment_Health_ready"];
+        get: operations["assignmentHealthReady"];
         put?: never;
         post?: never;
         delete?: never;
@@ -202,10 +202,10 @@ export interface paths {
             cookie?: never;
         };
         /** List tasks (cursor), or the work queue */
-        get: operations["assignment_tasks_list"];
+        get: operations["assignmentTasksList"];
         put?: never;
         /** Create an OPEN task */
-        post: operations["assignment_tasks_create"];
+        post: operations["assignmentTasksCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -225,7 +225,7 @@ export interface paths {
          * Claim, unclaim, start, complete, cancel or reassign up to 100 tasks
          * @description Always 200 once the body validates: one result per task, in the order of task_ids, with the status and body the single action would have answered.
          */
-        post: operations["assignment_tasks_bulk"];
+        post: operations["assignmentTasksBulk"];
         delete?: never;
         options?: never;
         head?: never;
@@ -240,11 +240,11 @@ export interface paths {
             cookie?: never;
         };
         /** Get one task */
-        get: operations["assignment_tasks_get"];
+        get: operations["assignmentTasksGet"];
         put?: never;
         post?: never;
         /** Soft-delete a task */
-        delete: operations["assignment_tasks_delete"];
+        delete: operations["assignmentTasksDelete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -260,7 +260,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Claim a task (endpoint 4) */
-        post: operations["assignment_tasks_claim"];
+        post: operations["assignmentTasksClaim"];
         delete?: never;
         options?: never;
         head?: never;
@@ -277,7 +277,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Give a CLAIMED or IN_PROGRESS task to another user */
-        post: operations["assignment_tasks_reassign"];
+        post: operations["assignmentTasksReassign"];
         delete?: never;
         options?: never;
         head?: never;
@@ -294,7 +294,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Give a held task back (assignee or tasks:assign) */
-        post: operations["assignment_tasks_unclaim"];
+        post: operations["assignmentTasksUnclaim"];
         delete?: never;
         options?: never;
         head?: never;
@@ -311,7 +311,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Start a CLAIMED task */
-        post: operations["assignment_tasks_start"];
+        post: operations["assignmentTasksStart"];
         delete?: never;
         options?: never;
         head?: never;
@@ -328,7 +328,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Complete a CLAIMED or IN_PROGRESS task */
-        post: operations["assignment_tasks_complete"];
+        post: operations["assignmentTasksComplete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -345,7 +345,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Cancel a task that is not finished */
-        post: operations["assignment_tasks_cancel"];
+        post: operations["assignmentTasksCancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -360,7 +360,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers */
-        get: operations["inventory_Health_live"];
+        get: operations["inventoryHealthLive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -377,7 +377,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: the database and NATS are reachable */
-        get: operations["inventory_Health_ready"];
+        get: operations["inventoryHealthReady"];
         put?: never;
         post?: never;
         delete?: never;
@@ -394,10 +394,10 @@ export interface paths {
             cookie?: never;
         };
         /** List bookings (cursor) */
-        get: operations["inventory_Bookings_list"];
+        get: operations["inventoryBookingsList"];
         put?: never;
         /** Create a booking */
-        post: operations["inventory_Bookings_create"];
+        post: operations["inventoryBookingsCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -412,14 +412,14 @@ export interface paths {
             cookie?: never;
         };
         /** Get a booking with its lines and their assets (endpoint 12) */
-        get: operations["inventory_Bookings_get"];
+        get: operations["inventoryBookingsGet"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Update a booking's status or client */
-        patch: operations["inventory_Bookings_update"];
+        patch: operations["inventoryBookingsUpdate"];
         trace?: never;
     };
     "/inventory/api/v1/bookings/{order_id}/lines": {
@@ -430,10 +430,10 @@ export interface paths {
             cookie?: never;
         };
         /** List a booking's lines (cursor) */
-        get: operations["inventory_Bookings_listLines"];
+        get: operations["inventoryBookingsListLines"];
         put?: never;
         /** Add a line to a booking */
-        post: operations["inventory_Bookings_addLine"];
+        post: operations["inventoryBookingsAddLine"];
         delete?: never;
         options?: never;
         head?: never;
@@ -454,7 +454,7 @@ export interface paths {
         options?: never;
         head?: never;
         /** Update a line */
-        patch: operations["inventory_Bookings_updateLine"];
+        patch: operations["inventoryBookingsUpdateLine"];
         trace?: never;
     };
     "/inventory/api/v1/bookings/{order_id}/lines/{line_id}/assets": {
@@ -467,7 +467,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Add an asset to a line */
-        post: operations["inventory_Bookings_createAsset"];
+        post: operations["inventoryBookingsCreateAsset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -488,7 +488,7 @@ export interface paths {
         options?: never;
         head?: never;
         /** Update a line's asset (endpoint 5) */
-        patch: operations["inventory_Bookings_updateAsset"];
+        patch: operations["inventoryBookingsUpdateAsset"];
         trace?: never;
     };
     "/inventory/api/v1/analytics/revenue-summary": {
@@ -499,7 +499,7 @@ export interface paths {
             cookie?: never;
         };
         /** Revenue, erosion and trend for a date range (endpoint 10) */
-        get: operations["inventory_Revenue_summary"];
+        get: operations["inventoryRevenueSummary"];
         put?: never;
         post?: never;
         delete?: never;
@@ -516,7 +516,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers */
-        get: operations["commercial_Health_live"];
+        get: operations["commercialHealthLive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -533,7 +533,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: the database and NATS are reachable */
-        get: operations["commercial_Health_ready"];
+        get: operations["commercialHealthReady"];
         put?: never;
         post?: never;
         delete?: never;
@@ -550,10 +550,10 @@ export interface paths {
             cookie?: never;
         };
         /** List clients (cursor) */
-        get: operations["commercial_Clients_list"];
+        get: operations["commercialClientsList"];
         put?: never;
         /** Create a client */
-        post: operations["commercial_Clients_create"];
+        post: operations["commercialClientsCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -568,10 +568,10 @@ export interface paths {
             cookie?: never;
         };
         /** List deals (cursor) */
-        get: operations["commercial_Deals_list"];
+        get: operations["commercialDealsList"];
         put?: never;
         /** Record a deal */
-        post: operations["commercial_Deals_create"];
+        post: operations["commercialDealsCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -586,7 +586,7 @@ export interface paths {
             cookie?: never;
         };
         /** Top clients by WON revenue in a period (endpoint 8) */
-        get: operations["commercial_TopClients_topClients"];
+        get: operations["commercialTopClientsTopClients"];
         put?: never;
         post?: never;
         delete?: never;
@@ -603,7 +603,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers */
-        get: operations["payment_Health_live"];
+        get: operations["paymentHealthLive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -620,7 +620,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: the database and NATS are reachable */
-        get: operations["payment_Health_ready"];
+        get: operations["paymentHealthReady"];
         put?: never;
         post?: never;
         delete?: never;
@@ -637,10 +637,10 @@ export interface paths {
             cookie?: never;
         };
         /** List commission plans (cursor) */
-        get: operations["payment_Plans_list"];
+        get: operations["paymentPlansList"];
         put?: never;
         /** Set a category's commission plan (200 when it replaces one) */
-        post: operations["payment_Plans_replace"];
+        post: operations["paymentPlansReplace"];
         delete?: never;
         options?: never;
         head?: never;
@@ -655,10 +655,10 @@ export interface paths {
             cookie?: never;
         };
         /** List targets (cursor) */
-        get: operations["payment_Targets_list"];
+        get: operations["paymentTargetsList"];
         put?: never;
         /** Set a BM's monthly target (200 when it updates one) */
-        post: operations["payment_Targets_upsert"];
+        post: operations["paymentTargetsUpsert"];
         delete?: never;
         options?: never;
         head?: never;
@@ -673,10 +673,10 @@ export interface paths {
             cookie?: never;
         };
         /** List collections (cursor) */
-        get: operations["payment_Collections_list"];
+        get: operations["paymentCollectionsList"];
         put?: never;
         /** Record a collection */
-        post: operations["payment_Collections_create"];
+        post: operations["paymentCollectionsCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -691,7 +691,7 @@ export interface paths {
             cookie?: never;
         };
         /** Team commission attainment for a month (endpoint 9) */
-        get: operations["payment_Attainment_get"];
+        get: operations["paymentAttainmentGet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -708,7 +708,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers */
-        get: operations["acl_Health_live"];
+        get: operations["aclHealthLive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -725,7 +725,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: the database and NATS are reachable */
-        get: operations["acl_Health_ready"];
+        get: operations["aclHealthReady"];
         put?: never;
         post?: never;
         delete?: never;
@@ -742,7 +742,7 @@ export interface paths {
             cookie?: never;
         };
         /** The RS256 public keys tokens are verified with (JWKS) */
-        get: operations["acl_Jwks_jwks"];
+        get: operations["aclJwksJwks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -761,7 +761,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Rotate the signing key: published now, signing once every replica publishes it */
-        post: operations["acl_Keys_rotate"];
+        post: operations["aclKeysRotate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -778,7 +778,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Revoke every token of the caller, or of a user (users:admin) */
-        post: operations["acl_Sessions_revoke"];
+        post: operations["aclSessionsRevoke"];
         delete?: never;
         options?: never;
         head?: never;
@@ -795,7 +795,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Log in with email and password */
-        post: operations["acl_Auth_token"];
+        post: operations["aclAuthToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -812,7 +812,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Trade a refresh token for a new token pair */
-        post: operations["acl_Auth_refresh"];
+        post: operations["aclAuthRefresh"];
         delete?: never;
         options?: never;
         head?: never;
@@ -827,7 +827,7 @@ export interface paths {
             cookie?: never;
         };
         /** The caller */
-        get: operations["acl_Users_me"];
+        get: operations["aclUsersMe"];
         put?: never;
         post?: never;
         delete?: never;
@@ -844,10 +844,10 @@ export interface paths {
             cookie?: never;
         };
         /** List users (cursor) */
-        get: operations["acl_Users_list"];
+        get: operations["aclUsersList"];
         put?: never;
         /** Create a user */
-        post: operations["acl_Users_create"];
+        post: operations["aclUsersCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -862,14 +862,14 @@ export interface paths {
             cookie?: never;
         };
         /** Get one user */
-        get: operations["acl_Users_get"];
+        get: operations["aclUsersGet"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Update a user (fields given only) */
-        patch: operations["acl_Users_update"];
+        patch: operations["aclUsersUpdate"];
         trace?: never;
     };
     "/acl/api/v1/groups": {
@@ -880,10 +880,10 @@ export interface paths {
             cookie?: never;
         };
         /** List groups (cursor) */
-        get: operations["acl_Groups_list"];
+        get: operations["aclGroupsList"];
         put?: never;
         /** Create a group */
-        post: operations["acl_Groups_create"];
+        post: operations["aclGroupsCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -898,7 +898,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get one group */
-        get: operations["acl_Groups_get"];
+        get: operations["aclGroupsGet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -917,7 +917,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Add a user to a group (200 when already a member) */
-        post: operations["acl_Groups_addMember"];
+        post: operations["aclGroupsAddMember"];
         delete?: never;
         options?: never;
         head?: never;
@@ -935,7 +935,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Remove a user from a group */
-        delete: operations["acl_Groups_removeMember"];
+        delete: operations["aclGroupsRemoveMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -949,7 +949,7 @@ export interface paths {
             cookie?: never;
         };
         /** Every role, by code (not paginated) */
-        get: operations["acl_Roles_list"];
+        get: operations["aclRolesList"];
         put?: never;
         post?: never;
         delete?: never;
@@ -966,10 +966,10 @@ export interface paths {
             cookie?: never;
         };
         /** List correspondents (cursor; endpoint 7) */
-        get: operations["acl_Correspondents_list"];
+        get: operations["aclCorrespondentsList"];
         put?: never;
         /** Invite a correspondent (an INVITED user and a single-use token) */
-        post: operations["acl_Correspondents_invite"];
+        post: operations["aclCorrespondentsInvite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -986,7 +986,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Accept an invitation: set the password, become ACTIVE */
-        post: operations["acl_Correspondents_accept"];
+        post: operations["aclCorrespondentsAccept"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1001,7 +1001,7 @@ export interface paths {
             cookie?: never;
         };
         /** New users per day, week or month (endpoint 13) */
-        get: operations["acl_Growth_series"];
+        get: operations["aclGrowthSeries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1018,7 +1018,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers */
-        get: operations["documents_Health_live"];
+        get: operations["documentsHealthLive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1035,7 +1035,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: the database and NATS are reachable */
-        get: operations["documents_Health_ready"];
+        get: operations["documentsHealthReady"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1052,10 +1052,10 @@ export interface paths {
             cookie?: never;
         };
         /** List the caller's documents (cursor) */
-        get: operations["documents_Documents_list"];
+        get: operations["documentsDocumentsList"];
         put?: never;
         /** Upload a document (multipart, one file) */
-        post: operations["documents_Documents_upload"];
+        post: operations["documentsDocumentsUpload"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1070,11 +1070,11 @@ export interface paths {
             cookie?: never;
         };
         /** Get a document's record */
-        get: operations["documents_Documents_get"];
+        get: operations["documentsDocumentsGet"];
         put?: never;
         post?: never;
         /** Delete a document */
-        delete: operations["documents_Documents_delete"];
+        delete: operations["documentsDocumentsDelete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1088,7 +1088,7 @@ export interface paths {
             cookie?: never;
         };
         /** Download a document's content (Range, If-None-Match) */
-        get: operations["documents_Documents_content"];
+        get: operations["documentsDocumentsContent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1107,10 +1107,10 @@ export interface paths {
         get?: never;
         put?: never;
         /** Create a resumable upload (tus creation, creation-with-upload) */
-        post: operations["documents_Uploads_create"];
+        post: operations["documentsUploadsCreate"];
         delete?: never;
         /** What the tus server supports */
-        options: operations["documents_Uploads_discover"];
+        options: operations["documentsUploadsDiscover"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -1126,12 +1126,12 @@ export interface paths {
         put?: never;
         post?: never;
         /** Terminate a resumable upload (its bytes are removed) */
-        delete: operations["documents_Uploads_terminate"];
+        delete: operations["documentsUploadsTerminate"];
         options?: never;
         /** A resumable upload's offset */
-        head: operations["documents_Uploads_head"];
+        head: operations["documentsUploadsHead"];
         /** Send a chunk of a resumable upload */
-        patch: operations["documents_Uploads_patch"];
+        patch: operations["documentsUploadsPatch"];
         trace?: never;
     };
     "/api/health/live": {
@@ -1142,7 +1142,7 @@ export interface paths {
             cookie?: never;
         };
         /** Liveness: the process answers */
-        get: operations["chat_notifications_Health_live"];
+        get: operations["chatNotificationsHealthLive"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1159,7 +1159,7 @@ export interface paths {
             cookie?: never;
         };
         /** Readiness: the database and NATS are reachable */
-        get: operations["chat_notifications_Health_ready"];
+        get: operations["chatNotificationsHealthReady"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1178,7 +1178,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** A single-use websocket ticket (valid 30 s) */
-        post: operations["chat_notifications_Tickets_issue"];
+        post: operations["chatNotificationsTicketsIssue"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1193,10 +1193,10 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's rooms (cursor) */
-        get: operations["chat_notifications_Rooms_list"];
+        get: operations["chatNotificationsRoomsList"];
         put?: never;
         /** Create a room (endpoint 1) */
-        post: operations["chat_notifications_Rooms_create"];
+        post: operations["chatNotificationsRoomsCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1213,7 +1213,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Open the direct room with a user (200 when it exists) */
-        post: operations["chat_notifications_Rooms_direct"];
+        post: operations["chatNotificationsRoomsDirect"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1228,7 +1228,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get one room */
-        get: operations["chat_notifications_Rooms_get"];
+        get: operations["chatNotificationsRoomsGet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1247,7 +1247,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Mark a room read up to now */
-        post: operations["chat_notifications_Rooms_markRead"];
+        post: operations["chatNotificationsRoomsMarkRead"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1264,7 +1264,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Deactivate a room */
-        post: operations["chat_notifications_Rooms_deactivate"];
+        post: operations["chatNotificationsRoomsDeactivate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1281,7 +1281,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Add members to a room */
-        post: operations["chat_notifications_RoomMembers_addMembers"];
+        post: operations["chatNotificationsRoomMembersAddMembers"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1299,7 +1299,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Remove a member from a room */
-        delete: operations["chat_notifications_RoomMembers_removeMember"];
+        delete: operations["chatNotificationsRoomMembersRemoveMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1313,10 +1313,10 @@ export interface paths {
             cookie?: never;
         };
         /** A room's messages (cursor) */
-        get: operations["chat_notifications_Messages_list"];
+        get: operations["chatNotificationsMessagesList"];
         put?: never;
         /** Post a message to a room */
-        post: operations["chat_notifications_Messages_post"];
+        post: operations["chatNotificationsMessagesPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1334,11 +1334,11 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete a message (its sender within CHAT_EDIT_WINDOW; an ADMIN of a GROUP room at any time) */
-        delete: operations["chat_notifications_Messages_delete"];
+        delete: operations["chatNotificationsMessagesDelete"];
         options?: never;
         head?: never;
         /** Edit a message (its sender, within CHAT_EDIT_WINDOW) */
-        patch: operations["chat_notifications_Messages_edit"];
+        patch: operations["chatNotificationsMessagesEdit"];
         trace?: never;
     };
     "/api/v1/notifications/preferences": {
@@ -1349,9 +1349,9 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's notification preferences */
-        get: operations["chat_notifications_Notifications_getPreferences"];
+        get: operations["chatNotificationsNotificationsGetPreferences"];
         /** Set the caller's notification preferences (endpoint 14) */
-        put: operations["chat_notifications_Notifications_update"];
+        put: operations["chatNotificationsNotificationsUpdate"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1367,7 +1367,7 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's inbox, newest first (cursor) */
-        get: operations["chat_notifications_Notifications_list"];
+        get: operations["chatNotificationsNotificationsList"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1386,7 +1386,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Mark all the caller's notifications read */
-        post: operations["chat_notifications_Notifications_readAll"];
+        post: operations["chatNotificationsNotificationsReadAll"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1403,7 +1403,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Mark a notification read */
-        post: operations["chat_notifications_Notifications_markRead"];
+        post: operations["chatNotificationsNotificationsMarkRead"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1420,7 +1420,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Archive a notification */
-        post: operations["chat_notifications_Notifications_archive"];
+        post: operations["chatNotificationsNotificationsArchive"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1435,9 +1435,9 @@ export interface paths {
             cookie?: never;
         };
         /** The caller's notification settings (defaults until set) */
-        get: operations["chat_notifications_Settings_get"];
+        get: operations["chatNotificationsSettingsGet"];
         /** Replace the caller's notification settings (a missing field takes its default) */
-        put: operations["chat_notifications_Settings_replace"];
+        put: operations["chatNotificationsSettingsReplace"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1453,7 +1453,7 @@ export interface paths {
             cookie?: never;
         };
         /** The catalogue of event types (not paged) */
-        get: operations["chat_notifications_EventTypes_list"];
+        get: operations["chatNotificationsEventTypesList"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1470,10 +1470,10 @@ export interface paths {
             cookie?: never;
         };
         /** Endpoints, newest first (cursor) */
-        get: operations["chat_notifications_Endpoints_list"];
+        get: operations["chatNotificationsEndpointsList"];
         put?: never;
         /** Add an endpoint (its secret is shown only in this answer) */
-        post: operations["chat_notifications_Endpoints_create"];
+        post: operations["chatNotificationsEndpointsCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1488,15 +1488,15 @@ export interface paths {
             cookie?: never;
         };
         /** One endpoint */
-        get: operations["chat_notifications_Endpoints_get"];
+        get: operations["chatNotificationsEndpointsGet"];
         put?: never;
         post?: never;
         /** Delete an endpoint and its messages */
-        delete: operations["chat_notifications_Endpoints_remove"];
+        delete: operations["chatNotificationsEndpointsRemove"];
         options?: never;
         head?: never;
         /** Change an endpoint; `disabled: false` enables it again */
-        patch: operations["chat_notifications_Endpoints_update"];
+        patch: operations["chatNotificationsEndpointsUpdate"];
         trace?: never;
     };
     "/api/v1/webhooks/endpoints/{id}/rotate-secret": {
@@ -1509,7 +1509,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** A new secret; the old one also signs for WEBHOOK_SECRET_OVERLAP */
-        post: operations["chat_notifications_Endpoints_rotateSecret"];
+        post: operations["chatNotificationsEndpointsRotateSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1524,7 +1524,7 @@ export interface paths {
             cookie?: never;
         };
         /** An endpoint's messages, newest first (cursor) */
-        get: operations["chat_notifications_WebhookMessages_list"];
+        get: operations["chatNotificationsWebhookMessagesList"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1541,7 +1541,7 @@ export interface paths {
             cookie?: never;
         };
         /** A message's attempts, oldest first, each with the first 1 KiB of the answer */
-        get: operations["chat_notifications_WebhookMessages_attempts"];
+        get: operations["chatNotificationsWebhookMessagesAttempts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1560,7 +1560,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Send a message again now (the same webhook-id) */
-        post: operations["chat_notifications_WebhookMessages_retry"];
+        post: operations["chatNotificationsWebhookMessagesRetry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1577,7 +1577,75 @@ export interface paths {
         get?: never;
         put?: never;
         /** Send every matching event since a time again (the same webhook-ids) */
-        post: operations["chat_notifications_WebhookMessages_replay"];
+        post: operations["chatNotificationsWebhookMessagesReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The gateway's liveness: the process answers */
+        get: operations["gatewayHealthLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The gateway's readiness: every app's readiness, asked through its pool */
+        get: operations["gatewayHealthReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/asyncapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The AsyncAPI 3.0 document of the NATS subjects and events (docs/events.md in words) */
+        get: operations["gatewayAsyncapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document: the OpenAPI 3.0 description of every app through the gateway */
+        get: operations["gatewayOpenapi"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1846,12 +1914,6 @@ export interface components {
             /** @example tasks:claim */
             code: string;
         };
-        TaskAssigneeResponse: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            email: string;
-        };
         TaskResponse: {
             /** Format: uuid */
             id: string;
@@ -1884,7 +1946,12 @@ export interface components {
             updated_at: string;
             /** Format: date-time */
             deleted_at: string | null;
-            assigned_to_user: components["schemas"]["TaskAssigneeResponse"] | null;
+            assigned_to_user: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                email: string;
+            } | null;
             escalation_level: number;
         };
         /**
@@ -2064,12 +2131,12 @@ export interface components {
              * @description The line total at rate card
              * @example 1250.00
              */
-            rate_card_amount: string;
+            rate_card_amount: string | number;
             /**
              * @description The line total as booked
              * @example 1000.00
              */
-            booked_amount: string;
+            booked_amount: string | number;
         };
         /**
          * @example {
@@ -2133,9 +2200,9 @@ export interface components {
             end_date?: string;
             spots?: number;
             /** @example 1250.00 */
-            rate_card_amount?: string;
+            rate_card_amount?: string | number;
             /** @example 1000.00 */
-            booked_amount?: string;
+            booked_amount?: string | number;
         };
         /**
          * @example {
@@ -2287,7 +2354,7 @@ export interface components {
              * @description Decimal text or a JSON number, >= 0
              * @example 1250.00
              */
-            contracted_revenue: string;
+            contracted_revenue: string | number;
             /**
              * Format: date
              * @description Default: today (UTC)
@@ -2334,12 +2401,12 @@ export interface components {
              * @description Achievement (0..10000%) from which the rate applies
              * @example 100.00
              */
-            min_achievement_pct: string;
+            min_achievement_pct: string | number;
             /**
              * @description Percent of collections, 0..100
              * @example 5.50
              */
-            rate_pct: string;
+            rate_pct: string | number;
         };
         /**
          * @example {
@@ -2393,7 +2460,7 @@ export interface components {
              * @description Decimal text or a JSON number, >= 0
              * @example 10000.00
              */
-            target_amount: string;
+            target_amount: string | number;
         };
         CollectionResponse: {
             /** Format: uuid */
@@ -2426,7 +2493,7 @@ export interface components {
              * @description Decimal text or a JSON number, >= 0.01
              * @example 1250.00
              */
-            amount: string;
+            amount: string | number;
             /**
              * Format: date-time
              * @description Default: now
@@ -2923,29 +2990,19 @@ export interface components {
             updated: number;
             unread_count: number;
         };
-        QuietHoursResponse: {
-            /** @example 22:00 */
-            start: string;
-            /** @example 07:00 */
-            end: string;
-        };
         SettingsResponse: {
             /** @example Europe/Berlin */
             timezone: string;
-            quiet_hours: components["schemas"]["QuietHoursResponse"] | null;
+            quiet_hours: {
+                /** @example 22:00 */
+                start: string;
+                /** @example 07:00 */
+                end: string;
+            } | null;
             /** @enum {string} */
             email_digest: "off" | "daily";
             /** @example 08:00 */
             digest_time: string;
-        };
-        QuietHoursDto: {
-            /** @example 22:00 */
-            start: string;
-            /**
-             * @description Differs from start
-             * @example 07:00
-             */
-            end: string;
         };
         /**
          * @example {
@@ -2960,7 +3017,15 @@ export interface components {
              */
             timezone?: string;
             /** @default null */
-            quiet_hours?: components["schemas"]["QuietHoursDto"] | null;
+            quiet_hours?: {
+                /** @example 22:00 */
+                start: string;
+                /**
+                 * @description Differs from start
+                 * @example 07:00
+                 */
+                end: string;
+            } | null;
             /**
              * @default off
              * @enum {string}
@@ -3082,6 +3147,28 @@ export interface components {
              */
             since: string;
         };
+        GatewayUpstream: {
+            /** @enum {string} */
+            status: "up" | "down";
+            /** @description null when it could not be reached */
+            http_status: number | null;
+            /** @description Why an unreachable upstream is down */
+            error?: string;
+        };
+        GatewayReadiness: {
+            /** @enum {string} */
+            status: "ok" | "error";
+            upstreams: {
+                content: components["schemas"]["GatewayUpstream"];
+                assignment: components["schemas"]["GatewayUpstream"];
+                inventory: components["schemas"]["GatewayUpstream"];
+                commercial: components["schemas"]["GatewayUpstream"];
+                payment: components["schemas"]["GatewayUpstream"];
+                acl: components["schemas"]["GatewayUpstream"];
+                documents: components["schemas"]["GatewayUpstream"];
+                "chat-notifications": components["schemas"]["GatewayUpstream"];
+            };
+        };
     };
     responses: {
         /** @description Too many requests from this client (the gateway): retry after `Retry-After` seconds */
@@ -3103,7 +3190,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    content_Health_live: {
+    contentHealthLive: {
         parameters: {
             query?: never;
             header?: never;
@@ -3124,7 +3211,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    content_Health_ready: {
+    contentHealthReady: {
         parameters: {
             query?: never;
             header?: never;
@@ -3154,7 +3241,7 @@ export interface operations {
             };
         };
     };
-    content_Lineup_list: {
+    contentLineupList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -3232,7 +3319,7 @@ export interface operations {
             };
         };
     };
-    content_Lineup_create: {
+    contentLineupCreate: {
         parameters: {
             query?: never;
             header?: {
@@ -3345,7 +3432,7 @@ export interface operations {
             };
         };
     };
-    content_Lineup_get: {
+    contentLineupGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -3415,7 +3502,7 @@ export interface operations {
             };
         };
     };
-    content_Lineup_update: {
+    contentLineupUpdate: {
         parameters: {
             query?: never;
             header?: {
@@ -3521,7 +3608,7 @@ export interface operations {
             };
         };
     };
-    content_Lineup_slots: {
+    contentLineupSlots: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -3596,7 +3683,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    content_Lineup_attach: {
+    contentLineupAttach: {
         parameters: {
             query?: never;
             header?: {
@@ -3702,7 +3789,7 @@ export interface operations {
             };
         };
     };
-    content_Lineup_detach: {
+    contentLineupDetach: {
         parameters: {
             query?: never;
             header?: never;
@@ -3760,7 +3847,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    content_StoryCategories_list: {
+    contentStoryCategoriesList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -3824,7 +3911,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    content_StoryCategories_create: {
+    contentStoryCategoriesCreate: {
         parameters: {
             query?: never;
             header?: {
@@ -3906,7 +3993,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    content_StoryCategories_get: {
+    contentStoryCategoriesGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -3965,7 +4052,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    content_StoryCategories_replace: {
+    contentStoryCategoriesReplace: {
         parameters: {
             query?: never;
             header?: never;
@@ -4055,7 +4142,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    content_StoryCategories_remove: {
+    contentStoryCategoriesRemove: {
         parameters: {
             query?: never;
             header?: never;
@@ -4112,7 +4199,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    content_StoryCategories_update: {
+    contentStoryCategoriesUpdate: {
         parameters: {
             query?: never;
             header?: never;
@@ -4202,7 +4289,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    assignment_Health_live: {
+    assignmentHealthLive: {
         parameters: {
             query?: never;
             header?: never;
@@ -4223,7 +4310,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    assignment_Health_ready: {
+    assignmentHealthReady: {
         parameters: {
             query?: never;
             header?: never;
@@ -4253,7 +4340,7 @@ export interface operations {
             };
         };
     };
-    assignment_tasks_list: {
+    assignmentTasksList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -4330,7 +4417,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    assignment_tasks_create: {
+    assignmentTasksCreate: {
         parameters: {
             query?: never;
             header?: {
@@ -4412,7 +4499,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    assignment_tasks_bulk: {
+    assignmentTasksBulk: {
         parameters: {
             query?: never;
             header?: {
@@ -4508,7 +4595,7 @@ export interface operations {
             };
         };
     };
-    assignment_tasks_get: {
+    assignmentTasksGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -4567,7 +4654,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    assignment_tasks_delete: {
+    assignmentTasksDelete: {
         parameters: {
             query?: never;
             header?: never;
@@ -4624,7 +4711,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    assignment_tasks_claim: {
+    assignmentTasksClaim: {
         parameters: {
             query?: never;
             header?: {
@@ -4731,7 +4818,7 @@ export interface operations {
             };
         };
     };
-    assignment_tasks_reassign: {
+    assignmentTasksReassign: {
         parameters: {
             query?: never;
             header?: {
@@ -4838,7 +4925,7 @@ export interface operations {
             };
         };
     };
-    assignment_tasks_unclaim: {
+    assignmentTasksUnclaim: {
         parameters: {
             query?: never;
             header?: never;
@@ -4906,7 +4993,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    assignment_tasks_start: {
+    assignmentTasksStart: {
         parameters: {
             query?: never;
             header?: never;
@@ -4974,7 +5061,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    assignment_tasks_complete: {
+    assignmentTasksComplete: {
         parameters: {
             query?: never;
             header?: never;
@@ -5042,7 +5129,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    assignment_tasks_cancel: {
+    assignmentTasksCancel: {
         parameters: {
             query?: never;
             header?: never;
@@ -5110,7 +5197,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    inventory_Health_live: {
+    inventoryHealthLive: {
         parameters: {
             query?: never;
             header?: never;
@@ -5131,7 +5218,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    inventory_Health_ready: {
+    inventoryHealthReady: {
         parameters: {
             query?: never;
             header?: never;
@@ -5161,7 +5248,7 @@ export interface operations {
             };
         };
     };
-    inventory_Bookings_list: {
+    inventoryBookingsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -5232,7 +5319,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    inventory_Bookings_create: {
+    inventoryBookingsCreate: {
         parameters: {
             query?: never;
             header?: {
@@ -5314,7 +5401,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    inventory_Bookings_get: {
+    inventoryBookingsGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -5373,7 +5460,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    inventory_Bookings_update: {
+    inventoryBookingsUpdate: {
         parameters: {
             query?: never;
             header?: never;
@@ -5463,7 +5550,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    inventory_Bookings_listLines: {
+    inventoryBookingsListLines: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -5538,7 +5625,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    inventory_Bookings_addLine: {
+    inventoryBookingsAddLine: {
         parameters: {
             query?: never;
             header?: {
@@ -5631,7 +5718,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    inventory_Bookings_updateLine: {
+    inventoryBookingsUpdateLine: {
         parameters: {
             query?: never;
             header?: never;
@@ -5722,7 +5809,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    inventory_Bookings_createAsset: {
+    inventoryBookingsCreateAsset: {
         parameters: {
             query?: never;
             header?: {
@@ -5825,7 +5912,7 @@ export interface operations {
             };
         };
     };
-    inventory_Bookings_updateAsset: {
+    inventoryBookingsUpdateAsset: {
         parameters: {
             query?: never;
             header?: never;
@@ -5917,7 +6004,7 @@ export interface operations {
             };
         };
     };
-    inventory_Revenue_summary: {
+    inventoryRevenueSummary: {
         parameters: {
             query?: {
                 /** @description Inclusive, on the order's created_at (UTC); default: the first day of the current month */
@@ -5971,7 +6058,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    commercial_Health_live: {
+    commercialHealthLive: {
         parameters: {
             query?: never;
             header?: never;
@@ -5992,7 +6079,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    commercial_Health_ready: {
+    commercialHealthReady: {
         parameters: {
             query?: never;
             header?: never;
@@ -6022,7 +6109,7 @@ export interface operations {
             };
         };
     };
-    commercial_Clients_list: {
+    commercialClientsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -6086,7 +6173,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    commercial_Clients_create: {
+    commercialClientsCreate: {
         parameters: {
             query?: never;
             header?: {
@@ -6168,7 +6255,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    commercial_Deals_list: {
+    commercialDealsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -6234,7 +6321,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    commercial_Deals_create: {
+    commercialDealsCreate: {
         parameters: {
             query?: never;
             header?: {
@@ -6316,7 +6403,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    commercial_TopClients_topClients: {
+    commercialTopClientsTopClients: {
         parameters: {
             query?: {
                 /** @description An integer, clamped to 1..50 */
@@ -6369,7 +6456,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    payment_Health_live: {
+    paymentHealthLive: {
         parameters: {
             query?: never;
             header?: never;
@@ -6390,7 +6477,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    payment_Health_ready: {
+    paymentHealthReady: {
         parameters: {
             query?: never;
             header?: never;
@@ -6420,7 +6507,7 @@ export interface operations {
             };
         };
     };
-    payment_Plans_list: {
+    paymentPlansList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -6484,7 +6571,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    payment_Plans_replace: {
+    paymentPlansReplace: {
         parameters: {
             query?: never;
             header?: {
@@ -6575,7 +6662,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    payment_Targets_list: {
+    paymentTargetsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -6643,7 +6730,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    payment_Targets_upsert: {
+    paymentTargetsUpsert: {
         parameters: {
             query?: never;
             header?: {
@@ -6743,7 +6830,7 @@ export interface operations {
             };
         };
     };
-    payment_Collections_list: {
+    paymentCollectionsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -6809,7 +6896,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    payment_Collections_create: {
+    paymentCollectionsCreate: {
         parameters: {
             query?: never;
             header?: {
@@ -6900,7 +6987,7 @@ export interface operations {
             };
         };
     };
-    payment_Attainment_get: {
+    paymentAttainmentGet: {
         parameters: {
             query?: {
                 /** @description Default: the current UTC month */
@@ -6962,7 +7049,7 @@ export interface operations {
             };
         };
     };
-    acl_Health_live: {
+    aclHealthLive: {
         parameters: {
             query?: never;
             header?: never;
@@ -6983,7 +7070,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Health_ready: {
+    aclHealthReady: {
         parameters: {
             query?: never;
             header?: never;
@@ -7013,7 +7100,7 @@ export interface operations {
             };
         };
     };
-    acl_Jwks_jwks: {
+    aclJwksJwks: {
         parameters: {
             query?: never;
             header?: never;
@@ -7034,7 +7121,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Keys_rotate: {
+    aclKeysRotate: {
         parameters: {
             query?: never;
             header?: never;
@@ -7073,7 +7160,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Sessions_revoke: {
+    aclSessionsRevoke: {
         parameters: {
             query?: never;
             header?: {
@@ -7162,7 +7249,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Auth_token: {
+    aclAuthToken: {
         parameters: {
             query?: never;
             header?: never;
@@ -7223,7 +7310,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Auth_refresh: {
+    aclAuthRefresh: {
         parameters: {
             query?: never;
             header?: never;
@@ -7284,7 +7371,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Users_me: {
+    aclUsersMe: {
         parameters: {
             query?: never;
             header?: never;
@@ -7323,7 +7410,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Users_list: {
+    aclUsersList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -7390,7 +7477,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Users_create: {
+    aclUsersCreate: {
         parameters: {
             query?: never;
             header?: {
@@ -7474,7 +7561,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Users_get: {
+    aclUsersGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -7533,7 +7620,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Users_update: {
+    aclUsersUpdate: {
         parameters: {
             query?: never;
             header?: never;
@@ -7625,7 +7712,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Groups_list: {
+    aclGroupsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -7689,7 +7776,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Groups_create: {
+    aclGroupsCreate: {
         parameters: {
             query?: never;
             header?: {
@@ -7773,7 +7860,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Groups_get: {
+    aclGroupsGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -7832,7 +7919,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Groups_addMember: {
+    aclGroupsAddMember: {
         parameters: {
             query?: never;
             header?: never;
@@ -7924,7 +8011,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Groups_removeMember: {
+    aclGroupsRemoveMember: {
         parameters: {
             query?: never;
             header?: never;
@@ -7982,7 +8069,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Roles_list: {
+    aclRolesList: {
         parameters: {
             query?: never;
             header?: never;
@@ -8021,7 +8108,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Correspondents_list: {
+    aclCorrespondentsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -8086,7 +8173,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Correspondents_invite: {
+    aclCorrespondentsInvite: {
         parameters: {
             query?: never;
             header?: {
@@ -8170,7 +8257,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Correspondents_accept: {
+    aclCorrespondentsAccept: {
         parameters: {
             query?: never;
             header?: {
@@ -8254,7 +8341,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    acl_Growth_series: {
+    aclGrowthSeries: {
         parameters: {
             query?: {
                 /** @description Default: the first day of the month eleven months ago */
@@ -8308,7 +8395,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    documents_Health_live: {
+    documentsHealthLive: {
         parameters: {
             query?: never;
             header?: never;
@@ -8329,7 +8416,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    documents_Health_ready: {
+    documentsHealthReady: {
         parameters: {
             query?: never;
             header?: never;
@@ -8359,7 +8446,7 @@ export interface operations {
             };
         };
     };
-    documents_Documents_list: {
+    documentsDocumentsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -8425,7 +8512,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    documents_Documents_upload: {
+    documentsDocumentsUpload: {
         parameters: {
             query?: never;
             header?: {
@@ -8513,7 +8600,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    documents_Documents_get: {
+    documentsDocumentsGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -8564,7 +8651,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    documents_Documents_delete: {
+    documentsDocumentsDelete: {
         parameters: {
             query?: never;
             header?: never;
@@ -8622,7 +8709,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    documents_Documents_content: {
+    documentsDocumentsContent: {
         parameters: {
             query?: never;
             header?: {
@@ -8647,7 +8734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description The requested range, with Content-Range. */
@@ -8656,7 +8743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description `If-None-Match` matched the ETag; no body. */
@@ -8672,7 +8759,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Unknown or deleted document (`not_found`). */
@@ -8681,7 +8768,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description No byte of the range exists (`range_not_satisfiable`, `Content-Range: bytes *\/size`). */
@@ -8690,7 +8777,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Invalid path, query or body. */
@@ -8699,13 +8786,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": components["schemas"]["ValidationErrorResponse"];
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
                 };
             };
             429: components["responses"]["RateLimited"];
         };
     };
-    documents_Uploads_create: {
+    documentsUploadsCreate: {
         parameters: {
             query?: never;
             header: {
@@ -8798,7 +8885,7 @@ export interface operations {
             };
         };
     };
-    documents_Uploads_discover: {
+    documentsUploadsDiscover: {
         parameters: {
             query?: never;
             header?: never;
@@ -8835,7 +8922,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    documents_Uploads_terminate: {
+    documentsUploadsTerminate: {
         parameters: {
             query?: never;
             header: {
@@ -8914,7 +9001,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    documents_Uploads_head: {
+    documentsUploadsHead: {
         parameters: {
             query?: never;
             header: {
@@ -8984,7 +9071,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    documents_Uploads_patch: {
+    documentsUploadsPatch: {
         parameters: {
             query?: never;
             header: {
@@ -9094,7 +9181,7 @@ export interface operations {
             };
         };
     };
-    chat_notifications_Health_live: {
+    chatNotificationsHealthLive: {
         parameters: {
             query?: never;
             header?: never;
@@ -9115,7 +9202,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Health_ready: {
+    chatNotificationsHealthReady: {
         parameters: {
             query?: never;
             header?: never;
@@ -9145,7 +9232,7 @@ export interface operations {
             };
         };
     };
-    chat_notifications_Tickets_issue: {
+    chatNotificationsTicketsIssue: {
         parameters: {
             query?: never;
             header?: never;
@@ -9180,7 +9267,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Rooms_list: {
+    chatNotificationsRoomsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -9240,7 +9327,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Rooms_create: {
+    chatNotificationsRoomsCreate: {
         parameters: {
             query?: never;
             header?: {
@@ -9338,7 +9425,7 @@ export interface operations {
             };
         };
     };
-    chat_notifications_Rooms_direct: {
+    chatNotificationsRoomsDirect: {
         parameters: {
             query?: never;
             header?: {
@@ -9439,7 +9526,7 @@ export interface operations {
             };
         };
     };
-    chat_notifications_Rooms_get: {
+    chatNotificationsRoomsGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -9494,7 +9581,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Rooms_markRead: {
+    chatNotificationsRoomsMarkRead: {
         parameters: {
             query?: never;
             header?: never;
@@ -9549,7 +9636,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Rooms_deactivate: {
+    chatNotificationsRoomsDeactivate: {
         parameters: {
             query?: never;
             header?: never;
@@ -9613,7 +9700,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_RoomMembers_addMembers: {
+    chatNotificationsRoomMembersAddMembers: {
         parameters: {
             query?: never;
             header?: never;
@@ -9717,7 +9804,7 @@ export interface operations {
             };
         };
     };
-    chat_notifications_RoomMembers_removeMember: {
+    chatNotificationsRoomMembersRemoveMember: {
         parameters: {
             query?: never;
             header?: never;
@@ -9791,7 +9878,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Messages_list: {
+    chatNotificationsMessagesList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -9862,7 +9949,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Messages_post: {
+    chatNotificationsMessagesPost: {
         parameters: {
             query?: never;
             header?: {
@@ -9951,7 +10038,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Messages_delete: {
+    chatNotificationsMessagesDelete: {
         parameters: {
             query?: never;
             header?: never;
@@ -10018,7 +10105,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Messages_edit: {
+    chatNotificationsMessagesEdit: {
         parameters: {
             query?: never;
             header?: never;
@@ -10114,7 +10201,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Notifications_getPreferences: {
+    chatNotificationsNotificationsGetPreferences: {
         parameters: {
             query?: never;
             header?: never;
@@ -10149,7 +10236,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Notifications_update: {
+    chatNotificationsNotificationsUpdate: {
         parameters: {
             query?: never;
             header?: never;
@@ -10217,7 +10304,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Notifications_list: {
+    chatNotificationsNotificationsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -10269,7 +10356,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Notifications_readAll: {
+    chatNotificationsNotificationsReadAll: {
         parameters: {
             query?: never;
             header?: never;
@@ -10304,7 +10391,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Notifications_markRead: {
+    chatNotificationsNotificationsMarkRead: {
         parameters: {
             query?: never;
             header?: never;
@@ -10359,7 +10446,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Notifications_archive: {
+    chatNotificationsNotificationsArchive: {
         parameters: {
             query?: never;
             header?: never;
@@ -10414,7 +10501,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Settings_get: {
+    chatNotificationsSettingsGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -10449,7 +10536,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Settings_replace: {
+    chatNotificationsSettingsReplace: {
         parameters: {
             query?: never;
             header?: never;
@@ -10515,7 +10602,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_EventTypes_list: {
+    chatNotificationsEventTypesList: {
         parameters: {
             query?: never;
             header?: never;
@@ -10559,7 +10646,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Endpoints_list: {
+    chatNotificationsEndpointsList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -10628,7 +10715,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Endpoints_create: {
+    chatNotificationsEndpointsCreate: {
         parameters: {
             query?: never;
             header?: never;
@@ -10712,7 +10799,7 @@ export interface operations {
             };
         };
     };
-    chat_notifications_Endpoints_get: {
+    chatNotificationsEndpointsGet: {
         parameters: {
             query?: never;
             header?: never;
@@ -10776,7 +10863,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Endpoints_remove: {
+    chatNotificationsEndpointsRemove: {
         parameters: {
             query?: never;
             header?: never;
@@ -10833,7 +10920,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Endpoints_update: {
+    chatNotificationsEndpointsUpdate: {
         parameters: {
             query?: never;
             header?: never;
@@ -10919,7 +11006,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_Endpoints_rotateSecret: {
+    chatNotificationsEndpointsRotateSecret: {
         parameters: {
             query?: never;
             header?: never;
@@ -10992,7 +11079,7 @@ export interface operations {
             };
         };
     };
-    chat_notifications_WebhookMessages_list: {
+    chatNotificationsWebhookMessagesList: {
         parameters: {
             query?: {
                 /** @description Opaque cursor from `next` or `previous`. */
@@ -11072,7 +11159,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_WebhookMessages_attempts: {
+    chatNotificationsWebhookMessagesAttempts: {
         parameters: {
             query?: never;
             header?: never;
@@ -11137,7 +11224,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_WebhookMessages_retry: {
+    chatNotificationsWebhookMessagesRetry: {
         parameters: {
             query?: never;
             header?: never;
@@ -11211,7 +11298,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    chat_notifications_WebhookMessages_replay: {
+    chatNotificationsWebhookMessagesReplay: {
         parameters: {
             query?: never;
             header?: never;
@@ -11304,6 +11391,141 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
+        };
+    };
+    gatewayHealthLive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+            /** @description Request headers over the limit (answered by Node, no body) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    gatewayHealthReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every app is ready */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayReadiness"];
+                };
+            };
+            /** @description Request headers over the limit (answered by Node, no body) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An app is down, or the gateway is shutting down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GatewayReadiness"];
+                };
+            };
+        };
+    };
+    gatewayAsyncapi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The AsyncAPI document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asyncapi: string;
+                        info: {
+                            title: string;
+                            version: string;
+                        };
+                        channels: Record<string, never>;
+                        operations: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Request headers over the limit (answered by Node, no body) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    gatewayOpenapi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The merged OpenAPI document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        openapi: string;
+                        info: {
+                            title: string;
+                            version: string;
+                        };
+                        paths: Record<string, never>;
+                    };
+                };
+            };
+            /** @description Request headers over the limit (answered by Node, no body) */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

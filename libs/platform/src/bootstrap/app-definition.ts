@@ -4,7 +4,7 @@ import type { ConfigDefinition } from '../config/define-config';
 import type { PlatformConfig } from '../config/platform-config';
 import type { PlatformEnv } from '../config/platform-env';
 import type { DatabaseParts } from '../database/database';
-import type { EventRoles } from './feature';
+import type { EventRoles, RpcEndpoint } from './feature';
 
 /**
  * What an app tells the platform to boot it, alone (`main.ts`) or with the others in one
@@ -21,6 +21,8 @@ export interface AppDefinition<C extends PlatformConfig = PlatformConfig> {
   database: DatabaseParts;
   /** What the app does with events, as detected by `defineApp` (absent: both). */
   events?: EventRoles;
+  /** Its NATS responders (`@MessagePattern` methods), as found by `defineApp` in its features. */
+  rpc?: RpcEndpoint[];
   /** The root module; it imports PlatformModule.forApp(...) and the app's feature modules. */
   rootModule(config: C): DynamicModule;
 }

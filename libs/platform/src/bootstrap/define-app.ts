@@ -45,7 +45,7 @@ function rootModuleClass(name: string): new () => object {
  * `createApp` / `runApp` boot it with the platform around its features.
  */
 export function defineApp<C extends PlatformConfig = PlatformConfig>(spec: AppSpec<C>): AppDefinition<C> {
-  const { database, events: detected } = collectFeatures(spec.features);
+  const { database, events: detected, rpc } = collectFeatures(spec.features);
   const events: EventRoles = { ...detected, ...spec.events };
   const Root = rootModuleClass(spec.name);
   return {
@@ -55,6 +55,7 @@ export function defineApp<C extends PlatformConfig = PlatformConfig>(spec: AppSp
     config: spec.config ?? (PLATFORM_ONLY as unknown as ConfigDefinition<PlatformEnv, C>),
     database,
     events,
+    rpc,
     rootModule: (config) => ({
       module: Root,
       imports: [PlatformModule.forApp({ name: spec.name, config, database, events }), ...spec.features],

@@ -88,7 +88,35 @@ function hasEventHandler(cls: Type): boolean {
  * Walks the feature modules (and every module they import) once: their `@Feature` entities and
  * migrations (migrations ordered by timestamp across features), and their use of events.
  */
-export function collectFeatures(features: FeatureModule[]): { database: DatabaseParts; events: EventRoles } {
+/** A NATS responder: the subject of a `@MessagePattern` method and the method answering it. */
+export interface RpcEndpoint {
+  subject: string;
+  /** `<Class>.<method>`, e.g. `UsersRpc.getMany`. */
+  handler: string;
+}
+
+/** Where `@MessagePattern` keeps its subjects (`PATTERN_METADATA` of @nestjs/microservices). */
+const PATTERN_METADATA = 'microservices:pattern';
+
+/** The `@MessagePattern` subjects of a controller class, each with its method. */
+function messagePatterns(cls: Type): RpcEndpoint[] {
+  const prototype = cls.prototype as Record<string, unknown>;
+  return Object.getOwnPropertyNames(prototype).flatMap((method) => {
+    const fn = prototype[method];
+    if (method === 'constructor' || typeof fn !== 'function') return [];
+    const patterns = (Reflect.getMetadata(PATTERN_METADATA, fn) as unknown[] | undefined) ?? [];
+    return patterns
+      .filter((pattern): pattern is string => typeof pattern === 'string')
+      .map((subject) => ({ subject, handler: `${cls.name}.${method}` }));
+  });
+}
+
+export function collectFeatures(features: FeatureModule[]): {
+  database: DatabaseParts;
+  events: EventRoles;
+  rpc: RpcEndpoint[];
+} {
+  const rpc: RpcEndpoint[] = [];
   const entities = new Set<ClassRef | EntitySchema>();
   const migrations = new Set<ClassRef>();
   const events: EventRoles = { consumes: false, publishes: false };
@@ -103,7 +131,8 @@ export function collectFeatures(features: FeatureModule[]): { database: Database
     seenDynamic.add(key);
     const imports: unknown[] = [...(dynamic?.imports ?? [])];
     // Controllers are classes too: one injecting the Outbox publishes as much as a service does.
-    const providers: Provider[] = [...(dynamic?.providers ?? []), ...(dynamic?.controllers ?? [])];
+    const controllers: Type[] = [...(dynamic?.controllers ?? [])];
+    const providers: Provider[] = [...(dynamic?.providers ?? [])];
     if (!seenModules.has(module)) {
       seenModules.add(module);
       const parts = Reflect.getMetadata(FEATURE, module) as FeatureParts | undefined;
@@ -111,8 +140,10 @@ export function collectFeatures(features: FeatureModule[]): { database: Database
       for (const migration of parts?.migrations ?? []) migrations.add(migration);
       imports.push(...((Reflect.getMetadata('imports', module) as unknown[] | undefined) ?? []));
       providers.push(...((Reflect.getMetadata('providers', module) as Provider[] | undefined) ?? []));
-      providers.push(...((Reflect.getMetadata('controllers', module) as Provider[] | undefined) ?? []));
+      controllers.push(...((Reflect.getMetadata('controllers', module) as Type[] | undefined) ?? []));
     }
+    for (const controller of controllers) rpc.push(...messagePatterns(controller));
+    providers.push(...controllers);
     for (const provider of providers) {
       const { classes, inject } = providerClasses(provider);
       if (inject.includes(Outbox)) events.publishes = true;
@@ -126,5 +157,5 @@ export function collectFeatures(features: FeatureModule[]): { database: Database
   features.forEach(visit);
 
   const ordered = [...migrations].sort((a, b) => migrationTimestamp(a) - migrationTimestamp(b));
-  return { database: { entities: [...entities], migrations: ordered }, events };
+  return { database: { entities: [...entities], migrations: ordered }, events, rpc };
 }

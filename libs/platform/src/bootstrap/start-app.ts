@@ -15,6 +15,7 @@ import { parseQueryString, pathDecoding } from '../validation/text-decoding';
 import { answerClientErrors } from '../http/client-errors';
 import { declareDecimalPatterns, declareRequestExamples } from '../http/openapi-examples';
 import { declarePathParameters } from '../http/openapi-paths';
+import { declareDecimalInputs, declareNullableReferences } from '../http/openapi-schemas';
 import { declareSecurity } from '../http/openapi-security';
 import { requestContext } from '../http/request-context';
 import { requestId } from '../http/request-id';
@@ -22,6 +23,7 @@ import { parseTrustedProxies, type TrustedProxies } from '../http/public-url';
 import type { ClientProxy } from '@nestjs/microservices';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { clusterSpread } from '../nats/cluster-spread';
+import { registerService } from '../nats/service-discovery';
 import { busListenerOptions, isInProcess, NATS_CLIENT } from '../nats/transport';
 import { BusHealthIndicator } from '../health/bus.health';
 import { DrainHealthIndicator } from '../health/drain.health';
@@ -114,22 +116,33 @@ async function migrate<C extends PlatformConfig>(def: AppDefinition<C>, config: 
  */
 export function openApiDocument(app: INestApplication, name: string): OpenAPIObject {
   return declareRequestExamples(
-    declareDecimalPatterns(
-      declareSecurity(
-        declarePathParameters(
-          SwaggerModule.createDocument(
-            app,
-            new DocumentBuilder().setTitle(`${name} API`).setVersion('v1').addBearerAuth().build(),
-            {
-              // Unique across the merged document of every app (a generated client needs that), e.g. `acl_Health_live`.
-              operationIdFactory: (controller, method) =>
-                `${name.replace(/-/g, '_')}_${controller.replace(/Controller$/, '')}_${method}`,
-            },
+    declareDecimalInputs(
+      declareNullableReferences(
+        declareDecimalPatterns(
+          declareSecurity(
+            declarePathParameters(
+              SwaggerModule.createDocument(
+                app,
+                new DocumentBuilder().setTitle(`${name} API`).setVersion('v1').addBearerAuth().build(),
+                { operationIdFactory: (controller, method) => operationId(name, controller, method) },
+              ),
+            ),
           ),
         ),
       ),
     ),
   );
+}
+
+/**
+ * camelCase and unique across the merged document of every app (code generators name methods
+ * after it): app, controller without `Controller`, method, e.g. `contentStoryCategoriesCreate`.
+ */
+export function operationId(app: string, controller: string, method: string): string {
+  const words = [...app.split('-'), controller.replace(/Controller$/, ''), method];
+  return words
+    .map((word, i) => (i === 0 ? word[0].toLowerCase() : word[0].toUpperCase()) + word.slice(1))
+    .join('');
 }
 
 /**
@@ -230,6 +243,8 @@ async function bootApp<C extends PlatformConfig>(
   if (!isInProcess(config.nats)) {
     // After a failover, both connections move back to rejoined nodes by themselves.
     clusterSpread(`${def.name}-listener`).attach(listener.unwrap<NatsConnection>());
+    // `$SRV.PING|INFO|STATS` (nats micro ...): this instance as the service named after the app.
+    registerService(listener.unwrap<NatsConnection>(), def.name, def.rpc ?? [], metrics);
     const client = app.get<ClientProxy>(NATS_CLIENT);
     void client
       .connect()

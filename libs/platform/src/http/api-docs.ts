@@ -170,7 +170,15 @@ export function ApiNoContent(description = 'No content', status = 204) {
   return ApiResponse({ status, description });
 }
 
-/** Documents a success answer whose body is raw bytes (a download's 200, a range's 206). */
+/**
+ * Documents a success answer whose body is raw bytes (a download's 200, a range's 206), sent with
+ * the type it was stored with: declared for any media type, so a validator takes whatever type
+ * was stored, while the route's errors stay `application/json`.
+ */
 export function ApiBinary(description: string, status = 200) {
-  return ApiResponse({ status, description, schema: { type: 'string', format: 'binary' } });
+  return ApiResponse({
+    status,
+    description,
+    content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+  });
 }
