@@ -25,8 +25,7 @@ export class PlatformMetrics implements OnModuleInit {
 
   onModuleInit(): void {
     const { metrics, dataSource, bus } = this;
-    // Read before the outbox gauges below start their query: pg-pool queues every checkout for a
-    // tick, even with idle connections, so the scrape's own query would count as a waiter.
+    // Read before the outbox gauges below start their query (it would be queued behind a full pool).
     const pool = () => (dataSource.driver as unknown as { master?: PgPool }).master;
     metrics.gauge('db_pool_connections', 'Database pool connections by state.', ['state'], (g) => {
       const p = pool();
@@ -36,7 +35,9 @@ export class PlatformMetrics implements OnModuleInit {
     });
     metrics.gauge('db_pool_waiting', 'Queries waiting for a free database connection.', [], (g) => {
       const p = pool();
-      if (p) g.set(p.waitingCount);
+      // pg-pool queues a checkout for one tick even when a connection is idle: only while none is
+      // idle are queued checkouts really waiting.
+      if (p) g.set(p.idleCount > 0 ? 0 : p.waitingCount);
     });
     const outbox = async () => {
       // The partial index outbox_pending_idx keeps this cheap whatever the table's size.
