@@ -240,6 +240,8 @@ describe('the S3 driver, two replicas taking alternate requests, through a gatew
     gateway = spawnDist('gateway', {
       ...system().env,
       GATEWAY_PORT: String(port),
+      // The stack's gateway holds its metrics port: this one takes any free one.
+      GATEWAY_METRICS_PORT: '0',
       DOCUMENTS_URL: balancer.url,
       // Far below a chunk: tus chunks on the uploads path are exempt from the body limits.
       UPLOAD_LIMIT: '1mb',

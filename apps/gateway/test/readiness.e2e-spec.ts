@@ -49,7 +49,7 @@ describe("the gateway's readiness with a fake upstream that is slow to answer it
   beforeAll(async () => {
     if (!upstream.server.listening) await once(upstream.server, 'listening');
     const origin = `http://127.0.0.1:${(upstream.server.address() as AddressInfo).port}`;
-    const env: Record<string, string> = { GATEWAY_PORT: '0', LOG_LEVEL: 'silent' };
+    const env: Record<string, string> = { GATEWAY_PORT: '0', GATEWAY_METRICS_PORT: '0', LOG_LEVEL: 'silent' };
     for (const app of SERVICE_NAMES) env[`${envPrefix(app)}_URL`] = origin;
     gateway = await startGateway(env);
     url = `http://127.0.0.1:${gateway.port}`;

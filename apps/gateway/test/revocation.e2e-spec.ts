@@ -224,7 +224,13 @@ describe('a process that starts after a revocation', () => {
     await call(gw, '/acl/api/v1/auth/revoke', { method: 'POST', token: rita.access });
     await expectRevokedEverywhere(rita.access);
     const port = await freePort();
-    const gateway = spawnDist('gateway', { ...stack().env, GATEWAY_PORT: String(port), PORT: String(port) });
+    const gateway = spawnDist('gateway', {
+      ...stack().env,
+      GATEWAY_PORT: String(port),
+      PORT: String(port),
+      // The stack's gateway holds its metrics port: this one takes any free one.
+      GATEWAY_METRICS_PORT: '0',
+    });
     try {
       const base = `http://127.0.0.1:${port}`;
       await waitReady(`${base}/health/live`, gateway);
