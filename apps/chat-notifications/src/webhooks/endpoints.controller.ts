@@ -25,7 +25,7 @@ import {
 import type { Request } from 'express';
 import { CreateEndpointDto } from './dto/create-endpoint.dto';
 import { EndpointIdParams } from './dto/endpoint-id.params';
-import { EndpointResponse, EndpointWithSecretResponse } from './dto/endpoint.response';
+import { WebhookEndpointResponse, WebhookEndpointWithSecretResponse } from './dto/endpoint.response';
 import { ListEndpointsQuery } from './dto/list-endpoints.query';
 import { UpdateEndpointDto } from './dto/update-endpoint.dto';
 import { EndpointsService } from './endpoints.service';
@@ -44,7 +44,11 @@ export class EndpointsController {
   @HttpCode(201)
   @RequirePermissions(Permissions.webhooksAdmin)
   @ApiOperation({ summary: 'Add an endpoint (its secret is shown only in this answer)' })
-  @ApiSuccess(EndpointWithSecretResponse, { status: 201, envelope: true, description: 'Endpoint created' })
+  @ApiSuccess(WebhookEndpointWithSecretResponse, {
+    status: 201,
+    envelope: true,
+    description: 'Endpoint created',
+  })
   @ApiErrors(
     401,
     ADMIN_NEEDED,
@@ -60,7 +64,7 @@ export class EndpointsController {
   @Get()
   @RequirePermissions(Permissions.webhooksAdmin)
   @ApiOperation({ summary: 'Endpoints, newest first (cursor)' })
-  @ApiSuccess(EndpointResponse, { list: 'page', envelope: true })
+  @ApiSuccess(WebhookEndpointResponse, { list: 'page', envelope: true })
   @ApiErrors(401, ADMIN_NEEDED, 422)
   async list(
     @Query() query: ListEndpointsQuery,
@@ -72,7 +76,7 @@ export class EndpointsController {
   @Get(':id')
   @RequirePermissions(Permissions.webhooksAdmin)
   @ApiOperation({ summary: 'One endpoint' })
-  @ApiSuccess(EndpointResponse, { envelope: true })
+  @ApiSuccess(WebhookEndpointResponse, { envelope: true })
   @ApiErrors(401, ADMIN_NEEDED, 404, 422)
   async get(@Param() params: EndpointIdParams): Promise<Envelope<WebhookEndpointView>> {
     return envelope('Endpoint', await this.endpoints.get(params.id));
@@ -81,7 +85,7 @@ export class EndpointsController {
   @Patch(':id')
   @RequirePermissions(Permissions.webhooksAdmin)
   @ApiOperation({ summary: 'Change an endpoint; `disabled: false` enables it again' })
-  @ApiSuccess(EndpointResponse, { envelope: true })
+  @ApiSuccess(WebhookEndpointResponse, { envelope: true })
   @ApiErrors(401, ADMIN_NEEDED, 404, 413, 415, [
     422,
     'Invalid body; `url_not_allowed` for a forbidden address',
@@ -107,7 +111,7 @@ export class EndpointsController {
   @HttpCode(200)
   @RequirePermissions(Permissions.webhooksAdmin)
   @ApiOperation({ summary: 'A new secret; the old one also signs for WEBHOOK_SECRET_OVERLAP' })
-  @ApiSuccess(EndpointWithSecretResponse, { envelope: true, description: 'Secret rotated' })
+  @ApiSuccess(WebhookEndpointWithSecretResponse, { envelope: true, description: 'Secret rotated' })
   @ApiErrors(401, ADMIN_NEEDED, 404, 422, [503, 'WEBHOOK_SECRETS_KEY is not set'])
   async rotateSecret(@Param() params: EndpointIdParams): Promise<Envelope<WebhookEndpointWithSecretView>> {
     return envelope('Secret rotated', await this.endpoints.rotateSecret(params.id));

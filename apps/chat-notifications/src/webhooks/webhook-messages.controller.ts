@@ -10,11 +10,11 @@ import {
   type Page,
 } from '@media/platform';
 import type { Request } from 'express';
-import { AttemptResponse } from './dto/attempt.response';
+import { WebhookAttemptResponse } from './dto/attempt.response';
 import { EndpointIdParams } from './dto/endpoint-id.params';
 import { ListMessagesQuery } from './dto/list-messages.query';
 import { MessageIdParams } from './dto/message-id.params';
-import { MessageResponse, ReplayResponse } from './dto/message.response';
+import { WebhookMessageResponse, WebhookReplayResponse } from './dto/message.response';
 import { ReplayDto } from './dto/replay.dto';
 import { WebhookMessagesService } from './webhook-messages.service';
 import type { WebhookAttemptView, WebhookMessageView } from './webhooks.view';
@@ -32,7 +32,7 @@ export class WebhookMessagesController {
   @Get('messages')
   @RequirePermissions(Permissions.webhooksAdmin)
   @ApiOperation({ summary: "An endpoint's messages, newest first (cursor)" })
-  @ApiSuccess(MessageResponse, { list: 'page', envelope: true })
+  @ApiSuccess(WebhookMessageResponse, { list: 'page', envelope: true })
   @ApiErrors(401, ADMIN_NEEDED, 404, 422)
   async list(
     @Param() params: EndpointIdParams,
@@ -45,7 +45,7 @@ export class WebhookMessagesController {
   @Get('messages/:message_id/attempts')
   @RequirePermissions(Permissions.webhooksAdmin)
   @ApiOperation({ summary: "A message's attempts, oldest first, each with the first 1 KiB of the answer" })
-  @ApiSuccess(AttemptResponse, { list: 'array', envelope: true })
+  @ApiSuccess(WebhookAttemptResponse, { list: 'array', envelope: true })
   @ApiErrors(401, ADMIN_NEEDED, 404, 422)
   async attempts(@Param() params: MessageIdParams): Promise<Envelope<WebhookAttemptView[]>> {
     return envelope('Attempts', await this.messages.attempts(params.id, params.message_id));
@@ -55,7 +55,7 @@ export class WebhookMessagesController {
   @HttpCode(202)
   @RequirePermissions(Permissions.webhooksAdmin)
   @ApiOperation({ summary: 'Send a message again now (the same webhook-id)' })
-  @ApiSuccess(MessageResponse, { status: 202, envelope: true, description: 'Queued' })
+  @ApiSuccess(WebhookMessageResponse, { status: 202, envelope: true, description: 'Queued' })
   @ApiErrors(401, ADMIN_NEEDED, 404, DISABLED, 422)
   async retry(@Param() params: MessageIdParams): Promise<Envelope<WebhookMessageView>> {
     return envelope('Retry queued', await this.messages.retry(params.id, params.message_id));
@@ -65,7 +65,7 @@ export class WebhookMessagesController {
   @HttpCode(202)
   @RequirePermissions(Permissions.webhooksAdmin)
   @ApiOperation({ summary: 'Send every matching event since a time again (the same webhook-ids)' })
-  @ApiSuccess(ReplayResponse, { status: 202, envelope: true, description: 'Queued' })
+  @ApiSuccess(WebhookReplayResponse, { status: 202, envelope: true, description: 'Queued' })
   @ApiErrors(401, ADMIN_NEEDED, 404, DISABLED, 413, 415, 422)
   async replay(
     @Param() params: EndpointIdParams,

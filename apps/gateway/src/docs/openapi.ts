@@ -147,6 +147,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   roles: 'Roles and the permissions they grant (acl)',
   correspondents: 'Correspondents (acl)',
   documents: 'Stored documents: upload, list, download, delete (documents)',
+  uploads: 'Resumable uploads of large files, as the tus 1.0 protocol says (documents)',
   realtime: 'Websocket tickets for live pushes (chat-notifications)',
   chat: 'Chat rooms, members and messages (chat-notifications)',
   notifications: 'Inbox notifications and delivery preferences (chat-notifications)',

@@ -43,7 +43,7 @@ type UntypedOperations = {
   }[Method];
 }[keyof paths];
 
-/** Answers with no JSON body by design: 204 No Content, and a binary download. */
+/** Answers with no JSON body by design: 204 No Content, a binary download, and tus (headers only). */
 type Exceptions =
   | 'delete /acl/api/v1/groups/{id}/members/{user_id}'
   | 'delete /api/v1/chat/rooms/{id}/messages/{message_id}'
@@ -52,7 +52,10 @@ type Exceptions =
   | 'delete /content/api/v1/lineup/slots/{slot_id}/assets/{document_id}'
   | 'delete /content/api/v1/story-categories/{id}'
   | 'delete /documents/api/v1/documents/{document_id}'
+  | 'delete /documents/api/v1/uploads/{upload_id}'
   | 'get /documents/api/v1/documents/{document_id}/content'
+  | 'patch /documents/api/v1/uploads/{upload_id}'
+  | 'post /documents/api/v1/uploads'
   | 'post /acl/api/v1/auth/revoke';
 
 type Unexpected = Exclude<UntypedOperations, Exceptions>;

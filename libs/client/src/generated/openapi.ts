@@ -2877,19 +2877,20 @@ export interface components {
             member_ids: string[];
         };
         MessageResponse: {
-            /**
-             * Format: uuid
-             * @description The event's id: the `webhook-id` of every attempt
-             */
+            /** Format: uuid */
             id: string;
-            /** @example assignment.task.claimed */
-            type: string;
-            /** @enum {string} */
-            status: "pending" | "delivered" | "failed";
-            attempts: number;
+            /** Format: uuid */
+            room_id: string;
+            /** Format: uuid */
+            sender: string;
+            /** @description null once the message is deleted */
+            body: string | null;
+            /** @description The members mentioned when it was posted (an edit leaves them) */
+            mentions: string[];
             /** Format: date-time */
-            next_attempt_at: string | null;
-            last_status_code: number | null;
+            edited_at: string | null;
+            /** Format: date-time */
+            deleted_at: string | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -3037,7 +3038,7 @@ export interface components {
              */
             digest_time?: string;
         };
-        EventTypeResponse: {
+        WebhookEventTypeResponse: {
             /** @example assignment.task.claimed */
             type: string;
             description: string;
@@ -3046,7 +3047,7 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        EndpointWithSecretResponse: {
+        WebhookEndpointWithSecretResponse: {
             /** Format: uuid */
             id: string;
             url: string;
@@ -3095,7 +3096,7 @@ export interface components {
             /** @default false */
             disabled?: boolean;
         };
-        EndpointResponse: {
+        WebhookEndpointResponse: {
             /** Format: uuid */
             id: string;
             url: string;
@@ -3121,7 +3122,24 @@ export interface components {
             event_types?: string[];
             disabled?: boolean;
         };
-        AttemptResponse: {
+        WebhookMessageResponse: {
+            /**
+             * Format: uuid
+             * @description The event's id: the `webhook-id` of every attempt
+             */
+            id: string;
+            /** @example assignment.task.claimed */
+            type: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            last_status_code: number | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        WebhookAttemptResponse: {
             /** Format: date-time */
             at: string;
             /** @description null when no answer came (timeout, refused) */
@@ -3131,7 +3149,7 @@ export interface components {
             /** @description At most the first 1 KiB of the answer */
             response_body: string;
         };
-        ReplayResponse: {
+        WebhookReplayResponse: {
             /** @example 12 */
             messages: number;
         };
@@ -10621,7 +10639,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["EventTypeResponse"][];
+                        data: components["schemas"]["WebhookEventTypeResponse"][];
                     };
                 };
             };
@@ -10670,7 +10688,7 @@ export interface operations {
                         success: true;
                         message: string;
                         data: {
-                            results: components["schemas"]["EndpointResponse"][];
+                            results: components["schemas"]["WebhookEndpointResponse"][];
                             /**
                              * Format: uri
                              * @description Absolute URL of the next page
@@ -10738,7 +10756,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["EndpointWithSecretResponse"];
+                        data: components["schemas"]["WebhookEndpointWithSecretResponse"];
                     };
                 };
             };
@@ -10820,7 +10838,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["EndpointResponse"];
+                        data: components["schemas"]["WebhookEndpointResponse"];
                     };
                 };
             };
@@ -10945,7 +10963,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["EndpointResponse"];
+                        data: components["schemas"]["WebhookEndpointResponse"];
                     };
                 };
             };
@@ -11027,7 +11045,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["EndpointWithSecretResponse"];
+                        data: components["schemas"]["WebhookEndpointWithSecretResponse"];
                     };
                 };
             };
@@ -11105,7 +11123,7 @@ export interface operations {
                         success: true;
                         message: string;
                         data: {
-                            results: components["schemas"]["MessageResponse"][];
+                            results: components["schemas"]["WebhookMessageResponse"][];
                             /**
                              * Format: uri
                              * @description Absolute URL of the next page
@@ -11181,7 +11199,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["AttemptResponse"][];
+                        data: components["schemas"]["WebhookAttemptResponse"][];
                     };
                 };
             };
@@ -11246,7 +11264,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["MessageResponse"];
+                        data: components["schemas"]["WebhookMessageResponse"];
                     };
                 };
             };
@@ -11323,7 +11341,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         message: string;
-                        data: components["schemas"]["ReplayResponse"];
+                        data: components["schemas"]["WebhookReplayResponse"];
                     };
                 };
             };

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 
 /** One attempt to deliver a message, with what the endpoint answered. */
-export class AttemptResponse {
+export class WebhookAttemptResponse {
   @ApiProperty({ format: 'date-time' }) at!: string;
   @ApiProperty({ type: Number, nullable: true, description: 'null when no answer came (timeout, refused)' })
   status_code!: number | null;

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 
 /** A webhook endpoint; its secret is never shown after create and rotate-secret. */
-export class EndpointResponse {
+export class WebhookEndpointResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty() url!: string;
   @ApiProperty({ type: String, nullable: true }) description!: string | null;
@@ -13,7 +13,7 @@ export class EndpointResponse {
 }
 
 /** The answer to create and rotate-secret: the endpoint with its signing secret, shown only here. */
-export class EndpointWithSecretResponse extends EndpointResponse {
+export class WebhookEndpointWithSecretResponse extends WebhookEndpointResponse {
   @ApiProperty({
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
     description: '`whsec_` + base64 of 32 random bytes',

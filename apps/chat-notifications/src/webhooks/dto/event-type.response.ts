@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 
 /** One event type an endpoint may subscribe to. */
-export class EventTypeResponse {
+export class WebhookEventTypeResponse {
   @ApiProperty({ example: 'assignment.task.claimed' }) type!: string;
   @ApiProperty() description!: string;
   @ApiProperty({

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 
 /** One event's delivery to one endpoint. */
-export class MessageResponse {
+export class WebhookMessageResponse {
   @ApiProperty({ format: 'uuid', description: "The event's id: the `webhook-id` of every attempt" })
   id!: string;
   @ApiProperty({ example: 'assignment.task.claimed' }) type!: string;
@@ -13,6 +13,6 @@ export class MessageResponse {
 }
 
 /** How many messages a replay queued again. */
-export class ReplayResponse {
+export class WebhookReplayResponse {
   @ApiProperty({ example: 12 }) messages!: number;
 }
