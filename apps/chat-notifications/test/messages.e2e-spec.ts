@@ -5,14 +5,13 @@
  * message's `created_at`, and by a replica with a short CHAT_EDIT_WINDOW), the ADMIN exception,
  * tombstones, pushes to a socket on a second replica, and an edit racing a deletion.
  */
-import { call, type ApiResponse } from '@media/testing';
+import { call, eventually, isDefined, type ApiResponse } from '@media/testing';
 import {
   api,
   chatDb,
   closeNats,
   connectWs,
   createRoom,
-  eventually,
   groupId,
   startReplica,
   users,
@@ -140,12 +139,16 @@ describe('mentions', () => {
 
   it('gives each mentioned member a chat.mention notification, and none to the sender mentioning itself', async () => {
     const message = await send(room.id, bob, 'ping carol', [carol.id, bob.id]);
-    const entry = await eventually(async () => {
-      const inbox = await api('/api/v1/notifications', { token: carol.token });
-      return inbox.body.data.results.find(
-        (n: any) => n.notification_type === 'chat.mention' && n.data.message_id === message.id,
-      );
-    });
+    const entry = await eventually(
+      async () => {
+        const inbox = await api('/api/v1/notifications', { token: carol.token });
+        return inbox.body.data.results.find(
+          (n: any) => n.notification_type === 'chat.mention' && n.data.message_id === message.id,
+        );
+      },
+      isDefined,
+      { timeoutMs: 8_000, orThrow: true },
+    );
     expect(entry).toMatchObject({
       recipient_id: carol.id,
       data: { room_id: room.id, message_id: message.id, sender: bob.id },

@@ -5,11 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { mintToken } from '@media/testing';
+import { eventually, mintToken } from '@media/testing';
 import { WebSocket } from 'ws';
 import {
   bootGateway,
-  eventually,
   startFakeUpstream,
   type BootedGateway,
   type FakeUpstream,
@@ -183,13 +182,17 @@ describe('connection caps', () => {
     expectContractError(refused, 'upstream_unavailable');
     // A second websocket is over MAX_WEBSOCKETS (the handshake comes on a free HTTP slot).
     first.destroy();
-    await eventually(async () => {
-      const probe = await RawConnection.open(gw.port);
-      await probe.write(head('GET', '/health/live'));
-      const ok = (await probe.read().catch(() => ({ status: 0 }))).status === 200;
-      probe.destroy();
-      return ok;
-    }, 'an HTTP slot is free again');
+    await eventually(
+      async () => {
+        const probe = await RawConnection.open(gw.port);
+        await probe.write(head('GET', '/health/live'));
+        const ok = (await probe.read().catch(() => ({ status: 0 }))).status === 200;
+        probe.destroy();
+        return ok;
+      },
+      (ok) => ok,
+      { intervalMs: 20, orThrow: 'an HTTP slot is free again' },
+    );
     const again = new WebSocket(`ws://127.0.0.1:${gw.port}/api/v1/ws`, {
       headers: { authorization: `Bearer ${token}` },
     });

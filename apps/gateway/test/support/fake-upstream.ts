@@ -151,17 +151,3 @@ export async function bootGateway(
   const gateway = await startGateway({ ...env, ...extra });
   return { gateway, port: gateway.port, url: `http://127.0.0.1:${gateway.port}` };
 }
-
-/** Polls `check` until it is true or the deadline passes (then fails with `what`). */
-export async function eventually(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 5_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`not within ${timeoutMs} ms: ${what}`);
-}
