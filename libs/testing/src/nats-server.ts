@@ -8,6 +8,8 @@ import { freePort } from './ports';
 
 export interface PrivateNats {
   url: string;
+  /** The server's process id (a bench samples its CPU time). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ export async function startNats(options: NatsOptions = {}): Promise<PrivateNats>
   }
   return {
     url: `nats://127.0.0.1:${port}`,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((done) => {
         child.once('exit', () => {
