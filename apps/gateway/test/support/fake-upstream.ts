@@ -23,6 +23,8 @@ export interface FakeUpstream {
   hits: Map<string, number>;
   /** Headers of the last request per path. */
   lastHeaders: Map<string, IncomingMessage['headers']>;
+  /** Each request by its URL (query included): `open` until its response or its connection closes. */
+  requests: Map<string, 'open' | 'closed'>;
   close(): Promise<void>;
 }
 
@@ -45,11 +47,15 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   const jwk = publicJwk(keys);
   const hits = new Map<string, number>();
   const lastHeaders = new Map<string, IncomingMessage['headers']>();
+  const requests = new Map<string, 'open' | 'closed'>();
 
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     hits.set(path, (hits.get(path) ?? 0) + 1);
     lastHeaders.set(path, req.headers);
+    const url = req.url ?? '/';
+    requests.set(url, 'open');
+    res.once('close', () => requests.set(url, 'closed'));
     if (path === '/acl/.well-known/jwks.json') return json(res, 200, { keys: [jwk] });
     if (/^\/[^/]+\/health\/(ready|live)$/.test(path)) return json(res, 200, { status: 'ok' });
     if (path === '/acl/api/v1/auth/token' || path === '/content/api/v1/echo') {
@@ -119,6 +125,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     keys,
     hits,
     lastHeaders,
+    requests,
     close: async () => {
       for (const client of sockets.clients) client.terminate();
       sockets.close();
