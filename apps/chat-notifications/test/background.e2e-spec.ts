@@ -19,6 +19,8 @@ const stalled = new Map<string, () => void>();
 /** Documents that exist, and a hook run while one of them is being checked. */
 const documents = new Set<string>();
 const duringCheck = new Map<string, () => Promise<void>>();
+/** While set, the first message for one of `recipients` is held unanswered until `release()`. */
+let holdOne: { recipients: Set<string>; via?: string; release?: () => void } | undefined;
 
 let stack: MailStack;
 let nc: MailStack['nc'];
@@ -35,7 +37,11 @@ beforeAll(async () => {
     name: 'background',
     recipientName: 'Background Tester',
     // The message is in, but its "250 OK" never comes: the sender's timeout decides.
-    hold: (mail) => {
+    hold: (mail, reply) => {
+      if (holdOne && !holdOne.release && mail.to.some((address) => holdOne?.recipients.has(address))) {
+        Object.assign(holdOne, { via: mail.via, release: reply });
+        return true;
+      }
       const held = mail.to.find((address) => stallFirst.delete(address));
       if (!held) return false;
       stalled.get(held)?.();
@@ -175,10 +181,23 @@ describe('email delivery', () => {
 
   it('sends each email once with two replicas running', async () => {
     const readers = Array.from({ length: 30 }, () => person('pair'));
+    const addresses = new Set(readers.map((r) => r.address));
+    const ours = () => received.filter((m) => m.to.some((address) => addresses.has(address)));
+    // The first message in is held unanswered: the replica that sent it is stuck in its batch, so
+    // the rest must go out through the other one.
+    const held: NonNullable<typeof holdOne> = (holdOne = { recipients: addresses });
     await notify(
       readers.map((r) => r.id),
       'Once each',
     );
+    const other = await eventually(
+      async () => (held.via ? ours().find((m) => m.via !== held.via) : undefined),
+      isDefined,
+      { timeoutMs: 30_000, orThrow: 'a message from the other replica while the first one waits' },
+    );
+    holdOne = undefined;
+    held.release?.();
+    expect([held.via, other.via].sort()).toEqual(['replica-1', 'replica-2']);
     await eventually(
       async () => {
         const rows = await queryDatabase<{ n: number }>(
