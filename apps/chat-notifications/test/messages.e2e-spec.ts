@@ -3,7 +3,7 @@
  * gateway against the real apps: mentions checked against the room's members, `chat.mention`
  * notifications, `mention_count` beside `unread_count`, the edit window (moved by backdating a
  * message's `created_at`, and by a replica with a short CHAT_EDIT_WINDOW), the ADMIN exception,
- * tombstones, pushes to a socket on a second replica, and an edit racing a deletion.
+ * tombstones, pushes to a socket on a second replica, and an edit sent at once with a deletion.
  */
 import { call, eventually, isDefined, type ApiResponse } from '@media/testing';
 import {
@@ -383,7 +383,9 @@ describe('deletions', () => {
     expect((await remove(id, old.id, carol)).status).toBe(409);
   });
 
-  it('ends an edit racing a deletion consistently: a tombstone, the edit 200 before it or 409 after', async () => {
+  // Which of the two commits first is not controlled here (the deletion usually does), so this
+  // does not prove the two overlapped: only that sending both at once never leaves an edited body.
+  it('ends an edit sent at once with a deletion consistently: a tombstone, the edit 200 before it or 409 after', async () => {
     const messages = await Promise.all(Array.from({ length: 10 }, (_, i) => send(room.id, bob, `race ${i}`)));
     const outcomes = await Promise.all(
       messages.map(async (m) => {
