@@ -27,12 +27,11 @@
  * postgres://postgres@127.0.0.1:5432/postgres) and starts its own nats-server on a free port;
  * tokens are minted with a key whose JWKS this script serves. Writes bench/results/chat-notifications.json.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Client as HttpClient } from 'undici';
 import { BENCH_TOKEN_TTL, serveJwks } from './lib/app-server.mjs';
@@ -44,6 +43,7 @@ const require = createRequire(import.meta.url);
 const WebSocket = require('ws');
 const { generateTestKeys, mintToken } = require(dist('libs/testing/src/tokens.js'));
 const { freePort } = require(dist('libs/testing/src/ports.js'));
+const { startNats } = require(dist('libs/testing/src/nats-server.js'));
 const { ROOM_COUNTS_SQL } = require(dist('apps/chat-notifications/src/chat/room-counts.sql.js'));
 
 const MEMBERS = Number(process.env.MEMBERS ?? 1000);
@@ -104,29 +104,21 @@ function cpuSeconds() {
 const stops = [];
 
 /** A nats-server of our own, so nothing else's subjects or consumers mix with ours. */
-async function startNats() {
-  const port = await freePort();
-  const dir = join(tmpdir(), `chat-bench-nats-${Date.now()}`);
-  const nats = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], {
-    stdio: 'ignore',
-  });
+async function startOwnNats() {
+  const nats = await startNats();
   pids.nats = nats.pid;
-  stops.push(async () => {
-    nats.kill('SIGTERM');
-    await once(nats, 'exit').catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return port;
+  stops.push(nats.stop);
+  return nats.url;
 }
 
 /** The JWKS acl would publish (for our key), chat-notifications and the gateway; the gateway's base URL. */
-async function startStack(natsPort, keys) {
+async function startStack(natsUrl, keys) {
   const jwks = await serveJwks(keys);
   stops.push(jwks.stop);
   const appPort = await freePort();
   const gatewayPort = await freePort();
   const common = {
-    NATS_URL: `nats://127.0.0.1:${natsPort}`,
+    NATS_URL: natsUrl,
     CURSOR_SECRET: randomBytes(32).toString('hex'),
     JWT_JWKS_URL: jwks.url,
     JWT_ACCESS_TTL: BENCH_TOKEN_TTL,
@@ -151,7 +143,7 @@ async function startStack(natsPort, keys) {
     },
     `http://127.0.0.1:${gatewayPort}/health/live`,
   );
-  log(`chat-notifications :${appPort}, gateway :${gatewayPort}, nats :${natsPort}, db ${database.name}`);
+  log(`chat-notifications :${appPort}, gateway :${gatewayPort}, nats ${natsUrl}, db ${database.name}`);
   return { gateway: `http://127.0.0.1:${gatewayPort}`, app: `http://127.0.0.1:${appPort}` };
 }
 
@@ -447,9 +439,9 @@ async function main() {
   };
   await database.create();
   stops.push(() => database.drop());
-  const natsPort = await startNats();
+  const natsUrl = await startOwnNats();
   const keys = generateTestKeys();
-  const urls = await startStack(natsPort, keys);
+  const urls = await startStack(natsUrl, keys);
   const { gateway } = urls;
 
   await withClient(database.url, async (db) => {

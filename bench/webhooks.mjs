@@ -32,6 +32,7 @@ import { benchDatabase, dist, log, machine, withClient, writeResult } from './li
 const require = createRequire(import.meta.url);
 const { generateTestKeys, mintToken } = require(dist('libs/testing/src/tokens.js'));
 const { startNats } = require(dist('libs/testing/src/nats-server.js'));
+const { eventually } = require(dist('libs/testing/src/poll.js'));
 
 const EVENTS = Number(process.env.EVENTS ?? 1000);
 const ISOLATION_EVENTS = Number(process.env.ISOLATION_EVENTS ?? 300);
@@ -55,14 +56,6 @@ async function receiver({ hang = false } = {}) {
     arrivals,
     stop: () => (server.closeAllConnections(), new Promise((r) => server.close(r))),
   };
-}
-
-async function until(check, timeoutMs, what) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 async function main() {
@@ -136,7 +129,11 @@ async function main() {
   const all = await api('POST', '/endpoints', { url: fast.url, event_types: [SUBJECT] });
   const published = [];
   for (let i = 0; i < EVENTS; i++) published.push(await publish());
-  await until(() => new Set(fast.arrivals.map((a) => a.id)).size >= EVENTS, 300_000, 'phase 1 deliveries');
+  await eventually(
+    () => new Set(fast.arrivals.map((a) => a.id)).size >= EVENTS,
+    (ok) => ok,
+    { timeoutMs: 300_000, intervalMs: 20, orThrow: 'phase 1 deliveries' },
+  );
   const firstArrival = new Map();
   for (const a of fast.arrivals) if (!firstArrival.has(a.id)) firstArrival.set(a.id, a.at);
   const latencies = published.map((p) => firstArrival.get(p.id) - p.at);
@@ -152,12 +149,20 @@ async function main() {
   fast.arrivals.length = 0;
   const ids = [];
   for (let i = 0; i < EVENTS; i++) ids.push((await publish()).id);
-  await until(() => new Set(fast.arrivals.map((a) => a.id)).size >= EVENTS / 3, 300_000, 'a third');
+  await eventually(
+    () => new Set(fast.arrivals.map((a) => a.id)).size >= EVENTS / 3,
+    (ok) => ok,
+    { timeoutMs: 300_000, intervalMs: 20, orThrow: 'a third' },
+  );
   const victim = replicas.shift();
   victim.child.kill('SIGKILL');
   await once(victim.child, 'exit');
   const killedAt = performance.now();
-  await until(() => new Set(fast.arrivals.map((a) => a.id)).size >= EVENTS, 300_000, 'phase 2 deliveries');
+  await eventually(
+    () => new Set(fast.arrivals.map((a) => a.id)).size >= EVENTS,
+    (ok) => ok,
+    { timeoutMs: 300_000, intervalMs: 20, orThrow: 'phase 2 deliveries' },
+  );
   const counts = new Map();
   for (const a of fast.arrivals) counts.set(a.id, (counts.get(a.id) ?? 0) + 1);
   const kill = {
@@ -182,10 +187,10 @@ async function main() {
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       sent.push(await publish());
     }
-    await until(
+    await eventually(
       () => new Set(receiverOf.arrivals.map((a) => a.id)).size >= ISOLATION_EVENTS,
-      300_000,
-      'isolation',
+      (ok) => ok,
+      { timeoutMs: 300_000, intervalMs: 20, orThrow: 'isolation' },
     );
     const arrived = new Map();
     for (const a of receiverOf.arrivals) if (!arrived.has(a.id)) arrived.set(a.id, a.at);

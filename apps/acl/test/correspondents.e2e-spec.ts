@@ -3,6 +3,7 @@
  * the gateway.
  */
 import { randomUUID } from 'node:crypto';
+import { eventually } from '@media/testing';
 import { acl, admin, aclDb, createUser, follow, login, PASSWORD, tokenWith, uniqueEmail } from './support';
 
 const CORRESPONDENT_FIELDS = [
@@ -94,16 +95,13 @@ describe('POST /acl/api/v1/auth/correspondents/invite', () => {
       },
     ]);
     // The relay hands it to JetStream shortly after the commit.
-    const deadline = Date.now() + 5000;
-    let published: { published_at: unknown }[] = [];
-    while (Date.now() < deadline) {
-      published = await aclDb(
-        `SELECT published_at FROM outbox WHERE payload->>'user_id' = $1 AND published_at IS NOT NULL`,
-        [res.body.id],
-      );
-      if (published.length) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const published = await eventually(
+      () =>
+        aclDb(`SELECT published_at FROM outbox WHERE payload->>'user_id' = $1 AND published_at IS NOT NULL`, [
+          res.body.id,
+        ]),
+      (rows) => rows.length > 0,
+    );
     expect(published).toHaveLength(1);
   });
 

@@ -6,7 +6,7 @@
  * capped at ESCALATION_MAX_LEVEL; two replicas at once escalate and announce each change exactly once.
  */
 import { randomUUID } from 'node:crypto';
-import { call, queryDatabase } from '@media/testing';
+import { call, eventually, queryDatabase } from '@media/testing';
 import { EscalatorService } from '../src/escalation/escalator.service';
 import { Harness, type Instance } from './in-process';
 
@@ -217,9 +217,13 @@ describe('the scheduled job', () => {
     const id = await createTask({ due_at: soon });
     // An instance whose clock is 50 h ahead: the task is 49 h past due, level 3.
     const ahead = await harness.boot({ ESCALATION_NOW_OFFSET: '50h', ESCALATION_CHECK_INTERVAL: '200ms' });
-    const deadline = Date.now() + 10_000;
-    while ((await level(id)) < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(await level(id)).toBe(3);
+    expect(
+      await eventually(
+        () => level(id),
+        (reached) => reached >= 3,
+        10_000,
+      ),
+    ).toBe(3);
     expect(await escalations(id)).toEqual([3]);
     const overdue = await call<any>(ahead.base, `/api/v1/tasks?overdue=true`, { token: admin() });
     expect(overdue.body.results.map((t: any) => t.id)).toEqual([id]);

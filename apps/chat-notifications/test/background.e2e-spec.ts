@@ -9,9 +9,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
-import { call, mintToken, queryDatabase } from '@media/testing';
+import { call, eventually, isDefined, mintToken, queryDatabase } from '@media/testing';
 import { startMailStack, type MailStack, type ReceivedMail } from './mail-stack';
-import { eventually, system } from './support';
+import { system } from './support';
 
 /** Recipients whose first email the SMTP server takes in but never answers. */
 const stallFirst = new Set<string>();
@@ -19,6 +19,8 @@ const stalled = new Map<string, () => void>();
 /** Documents that exist, and a hook run while one of them is being checked. */
 const documents = new Set<string>();
 const duringCheck = new Map<string, () => Promise<void>>();
+/** While set, the first message for one of `recipients` is held unanswered until `release()`. */
+let holdOne: { recipients: Set<string>; via?: string; release?: () => void } | undefined;
 
 let stack: MailStack;
 let nc: MailStack['nc'];
@@ -35,7 +37,11 @@ beforeAll(async () => {
     name: 'background',
     recipientName: 'Background Tester',
     // The message is in, but its "250 OK" never comes: the sender's timeout decides.
-    hold: (mail) => {
+    hold: (mail, reply) => {
+      if (holdOne && !holdOne.release && mail.to.some((address) => holdOne?.recipients.has(address))) {
+        Object.assign(holdOne, { via: mail.via, release: reply });
+        return true;
+      }
       const held = mail.to.find((address) => stallFirst.delete(address));
       if (!held) return false;
       stalled.get(held)?.();
@@ -134,7 +140,7 @@ describe('email delivery', () => {
             AND xact_start <= to_timestamp($2::double precision / 1000)`,
         [new URL(dbUrl).pathname.slice(1), stalledAt],
       ).then((rows) => (rows[0].n === 0 ? 0 : undefined));
-    expect(await eventually(spanning, 2_000)).toBe(0);
+    expect(await eventually(spanning, isDefined, { timeoutMs: 2_000, orThrow: true })).toBe(0);
     // ...and the row is not locked: anyone may lock it at once.
     const lock = () =>
       queryDatabase(
@@ -144,41 +150,66 @@ describe('email delivery', () => {
         () => 'free',
         () => undefined,
       );
-    expect(await eventually(lock, 2_000)).toBe('free');
+    expect(await eventually(lock, isDefined, { timeoutMs: 2_000, orThrow: true })).toBe('free');
 
     // SMTP_TIMEOUT ends the stalled send; the retry is accepted.
-    const copies = await eventually(async () => {
-      const mine = received.filter((m) => m.to.includes(reader.address));
-      return mine.length >= 2 ? mine : undefined;
-    }, 30_000);
+    const copies = await eventually(
+      async () => {
+        const mine = received.filter((m) => m.to.includes(reader.address));
+        return mine.length >= 2 ? mine : undefined;
+      },
+      isDefined,
+      { timeoutMs: 30_000, orThrow: true },
+    );
     const ids = copies.map((m) => header(m.raw, 'Message-ID'));
     expect(ids[0]).toBe(`<${entry.id}.email@example.com>`);
     expect(ids[1]).toBe(ids[0]);
-    const [row] = await eventually(async () => {
-      const rows = await queryDatabase<{ email_status: string; attempts: number }>(
-        dbUrl,
-        `SELECT email_status, attempts FROM notifications WHERE id = $1`,
-        [entry.id],
-      );
-      return rows[0]?.email_status === 'sent' ? rows : undefined;
-    });
+    const [row] = await eventually(
+      async () => {
+        const rows = await queryDatabase<{ email_status: string; attempts: number }>(
+          dbUrl,
+          `SELECT email_status, attempts FROM notifications WHERE id = $1`,
+          [entry.id],
+        );
+        return rows[0]?.email_status === 'sent' ? rows : undefined;
+      },
+      isDefined,
+      { timeoutMs: 8_000, orThrow: true },
+    );
     expect(row).toEqual({ email_status: 'sent', attempts: 1 });
   }, 60_000);
 
   it('sends each email once with two replicas running', async () => {
     const readers = Array.from({ length: 30 }, () => person('pair'));
+    const addresses = new Set(readers.map((r) => r.address));
+    const ours = () => received.filter((m) => m.to.some((address) => addresses.has(address)));
+    // The first message in is held unanswered: the replica that sent it is stuck in its batch, so
+    // the rest must go out through the other one.
+    const held: NonNullable<typeof holdOne> = (holdOne = { recipients: addresses });
     await notify(
       readers.map((r) => r.id),
       'Once each',
     );
-    await eventually(async () => {
-      const rows = await queryDatabase<{ n: number }>(
-        dbUrl,
-        `SELECT count(*)::int AS n FROM notifications WHERE recipient_id = ANY($1::uuid[]) AND email_status = 'sent'`,
-        [readers.map((r) => r.id)],
-      );
-      return rows[0].n === readers.length ? true : undefined;
-    }, 30_000);
+    const other = await eventually(
+      async () => (held.via ? ours().find((m) => m.via !== held.via) : undefined),
+      isDefined,
+      { timeoutMs: 30_000, orThrow: 'a message from the other replica while the first one waits' },
+    );
+    holdOne = undefined;
+    held.release?.();
+    expect([held.via, other.via].sort()).toEqual(['replica-1', 'replica-2']);
+    await eventually(
+      async () => {
+        const rows = await queryDatabase<{ n: number }>(
+          dbUrl,
+          `SELECT count(*)::int AS n FROM notifications WHERE recipient_id = ANY($1::uuid[]) AND email_status = 'sent'`,
+          [readers.map((r) => r.id)],
+        );
+        return rows[0].n === readers.length ? true : undefined;
+      },
+      isDefined,
+      { timeoutMs: 30_000, orThrow: true },
+    );
     for (const reader of readers) {
       expect(received.filter((m) => m.to.includes(reader.address))).toHaveLength(1);
     }
@@ -216,15 +247,22 @@ describe('consumed events are validated', () => {
                 created_at: new Date().toISOString(),
                 recipient_ids: [],
               });
-      await eventually(() => processed(good, consumer(handler)), 15_000);
-      const letters = await eventually(async () => {
-        const rows = await queryDatabase<{ consumer: string; error: string; deliveries: number }>(
-          dbUrl,
-          `SELECT consumer, error, deliveries FROM dead_letters WHERE event_id = $1`,
-          [bad],
-        );
-        return rows.length > 0 ? rows : undefined;
+      await eventually(() => processed(good, consumer(handler)), isDefined, {
+        timeoutMs: 15_000,
+        orThrow: true,
       });
+      const letters = await eventually(
+        async () => {
+          const rows = await queryDatabase<{ consumer: string; error: string; deliveries: number }>(
+            dbUrl,
+            `SELECT consumer, error, deliveries FROM dead_letters WHERE event_id = $1`,
+            [bad],
+          );
+          return rows.length > 0 ? rows : undefined;
+        },
+        isDefined,
+        { timeoutMs: 8_000, orThrow: true },
+      );
       expect(letters).toEqual([
         { consumer: consumer(handler), error: expect.stringContaining(field), deliveries: 1 },
       ]);
@@ -246,7 +284,8 @@ describe('a document deleted while a room is being created', () => {
       const event = await publishEvent('documents.document.deleted', { document_id: doc, uploaded_by: null });
       await eventually(
         () => processed(event, 'chat-notifications:AppEventsConsumer.documentDeleted'),
-        15_000,
+        isDefined,
+        { timeoutMs: 15_000, orThrow: true },
       );
     });
     const res = await call(appUrl, '/api/v1/chat/rooms', {

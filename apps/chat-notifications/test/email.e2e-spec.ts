@@ -4,9 +4,9 @@
  * for acl's `acl.users.get-many`); documents has no responder there: its check is a 503.
  */
 import { randomUUID } from 'node:crypto';
-import { call, mintToken, queryDatabase } from '@media/testing';
+import { call, eventually, isDefined, mintToken, queryDatabase } from '@media/testing';
 import { startMailStack, type MailStack, type ReceivedMail } from './mail-stack';
-import { eventually, system } from './support';
+import { system } from './support';
 
 let stack: MailStack;
 let appUrl: string;
@@ -52,14 +52,20 @@ describe('email channel over SMTP', () => {
     expect(await send([recipient], 'report.ready', 'Your report is ready', 'Open the back office.')).toEqual({
       delivered: 1,
     });
-    const mail = await eventually(async () => received.find((m) => m.to.includes('reader@example.com')));
+    const mail = await eventually(
+      async () => received.find((m) => m.to.includes('reader@example.com')),
+      isDefined,
+      { timeoutMs: 8_000, orThrow: true },
+    );
     expect(mail.from).toBe('office@example.com');
     expect(mail.raw).toMatch(/^Subject: Your report is ready\r?$/m);
     expect(mail.raw).toMatch(/^From: Back Office <office@example\.com>\r?$/m);
     expect(mail.raw).toContain('Open the back office.');
     expect(
-      await eventually(async () =>
-        (await status(recipient, 'report.ready')) === 'sent' ? 'sent' : undefined,
+      await eventually(
+        async () => ((await status(recipient, 'report.ready')) === 'sent' ? 'sent' : undefined),
+        isDefined,
+        { timeoutMs: 8_000, orThrow: true },
       ),
     ).toBe('sent');
   });
@@ -75,7 +81,10 @@ describe('email channel over SMTP', () => {
     const loud = randomUUID();
     people.set(loud, 'loud@example.com');
     await send([recipient, loud], 'report.ready', 'Muted?', 'x');
-    await eventually(async () => received.find((m) => m.to.includes('loud@example.com')));
+    await eventually(async () => received.find((m) => m.to.includes('loud@example.com')), isDefined, {
+      timeoutMs: 8_000,
+      orThrow: true,
+    });
     expect(await status(recipient, 'report.ready')).toBe('disabled');
     expect(received.some((m) => m.to.includes('quiet@example.com'))).toBe(false);
   });
@@ -84,8 +93,10 @@ describe('email channel over SMTP', () => {
     const stranger = randomUUID();
     await send([stranger], 'report.ready', 'Nobody', 'x');
     expect(
-      await eventually(async () =>
-        (await status(stranger, 'report.ready')) === 'failed' ? 'failed' : undefined,
+      await eventually(
+        async () => ((await status(stranger, 'report.ready')) === 'failed' ? 'failed' : undefined),
+        isDefined,
+        { timeoutMs: 8_000, orThrow: true },
       ),
     ).toBe('failed');
   });

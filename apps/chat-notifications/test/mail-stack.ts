@@ -26,6 +26,8 @@ export interface ReceivedMail {
   from: string;
   to: string[];
   raw: string;
+  /** The replica that sent it: the name it greeted with (`replica-1`, `replica-2`, … in boot order). */
+  via: string;
 }
 
 export interface MailStackOptions {
@@ -72,6 +74,7 @@ export async function startMailStack(options: MailStackOptions): Promise<MailSta
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString(),
+          via: session.hostNameAppearsAs,
         };
         received.push(mail);
         if (!options.hold?.(mail, () => callback())) callback();
@@ -114,7 +117,8 @@ export async function startMailStack(options: MailStackOptions): Promise<MailSta
         DATABASE_URL: dbUrl,
         NATS_URL: nats.url,
         CHAT_NOTIFICATIONS_PORT: String(port),
-        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        // Each replica greets with a name of its own, so a message tells which one sent it.
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}/?name=replica-${processes.length + 1}`,
         MAIL_FROM: 'Back Office <office@example.com>',
         ...env,
       });

@@ -2,6 +2,7 @@
  * Notification preferences (seed endpoint 14, docs/api/contract.md §4.14), the inbox fed by the other apps'
  * events and by `notifications.send`, and email recorded as skipped without SMTP_URL.
  */
+import { eventually, isDefined } from '@media/testing';
 import { randomUUID } from 'node:crypto';
 import {
   api,
@@ -9,7 +10,6 @@ import {
   chatDb,
   closeNats,
   createRoom,
-  eventually,
   groupId,
   post,
   publishEvent,
@@ -354,10 +354,14 @@ describe('notifications.send', () => {
 
 describe('the inbox fed by events', () => {
   const inboxOf = async (who: TestUser, type: string) =>
-    eventually(async () => {
-      const res = await api('/api/v1/notifications', { token: who.token });
-      return res.body.data.results.find((n: any) => n.notification_type === type);
-    });
+    eventually(
+      async () => {
+        const res = await api('/api/v1/notifications', { token: who.token });
+        return res.body.data.results.find((n: any) => n.notification_type === type);
+      },
+      isDefined,
+      { timeoutMs: 8_000, orThrow: true },
+    );
 
   it('notifies the assignee of assignment.task.claimed and .escalated', async () => {
     const assignee = await user();
@@ -438,16 +442,24 @@ describe('the inbox fed by events', () => {
     };
     const eventId = await publishEvent('chat.message.created', event);
     await publishEvent('chat.message.created', event, eventId);
-    await eventually(async () => {
-      const res = await api('/api/v1/notifications', { token: a.token });
-      return res.body.data.results.some((n: any) => n.body === 'twice') ? true : undefined;
-    });
+    await eventually(
+      async () => {
+        const res = await api('/api/v1/notifications', { token: a.token });
+        return res.body.data.results.some((n: any) => n.body === 'twice') ? true : undefined;
+      },
+      isDefined,
+      { timeoutMs: 8_000, orThrow: true },
+    );
     // A later event, through the same consumer in order: once it is applied, so is the repeat.
     await publishEvent('chat.message.created', { ...event, message_id: randomUUID(), body: 'marker' });
-    await eventually(async () => {
-      const res = await api('/api/v1/notifications', { token: a.token });
-      return res.body.data.results.some((n: any) => n.body === 'marker') ? true : undefined;
-    });
+    await eventually(
+      async () => {
+        const res = await api('/api/v1/notifications', { token: a.token });
+        return res.body.data.results.some((n: any) => n.body === 'marker') ? true : undefined;
+      },
+      isDefined,
+      { timeoutMs: 8_000, orThrow: true },
+    );
     const [count] = await chatDb<{ n: number }>(
       `SELECT count(*)::int AS n FROM notifications WHERE recipient_id = $1 AND body = 'twice'`,
       [a.id],

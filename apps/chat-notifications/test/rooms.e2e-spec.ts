@@ -2,6 +2,7 @@
  * Chat rooms (seed endpoint 1 and the rest of docs/api/contract.md §4.1) through the gateway, against the
  * real acl (members over NATS), PostgreSQL and JetStream.
  */
+import { eventually, isDefined } from '@media/testing';
 import { randomUUID } from 'node:crypto';
 import {
   api,
@@ -9,7 +10,6 @@ import {
   closeNats,
   createRoom,
   Documents,
-  eventually,
   groupId,
   post,
   publishEvent,
@@ -278,10 +278,14 @@ describe('POST /api/v1/chat/rooms (endpoint 1)', () => {
       json: { name: 'D', group_id: group, document_id: doc },
     });
     await publishEvent('documents.document.deleted', { document_id: doc, uploaded_by: owner.id });
-    const after = await eventually(async () => {
-      const res = await api(`/api/v1/chat/rooms/${withDoc.body.data.id}`, { token });
-      return res.body.data.document_id === null ? res : undefined;
-    });
+    const after = await eventually(
+      async () => {
+        const res = await api(`/api/v1/chat/rooms/${withDoc.body.data.id}`, { token });
+        return res.body.data.document_id === null ? res : undefined;
+      },
+      isDefined,
+      { timeoutMs: 8_000, orThrow: true },
+    );
     expect(after.body.data.document_id).toBeNull();
     expect(room.document_id).toBeNull();
   });

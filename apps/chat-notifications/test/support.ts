@@ -105,22 +105,6 @@ export async function post(room: string, sender: TestUser, body = 'hello'): Prom
   return res.body.data;
 }
 
-/** Polls until `check` returns a value other than undefined (or throws on timeout). */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
-}
-
 let nc: NatsConnection | undefined;
 
 export async function nats(): Promise<NatsConnection> {

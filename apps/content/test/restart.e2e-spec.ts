@@ -3,11 +3,7 @@
  * down is applied when it comes back (durable consumer), a redelivered event is applied once
  * (idempotent on the event id), and acl or documents not answering is a 503 (docs/api/contract.md §5).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import {
   AclSubjects,
@@ -25,16 +21,17 @@ import {
   mintToken,
   queryDatabase,
   spawnDist,
+  startNats,
   waitReady,
   type DistProcess,
+  type PrivateNats,
 } from '@media/testing';
 import { eventually, publishEvent, respond, schedule, system } from './support';
 
 describe('content on its own NATS, with stand-in acl and documents responders', () => {
   const userId = randomUUID();
   const dbName = `e2e_${Date.now()}_${randomUUID().slice(0, 6)}_content_restart`;
-  let natsDir: string;
-  let nats: ChildProcess;
+  let nats: PrivateNats | undefined;
   let natsUrl: string;
   let app: DistProcess | undefined;
   let base: string;
@@ -94,24 +91,12 @@ describe('content on its own NATS, with stand-in acl and documents responders', 
     );
 
   beforeAll(async () => {
-    natsDir = mkdtempSync(join(tmpdir(), 'content-restart-nats-'));
-    const natsPort = await freePort();
-    natsUrl = `nats://127.0.0.1:${natsPort}`;
-    nats = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', natsDir], {
-      stdio: 'ignore',
-    });
+    nats = await startNats();
+    natsUrl = nats.url;
     await createDatabases([dbName]);
     port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    for (let i = 0; ; i++) {
-      try {
-        nc = await connect({ servers: natsUrl });
-        break;
-      } catch (error) {
-        if (i > 50) throw error;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    nc = await connect({ servers: natsUrl });
     acl = answerAcl();
     docsSub = answerDocuments();
     await nc.flush();
@@ -121,9 +106,8 @@ describe('content on its own NATS, with stand-in acl and documents responders', 
   afterAll(async () => {
     await app?.stop();
     await nc?.close();
-    nats?.kill('SIGTERM');
+    await nats?.stop();
     await dropDatabases([dbName]);
-    rmSync(natsDir, { recursive: true, force: true });
   });
 
   const api = (path: string, request: Parameters<typeof call>[2] = {}) =>

@@ -5,11 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { mintToken } from '@media/testing';
+import { eventually, mintToken } from '@media/testing';
 import { WebSocket } from 'ws';
 import {
   bootGateway,
-  eventually,
   startFakeUpstream,
   type BootedGateway,
   type FakeUpstream,
@@ -36,9 +35,9 @@ async function gateway(extra: Record<string, string> = {}): Promise<BootedGatewa
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The head of a JSON POST of `length` bytes to the fake upstream's echo route. */
-const echoHead = (token: string, length: number) =>
-  head('POST', '/content/api/v1/echo', {
+/** The head of a JSON POST of `length` bytes to the fake upstream's echo route (`query` tells it apart). */
+const echoHead = (token: string, length: number, query = '') =>
+  head('POST', `/content/api/v1/echo${query}`, {
     authorization: `Bearer ${token}`,
     'content-type': 'application/json',
     'content-length': length,
@@ -91,13 +90,23 @@ describe('timeouts', () => {
     const gw = await gateway({ MIN_BODY_RATE: '1000', REQUEST_TIMEOUT: '0' });
     const token = mintToken(upstream.keys);
     const connection = await RawConnection.open(gw.port);
+    const query = `?trickle=${randomUUID()}`;
     const started = Date.now();
-    const result = await trickle(connection, echoHead(token, 100_000), '1', { timeoutMs: 15_000 });
+    const result = await trickle(connection, echoHead(token, 100_000, query), '1', { timeoutMs: 15_000 });
     expect(result.status).toBe(408);
     expectContractError(result, 'request_timeout');
     expect(Date.now() - started).toBeLessThan(9_000);
     expect(result.headers.connection).toBe('close');
     connection.destroy();
+    // The upstream had the request (the body streams through) and is no longer held by it.
+    const url = `/content/api/v1/echo${query}`;
+    expect(upstream.requests.has(url)).toBe(true);
+    expect(
+      await eventually(
+        async () => upstream.requests.get(url),
+        (state) => state === 'closed',
+      ),
+    ).toBe('closed');
   });
 
   it('holds a tus chunk (no body limit there) to MIN_BODY_RATE too: 408', async () => {
@@ -183,13 +192,17 @@ describe('connection caps', () => {
     expectContractError(refused, 'upstream_unavailable');
     // A second websocket is over MAX_WEBSOCKETS (the handshake comes on a free HTTP slot).
     first.destroy();
-    await eventually(async () => {
-      const probe = await RawConnection.open(gw.port);
-      await probe.write(head('GET', '/health/live'));
-      const ok = (await probe.read().catch(() => ({ status: 0 }))).status === 200;
-      probe.destroy();
-      return ok;
-    }, 'an HTTP slot is free again');
+    await eventually(
+      async () => {
+        const probe = await RawConnection.open(gw.port);
+        await probe.write(head('GET', '/health/live'));
+        const ok = (await probe.read().catch(() => ({ status: 0 }))).status === 200;
+        probe.destroy();
+        return ok;
+      },
+      (ok) => ok,
+      { intervalMs: 20, orThrow: 'an HTTP slot is free again' },
+    );
     const again = new WebSocket(`ws://127.0.0.1:${gw.port}/api/v1/ws`, {
       headers: { authorization: `Bearer ${token}` },
     });

@@ -4,6 +4,7 @@
  */
 import { Agent, request } from 'undici';
 import { SERVICE_NAMES, type ServiceName } from '@media/contracts';
+import { eventually } from '@media/testing';
 import { GATEWAY_PATHS } from '../src/docs/gateway-paths';
 import {
   bearer,
@@ -95,7 +96,11 @@ describe('graceful shutdown', () => {
     const stopping = await boot({ UPSTREAM_TIMEOUT: '5s', SHUTDOWN_TIMEOUT: '5s' });
     const before = slowArrived;
     const inFlight = call(stopping.url, '/content/slow?ms=400', { headers: bearer(token) });
-    while (slowArrived === before) await new Promise((resolve) => setTimeout(resolve, 5));
+    await eventually(
+      async () => slowArrived,
+      (n) => n !== before,
+      { intervalMs: 5, orThrow: 'the slow request at the upstream' },
+    );
     const closed = stopping.gateway.close();
     await expect(request(`${stopping.url}/health/live`, { dispatcher: new Agent() })).rejects.toThrow();
     const res = await inFlight;
@@ -109,7 +114,11 @@ describe('graceful shutdown', () => {
     const inFlight = call(stopping.url, '/content/slow?ms=3000', { headers: bearer(token) }).catch(
       (error: Error) => error,
     );
-    while (slowArrived === before) await new Promise((resolve) => setTimeout(resolve, 5));
+    await eventually(
+      async () => slowArrived,
+      (n) => n !== before,
+      { intervalMs: 5, orThrow: 'the slow request at the upstream' },
+    );
     const started = Date.now();
     await stopping.gateway.close();
     expect(Date.now() - started).toBeLessThan(1_500);

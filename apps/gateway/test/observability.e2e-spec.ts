@@ -12,7 +12,15 @@ import type { AddressInfo } from 'node:net';
 import { connect } from '@nats-io/transport-node';
 import { AclSubjects } from '@media/contracts';
 import { startGateway } from '../src/start';
-import { call, stack, startPrivateStack, testEnv, type PrivateStack, type StackInfo } from '@media/testing';
+import {
+  call,
+  eventually,
+  stack,
+  startPrivateStack,
+  testEnv,
+  type PrivateStack,
+  type StackInfo,
+} from '@media/testing';
 
 let system: StackInfo;
 let adminToken: string;
@@ -211,13 +219,7 @@ describe('OpenTelemetry traces', () => {
     traceId: string,
     until: (spans: ReceivedSpan[]) => boolean,
   ): Promise<ReceivedSpan[]> {
-    const deadline = Date.now() + 10_000;
-    let found = receiver.spans.filter((s) => s.traceId === traceId);
-    while (!until(found) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-      found = receiver.spans.filter((s) => s.traceId === traceId);
-    }
-    return found;
+    return eventually(async () => receiver.spans.filter((s) => s.traceId === traceId), until, 10_000);
   }
 
   it('follows a request from the gateway into the app and its SQL, with the request id on every span', async () => {
@@ -272,10 +274,13 @@ describe('OpenTelemetry traces', () => {
     } finally {
       await nats.close();
     }
-    const deadline = Date.now() + 10_000;
     const handled = () =>
       receiver.spans.filter((s) => asked.includes(s.traceId) && s.name.startsWith('nats handle'));
-    while (handled().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await eventually(
+      async () => handled(),
+      (spans) => spans.length > 0,
+      10_000,
+    );
     expect(handled().length).toBeGreaterThan(0);
     for (const span of handled()) {
       expect(span.name).toBe(`nats handle ${AclSubjects.usersGetMany}`);

@@ -11,8 +11,15 @@ import { once } from 'node:events';
 import { Pool } from 'undici';
 import { WebSocket } from 'ws';
 import { SERVICE_NAMES, envPrefix } from '@media/contracts';
-import { createDatabases, dropDatabases, freePort, generateTestKeys, mintToken } from '@media/testing';
-import { bootGateway, eventually, startFakeUpstream, type FakeUpstream } from './support/fake-upstream';
+import {
+  createDatabases,
+  dropDatabases,
+  eventually,
+  freePort,
+  generateTestKeys,
+  mintToken,
+} from '@media/testing';
+import { bootGateway, startFakeUpstream, type FakeUpstream } from './support/fake-upstream';
 import { aclEnv, spawnDist } from './support/processes';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -79,8 +86,8 @@ describe('SIGTERM to an app under load through the gateway', () => {
     const appUrl = `http://127.0.0.1:${port}`;
     await eventually(
       async () => (await fetch(`${appUrl}/acl/health/ready`).catch(() => undefined))?.ok === true,
-      `acl ready (${app.output()})`,
-      60_000,
+      (ok) => ok,
+      { timeoutMs: 60_000, intervalMs: 20, orThrow: `acl ready (${app.output()})` },
     );
     const upstreams: Record<string, string> = {};
     for (const name of SERVICE_NAMES) upstreams[`${envPrefix(name)}_URL`] = appUrl;
@@ -90,14 +97,22 @@ describe('SIGTERM to an app under load through the gateway', () => {
     let stopped = false;
     const { pool, result: running, done } = load(gw.url, '/acl/.well-known/jwks.json', () => stopped);
     // Busy before the signal: every client has been answered on its keep-alive connection.
-    await eventually(() => everyClientAnswered(running, 2), 'every client answered twice', 20_000);
+    await eventually(
+      () => everyClientAnswered(running, 2),
+      (ok) => ok,
+      { timeoutMs: 20_000, intervalMs: 20, orThrow: 'every client answered twice' },
+    );
     const signalled = Date.now();
     app.child.kill('SIGTERM');
     const [code] = (await once(app.child, 'exit')) as [number | null];
     const took = Date.now() - signalled;
     // A little more load against the stopped app: those are 503s in the contract's shape.
     const atExit = answers(running);
-    await eventually(() => answers(running) >= atExit + 20, '20 more answers after the exit', 20_000);
+    await eventually(
+      () => answers(running) >= atExit + 20,
+      (ok) => ok,
+      { timeoutMs: 20_000, intervalMs: 20, orThrow: '20 more answers after the exit' },
+    );
     stopped = true;
     const result = await done;
     await pool.close();
@@ -140,8 +155,8 @@ describe('SIGTERM to the gateway under load', () => {
     const url = `http://127.0.0.1:${port}`;
     await eventually(
       async () => (await fetch(`${url}/health/live`).catch(() => undefined))?.ok === true,
-      `gateway up (${gateway.output()})`,
-      20_000,
+      (ok) => ok,
+      { timeoutMs: 20_000, intervalMs: 20, orThrow: `gateway up (${gateway.output()})` },
     );
     let stopped = false;
     // Each request takes 200 ms upstream, so some are always in flight when the signal comes.
@@ -152,7 +167,11 @@ describe('SIGTERM to the gateway under load', () => {
     } = load(url, '/content/slow?ms=200', () => stopped, {
       authorization: `Bearer ${mintToken(upstream.keys)}`,
     });
-    await eventually(() => everyClientAnswered(running, 2), 'every client answered twice', 20_000);
+    await eventually(
+      () => everyClientAnswered(running, 2),
+      (ok) => ok,
+      { timeoutMs: 20_000, intervalMs: 20, orThrow: 'every client answered twice' },
+    );
     const signalled = Date.now();
     gateway.child.kill('SIGTERM');
     const [code] = (await once(gateway.child, 'exit')) as [number | null];
@@ -197,8 +216,8 @@ describe('SIGTERM to the gateway with a websocket tunnelled', () => {
       const url = `http://127.0.0.1:${port}`;
       await eventually(
         async () => (await fetch(`${url}/health/live`).catch(() => undefined))?.ok === true,
-        `gateway up (${gateway.output()})`,
-        20_000,
+        (ok) => ok,
+        { timeoutMs: 20_000, intervalMs: 20, orThrow: `gateway up (${gateway.output()})` },
       );
       const socket = new WebSocket(`ws://127.0.0.1:${port}/api/v1/ws`, {
         headers: { authorization: `Bearer ${mintToken(upstream.keys)}` },

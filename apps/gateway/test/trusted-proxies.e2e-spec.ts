@@ -3,8 +3,14 @@
  * they come from a configured proxy (the gateway); from anyone else they are ignored.
  */
 import { randomBytes } from 'node:crypto';
-import { createDatabases, dropDatabases, freePort, generateTestKeys, mintToken } from '@media/testing';
-import { eventually } from './support/fake-upstream';
+import {
+  createDatabases,
+  dropDatabases,
+  eventually,
+  freePort,
+  generateTestKeys,
+  mintToken,
+} from '@media/testing';
 import { aclEnv, spawnDist, type DistProcess } from './support/processes';
 
 let database: string;
@@ -22,8 +28,8 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${port}`;
   await eventually(
     async () => (await fetch(`${url}/acl/health/ready`).catch(() => undefined))?.ok === true,
-    `acl ready (${acl.output()})`,
-    60_000,
+    (ok) => ok,
+    { timeoutMs: 60_000, intervalMs: 20, orThrow: `acl ready (${acl.output()})` },
   );
   admin = mintToken(keys, { permissions: ['*'], roles: ['ADMIN'] });
   const created = await fetch(`${url}/acl/api/v1/users`, {

@@ -4,13 +4,13 @@
  * its parents (docs/api/contract.md §1: 404, never a leak), and documents' deletion event (§4.11) nulling
  * the reference while the asset keeps its row.
  */
+import { eventually } from '@media/testing';
 import { randomUUID } from 'node:crypto';
 import type { NatsConnection } from '@nats-io/transport-node';
 import {
   addDocument,
   createAsset,
   createBooking,
-  eventually,
   inventory,
   inventoryDb,
   line,
@@ -241,12 +241,16 @@ describe('documents.document.deleted', () => {
     const b = await bookingWithAsset({ document_id: doc });
     const keep = await bookingWithAsset({ document_id: await addDocument() });
     const eventId = await publishDocumentDeleted(nc, doc);
-    await eventually(async () => {
-      const rows = await inventoryDb('SELECT document_id FROM line_assets WHERE id = ANY($1::uuid[])', [
-        [a.asset.id, b.asset.id],
-      ]);
-      return rows.length === 2 && rows.every((r) => r.document_id === null);
-    });
+    await eventually(
+      async () => {
+        const rows = await inventoryDb('SELECT document_id FROM line_assets WHERE id = ANY($1::uuid[])', [
+          [a.asset.id, b.asset.id],
+        ]);
+        return rows.length === 2 && rows.every((r) => r.document_id === null);
+      },
+      (ok) => ok,
+      { orThrow: true },
+    );
     const got = await inventory(`/api/v1/bookings/${a.booking.id}`, { token: reader() });
     expect(got.body.lines[0].assets[0]).toMatchObject({ id: a.asset.id, name: 'Spot A', document_id: null });
     const [kept] = await inventoryDb('SELECT document_id FROM line_assets WHERE id = $1', [keep.asset.id]);
@@ -265,6 +269,8 @@ describe('documents.document.deleted', () => {
     await eventually(
       async () =>
         (await inventoryDb('SELECT 1 FROM deleted_documents WHERE document_id = $1', [doc])).length === 1,
+      (ok) => ok,
+      { orThrow: true },
     );
     // The stand-in still knows it (as a lagging replica might): inventory remembers the deletion.
     const res = await patchAsset(path, { document_id: doc });
@@ -285,6 +291,8 @@ describe('documents.document.deleted', () => {
     await eventually(
       async () =>
         (await inventoryDb('SELECT 1 FROM deleted_documents WHERE document_id = $1', [doc])).length === 1,
+      (ok) => ok,
+      { orThrow: true },
     );
     const left = await inventoryDb('SELECT id FROM line_assets WHERE document_id = $1', [doc]);
     expect(left).toEqual([]);
@@ -312,6 +320,8 @@ describe('documents.document.deleted', () => {
     await eventually(
       async () =>
         (await inventoryDb('SELECT 1 FROM processed_events WHERE event_id = $1', [bad])).length === 1,
+      (ok) => ok,
+      { orThrow: true },
     );
     const [row] = await inventoryDb('SELECT document_id, name FROM line_assets WHERE id = $1', [asset.id]);
     expect(row).toEqual({ document_id: null, name: 'Spot A' });

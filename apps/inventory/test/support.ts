@@ -105,13 +105,3 @@ export async function publishDocumentDeleted(
   await jetstream(nc).publish(DocumentsEvents.documentDeleted, JSON.stringify(event), { msgID: eventId });
   return eventId;
 }
-
-/** Polls until `check` holds (or fails after `timeoutMs`). */
-export async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`condition not met within ${timeoutMs} ms`);
-}

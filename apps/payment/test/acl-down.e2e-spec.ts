@@ -3,11 +3,7 @@
  * without their scope or their profiles. A stack of its own (a private NATS server, acl and
  * payment on fresh databases), so stopping acl does not disturb the other test files.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { connect } from '@nats-io/transport-node';
+import type { ChildProcess } from 'node:child_process';
 import {
   call,
   createDatabases,
@@ -17,7 +13,9 @@ import {
   mintToken,
   queryDatabase,
   spawnDist,
+  startNats,
   stopChild,
+  type PrivateNats,
   waitReady,
 } from '@media/testing';
 import { system } from './support';
@@ -25,34 +23,16 @@ import { system } from './support';
 const run = `e2e_${Date.now()}_paydown`;
 const databases = { acl: `${run}_acl`, payment: `${run}_payment` };
 const children: ChildProcess[] = [];
-let natsDir: string;
+let nats: PrivateNats | undefined;
 let aclProcess: ChildProcess;
 let paymentUrl: string;
 const managerId = '5d6c1a52-3f4e-4d1b-9a2a-000000000001';
 const bmId = '5d6c1a52-3f4e-4d1b-9a2a-000000000002';
 
-function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(command, args, { env: { ...env, PATH: process.env.PATH ?? '' }, stdio: 'ignore' });
-  children.push(child);
-  return child;
-}
-
 beforeAll(async () => {
   await createDatabases(Object.values(databases));
-  natsDir = mkdtempSync(join(tmpdir(), 'paydown-nats-'));
-  const natsPort = await freePort();
-  const nats = start('nats-server', ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', natsDir], {});
-  const natsUrl = `nats://127.0.0.1:${natsPort}`;
-  // nats-server is up when its port accepts a NATS client
-  for (let i = 0; ; i++) {
-    try {
-      await (await connect({ servers: natsUrl })).close();
-      break;
-    } catch (error) {
-      if (i > 50 || nats.exitCode !== null) throw error;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  nats = await startNats();
+  const natsUrl = nats.url;
 
   const [aclPort, paymentPort] = [await freePort(), await freePort()];
   const aclUrl = `http://127.0.0.1:${aclPort}`;
@@ -100,7 +80,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(children.map((child) => stopChild(child)));
   await dropDatabases(Object.values(databases));
-  if (natsDir) rmSync(natsDir, { recursive: true, force: true });
+  await nats?.stop();
 }, 60_000);
 
 const readAll = () => mintToken(system().keys, { permissions: ['commissions:read-all'] });

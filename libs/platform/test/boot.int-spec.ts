@@ -5,7 +5,15 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { call, createDatabases, databaseUrl, dropDatabases, freePort, testEnv } from '@media/testing';
+import {
+  call,
+  createDatabases,
+  databaseUrl,
+  dropDatabases,
+  eventually,
+  freePort,
+  testEnv,
+} from '@media/testing';
 
 const MAIN = join(__dirname, '../../../dist/apps/content/src/main.js');
 
@@ -49,14 +57,15 @@ describe('booting an app from dist', () => {
     const port = await freePort();
     const app = run({ ...base, DATABASE_URL: databaseUrl(db), PORT: String(port) });
     try {
-      let ready = 0;
-      for (let i = 0; i < 100 && ready !== 200; i++) {
-        ready = await call(`http://127.0.0.1:${port}`, '/content/health/ready').then(
-          (r) => r.status,
-          () => 0,
-        );
-        if (ready !== 200) await new Promise((r) => setTimeout(r, 100));
-      }
+      const ready = await eventually(
+        () =>
+          call(`http://127.0.0.1:${port}`, '/content/health/ready').then(
+            (r) => r.status,
+            () => 0,
+          ),
+        (status) => status === 200,
+        30_000,
+      );
       expect(ready).toBe(200);
       app.child.kill('SIGTERM');
       expect(await app.exited).toBe(0);

@@ -7,14 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ChatEvents, EVENT_SUBJECTS, EVENTS_STREAM, type EventEnvelope } from '@media/contracts';
-import { eventually as poll, queryDatabase, testEnv } from '@media/testing';
+import { eventually, queryDatabase, testEnv } from '@media/testing';
 import { DataSource } from 'typeorm';
 import { Outbox } from '../src';
 import { bootFixture, type BootedFixture } from './fixture/boot';
-
-/** Event delivery across the bus gets a little longer than the harness's default. */
-const eventually = <T>(probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000) =>
-  poll(probe, ok, timeoutMs);
 
 const FUTURE_SUBJECT = 'future.thing.happened';
 const CONSUMER_PREFIX = `t${randomUUID().slice(0, 8)}`;
@@ -85,6 +81,7 @@ it('gives each handler of one subject its own durable consumer, so each gets eve
     const rows = await eventually(
       () => processed(event.id),
       (r) => r.length === 2,
+      10_000,
     );
     expect(rows.map((r) => r.consumer)).toEqual([
       'fixture-platform:AuditRecorder.audit',
@@ -109,6 +106,7 @@ it('dead-letters an event its handler keeps failing after EVENTS_MAX_DELIVER del
   const letters = await eventually(
     () => deadLetters(event.id),
     (r) => r.length > 0,
+    10_000,
   );
   expect(letters).toEqual([
     {
@@ -127,6 +125,7 @@ it('dead-letters an event its handler keeps failing after EVENTS_MAX_DELIVER del
   const audit = await eventually(
     () => consumerInfo('AuditRecorder_audit'),
     (info) => info.ack_floor.stream_seq >= seq,
+    10_000,
   );
   expect(audit.ack_floor.stream_seq).toBeGreaterThanOrEqual(seq);
   expect(await deadLetters(event.id)).toHaveLength(1);
@@ -149,6 +148,7 @@ it('dead-letters at once an event whose id is not a uuid, in every handler, with
   const letters = await eventually(
     () => deadLetters(badId),
     (r) => r.length === 2,
+    10_000,
   );
   expect(letters.map((l) => [l.consumer, l.deliveries])).toEqual([
     ['fixture-platform:AuditRecorder.audit', 1],
@@ -166,6 +166,7 @@ it('dead-letters a message that is not JSON', async () => {
         `{${marker}`,
       ]),
     (r) => r.length === 2,
+    10_000,
   );
   expect(letters.map((l) => l.error)).toEqual(['the message is not JSON', 'the message is not JSON']);
 });
@@ -237,6 +238,7 @@ it('relays outbox rows without holding a row lock while publishing', async () =>
         );
       },
       (rows) => rows[0]?.published === true,
+      10_000,
     );
   } finally {
     bus.publish = original;
@@ -288,6 +290,7 @@ describe('over the in-process bus (embedded default)', () => {
           [[poison, after]],
         ),
       (rows) => rows.length === 2,
+      10_000,
     );
     expect(receipts.map((r) => r.fixture).sort()).toEqual([poison, after].sort());
   });

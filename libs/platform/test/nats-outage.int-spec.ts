@@ -3,18 +3,14 @@
  * down, requests fail fast with 503, and the app reconnects by itself — however long it took.
  * Uses a private nats-server on its own port, so the shared one is left alone.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ClientProxy } from '@nestjs/microservices';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { call, freePort, mintToken } from '@media/testing';
+import { call, eventually, freePort, mintToken, startNats, type PrivateNats } from '@media/testing';
 import { NATS_CLIENT } from '../src/nats/transport';
 import { bootFixture, type BootedFixture } from './fixture/boot';
-
-// CI's machine has nats-server (it serves the shared NATS): its absence is a failure, not a skip.
-const natsBinary = execFileSync('sh', ['-c', 'command -v nats-server || echo nats-server']).toString().trim();
 
 /** nats.js gives up after this many reconnect attempts unless told otherwise. */
 const NATS_JS_DEFAULT_ATTEMPTS = 10;
@@ -36,44 +32,25 @@ function reconnectAttempts(nc: NatsConnection): { count: number } {
   return attempts;
 }
 
-async function waitFor(probe: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await probe()) return true;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return false;
-}
-
 describe('when NATS goes down and comes back', () => {
   let port: number;
   let store: string;
-  let server: ChildProcess | undefined;
+  let server: PrivateNats | undefined;
   let fixture: BootedFixture;
 
-  const startNats = async () => {
-    server = spawn(natsBinary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', store], {
-      stdio: 'ignore',
-    });
-    await waitFor(async () => {
-      const { connect } = await import('@nats-io/transport-node');
-      return connect({ servers: `nats://127.0.0.1:${port}`, timeout: 300 }).then(
-        (nc) => nc.close().then(() => true),
-        () => false,
-      );
-    }, 10_000);
+  /** The same port and store each time, as a broker coming back after an outage would. */
+  const restartNats = async () => {
+    server = await startNats({ port, storeDir: store });
   };
-  const stopNats = () =>
-    new Promise<void>((resolve) => {
-      if (!server || server.exitCode !== null || server.signalCode !== null) return resolve();
-      server.once('exit', () => resolve());
-      server.kill('SIGKILL');
-    });
+  const stopNats = async () => {
+    await server?.stop();
+    server = undefined;
+  };
 
   beforeAll(async () => {
     port = await freePort();
     store = mkdtempSync(join(tmpdir(), 'nats-outage-'));
-    await startNats();
+    await restartNats();
     fixture = await bootFixture({ NATS_URL: `nats://127.0.0.1:${port}` });
   });
 
@@ -91,7 +68,9 @@ describe('when NATS goes down and comes back', () => {
     const attempts = connections.map(reconnectAttempts);
 
     await stopNats();
-    expect(await waitFor(async () => (await ready()) === 503, 5_000)).toBe(true);
+    expect(await eventually(ready, (status) => status === 503, { timeoutMs: 5_000, intervalMs: 200 })).toBe(
+      503,
+    );
     const down = await call(fixture.base, '/health/ready');
     expect(down.body.details.nats.status).toBe('down');
     expect(down.body.details.database.status).toBe('up');
@@ -103,9 +82,11 @@ describe('when NATS goes down and comes back', () => {
 
     // An outage longer than nats.js's default reconnect budget: both connections try past it.
     const pastBudget = () => attempts.every((a) => a.count > NATS_JS_DEFAULT_ATTEMPTS);
-    expect(await waitFor(async () => pastBudget(), 40_000)).toBe(true);
-    await startNats();
-    expect(await waitFor(async () => (await ready()) === 200, 10_000)).toBe(true);
+    expect(await eventually(pastBudget, (past) => past, { timeoutMs: 40_000, intervalMs: 200 })).toBe(true);
+    await restartNats();
+    expect(await eventually(ready, (status) => status === 200, { timeoutMs: 10_000, intervalMs: 200 })).toBe(
+      200,
+    );
     // Ready means both connections are back; a round trip on each makes sure the server has also
     // applied the subscriptions they re-sent, so the first request is answered.
     for (const nc of connections) await nc.flush();

@@ -7,7 +7,15 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { call, generateTestKeys, mintToken, queryDatabase, testEnv, type TestKeys } from '@media/testing';
+import {
+  call,
+  eventually,
+  generateTestKeys,
+  mintToken,
+  queryDatabase,
+  testEnv,
+  type TestKeys,
+} from '@media/testing';
 import { bootFixture, type BootedFixture } from './fixture/boot';
 
 let fixture: BootedFixture;
@@ -305,12 +313,11 @@ describe('multipart only where a route declares it', () => {
 
   /** Polls until no temporary upload file is left (they are removed when the response closes). */
   async function expectNoUploadsLeft(before: string[]): Promise<void> {
-    const deadline = Date.now() + 3000;
-    let left = (await uploadsLeft()).filter((f) => !before.includes(f));
-    while (left.length > 0 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 50));
-      left = (await uploadsLeft()).filter((f) => !before.includes(f));
-    }
+    const left = await eventually(
+      async () => (await uploadsLeft()).filter((f) => !before.includes(f)),
+      (files) => files.length === 0,
+      { timeoutMs: 3_000, intervalMs: 50 },
+    );
     expect(left).toEqual([]);
   }
 

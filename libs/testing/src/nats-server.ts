@@ -4,10 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect as connectTcp } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from './poll';
 import { freePort } from './ports';
 
 export interface PrivateNats {
   url: string;
+  /** The server's process id (a bench samples its CPU time). */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -37,13 +40,15 @@ export async function startNats(options: NatsOptions = {}): Promise<PrivateNats>
       stdio: 'ignore',
     },
   );
-  const deadline = Date.now() + 10_000;
-  while (!(await portOpen(port))) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('nats-server did not start');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const up = await eventually(
+    async () => child.exitCode === null && (await portOpen(port)),
+    (open) => open || child.exitCode !== null,
+    { timeoutMs: 10_000, intervalMs: 50 },
+  );
+  if (!up) throw new Error('nats-server did not start');
   return {
     url: `nats://127.0.0.1:${port}`,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((done) => {
         child.once('exit', () => {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { testEnv } from './env';
+import { eventually } from './poll';
 
 const ROOT = resolve(__dirname, '../../..');
 
@@ -39,19 +40,22 @@ export async function waitReady(
 ): Promise<void> {
   const child = 'child' in app ? app.child : app;
   const output = () => ('output' in app ? `\n${app.output()}` : '');
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}${output()}`);
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      await response.arrayBuffer();
-      if (response.ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`${url} was not ready within ${timeoutMs} ms${output()}`);
+  const state = await eventually(
+    async () => {
+      if (child.exitCode !== null) return 'exited';
+      try {
+        const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+        await response.arrayBuffer();
+        return response.ok ? 'ready' : 'starting';
+      } catch {
+        return 'starting'; // not listening yet
+      }
+    },
+    (seen) => seen !== 'starting',
+    { timeoutMs, intervalMs: 150 },
+  );
+  if (state === 'exited') throw new Error(`${url}: process exited with ${child.exitCode}${output()}`);
+  if (state !== 'ready') throw new Error(`${url} was not ready within ${timeoutMs} ms${output()}`);
 }
 
 /** SIGTERM, and SIGKILL when the graceful shutdown takes longer than 10 s on a busy machine. */

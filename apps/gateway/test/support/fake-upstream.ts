@@ -23,6 +23,8 @@ export interface FakeUpstream {
   hits: Map<string, number>;
   /** Headers of the last request per path. */
   lastHeaders: Map<string, IncomingMessage['headers']>;
+  /** Each request by its URL (query included): `open` until its response or its connection closes. */
+  requests: Map<string, 'open' | 'closed'>;
   close(): Promise<void>;
 }
 
@@ -45,11 +47,15 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   const jwk = publicJwk(keys);
   const hits = new Map<string, number>();
   const lastHeaders = new Map<string, IncomingMessage['headers']>();
+  const requests = new Map<string, 'open' | 'closed'>();
 
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     hits.set(path, (hits.get(path) ?? 0) + 1);
     lastHeaders.set(path, req.headers);
+    const url = req.url ?? '/';
+    requests.set(url, 'open');
+    res.once('close', () => requests.set(url, 'closed'));
     if (path === '/acl/.well-known/jwks.json') return json(res, 200, { keys: [jwk] });
     if (/^\/[^/]+\/health\/(ready|live)$/.test(path)) return json(res, 200, { status: 'ok' });
     if (path === '/acl/api/v1/auth/token' || path === '/content/api/v1/echo') {
@@ -119,6 +125,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     keys,
     hits,
     lastHeaders,
+    requests,
     close: async () => {
       for (const client of sockets.clients) client.terminate();
       sockets.close();
@@ -150,18 +157,4 @@ export async function bootGateway(
   for (const app of SERVICE_NAMES) env[`${envPrefix(app)}_URL`] = `http://127.0.0.1:${upstream.port}`;
   const gateway = await startGateway({ ...env, ...extra });
   return { gateway, port: gateway.port, url: `http://127.0.0.1:${gateway.port}` };
-}
-
-/** Polls `check` until it is true or the deadline passes (then fails with `what`). */
-export async function eventually(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 5_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`not within ${timeoutMs} ms: ${what}`);
 }
