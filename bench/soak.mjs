@@ -30,7 +30,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { percentiles } from './lib/app-server.mjs';
 import { npmStart, npmStartEnv, rssMib } from './lib/npm-start.mjs';
@@ -457,7 +456,7 @@ function deliveries(messages, clients) {
 }
 
 async function main() {
-  const { env, dataDir } = await npmStartEnv('bench-soak-', admin);
+  const { env, remove } = await npmStartEnv('bench-soak-', admin);
   const base = `http://127.0.0.1:${env.GATEWAY_PORT}`;
   const metricsUrl = `http://127.0.0.1:${env.GATEWAY_METRICS_PORT}/metrics`;
   let run;
@@ -572,7 +571,7 @@ async function main() {
     });
   } finally {
     await run?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    remove();
   }
 }
 

@@ -15,7 +15,6 @@
  *
  * Env: RUNS (3), LOAD_SECONDS (120). Writes bench/results/startup.json.
  */
-import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { logIn, runAutocannon } from './lib/app-server.mjs';
 import { npmStart, npmStartEnv, rssMib } from './lib/npm-start.mjs';
@@ -55,7 +54,7 @@ async function underLoad(env, runner) {
 }
 
 async function main() {
-  const { env, dataDir } = await npmStartEnv('bench-startup-', admin);
+  const { env, remove } = await npmStartEnv('bench-startup-', admin);
   try {
     log('first start (new data directory)');
     const first = await npmStart(env);
@@ -88,7 +87,7 @@ async function main() {
       memory,
     });
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    remove();
   }
 }
 

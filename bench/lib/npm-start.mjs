@@ -5,11 +5,14 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './processes.mjs';
-import { root } from './seed-users.mjs';
+import { dist, root } from './seed-users.mjs';
+
+const { relocationBase } = createRequire(import.meta.url)(dist('tools/embedded/src/postgres.js'));
 
 const APPS = [
   'GATEWAY',
@@ -34,7 +37,8 @@ export function rssMib(pid) {
 /**
  * The environment of an `npm start` on a new temporary data directory (`prefix`), with free
  * ports, `admin` as the administrator and the gateway's per-client limit off (a benchmark's load
- * would otherwise be answered mostly 429). Returns `{ env, dataDir }`.
+ * would otherwise be answered mostly 429). Returns `{ env, dataDir, remove }`: remove() deletes
+ * the data directory and, as root, the base PostgreSQL ran from when it could not enter it.
  */
 export async function npmStartEnv(prefix, admin, extra = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
@@ -48,7 +52,11 @@ export async function npmStartEnv(prefix, admin, extra = {}) {
   };
   for (const app of APPS) env[`${app}_PORT`] = String(await freePort());
   env.GATEWAY_METRICS_PORT = String(await freePort());
-  return { env, dataDir };
+  const remove = () => {
+    rmSync(relocationBase(join(dataDir, 'postgres')), { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { env, dataDir, remove };
 }
 
 /** Runs `npm start` until its `ready in` line; returns the seconds, the runner's pid and a stop(). */
