@@ -59,6 +59,8 @@ const QUICK_ENV = {
   'acl-auth-cost.mjs': { DURATION: '2', ROUNDS: '1' },
   'revocation-check.mjs': { CALLS: '200000', ROUNDS: '3' },
   'acl-profile.mjs': { DURATION: '5' },
+  // The script's own quick sizes (60 s, a sample every 10 s, 5 websockets); nothing to add.
+  'soak.mjs': {},
 };
 
 function runScript(script, env) {

@@ -15,71 +15,17 @@
  *
  * Env: RUNS (3), LOAD_SECONDS (120). Writes bench/results/startup.json.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { logIn, runAutocannon } from './lib/app-server.mjs';
-import { freePort } from './lib/processes.mjs';
-import { assert, log, root, writeResult } from './lib/seed-users.mjs';
+import { npmStart, npmStartEnv, rssMib } from './lib/npm-start.mjs';
+import { assert, log, writeResult } from './lib/seed-users.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 120);
-const APPS = [
-  'GATEWAY',
-  'ACL',
-  'CONTENT',
-  'ASSIGNMENT',
-  'INVENTORY',
-  'COMMERCIAL',
-  'PAYMENT',
-  'DOCUMENTS',
-  'CHAT_NOTIFICATIONS',
-];
 const admin = { email: 'startup-admin@example.com', password: 'startup-admin-password-1' };
 
 const round2 = (x) => Number(x.toFixed(2));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-
-function rssMib(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return round2(Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) / 1024);
-}
-
-/** Runs `npm start` until its `ready in` line; returns the seconds, the runner's pid and a stop(). */
-async function start(env) {
-  const started = performance.now();
-  const npm = spawn('npm', ['start', '--silent'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  await new Promise((ready, fail) => {
-    npm.stderr.on('data', (chunk) => {
-      stderr += chunk;
-      if (stderr.includes('ready in')) ready();
-    });
-    npm.on('exit', (code) => fail(new Error(`npm start exited with ${code} before ready:\n${stderr}`)));
-  });
-  const seconds = round2((performance.now() - started) / 1000);
-  // `npm start` execs the runner in place of its shell: the runner is npm's child.
-  const runner = Number(
-    execFileSync('pgrep', ['-P', String(npm.pid)])
-      .toString()
-      .trim()
-      .split('\n')[0],
-  );
-  const phases = [...stderr.matchAll(/\[embedded\] (.+?) \((\d+\.\d) s\)/g)].map(
-    (m) => `${m[1]} (${m[2]} s)`,
-  );
-  return {
-    seconds,
-    runner,
-    phases,
-    async stop() {
-      process.kill(runner, 'SIGINT');
-      await once(npm, 'exit');
-    },
-  };
-}
 
 async function underLoad(env, runner) {
   const gateway = `http://127.0.0.1:${env.GATEWAY_PORT}`;
@@ -108,26 +54,16 @@ async function underLoad(env, runner) {
 }
 
 async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bench-startup-'));
-  const env = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    ADMIN_EMAIL: admin.email,
-    ADMIN_PASSWORD: admin.password,
-    // The load measures memory, not the gateway's per-client limit (else nearly every answer is a 429).
-    RATE_LIMIT_PER_MINUTE: '0',
-  };
-  for (const app of APPS) env[`${app}_PORT`] = String(await freePort());
-  env.GATEWAY_METRICS_PORT = String(await freePort());
+  const { env, remove } = await npmStartEnv('bench-startup-', admin);
   try {
     log('first start (new data directory)');
-    const first = await start(env);
+    const first = await npmStart(env);
     await first.stop();
     const warm = [];
     let memory;
     for (let i = 0; i < RUNS; i++) {
       log(`warm start ${i + 1}/${RUNS}`);
-      const run = await start(env);
+      const run = await npmStart(env);
       warm.push(run);
       if (i === RUNS - 1) {
         const rss = rssMib(run.runner);
@@ -151,7 +87,7 @@ async function main() {
       memory,
     });
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    remove();
   }
 }
 

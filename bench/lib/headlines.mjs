@@ -392,6 +392,47 @@ export const HEADLINES = {
       ),
     ],
   },
+  'soak.mjs': {
+    file: 'soak.json',
+    rows: (r) => {
+      const minutes = (key) => count(get(r, ['settings', key]) / 60 || undefined);
+      const summary = (key) => get(r, ['summary', key]);
+      const integrity = (...path) => get(r, ['integrity', ...path]);
+      const slope = `over the last ${minutes('slope_s')} min of ${minutes('duration_s')} (npm start, mixed load)`;
+      // [figure, value, unit, goal]
+      return [
+        ['soak: RSS slope ' + slope, summary('rss_slope_mib_per_h'), ' MiB/h', atMost(5, ' MiB/h')],
+        ['soak: used heap slope ' + slope, summary('heap_slope_mib_per_h'), ' MiB/h', atMost(5, ' MiB/h')],
+        ['soak: p99 at the end ÷ p99 after the warm-up', summary('p99_end_vs_warmup'), '', atMost(1.1)],
+        ['soak: largest RSS, all nine in one process', summary('rss_max_mib'), ' MiB', atMost(200, ' MiB')],
+        [`soak: errors of ${count(summary('requests'))} requests`, summary('errors'), '', atMost(0)],
+        [
+          `soak: websocket messages lost of ${count(integrity('websocket_deliveries', 'expected'))} deliveries`,
+          integrity('websocket_deliveries', 'missing'),
+          '',
+          atMost(0),
+        ],
+        [
+          `soak: duplicates among ${count(integrity('idempotent_retries'))} idempotent retries`,
+          integrity('idempotent_retry_duplicates'),
+          '',
+          atMost(0),
+        ],
+        [
+          `soak: of ${count(integrity('claim_races'))} three-way claim races, those without exactly one winner`,
+          integrity('claim_races_without_one_winner'),
+          '',
+          atMost(0),
+        ],
+        [
+          `soak: of ${count(integrity('documents_deleted'))} deleted documents, those still served`,
+          integrity('documents_still_there_after_delete'),
+          '',
+          atMost(0),
+        ],
+      ].map((args) => row(...args));
+    },
+  },
   'ci-run.mjs': {
     file: 'ci-run.json',
     rows: (r) => [

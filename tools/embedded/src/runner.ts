@@ -7,6 +7,7 @@ import type { RunnerConfig } from './config';
 import { databaseName, databasePrefix, ensureDatabases, perAppDatabaseUrls, redactUrl } from './databases';
 import type { Lifecycle, Resource } from './lifecycle';
 import { lockDataDir } from './lock';
+import { rotateLogs } from './logfile';
 import { findOnPath, NatsServerProcess, natsServerVersion } from './nats';
 import { findFreePort, isPortFree } from './ports';
 import { EmbeddedPostgresServer } from './postgres';
@@ -277,6 +278,11 @@ export async function startSystem(
     io.say(`administrator ${secrets.admin.email}: password in ${secrets.file} ("adminPassword")`);
   const state = readState(config.dataDir);
   await checkAppPorts(config.ports, config.gatewayMetricsPort);
+  // The servers' logs, capped: rotated past 10 MiB, three earlier files kept (see logfile.ts).
+  const rotation = rotateLogs(
+    ['postgres.log', 'nats-server.log'].map((file) => join(config.dataDir, 'logs', file)),
+  );
+  lifecycle.add({ name: 'log rotation', stop: async () => rotation.stop(), force: () => rotation.stop() });
 
   // PostgreSQL and NATS start side by side while this process loads the apps' code (seconds of
   // CPU that would otherwise come before or after them).
