@@ -73,5 +73,6 @@ describe('booting an app from dist', () => {
       app.child.kill('SIGKILL');
       await dropDatabases([db]);
     }
-  });
+    // Up to 30 s to be ready on a loaded machine, then the drain: more than Jest's default.
+  }, 90_000);
 });

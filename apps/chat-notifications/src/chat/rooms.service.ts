@@ -190,7 +190,7 @@ export class RoomsService {
       >,
       this.dataSource.query(
         `SELECT id, room_id, user_id, role, joined_at, last_read_at FROM chat_room_members
-          WHERE room_id = ANY($1::uuid[]) ORDER BY room_id, joined_at, id`,
+          WHERE room_id = ANY($1::uuid[]) ORDER BY room_id, joined_at, role <> 'ADMIN', id`,
         [roomIds],
       ) as Promise<MemberRow[]>,
       this.dataSource.query(ROOM_COUNTS_SQL, [userId, roomIds]) as Promise<
