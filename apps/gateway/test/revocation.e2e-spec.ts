@@ -156,6 +156,11 @@ describe('POST /acl/api/v1/auth/revoke', () => {
     expect(res.status).toBe(204);
     await expectRevokedEverywhere(rita.access);
     expect(await statuses(admin)).toEqual([200, 200, 200]);
+    // A form says the same as JSON.
+    const again = await person();
+    const form = await call(gw, '/acl/api/v1/auth/revoke', { token: admin, form: { user_id: again.id } });
+    expect(form.status).toBe(204);
+    await expectRevokedEverywhere(again.access);
     const unknown = await call(gw, '/acl/api/v1/auth/revoke', {
       token: admin,
       json: { user_id: randomUUID() },

@@ -8,6 +8,7 @@ import {
   Forbidden,
   hasPermission,
   Idempotent,
+  isFormBody,
   validateDto,
   type AuthUser,
 } from '@media/platform';
@@ -37,7 +38,7 @@ export class SessionsController {
     const named = typeof body === 'object' && body !== null && !Array.isArray(body) && 'user_id' in body;
     if (named && !hasPermission(caller, Permissions.usersAdmin))
       throw new Forbidden(`Requires the permission ${Permissions.usersAdmin}.`);
-    const dto = await validateDto(RevokeRequestDto, body ?? {}, ['body']);
+    const dto = await validateDto(RevokeRequestDto, body ?? {}, ['body'], isFormBody(body));
     await this.versions.revoke(dto.user_id ?? caller.id);
   }
 }
