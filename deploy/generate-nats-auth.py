@@ -15,7 +15,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 TARGET = ROOT / "deploy/k8s/base/nats-auth.conf"
 
-# The subject prefixes each app owns (docs/api/contract.md §5: <owner>.<noun>.<verb>); the gateway uses no NATS.
+# The subject prefixes each app owns (docs/api/contract.md §5: <owner>.<noun>.<verb>); the gateway owns none (its user is below).
 OWNERS = {
     "content": ["content"],
     "assignment": ["assignment"],

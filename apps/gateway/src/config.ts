@@ -22,9 +22,10 @@ const HTTP_URL = /^https?:\/\/[^\s/?#]+(\/\S*)?$/;
 const DURATION_MESSAGE = 'must be a duration such as 2000, 30s or 1m';
 
 /**
- * The gateway's variables (docs/api/contract.md §6). It has no database or NATS, so it does not extend
- * PlatformEnv. The `<APP>_URL` and `JWT_JWKS_URL` defaults depend on other variables and are
- * filled in before validation, so a bad value is still named correctly.
+ * The gateway's variables (docs/api/contract.md §6). It has no database and uses NATS only to hear
+ * of revoked tokens (NATS_URL), so it does not extend PlatformEnv. The `<APP>_URL` and
+ * `JWT_JWKS_URL` defaults depend on other variables and are filled in before validation, so a bad
+ * value is still named correctly.
  */
 export class GatewayEnv {
   /** The gateway's port (3000 by default); wins over `PORT`. */
