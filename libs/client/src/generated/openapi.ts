@@ -2791,6 +2791,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The request names a host the gateway does not serve (`host_not_allowed`, ALLOWED_HOSTS) */
+        HostNotAllowed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -2889,6 +2898,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -2975,6 +2985,7 @@ export interface operations {
                     "application/json": components["schemas"]["BroadcastScheduleResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -3063,6 +3074,7 @@ export interface operations {
                     "application/json": components["schemas"]["BroadcastScheduleResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -3142,6 +3154,7 @@ export interface operations {
                     "application/json": components["schemas"]["BroadcastScheduleResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -3253,6 +3266,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -3323,6 +3337,7 @@ export interface operations {
                     "application/json": components["schemas"]["BroadcastScheduleResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -3417,6 +3432,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -3490,6 +3506,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -3545,6 +3562,7 @@ export interface operations {
                     "application/json": components["schemas"]["StoryCategoryResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -3622,6 +3640,7 @@ export interface operations {
                     "application/json": components["schemas"]["StoryCategoryResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -3685,6 +3704,7 @@ export interface operations {
                     "application/json": components["schemas"]["StoryCategoryResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -3769,6 +3789,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -3832,6 +3853,7 @@ export interface operations {
                     "application/json": components["schemas"]["StoryCategoryResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -3996,6 +4018,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4051,6 +4074,7 @@ export interface operations {
                     "application/json": components["schemas"]["TaskResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4138,6 +4162,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4224,6 +4249,7 @@ export interface operations {
                     "application/json": components["schemas"]["TaskResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4281,6 +4307,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4352,6 +4379,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4459,6 +4487,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4554,6 +4583,7 @@ export interface operations {
                     "application/json": components["schemas"]["TaskResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4622,6 +4652,7 @@ export interface operations {
                     "application/json": components["schemas"]["TaskResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4690,6 +4721,7 @@ export interface operations {
                     "application/json": components["schemas"]["TaskResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4758,6 +4790,7 @@ export interface operations {
                     "application/json": components["schemas"]["TaskResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4898,6 +4931,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4953,6 +4987,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookingResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5030,6 +5065,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookingResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5093,6 +5129,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookingResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5195,6 +5232,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5261,6 +5299,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookingLineResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5352,6 +5391,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookingLineResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5446,6 +5486,7 @@ export interface operations {
                     "application/json": components["schemas"]["LineAssetResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5547,6 +5588,7 @@ export interface operations {
                     "application/json": components["schemas"]["LineAssetResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5637,6 +5679,7 @@ export interface operations {
                     "application/json": components["schemas"]["RevenueSummaryResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5752,6 +5795,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5807,6 +5851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClientResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5900,6 +5945,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5955,6 +6001,7 @@ export interface operations {
                     "application/json": components["schemas"]["DealResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6035,6 +6082,7 @@ export interface operations {
                     "application/json": components["schemas"]["TopClientResponse"][];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6150,6 +6198,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6214,6 +6263,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlanResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6309,6 +6359,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6373,6 +6424,7 @@ export interface operations {
                     "application/json": components["schemas"]["TargetResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6475,6 +6527,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6530,6 +6583,7 @@ export interface operations {
                     "application/json": components["schemas"]["CollectionResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6619,6 +6673,7 @@ export interface operations {
                     "application/json": components["schemas"]["AttainmentResponse"][];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6727,6 +6782,7 @@ export interface operations {
                     "application/json": components["schemas"]["JwksResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             429: components["responses"]["RateLimited"];
         };
     };
@@ -6748,6 +6804,7 @@ export interface operations {
                     "application/json": components["schemas"]["RotationResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6791,6 +6848,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenPairResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Wrong email or password (`invalid_credentials`) */
             401: {
                 headers: {
@@ -6852,6 +6910,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenPairResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Invalid, expired or already used refresh token (`token_invalid`) */
             401: {
                 headers: {
@@ -6909,6 +6968,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6967,6 +7027,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7024,6 +7085,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7101,6 +7163,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7166,6 +7229,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7266,6 +7330,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7323,6 +7388,7 @@ export interface operations {
                     "application/json": components["schemas"]["GroupResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7400,6 +7466,7 @@ export interface operations {
                     "application/json": components["schemas"]["GroupResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7474,6 +7541,7 @@ export interface operations {
                     "application/json": components["schemas"]["MembershipResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7550,6 +7618,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7607,6 +7676,7 @@ export interface operations {
                     "application/json": components["schemas"]["RoleResponse"][];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7663,6 +7733,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7720,6 +7791,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvitedCorrespondentResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7804,6 +7876,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Unknown, used or withdrawn invitation */
             404: {
                 headers: {
@@ -7885,6 +7958,7 @@ export interface operations {
                     "application/json": components["schemas"]["GrowthResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8002,6 +8076,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8063,6 +8138,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8141,6 +8217,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8190,6 +8267,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8273,6 +8351,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8386,6 +8465,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8437,6 +8517,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8490,6 +8571,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8600,6 +8682,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8682,6 +8765,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8737,6 +8821,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8792,6 +8877,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8860,6 +8946,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8961,6 +9048,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9050,6 +9138,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9112,6 +9201,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9188,6 +9278,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9266,6 +9357,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9355,6 +9447,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9396,6 +9489,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9466,6 +9560,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9510,6 +9605,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9547,6 +9643,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9602,6 +9699,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9655,6 +9753,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9694,6 +9793,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
