@@ -182,3 +182,43 @@ it('rotates the signing key on one replica; both keys verify during the grace, t
       ),
     ).toEqual([newKid]);
 }, 60_000);
+
+it('publishes at most JWKS_MAX_KEYS (5) keys: a rotation trims the oldest once its tokens cannot be valid, and is refused before', async () => {
+  const [a] = await twoReplicas();
+  const token = (await call(a.url, '/acl/api/v1/auth/token', { json: admin })).body.access_token as string;
+  const rotate = () => call(a.url, '/acl/api/v1/keys/rotate', { method: 'POST', token });
+  // Each rotation a few minutes after the one before (the keys made older in the database).
+  const older = (minutes: number) =>
+    db(`UPDATE signing_keys SET created_at = created_at - interval '${minutes} minutes'`);
+  const first = await kids(a.url);
+  expect(first).toHaveLength(1);
+  for (let published = 2; published <= 5; published++) {
+    await older(2);
+    const rotated = await rotate();
+    expect(rotated.status).toBe(201);
+    expect(rotated.body.unpublished).toEqual([]);
+    expect(await kids(a.url)).toHaveLength(published);
+  }
+
+  // A sixth key would unpublish the first, which stopped signing only minutes ago: its tokens may
+  // still be valid (JWT_ACCESS_TTL 15 min + the JWKS max-age 5 min).
+  await older(2);
+  const refused = await rotate();
+  expect(refused.status).toBe(429);
+  expect(refused.body).toEqual({
+    detail: 'A rotation now would unpublish a key whose tokens may still be valid (JWKS_MAX_KEYS is 5).',
+    code: 'rate_limited',
+  });
+  expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(60);
+  expect(await kids(a.url)).toHaveLength(5);
+
+  // Twenty minutes later it may go.
+  await older(20);
+  const trimmed = await rotate();
+  expect(trimmed.status).toBe(201);
+  expect(trimmed.body.unpublished).toEqual(first);
+  const published = await kids(a.url);
+  expect(published).toHaveLength(5);
+  expect(published).not.toContain(first[0]);
+  expect(published[0]).toBe(trimmed.body.kid);
+}, 60_000);

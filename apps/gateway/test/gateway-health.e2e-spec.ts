@@ -65,6 +65,7 @@ describe('health and docs (docs/api/contract.md §6)', () => {
       get: {
         responses: {
           200: { $ref: '#/components/schemas/chat-notifications.Thing' },
+          400: { $ref: '#/components/responses/HostNotAllowed' },
           429: { $ref: '#/components/responses/RateLimited' },
         },
       },

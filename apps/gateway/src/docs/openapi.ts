@@ -188,7 +188,8 @@ const ERROR_SCHEMA = {
 
 /**
  * The gateway rate-limits every request it forwards (public ones too), so every operation of
- * the merged document can answer its 429 `rate_limited`, with `Retry-After`.
+ * the merged document can answer its 429 `rate_limited`, with `Retry-After`; and every one but
+ * the health checks its 400 `host_not_allowed` (ALLOWED_HOSTS), where the app describes no 400.
  */
 function withRateLimit<D extends OpenApiDocument & { components: Record<string, Record<string, unknown>> }>(
   document: D,
@@ -200,10 +201,19 @@ function withRateLimit<D extends OpenApiDocument & { components: Record<string, 
     headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
   };
-  for (const item of Object.values(document.paths ?? {})) {
+  document.components.responses.HostNotAllowed = {
+    description: 'The request names a host the gateway does not serve (`host_not_allowed`, ALLOWED_HOSTS)',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
+  };
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(item as Record<string, { responses?: object }>)) {
       if (!METHODS.includes(method) || typeof operation !== 'object' || operation === null) continue;
-      operation.responses = { ...operation.responses, 429: { $ref: '#/components/responses/RateLimited' } };
+      const host = /\/health\//.test(path) ? {} : { 400: { $ref: '#/components/responses/HostNotAllowed' } };
+      operation.responses = {
+        ...host,
+        ...operation.responses,
+        429: { $ref: '#/components/responses/RateLimited' },
+      };
     }
   }
   return document;

@@ -3200,6 +3200,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The request names a host the gateway does not serve (`host_not_allowed`, ALLOWED_HOSTS) */
+        HostNotAllowed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -3298,6 +3307,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -3384,6 +3394,7 @@ export interface operations {
                     "application/json": components["schemas"]["BroadcastScheduleResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -3472,6 +3483,7 @@ export interface operations {
                     "application/json": components["schemas"]["BroadcastScheduleResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -3551,6 +3563,7 @@ export interface operations {
                     "application/json": components["schemas"]["BroadcastScheduleResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -3662,6 +3675,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -3732,6 +3746,7 @@ export interface operations {
                     "application/json": components["schemas"]["BroadcastScheduleResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -3826,6 +3841,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -3899,6 +3915,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -3954,6 +3971,7 @@ export interface operations {
                     "application/json": components["schemas"]["StoryCategoryResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4031,6 +4049,7 @@ export interface operations {
                     "application/json": components["schemas"]["StoryCategoryResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4094,6 +4113,7 @@ export interface operations {
                     "application/json": components["schemas"]["StoryCategoryResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4178,6 +4198,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4241,6 +4262,7 @@ export interface operations {
                     "application/json": components["schemas"]["StoryCategoryResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4405,6 +4427,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4460,6 +4483,7 @@ export interface operations {
                     "application/json": components["schemas"]["TaskResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4547,6 +4571,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4633,6 +4658,7 @@ export interface operations {
                     "application/json": components["schemas"]["TaskResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4690,6 +4716,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4761,6 +4788,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4868,6 +4896,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -4963,6 +4992,7 @@ export interface operations {
                     "application/json": components["schemas"]["TaskResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5031,6 +5061,7 @@ export interface operations {
                     "application/json": components["schemas"]["TaskResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5099,6 +5130,7 @@ export interface operations {
                     "application/json": components["schemas"]["TaskResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5167,6 +5199,7 @@ export interface operations {
                     "application/json": components["schemas"]["TaskResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5307,6 +5340,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5362,6 +5396,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookingResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5439,6 +5474,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookingResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5502,6 +5538,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookingResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5604,6 +5641,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5670,6 +5708,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookingLineResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5761,6 +5800,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookingLineResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5855,6 +5895,7 @@ export interface operations {
                     "application/json": components["schemas"]["LineAssetResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -5956,6 +5997,7 @@ export interface operations {
                     "application/json": components["schemas"]["LineAssetResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6046,6 +6088,7 @@ export interface operations {
                     "application/json": components["schemas"]["RevenueSummaryResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6161,6 +6204,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6216,6 +6260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClientResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6309,6 +6354,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6364,6 +6410,7 @@ export interface operations {
                     "application/json": components["schemas"]["DealResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6444,6 +6491,7 @@ export interface operations {
                     "application/json": components["schemas"]["TopClientResponse"][];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6559,6 +6607,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6623,6 +6672,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlanResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6718,6 +6768,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6782,6 +6833,7 @@ export interface operations {
                     "application/json": components["schemas"]["TargetResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6884,6 +6936,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -6939,6 +6992,7 @@ export interface operations {
                     "application/json": components["schemas"]["CollectionResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7028,6 +7082,7 @@ export interface operations {
                     "application/json": components["schemas"]["AttainmentResponse"][];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7136,6 +7191,7 @@ export interface operations {
                     "application/json": components["schemas"]["JwksResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             429: components["responses"]["RateLimited"];
         };
     };
@@ -7157,6 +7213,7 @@ export interface operations {
                     "application/json": components["schemas"]["RotationResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7201,6 +7258,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7289,6 +7347,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenPairResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Wrong email or password (`invalid_credentials`) */
             401: {
                 headers: {
@@ -7350,6 +7409,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenPairResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Invalid, expired or already used refresh token (`token_invalid`) */
             401: {
                 headers: {
@@ -7407,6 +7467,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7465,6 +7526,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7522,6 +7584,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7599,6 +7662,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7664,6 +7728,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7764,6 +7829,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7821,6 +7887,7 @@ export interface operations {
                     "application/json": components["schemas"]["GroupResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7898,6 +7965,7 @@ export interface operations {
                     "application/json": components["schemas"]["GroupResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -7972,6 +8040,7 @@ export interface operations {
                     "application/json": components["schemas"]["MembershipResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8048,6 +8117,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8105,6 +8175,7 @@ export interface operations {
                     "application/json": components["schemas"]["RoleResponse"][];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8161,6 +8232,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8218,6 +8290,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvitedCorrespondentResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8302,6 +8375,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Unknown, used or withdrawn invitation */
             404: {
                 headers: {
@@ -8383,6 +8457,7 @@ export interface operations {
                     "application/json": components["schemas"]["GrowthResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8500,6 +8575,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8561,6 +8637,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8639,6 +8716,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentResponse"];
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8688,6 +8766,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8771,6 +8850,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8919,6 +8999,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -8962,6 +9043,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9041,6 +9123,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9273,6 +9356,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9324,6 +9408,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9377,6 +9462,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9487,6 +9573,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9569,6 +9656,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9624,6 +9712,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9679,6 +9768,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9747,6 +9837,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9848,6 +9939,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9937,6 +10029,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -9999,6 +10092,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -10075,6 +10169,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -10153,6 +10248,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -10242,6 +10338,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -10283,6 +10380,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -10353,6 +10451,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -10397,6 +10496,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -10434,6 +10534,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -10489,6 +10590,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -10542,6 +10644,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -10581,6 +10684,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -10643,6 +10747,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -10703,6 +10808,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -10760,6 +10866,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -10842,6 +10949,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -10899,6 +11007,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -10967,6 +11076,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -11049,6 +11159,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -11138,6 +11249,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -11203,6 +11315,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -11268,6 +11381,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
@@ -11345,6 +11459,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["HostNotAllowed"];
             /** @description Missing, malformed, badly signed or expired token */
             401: {
                 headers: {
