@@ -101,3 +101,16 @@ export { DocumentDeletedPayload } from './deleted-documents/document-deleted.pay
 // Periodic work
 export { PeriodicJob, type JobTimer, type PeriodicJobOptions } from './jobs/periodic-job';
 export { Outbox } from './outbox/outbox';
+
+// Audit trail (CONTRACT §8)
+export {
+  ChainWalker,
+  GENESIS_HASH,
+  entryHash,
+  type AuditActor,
+  type AuditBreak,
+  type AuditBreakReason,
+  type AuditCheckpoint,
+  type AuditCheckpointLine,
+  type AuditEntry,
+} from './audit/chain';
