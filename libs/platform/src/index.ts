@@ -114,3 +114,4 @@ export {
   type AuditCheckpointLine,
   type AuditEntry,
 } from './audit/chain';
+export { auditEntryOf, checkpointLineOf, type AuditCheckpointRow, type AuditEntryRow } from './audit/audit-row';

@@ -48,10 +48,7 @@ export interface AuditBreak {
 /** `hex(SHA-256(prev_hash + JCS(entry without "hash")))`. */
 export function entryHash(entry: Omit<AuditEntry, 'hash'> | AuditEntry): string {
   const { hash: _hash, ...hashed } = entry as AuditEntry;
-  return createHash('sha256')
-    .update(entry.prev_hash)
-    .update(canonicalize(hashed))
-    .digest('hex');
+  return createHash('sha256').update(entry.prev_hash).update(canonicalize(hashed)).digest('hex');
 }
 
 /**

@@ -3,6 +3,7 @@ import type { DatabaseConfig } from '../config/platform-config';
 import { CreateOutbox1700000000000 } from '../outbox/outbox.migration';
 import { CreateDeadLetters1700000000900 } from '../outbox/dead-letters.migration';
 import { CreateIdempotencyKeys1700000000950 } from '../idempotency/idempotency.migration';
+import { CreateAuditTrail1700000000980 } from '../audit/audit.migration';
 import { DeadLetter, OutboxMessage, ProcessedEvent } from '../outbox/outbox.entity';
 
 /** An entity or migration class. */
@@ -30,13 +31,14 @@ export function databaseOptions(
   return {
     type: 'postgres',
     url: database.url,
-    // Every app has the outbox, processed-events, dead-letter and idempotency-key tables, applied
+    // Every app has the outbox, processed-events, dead-letter, idempotency-key and audit tables, applied
     // before its own migrations.
     entities: [OutboxMessage, ProcessedEvent, DeadLetter, ...parts.entities] as DataSourceOptions['entities'],
     migrations: [
       CreateOutbox1700000000000,
       CreateDeadLetters1700000000900,
       CreateIdempotencyKeys1700000000950,
+      CreateAuditTrail1700000000980,
       ...parts.migrations,
     ] as DataSourceOptions['migrations'],
     migrationsTableName: 'migrations',
