@@ -114,4 +114,9 @@ export {
   type AuditCheckpointLine,
   type AuditEntry,
 } from './audit/chain';
-export { auditEntryOf, checkpointLineOf, type AuditCheckpointRow, type AuditEntryRow } from './audit/audit-row';
+export {
+  auditEntryOf,
+  checkpointLineOf,
+  type AuditCheckpointRow,
+  type AuditEntryRow,
+} from './audit/audit-row';
