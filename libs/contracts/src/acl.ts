@@ -6,6 +6,7 @@ export const AclSubjects = {
   usersHolding: 'acl.users.holding',
   groupsMembers: 'acl.groups.members',
   usersTokenVersions: 'acl.users.token-versions',
+  auditSignCheckpoint: 'acl.audit.sign-checkpoint',
 } as const;
 
 /**
@@ -91,6 +92,20 @@ export interface AclRpc {
    * every nonzero one without it. `at` is acl's clock when it read them: the next `since`.
    */
   [AclSubjects.usersTokenVersions]: { req: { since?: string }; res: TokenVersionsReply };
+  /**
+   * Signs an app's audit checkpoint (CONTRACT §8.2) with acl's current signing key: a compact
+   * JWS (RS256, `kid` in the header) whose payload is the checkpoint's JSON. The key is then
+   * published at `/acl/.well-known/audit-keys.json` for good.
+   */
+  [AclSubjects.auditSignCheckpoint]: { req: AuditCheckpointPayload; res: { kid: string; jws: string } };
+}
+
+/** An app's audit chain head at one moment, as signed. */
+export interface AuditCheckpointPayload {
+  app: string;
+  seq: number;
+  hash: string;
+  at: string;
 }
 
 /** One user's token version: access tokens with a lower `ver` are refused. */

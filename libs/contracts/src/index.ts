@@ -11,3 +11,4 @@ export * from './inventory';
 export * from './commercial';
 export * from './payment';
 export * from './webhooks';
+export * from './audit';
