@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import {
   AckPolicy,
   DeliverPolicy,
@@ -23,7 +29,12 @@ const NS = 1_000_000;
 const SUBJECTS = auditSubject('>');
 /** Pulls heartbeat every second; two missed (the consumer's leader died) start the loop over. */
 const CONSUME = { max_messages: 200, expires: 5_000, idle_heartbeat: 1_000 } as const;
-const RESTART_ON = new Set(['heartbeats_missed', 'consumer_deleted', 'consumer_not_found', 'stream_not_found']);
+const RESTART_ON = new Set([
+  'heartbeats_missed',
+  'consumer_deleted',
+  'consumer_not_found',
+  'stream_not_found',
+]);
 const API_TIMEOUT_MS = 2_000;
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -100,7 +111,10 @@ export class AuditCopyConsumer implements OnApplicationBootstrap, OnApplicationS
         if (this.closing) break;
         attempt++;
         if (attempt <= 3 || attempt % 15 === 0)
-          this.logger.warn({ consumer: this.durable, attempt, err: errorText(error) }, 'Audit copy consumer failed; retrying');
+          this.logger.warn(
+            { consumer: this.durable, attempt, err: errorText(error) },
+            'Audit copy consumer failed; retrying',
+          );
         await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 250 * 2 ** (attempt - 1))));
       } finally {
         this.pull = undefined;
@@ -109,7 +123,11 @@ export class AuditCopyConsumer implements OnApplicationBootstrap, OnApplicationS
   }
 
   private async ensureConsumer(jsm: JetStreamManager): Promise<void> {
-    const exists = () => jsm.streams.info(AUDIT_STREAM).then(() => true, () => false);
+    const exists = () =>
+      jsm.streams.info(AUDIT_STREAM).then(
+        () => true,
+        () => false,
+      );
     if (!(await exists())) {
       const { events } = this.config;
       await jsm.streams

@@ -30,7 +30,8 @@ export function auditMessageProblem(subject: string, value: unknown): string | u
   const resource = entry.resource;
   if (!isObject(resource) || !isText(resource.type) || !isTextOrNull(resource.id))
     return 'resource is not {type, id}';
-  if (!isTextOrNull(entry.request_id) || !isTextOrNull(entry.cause)) return 'request_id or cause is not a string';
+  if (!isTextOrNull(entry.request_id) || !isTextOrNull(entry.cause))
+    return 'request_id or cause is not a string';
   if (!isObject(entry.changes)) return 'changes is not an object';
   if (!isText(entry.prev_hash) || !HEX64.test(entry.prev_hash)) return 'prev_hash is not 64 hex digits';
   if (!isText(entry.hash) || !HEX64.test(entry.hash)) return 'hash is not 64 hex digits';
