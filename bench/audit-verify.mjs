@@ -9,7 +9,7 @@
  *   npm run build --silent && node bench/audit-verify.mjs
  *
  * The large export is then verified again with V8's old space capped at HEAP_CAP_MIB, a
- * twentieth of the file: it completes only if nothing is kept per line.
+ * small fraction of the file: it completes only if nothing is kept per line.
  *
  * Env: ENTRIES (1000000), CHECKPOINT_EVERY (10000), HEAP_CAP_MIB (32). Writes bench/results/audit-verify.json.
  */
@@ -164,6 +164,7 @@ async function main() {
   const small = runs[Math.round(ENTRIES / 10)];
   const large = runs[ENTRIES];
   await writeResult('audit-verify.json', {
+    measured_at: new Date().toISOString(),
     settings: { entries: ENTRIES, checkpoint_every: CHECKPOINT_EVERY },
     small,
     large,
