@@ -69,7 +69,8 @@ export class AuditCopyConsumer implements OnApplicationBootstrap, OnApplicationS
   async onApplicationShutdown(): Promise<void> {
     this.closing = true;
     await this.pull?.close().catch(() => undefined);
-    await this.loop;
+    // The loop may be waiting for a NATS that never came up: shutdown does not wait on it.
+    await Promise.race([this.loop, new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
     await this.connection?.drain().catch(() => undefined);
   }
 
