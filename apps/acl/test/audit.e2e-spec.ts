@@ -333,6 +333,8 @@ describe('GET /acl/api/v1/audit/all (the merged copy)', () => {
     ['cursor=forged', ['query', 'cursor']],
     [`actor_id=${'x'.repeat(201)}`, ['query', 'actor_id']],
     ['unknown=1', ['query', 'unknown']],
+    ['resource_id=a%00b', ['query', 'resource_id']],
+    ['action=%ED%A0%80', ['query', 'action']],
   ])('answers ?%s with 422 at %j', async (query, loc) => {
     const res = await all(query);
     expect(res.status).toBe(422);
