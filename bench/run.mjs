@@ -61,6 +61,7 @@ const QUICK_ENV = {
   'acl-profile.mjs': { DURATION: '5' },
   // The script's own quick sizes (60 s, a sample every 10 s, 5 websockets); nothing to add.
   'soak.mjs': {},
+  'audit-verify.mjs': { ENTRIES: '100000' },
 };
 
 function runScript(script, env) {

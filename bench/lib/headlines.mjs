@@ -444,6 +444,29 @@ export const HEADLINES = {
       ),
     ],
   },
+  'audit-verify.mjs': {
+    file: 'audit-verify.json',
+    rows: (r) => [
+      row(
+        `\`npm run audit:verify\` of ${count(get(r, ['large', 'entries']))} entries, peak RSS`,
+        get(r, ['large', 'peak_rss_mib']),
+        ' MiB',
+        atMost(150, ' MiB'),
+      ),
+      row(
+        `\`npm run audit:verify\` peak RSS at ${count(get(r, ['large', 'entries']))} ÷ at ${count(get(r, ['small', 'entries']))} entries`,
+        get(r, ['peak_rss_ratio_large_to_small']),
+        '',
+        atMost(1.5),
+      ),
+      row(
+        '`npm run audit:verify` entries verified per second',
+        get(r, ['large', 'lines_per_second']),
+        '',
+        atLeast(10_000),
+      ),
+    ],
+  },
 };
 
 /** The Markdown table of every benchmark's figures, from the result files `read` returns. */

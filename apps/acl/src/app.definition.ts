@@ -1,5 +1,6 @@
 import { defineApp } from '@media/platform';
 import { AnalyticsModule } from './analytics/analytics.module';
+import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { BootstrapModule } from './bootstrap/bootstrap.module';
 import { aclConfig } from './config';
@@ -23,6 +24,7 @@ export const aclApp = defineApp({
     RolesModule,
     CorrespondentsModule,
     AnalyticsModule,
+    AuditModule,
     BootstrapModule,
   ],
 });

@@ -3,6 +3,7 @@ import { RequestMethod, type Type } from '@nestjs/common';
 import { ACL_PUBLIC_ROUTES, APPS } from '@media/contracts';
 import { aclApp } from './app.definition';
 import { AnalyticsModule } from './analytics/analytics.module';
+import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { CorrespondentsModule } from './correspondents/correspondents.module';
 import { GroupsModule } from './groups/groups.module';
@@ -47,6 +48,7 @@ describe("acl's public routes", () => {
     CorrespondentsModule,
     KeysModule,
     AnalyticsModule,
+    AuditModule,
   ]);
 
   it('reads the routes of every feature (the walk itself works)', () => {

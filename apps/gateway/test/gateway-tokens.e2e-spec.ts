@@ -128,6 +128,7 @@ describe('token pre-check (docs/api/contract.md §1)', () => {
     ['POST', '/acl/api/v1/auth/token'],
     ['POST', '/acl/api/v1/auth/refresh'],
     ['GET', '/acl/.well-known/jwks.json'],
+    ['GET', '/acl/.well-known/audit-keys.json'],
     ['POST', '/acl/api/v1/auth/invitations/abc123/accept'],
     ['GET', '/content/health/ready'],
     ['GET', '/api/health/live'],
@@ -140,5 +141,6 @@ describe('token pre-check (docs/api/contract.md §1)', () => {
   it('still wants a token for the same paths with another method', async () => {
     expect((await call(main.url, '/acl/api/v1/auth/token')).status).toBe(401);
     expect((await call(main.url, '/acl/.well-known/jwks.json', { method: 'DELETE' })).status).toBe(401);
+    expect((await call(main.url, '/acl/.well-known/audit-keys.json', { method: 'POST' })).status).toBe(401);
   });
 });

@@ -19,7 +19,7 @@ const ROOT = join(__dirname, '..', '..', '..');
 const BIN = join(ROOT, 'node_modules', '.bin');
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'];
 /** Probes and the key set: nothing a client sends can be wrong, so only the gateway's 429 applies. */
-const NO_CLIENT_ERROR = /\/health\/(live|ready)$|^\/acl\/\.well-known\/jwks\.json$/;
+const NO_CLIENT_ERROR = /\/health\/(live|ready)$|^\/acl\/\.well-known\/(jwks|audit-keys)\.json$/;
 /** The gateway's own routes: public, answered by the gateway itself (no 429, no 401). */
 const OWN = (path: string): boolean => path in GATEWAY_PATHS;
 

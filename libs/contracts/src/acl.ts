@@ -40,6 +40,7 @@ export const ACL_PUBLIC_ROUTES = [
   { method: 'POST', path: '/acl/api/v1/auth/refresh' },
   { method: 'POST', path: '/acl/api/v1/auth/invitations/{token}/accept' },
   { method: 'GET', path: '/acl/.well-known/jwks.json' },
+  { method: 'GET', path: '/acl/.well-known/audit-keys.json' },
 ] as const;
 
 export type UserStatus = 'INVITED' | 'ACTIVE' | 'DISABLED';

@@ -42,6 +42,7 @@ export const Permissions = {
   correspondentsInvite: 'correspondents:invite',
   usersAdmin: 'users:admin',
   webhooksAdmin: 'webhooks:admin',
+  auditRead: 'audit:read',
 } as const;
 export type Permission = (typeof Permissions)[keyof typeof Permissions];
 
@@ -114,6 +115,7 @@ export const CONTRACT_ROLES: readonly ContractRole[] = [
       Permissions.documentsWrite,
     ],
   },
+  { code: 'AUDITOR', name: 'Auditor', permissions: [Permissions.auditRead] },
 ];
 
 /** The claims of an access token issued by acl (docs/api/contract.md §1). */

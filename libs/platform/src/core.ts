@@ -64,3 +64,13 @@ export {
   type Span,
 } from './observability/tracing';
 export { currentApp, runInApp, type AppContext } from './observability/app-context';
+// The audit chain's definition, for tools that verify an export without Nest (audit:verify).
+export {
+  ChainWalker,
+  entryHash,
+  GENESIS_HASH,
+  type AuditBreak,
+  type AuditCheckpoint,
+  type AuditCheckpointLine,
+  type AuditEntry,
+} from './audit/chain';

@@ -18,6 +18,20 @@ export const ASYNCAPI_DOCUMENT: Record<string, unknown> = {
     },
   },
   channels: {
+    aclAuditSignCheckpoint: {
+      address: 'acl.audit.sign-checkpoint',
+      description: 'Requests answered by acl (queue group `acl`).',
+      messages: { request: { $ref: '#/components/messages/aclAuditSignCheckpointRequest' } },
+    },
+    aclAuditSignCheckpointReply: {
+      address: null,
+      description:
+        'The reply to a acl.audit.sign-checkpoint request, on the reply subject the request named.',
+      messages: {
+        reply: { $ref: '#/components/messages/aclAuditSignCheckpointReply' },
+        error: { $ref: '#/components/messages/RpcError' },
+      },
+    },
     aclGroupsMembers: {
       address: 'acl.groups.members',
       description: 'Requests answered by acl (queue group `acl`).',
@@ -219,6 +233,21 @@ export const ASYNCAPI_DOCUMENT: Record<string, unknown> = {
     },
   },
   operations: {
+    aclAuditSignCheckpoint: {
+      action: 'receive',
+      title: 'acl answers acl.audit.sign-checkpoint',
+      channel: { $ref: '#/channels/aclAuditSignCheckpoint' },
+      messages: [{ $ref: '#/channels/aclAuditSignCheckpoint/messages/request' }],
+      reply: {
+        channel: { $ref: '#/channels/aclAuditSignCheckpointReply' },
+        messages: [
+          { $ref: '#/channels/aclAuditSignCheckpointReply/messages/reply' },
+          { $ref: '#/channels/aclAuditSignCheckpointReply/messages/error' },
+        ],
+      },
+      bindings: { nats: { queue: 'acl', bindingVersion: '0.1.0' } },
+      tags: [{ name: 'acl' }],
+    },
     aclGroupsMembers: {
       action: 'receive',
       title: 'acl answers acl.groups.members',
@@ -674,6 +703,18 @@ export const ASYNCAPI_DOCUMENT: Record<string, unknown> = {
         additionalProperties: false,
         description: "One user's token version: access tokens with a lower `ver` are refused.",
       },
+      AuditCheckpointPayload: {
+        type: 'object',
+        properties: {
+          app: { type: 'string' },
+          seq: { type: 'number' },
+          hash: { type: 'string' },
+          at: { type: 'string' },
+        },
+        required: ['app', 'seq', 'hash', 'at'],
+        additionalProperties: false,
+        description: "An app's audit chain head at one moment, as signed.",
+      },
       CorrespondentInvitedEvent: {
         type: 'object',
         properties: {
@@ -1108,6 +1149,33 @@ export const ASYNCAPI_DOCUMENT: Record<string, unknown> = {
           type: 'object',
           required: ['error'],
           properties: { error: { $ref: '#/components/schemas/RpcErrorPayload' } },
+          additionalProperties: false,
+        },
+      },
+      aclAuditSignCheckpointRequest: {
+        name: 'aclAuditSignCheckpointRequest',
+        title: 'acl.audit.sign-checkpoint request',
+        summary:
+          "Signs an app's audit checkpoint (CONTRACT §8.2) with acl's current signing key: a compact JWS (RS256, `kid` in the header) whose payload is the checkpoint's JSON. The key is then published at `/acl/.well-known/audit-keys.json` for good.",
+        headers: {
+          type: 'object',
+          properties: {
+            'X-Request-Id': { type: 'string', description: "Appears in the responder's logs" },
+            traceparent: {
+              type: 'string',
+              description: "W3C trace context: the responder's span joins the trace",
+            },
+          },
+        },
+        payload: { $ref: '#/components/schemas/AuditCheckpointPayload' },
+      },
+      aclAuditSignCheckpointReply: {
+        name: 'aclAuditSignCheckpointReply',
+        title: 'acl.audit.sign-checkpoint reply',
+        payload: {
+          type: 'object',
+          properties: { kid: { type: 'string' }, jws: { type: 'string' } },
+          required: ['kid', 'jws'],
           additionalProperties: false,
         },
       },

@@ -35,6 +35,7 @@ describe('public paths (docs/api/contract.md §1)', () => {
     ['POST', '/acl/api/v1/auth/token'],
     ['POST', '/acl/api/v1/auth/refresh'],
     ['GET', '/acl/.well-known/jwks.json'],
+    ['GET', '/acl/.well-known/audit-keys.json'],
     ['POST', '/acl/api/v1/auth/invitations/abc/accept'],
     ['GET', '/content/health/ready'],
     ['HEAD', '/api/health/live'],
@@ -46,6 +47,8 @@ describe('public paths (docs/api/contract.md §1)', () => {
   it.each([
     ['GET', '/acl/api/v1/auth/token'],
     ['POST', '/acl/.well-known/jwks.json'],
+    ['POST', '/acl/.well-known/audit-keys.json'],
+    ['GET', '/acl/api/v1/audit/all'],
     ['POST', '/acl/api/v1/auth/invitations/abc/def/accept'],
     ['GET', '/content/health/ready/more'],
     ['GET', '/content/api/v1/health/ready'],

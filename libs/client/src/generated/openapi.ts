@@ -1010,6 +1010,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/acl/.well-known/audit-keys.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every RS256 key that ever signed an audit checkpoint, retired ones included (JWKS) */
+        get: operations["aclAuditKeysAuditKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/acl/api/v1/audit/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every app’s audit entries (a copy fed within seconds of sealing), newest first (cursor), by app, resource, actor, action, request or time */
+        get: operations["aclAuditCopyAll"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/documents/health/live": {
         parameters: {
             query?: never;
@@ -2777,6 +2811,44 @@ export interface components {
             date_to: string;
             total_new_users: number;
             series: components["schemas"]["GrowthPointResponse"][];
+        };
+        AuditKeysResponse: {
+            keys: components["schemas"]["PublicJwkResponse"][];
+        };
+        AuditCopyActorResponse: {
+            /** @enum {string} */
+            type: "user" | "system";
+            /** @description A user id, or `<app>:<job or consumer>` */
+            id: string;
+            name: string | null;
+        };
+        AuditCopyResourceResponse: {
+            /** @example user */
+            type: string;
+            id: string | null;
+        };
+        AuditCopyEntryResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @description Position in its app’s chain, from 1 */
+            seq: number;
+            /** Format: date-time */
+            at: string;
+            /** @example acl */
+            app: string;
+            /** @example user.updated */
+            action: string;
+            actor: components["schemas"]["AuditCopyActorResponse"];
+            resource: components["schemas"]["AuditCopyResourceResponse"];
+            request_id: string | null;
+            /** @description The event id that caused it */
+            cause: string | null;
+            /** @description `{"<field>": [before, after]}` */
+            changes: {
+                [key: string]: unknown[];
+            };
+            prev_hash: string;
+            hash: string;
         };
         DocumentResponse: {
             /** Format: uuid */
@@ -8468,6 +8540,105 @@ export interface operations {
                 };
             };
             /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    aclAuditKeysAuditKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys; cacheable for 5 minutes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditKeysResponse"];
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    aclAuditCopyAll: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from `next` or `previous`. */
+                cursor?: string;
+                page_size?: number;
+                /** @description Only this app’s entries */
+                app?: "content" | "assignment" | "inventory" | "commercial" | "payment" | "acl" | "documents" | "chat-notifications";
+                resource_type?: string;
+                resource_id?: string;
+                /** @description A user id, or `<app>:<job or consumer>` for the system */
+                actor_id?: string;
+                action?: string;
+                request_id?: string;
+                /** @description Entries at or after this time */
+                from?: string;
+                /** @description Entries before this time */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["AuditCopyEntryResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `audit:read` is needed */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,191 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  DiscardPolicy,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+  type ConsumerMessages,
+  type JetStreamManager,
+  type JsMsg,
+} from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { AUDIT_STREAM, auditSubject } from '@media/contracts';
+import { InjectConfig, isInProcess, natsConnectionOptions } from '@media/platform';
+import type { AclConfig } from '../config';
+import { AuditCopyService } from './audit-copy.service';
+import { asAuditEntry, auditMessageProblem } from './audit-message';
+
+/** Nanoseconds per millisecond: JetStream durations are in nanoseconds. */
+const NS = 1_000_000;
+const SUBJECTS = auditSubject('>');
+/** Pulls heartbeat every second; two missed (the consumer's leader died) start the loop over. */
+const CONSUME = { max_messages: 200, expires: 5_000, idle_heartbeat: 1_000 } as const;
+const RESTART_ON = new Set([
+  'heartbeats_missed',
+  'consumer_deleted',
+  'consumer_not_found',
+  'stream_not_found',
+]);
+const API_TIMEOUT_MS = 2_000;
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Feeds acl's merged copy (`audit_all`) from the AUDIT stream (`audit.<app>`, one message per
+ * sealed entry): one durable pull consumer shared by acl's replicas, an entry stored before its
+ * message is acked, redelivery harmless (`(app, seq)` is unique). Creates the stream when no
+ * app has yet, with the EVENTS stream's retention (limits, file storage, EVENTS_* limits).
+ */
+@Injectable()
+export class AuditCopyConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('AuditCopy');
+  private connection?: NatsConnection;
+  private pull?: ConsumerMessages;
+  private closing = false;
+  private loop?: Promise<void>;
+
+  constructor(
+    @InjectConfig() private readonly config: AclConfig,
+    @Inject(AuditCopyService) private readonly copy: AuditCopyService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (isInProcess(this.config.nats)) {
+      this.logger.warn('NATS_URL is inproc: no AUDIT stream, the merged audit copy stays as it is');
+      return;
+    }
+    this.loop = this.consume();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.closing = true;
+    await this.pull?.close().catch(() => undefined);
+    // The loop may be waiting for a NATS that never came up: shutdown does not wait on it.
+    await Promise.race([this.loop, new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
+    await this.connection?.drain().catch(() => undefined);
+  }
+
+  private get durable(): string {
+    return [this.config.events.consumerPrefix, 'acl', 'audit-copy'].filter(Boolean).join('--');
+  }
+
+  /** Creates the consumer (and stream) and pulls until shutdown, starting over on any failure. */
+  private async consume(): Promise<void> {
+    let attempt = 0;
+    while (!this.closing) {
+      try {
+        this.connection ??= await connect({
+          ...natsConnectionOptions(this.config.nats.url, this.config.nats),
+          name: 'acl-audit-copy',
+          maxReconnectAttempts: -1,
+          reconnectTimeWait: 1_000,
+          waitOnFirstConnect: true,
+        });
+        await this.ensureConsumer(await jetstreamManager(this.connection, { timeout: API_TIMEOUT_MS }));
+        const consumer = await jetstream(this.connection, { timeout: API_TIMEOUT_MS }).consumers.get(
+          AUDIT_STREAM,
+          this.durable,
+        );
+        const messages = await consumer.consume(CONSUME);
+        this.pull = messages;
+        if (this.closing) break;
+        if (attempt > 0) this.logger.log({ consumer: this.durable }, 'Audit copy consumer resumed');
+        attempt = 0;
+        void (async () => {
+          for await (const status of messages.status())
+            if (RESTART_ON.has(status.type)) {
+              void messages.close();
+              break;
+            }
+        })();
+        for await (const message of messages) await this.handle(message);
+      } catch (error) {
+        if (this.closing) break;
+        attempt++;
+        if (attempt <= 3 || attempt % 15 === 0)
+          this.logger.warn(
+            { consumer: this.durable, attempt, err: errorText(error) },
+            'Audit copy consumer failed; retrying',
+          );
+        await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 250 * 2 ** (attempt - 1))));
+      } finally {
+        this.pull = undefined;
+      }
+    }
+  }
+
+  private async ensureConsumer(jsm: JetStreamManager): Promise<void> {
+    const exists = () =>
+      jsm.streams.info(AUDIT_STREAM).then(
+        () => true,
+        () => false,
+      );
+    if (!(await exists())) {
+      const { events } = this.config;
+      await jsm.streams
+        .add({
+          name: AUDIT_STREAM,
+          subjects: [SUBJECTS],
+          retention: RetentionPolicy.Limits,
+          storage: StorageType.File,
+          num_replicas: events.replicas,
+          max_age: events.maxAge * NS,
+          max_bytes: events.maxBytes,
+          duplicate_window: events.duplicateWindow * NS,
+          discard: DiscardPolicy.Old,
+        })
+        .catch(async (error: unknown) => {
+          // Another app (or replica) created it meanwhile.
+          if (!(await exists())) throw error;
+        });
+    }
+    const settings = { filter_subject: SUBJECTS, ack_wait: 30_000 * NS };
+    await jsm.consumers
+      .add(AUDIT_STREAM, {
+        durable_name: this.durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        ...settings,
+      })
+      .catch(async () => jsm.consumers.update(AUDIT_STREAM, this.durable, settings));
+  }
+
+  /** Stores one entry and acks it; a malformed one is logged and dropped, a failure retried. */
+  private async handle(message: JsMsg): Promise<void> {
+    let parsed: unknown;
+    try {
+      parsed = message.json<unknown>();
+    } catch {
+      parsed = undefined;
+    }
+    const problem = auditMessageProblem(message.subject, parsed);
+    if (problem) {
+      this.logger.error(
+        { subject: message.subject, stream_seq: message.seq, problem },
+        'Dropped an AUDIT message that is not a sealed entry',
+      );
+      message.term();
+      return;
+    }
+    try {
+      await this.copy.store(asAuditEntry(parsed));
+      message.ack();
+    } catch (error) {
+      const delay = Math.min(60_000, 1_000 * 2 ** Math.min(6, message.info.deliveryCount - 1));
+      this.logger.warn(
+        { subject: message.subject, deliveries: message.info.deliveryCount, err: errorText(error) },
+        'Storing an audit entry failed; redelivering',
+      );
+      message.nak(delay);
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Feature } from '@media/platform';
+import { CreateAuditCopy1764900000201 } from '../database/migrations/1764900000201-create-audit-copy';
+import { KeysModule } from '../keys/keys.module';
+import { AuditCopyEntry } from './audit-copy-entry.entity';
+import { AuditCopyConsumer } from './audit-copy.consumer';
+import { AuditCopyController } from './audit-copy.controller';
+import { AuditCopyService } from './audit-copy.service';
+import { AuditKeysController } from './audit-keys.controller';
+import { AuditSigningKey } from './audit-signing-key.entity';
+import { AuditRpc } from './audit.rpc';
+import { CheckpointSignerService } from './checkpoint-signer.service';
+
+/**
+ * acl's part of the audit trail (CONTRACT §8): signing the apps' checkpoints, publishing every
+ * key that signed one, and the merged copy of every app's entries.
+ */
+@Feature({ entities: [AuditSigningKey, AuditCopyEntry], migrations: [CreateAuditCopy1764900000201] })
+@Module({
+  imports: [TypeOrmModule.forFeature([AuditSigningKey, AuditCopyEntry]), KeysModule],
+  controllers: [AuditKeysController, AuditCopyController, AuditRpc],
+  providers: [CheckpointSignerService, AuditCopyService, AuditCopyConsumer],
+})
+export class AuditModule {}
