@@ -4,6 +4,7 @@ import { chatNotificationsConfig } from './config';
 import { EventsModule } from './events/events.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { RealtimeModule } from './realtime/realtime.module';
+import { SettingsModule } from './settings/settings.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** How chat-notifications boots, alone or inside the embedded default: its features declare their own tables. */
@@ -15,6 +16,7 @@ export const chatNotificationsApp = defineApp({
     DeletedDocumentsModule.forApp({ consumer: 'AppEventsConsumer.documentDeleted' }),
     RealtimeModule,
     ChatModule,
+    SettingsModule,
     NotificationsModule,
     EventsModule,
     WebhooksModule,
