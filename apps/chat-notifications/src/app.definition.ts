@@ -12,7 +12,7 @@ export const chatNotificationsApp = defineApp({
   name: 'chat-notifications',
   config: chatNotificationsConfig,
   features: [
-    // The consumer keeps the name it had when the events feature handled the event itself.
+    // The durable consumer's name, under which its position and processed events are kept.
     DeletedDocumentsModule.forApp({ consumer: 'AppEventsConsumer.documentDeleted' }),
     RealtimeModule,
     ChatModule,
