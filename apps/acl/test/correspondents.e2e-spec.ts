@@ -1,5 +1,5 @@
 /**
- * Endpoint 7 (docs/api/contract.md §4): the correspondent list, invitations and their acceptance, through
+ * The correspondent list (docs/api/contract.md §4), invitations and their acceptance, through
  * the gateway.
  */
 import { randomUUID } from 'node:crypto';
@@ -239,7 +239,7 @@ describe('POST /acl/api/v1/auth/invitations/{token}/accept', () => {
   });
 });
 
-describe('GET /acl/api/v1/auth/correspondents/invite (endpoint 7)', () => {
+describe('GET /acl/api/v1/auth/correspondents/invite', () => {
   it('lists only correspondents, date_joined desc then id desc, walked both ways with ties', async () => {
     const token = await admin();
     // Correspondents created by the admin API share one date_joined; invited ones get "now".

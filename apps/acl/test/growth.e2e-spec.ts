@@ -1,5 +1,5 @@
 /**
- * Endpoint 13 (docs/api/contract.md §4): new-user growth per day, week and month, zero-filled, with leap
+ * New-user growth (docs/api/contract.md §4) per day, week and month, zero-filled, with leap
  * days, partial buckets and the running total since the beginning.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Endpoint 4, claim a task, in docs/api/contract.md §4.4's order of checks, the race of concurrent claims,
+ * Claiming a task, in docs/api/contract.md §4.4's order of checks, the race of concurrent claims,
  * claims on behalf of another user, the permission snapshot and candidate groups checked with
  * acl, and the work queue (`claimable_by=me`).
  */

@@ -27,7 +27,7 @@ import {
 import { SMTPServer } from 'smtp-server';
 import { DataSource } from 'typeorm';
 import { chatNotificationsApp } from '../src/app.definition';
-import { ClockService } from '../src/notifications/clock.service';
+import { ClockService } from '../src/quiet-hours/clock.service';
 import { DeliveryWorker } from '../src/notifications/delivery.worker';
 import { NotifierService, type NewNotification } from '../src/notifications/notifier.service';
 

@@ -3,8 +3,9 @@
  * gateway against the real apps: mentions checked against the room's members, `chat.mention`
  * notifications, `mention_count` beside `unread_count`, the edit window (moved by backdating a
  * message's `created_at`, and by a replica with a short CHAT_EDIT_WINDOW), the ADMIN exception,
- * tombstones, pushes to a socket on a second replica, and an edit sent at once with a deletion.
+ * tombstones, pushes to a socket on a second replica, and an edit racing a deletion.
  */
+import { Client as PgClient } from 'pg';
 import { call, eventually, isDefined, type ApiResponse } from '@media/testing';
 import {
   api,
@@ -14,6 +15,7 @@ import {
   createRoom,
   groupId,
   startReplica,
+  system,
   users,
   type Client,
   type TestUser,
@@ -383,39 +385,68 @@ describe('deletions', () => {
     expect((await remove(id, old.id, carol)).status).toBe(409);
   });
 
-  // Which of the two commits first is not controlled here (the deletion usually does), so this
-  // does not prove the two overlapped: only that sending both at once never leaves an edited body.
-  it('ends an edit sent at once with a deletion consistently: a tombstone, the edit 200 before it or 409 after', async () => {
-    const messages = await Promise.all(Array.from({ length: 10 }, (_, i) => send(room.id, bob, `race ${i}`)));
-    const outcomes = await Promise.all(
-      messages.map(async (m) => {
-        const [edited, deleted] = await Promise.all([
-          edit(room.id, m.id, bob, `edited ${m.id}`),
-          remove(room.id, m.id, bob),
+  /**
+   * The test holds the message's row lock in a transaction of its own, sends one request, waits
+   * until it is blocked on that lock, sends the other, waits until both are: the two are under
+   * way at once (the race), queued on the row in the order they came. Released, the first takes
+   * the row; sent in either order, each end is consistent.
+   */
+  it.each([
+    ['the edit', 200, 'edit' as const],
+    ['the deletion', 409, 'delete' as const],
+  ])(
+    'ends an edit racing a deletion consistently when %s takes the row first: a tombstone, the edit %i',
+    async (_first, editStatus, first) => {
+      const message = await send(room.id, bob, 'raced');
+      const holder = new PgClient({ connectionString: system().databases['chat-notifications'] });
+      await holder.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT id FROM chat_messages WHERE id = $1 FOR UPDATE', [message.id]);
+        // Waiting on the row: the first request behind the test's lock, the second behind the first.
+        const blocked = async (n: number) =>
+          expect(
+            await eventually(
+              async () =>
+                (
+                  await holder.query<{ n: number }>(
+                    `SELECT count(*)::int AS n FROM pg_stat_activity
+                      WHERE datname = current_database() AND cardinality(pg_blocking_pids(pid)) > 0`,
+                  )
+                ).rows[0].n,
+              (waiting) => waiting >= n,
+              { timeoutMs: 10_000 },
+            ),
+          ).toBe(n);
+        const editing = () => edit(room.id, message.id, bob, 'edited while deleted');
+        const deleting = () => remove(room.id, message.id, bob);
+        const firstSent = first === 'edit' ? editing() : deleting();
+        await blocked(1);
+        const secondSent = first === 'edit' ? deleting() : editing();
+        await blocked(2);
+        await holder.query('COMMIT');
+        const [one, two] = await Promise.all([firstSent, secondSent]);
+        const [edited, deleted] = first === 'edit' ? [one, two] : [two, one];
+        expect(deleted.status).toBe(204);
+        expect(edited.status).toBe(editStatus);
+        const [row] = await chatDb(`SELECT body, edited_at, deleted_at FROM chat_messages WHERE id = $1`, [
+          message.id,
         ]);
-        return { id: m.id, edited, deleted };
-      }),
-    );
-    const rows = await chatDb(
-      `SELECT id, body, edited_at, deleted_at FROM chat_messages WHERE id = ANY($1::uuid[])`,
-      [messages.map((m) => m.id)],
-    );
-    for (const { id, edited, deleted } of outcomes) {
-      expect(deleted.status).toBe(204);
-      const row = rows.find((r: any) => r.id === id)!;
-      expect(row.body).toBeNull();
-      expect(row.deleted_at).not.toBeNull();
-      if (edited.status === 200) {
-        // The edit committed first: the deletion came after it.
-        expect(row.edited_at).not.toBeNull();
-        expect(row.edited_at.getTime()).toBeLessThanOrEqual(row.deleted_at.getTime());
-      } else {
-        expect(edited.status).toBe(409);
-        expect(edited.body.code).toBe('message_deleted');
-        expect(row.edited_at).toBeNull();
+        expect(row.body).toBeNull();
+        expect(row.deleted_at).not.toBeNull();
+        if (editStatus === 200) {
+          // The edit committed first: the deletion came after it.
+          expect(row.edited_at.getTime()).toBeLessThanOrEqual(row.deleted_at.getTime());
+        } else {
+          expect(edited.body.code).toBe('message_deleted');
+          expect(row.edited_at).toBeNull();
+        }
+      } finally {
+        await holder.query('ROLLBACK').catch(() => undefined);
+        await holder.end();
       }
-    }
-  });
+    },
+  );
 });
 
 describe('pushes of edits and deletions', () => {

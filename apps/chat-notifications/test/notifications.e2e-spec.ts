@@ -1,5 +1,5 @@
 /**
- * Notification preferences (seed endpoint 14, docs/api/contract.md §4.14), the inbox fed by the other apps'
+ * Notification preferences (docs/api/contract.md §4.14), the inbox fed by the other apps'
  * events and by `notifications.send`, and email recorded as skipped without SMTP_URL.
  */
 import { eventually, isDefined } from '@media/testing';
@@ -22,7 +22,7 @@ afterAll(async () => {
   await closeNats();
 });
 
-describe('PUT /api/v1/notifications/preferences (endpoint 14)', () => {
+describe('PUT /api/v1/notifications/preferences', () => {
   it('upserts one object (channel defaults to websocket) and returns the whole list, enveloped', async () => {
     const me = await user();
     const res = await api('/api/v1/notifications/preferences', {

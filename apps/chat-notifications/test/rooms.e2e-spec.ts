@@ -1,5 +1,5 @@
 /**
- * Chat rooms (seed endpoint 1 and the rest of docs/api/contract.md §4.1) through the gateway, against the
+ * Chat rooms (docs/api/contract.md §4.1) through the gateway, against the
  * real acl (members over NATS), PostgreSQL and JetStream.
  */
 import { eventually, isDefined } from '@media/testing';
@@ -44,7 +44,7 @@ const ROOM_KEYS = [
   'updated_at',
 ];
 
-describe('POST /api/v1/chat/rooms (endpoint 1)', () => {
+describe('POST /api/v1/chat/rooms', () => {
   let group: string;
   let owner: TestUser;
   let token: string;

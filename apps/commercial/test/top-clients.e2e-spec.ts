@@ -1,5 +1,5 @@
 /**
- * Endpoint 8, top clients (docs/api/contract.md §4.8), over the real stack. Each test puts its deals in a
+ * Top clients (docs/api/contract.md §4.8), over the real stack. Each test puts its deals in a
  * period of its own (far-future months, 2025, or this year with revenues large enough to lead),
  * so the tests do not see each other's clients.
  */

@@ -6,7 +6,7 @@ import { StoryCategoriesModule } from './story-categories/story-categories.modul
 export const contentApp = defineApp({
   name: 'content',
   features: [
-    // The consumer keeps the name it had when lineup handled the event itself.
+    // The durable consumer's name, under which its position and processed events are kept.
     DeletedDocumentsModule.forApp({ consumer: 'LineupService.onDocumentDeleted' }),
     LineupModule,
     StoryCategoriesModule,

@@ -1,5 +1,5 @@
 /**
- * Endpoint 3: attach a document to a slot (checked with documents over NATS), detach it, and the
+ * Attaching a document to a slot (checked with documents over NATS), detach it, and the
  * attachments disappearing when documents announces a deletion (docs/api/contract.md §4.3, §5).
  */
 import { randomUUID } from 'node:crypto';
@@ -51,7 +51,7 @@ function attach(
   return content(path, { token, multipart: form });
 }
 
-describe('POST /content/api/v1/lineup/slots/{slot_id}/assets (endpoint 3)', () => {
+describe('POST /content/api/v1/lineup/slots/{slot_id}/assets', () => {
   it('attaches a known document: 200 with the whole schedule, the ETag moves, the slot lists the asset', async () => {
     const { id, slots } = await scheduleWithSlots();
     const doc = await docs.create();

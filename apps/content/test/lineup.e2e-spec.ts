@@ -1,5 +1,5 @@
 /**
- * Broadcast schedules: create (JSON and CSV), lists, endpoint 2 (PUT with ETag / If-Match) and
+ * Broadcast schedules: create (JSON and CSV), lists, the schedule update (PUT with ETag / If-Match) and
  * the slot list (docs/api/contract.md §4.2, §4a), in the three body encodings where the contract asks.
  */
 import { randomUUID } from 'node:crypto';
@@ -293,7 +293,7 @@ describe('POST /content/api/v1/lineup (CSV file)', () => {
   });
 });
 
-describe('PUT /content/api/v1/lineup/{id} (endpoint 2)', () => {
+describe('PUT /content/api/v1/lineup/{id}', () => {
   const INT_MAX = 2147483647;
   const upper = schedule({
     channel: 'c'.repeat(100),

@@ -1,4 +1,4 @@
-/** Story categories: endpoint 6 and their management (docs/api/contract.md §3 byte order, §4.6). */
+/** Story categories: their list and their management (docs/api/contract.md §3 byte order, §4.6). */
 import { randomUUID } from 'node:crypto';
 import { content, contentDb, follow, tokenWith } from './support';
 

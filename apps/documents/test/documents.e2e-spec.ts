@@ -1,6 +1,6 @@
 /**
  * documents over HTTP against the stack (docs/api/contract.md §1, §4.11): upload, the record, the caller's
- * list, the content with its validators and ranges, and endpoint 11 (delete).
+ * list, the content with its validators and ranges, and deletion.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { caller, db, documents, download, multipart, system, upload, uploaded, type Caller } from './support';
@@ -349,7 +349,7 @@ describe('GET /documents/api/v1/documents (the caller’s documents)', () => {
   });
 });
 
-describe('DELETE /documents/api/v1/documents/{document_id} (endpoint 11)', () => {
+describe('DELETE /documents/api/v1/documents/{document_id}', () => {
   const stackDb = () => system().databases.documents;
 
   it('lets the uploader delete: 204 without a body, then 404 everywhere, the file removed and the event in the outbox', async () => {

@@ -6,7 +6,7 @@ import { RevenueModule } from './revenue/revenue.module';
 export const inventoryApp = defineApp({
   name: 'inventory',
   features: [
-    // The consumer keeps the name it had when bookings handled the event itself.
+    // The durable consumer's name, under which its position and processed events are kept.
     DeletedDocumentsModule.forApp({ consumer: 'DocumentEvents.documentDeleted' }),
     BookingsModule,
     RevenueModule,

@@ -1,5 +1,5 @@
 /**
- * Line assets: creation and endpoint 5 (docs/api/contract.md §4.5): partial updates, the document checked
+ * Line assets: creation and their update (docs/api/contract.md §4.5): partial updates, the document checked
  * with the documents app over NATS (a documents outage: documents-down.e2e-spec.ts), null detaching, every id checked under
  * its parents (docs/api/contract.md §1: 404, never a leak), and documents' deletion event (§4.11) nulling
  * the reference while the asset keeps its row.
@@ -41,7 +41,7 @@ async function bookingWithAsset(fields: Record<string, unknown> = {}) {
 }
 
 describe('POST .../bookings/{order_id}/lines/{line_id}/assets', () => {
-  it('creates an asset (201) that endpoint 12 shows under its line', async () => {
+  it('creates an asset (201) that the booking shows under its line', async () => {
     const doc = await addDocument();
     const { booking, first, asset } = await bookingWithAsset({ document_id: doc, notes: 'Cut B' });
     expect(asset).toEqual({
@@ -83,7 +83,7 @@ describe('POST .../bookings/{order_id}/lines/{line_id}/assets', () => {
   });
 });
 
-describe('PATCH .../lines/{line_id}/assets/{asset_id} (endpoint 5)', () => {
+describe('PATCH .../lines/{line_id}/assets/{asset_id}', () => {
   it('updates each field alone, keeping the others', async () => {
     const { asset, path } = await bookingWithAsset({ notes: 'n0' });
     const doc = await addDocument();

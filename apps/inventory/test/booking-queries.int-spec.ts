@@ -1,5 +1,5 @@
 /**
- * Endpoint 12 reads a booking, its lines and their assets in a fixed number of queries whatever
+ * Getting a booking reads it, its lines and their assets in a fixed number of queries whatever
  * the number of lines (no N+1): inventory booted in-process on a fresh database, every SQL
  * statement it sends counted through its DataSource's logger.
  */

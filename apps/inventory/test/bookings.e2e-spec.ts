@@ -1,6 +1,6 @@
 /**
  * Bookings and their lines (docs/api/contract.md §4.12, §4a): create with lines, list with filters and
- * cursors, endpoint 12, status changes (409 naming the current status), lines added and updated
+ * cursors, get a booking, status changes (409 naming the current status), lines added and updated
  * under their order only (docs/api/contract.md §1 ownership), money as two-decimal strings (§3).
  */
 import { randomUUID } from 'node:crypto';
@@ -243,7 +243,7 @@ describe('POST /inventory/api/v1/bookings', () => {
   });
 });
 
-describe('GET /inventory/api/v1/bookings/{order_id} (endpoint 12)', () => {
+describe('GET /inventory/api/v1/bookings/{order_id}', () => {
   it('answers 404 for an unknown order and 422 at ["path","order_id"] for a malformed one', async () => {
     const missing = await inventory(`/api/v1/bookings/${randomUUID()}`, { token: reader() });
     expect(missing.status).toBe(404);

@@ -1,5 +1,5 @@
 /**
- * Endpoint 10, revenue summary (docs/api/contract.md §4.10) on hand-computed data: only CONFIRMED orders,
+ * The revenue summary (docs/api/contract.md §4.10) on hand-computed data: only CONFIRMED orders,
  * inclusive dates on the order's created_at (UTC), cents that do not divide evenly, zero-filled
  * months, a range across a year boundary, the platform filter, and a breakdown whose children sum
  * exactly to their parent. Orders are dated behind the API's back (created_at is server-set), in

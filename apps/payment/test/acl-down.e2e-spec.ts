@@ -1,5 +1,5 @@
 /**
- * acl not answering (docs/api/contract.md §4.9, §5): endpoint 9 is a 503 `upstream_unavailable`, never rows
+ * acl not answering (docs/api/contract.md §4.9, §5): team attainment is a 503 `upstream_unavailable`, never rows
  * without their scope or their profiles. A stack of its own (a private NATS server, acl and
  * payment on fresh databases), so stopping acl does not disturb the other test files.
  */

@@ -1,5 +1,5 @@
 /**
- * Endpoint 9, commission attainment (docs/api/contract.md §4.9), over the real stack with acl answering over
+ * Team commission attainment (docs/api/contract.md §4.9), over the real stack with acl answering over
  * NATS. Each test reads a month of its own, so the tests do not see each other's rows.
  */
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
@@ -197,7 +197,7 @@ describe('GET /payment/api/v1/commissions/cm-team-attainment', () => {
   });
 });
 
-describe('endpoint 9 with 500 BMs', () => {
+describe('team attainment with 500 BMs', () => {
   let nc: NatsConnection;
   let manager: TestUser;
   let ids: string[];
@@ -282,7 +282,7 @@ describe('endpoint 9 with 500 BMs', () => {
   });
 });
 
-describe('endpoint 9 with 5,001 BMs (more than one acl.users.get-many may carry)', () => {
+describe('team attainment with 5,001 BMs (more than one acl.users.get-many may carry)', () => {
   let nc: NatsConnection;
   let ids: string[];
 

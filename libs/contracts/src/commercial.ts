@@ -22,8 +22,8 @@ export interface DealView {
   updated_at: string;
 }
 
-/** One row of endpoint 8 (top clients). */
-export interface TopClientRow {
+/** One client of the top-clients ranking (the contract's TopClientRow). */
+export interface TopClientView {
   client_name: string;
   category: string;
   deal_count: number;

@@ -6,7 +6,7 @@ export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 export const BOOKING_PLATFORMS = ['TV', 'RADIO', 'DIGITAL'] as const;
 export type BookingPlatform = (typeof BOOKING_PLATFORMS)[number];
 
-/** An asset of a booking line (endpoint 5). */
+/** An asset of a booking line. */
 export interface LineAssetView {
   id: string;
   line_id: string;
@@ -51,12 +51,12 @@ export interface BookingSummaryView {
   totals: BookingTotals;
 }
 
-/** Endpoint 12. */
+/** A booking with its lines and their assets. */
 export interface BookingView extends BookingSummaryView {
   lines: BookingLineView[];
 }
 
-/** Rate card against booked amounts of one group (endpoint 10). */
+/** Rate card against booked amounts of one group of the revenue summary. */
 export interface RevenueFigures {
   rate_card: string;
   booked: string;
@@ -65,8 +65,8 @@ export interface RevenueFigures {
   erosion_pct: string | null;
 }
 
-/** Endpoint 10. */
-export interface RevenueSummary {
+/** The revenue summary: totals, the monthly trend, and per platform and category. */
+export interface RevenueSummaryView {
   totals: RevenueFigures;
   trend: (RevenueFigures & { month: string })[];
   breakdown: (RevenueFigures & {

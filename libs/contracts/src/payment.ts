@@ -35,8 +35,8 @@ export interface CollectionView {
   created_at: string;
 }
 
-/** One row of endpoint 9 (commission attainment), per BM and category. */
-export interface AttainmentRow {
+/** Commission attainment of one BM in one category (the contract's AttainmentRow). */
+export interface AttainmentView {
   bm_id: string;
   bm_name: string | null;
   bm_email: string | null;

@@ -1,6 +1,7 @@
 export * from './clients';
 export * from './databases';
 export * from './env';
+export * from './fences';
 export * from './http';
 export * from './idempotency';
 export * from './jwks';

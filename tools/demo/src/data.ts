@@ -171,3 +171,179 @@ export function sequence(seed: number) {
     return state / 2 ** 32;
   };
 }
+
+/** A task of the demo, and what happens to it once made. */
+export interface DemoTask {
+  key: string;
+  code: string;
+  name: string;
+  priority: 'LOW' | 'MEDIUM' | 'HIGH' | 'URGENT';
+  /** Due this many hours from the run (negative: overdue), or never. */
+  due_in_hours: number | null;
+  perms: string[];
+  groups: string[];
+  type: string;
+  ref: string;
+  then: ('claim' | 'start' | 'complete' | 'cancel')[];
+}
+
+/** Tasks in every status; some overdue, some for the newsroom only. */
+export const TASKS: DemoTask[] = [
+  {
+    key: 'lineup-approval',
+    code: 'approve_lineup',
+    name: 'Approve the TV lineup',
+    priority: 'HIGH',
+    due_in_hours: 72,
+    perms: ['lineup:write'],
+    groups: [],
+    type: 'schedule',
+    ref: 'Channel One',
+    then: [],
+  },
+  {
+    key: 'story-review',
+    code: 'review_story',
+    name: 'Review the harbour strike story',
+    priority: 'MEDIUM',
+    due_in_hours: -30,
+    perms: ['tasks:claim'],
+    groups: ['Newsroom'],
+    type: 'story',
+    ref: 'harbour-strike',
+    then: [],
+  },
+  {
+    key: 'fact-check',
+    code: 'fact_check',
+    name: 'Fact-check the budget explainer',
+    priority: 'URGENT',
+    due_in_hours: 6,
+    perms: ['tasks:claim'],
+    groups: ['Newsroom'],
+    type: 'story',
+    ref: 'budget-explainer',
+    then: [],
+  },
+  {
+    key: 'translate',
+    code: 'translate',
+    name: 'Translate the election brief',
+    priority: 'LOW',
+    due_in_hours: null,
+    perms: ['tasks:claim'],
+    groups: [],
+    type: 'story',
+    ref: 'election-brief',
+    then: [],
+  },
+  {
+    key: 'spot-check',
+    code: 'check_spot',
+    name: 'Check the Northwind spot',
+    priority: 'MEDIUM',
+    due_in_hours: -50,
+    perms: ['tasks:claim'],
+    groups: [],
+    type: 'booking',
+    ref: 'DEMO-B-001',
+    then: ['claim'],
+  },
+  {
+    key: 'caption',
+    code: 'caption',
+    name: 'Caption the culture podcast',
+    priority: 'LOW',
+    due_in_hours: 48,
+    perms: ['tasks:claim'],
+    groups: ['Newsroom'],
+    type: 'story',
+    ref: 'culture-podcast',
+    then: ['claim'],
+  },
+  {
+    key: 'interview',
+    code: 'edit_interview',
+    name: 'Edit the minister interview',
+    priority: 'HIGH',
+    due_in_hours: -4,
+    perms: ['tasks:claim'],
+    groups: [],
+    type: 'story',
+    ref: 'minister-interview',
+    then: ['claim', 'start'],
+  },
+  {
+    key: 'graphics',
+    code: 'graphics',
+    name: 'Weather graphics for the weekend',
+    priority: 'MEDIUM',
+    due_in_hours: 20,
+    perms: ['tasks:claim'],
+    groups: [],
+    type: 'story',
+    ref: 'weekend-weather',
+    then: ['claim', 'start'],
+  },
+  {
+    key: 'archive',
+    code: 'archive',
+    name: 'Archive last month’s rundowns',
+    priority: 'LOW',
+    due_in_hours: -200,
+    perms: ['tasks:claim'],
+    groups: [],
+    type: 'schedule',
+    ref: 'archive',
+    then: ['claim', 'complete'],
+  },
+  {
+    key: 'proofread',
+    code: 'proofread',
+    name: 'Proofread the sports round-up',
+    priority: 'MEDIUM',
+    due_in_hours: -20,
+    perms: ['tasks:claim'],
+    groups: [],
+    type: 'story',
+    ref: 'sports-roundup',
+    then: ['claim', 'start', 'complete'],
+  },
+  {
+    key: 'old-promo',
+    code: 'promo',
+    name: 'Cut the summer promo',
+    priority: 'LOW',
+    due_in_hours: -400,
+    perms: ['tasks:claim'],
+    groups: [],
+    type: 'story',
+    ref: 'summer-promo',
+    then: ['cancel'],
+  },
+];
+
+/** Group rooms and their first messages (by the demo user's key). */
+export const ROOMS = [
+  {
+    name: 'Newsroom desk',
+    group: 'Newsroom',
+    members: ['editor', 'editor2', 'corr.lagos', 'corr.lisbon'],
+    messages: [
+      ['admin', 'Morning all: the harbour strike leads at 07:00.'],
+      ['editor', 'Ngozi is filing from the port at 06:30.'],
+      ['admin', 'Budget explainer needs a fact-check before noon.'],
+      ['editor', 'On it after the briefing.'],
+    ],
+  },
+  {
+    name: 'Sales floor',
+    group: 'Sales team',
+    members: ['sales', 'cm', 'bm1', 'bm2', 'bm3'],
+    messages: [
+      ['sales', 'Northwind confirmed the prime-time package.'],
+      ['admin', 'Great. Contoso still in draft?'],
+      ['sales', 'Yes, waiting for their launch date.'],
+    ],
+  },
+] as const;

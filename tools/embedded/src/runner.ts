@@ -314,6 +314,41 @@ export async function startSystem(
     gateway: { host: config.host, metricsPort: config.gatewayMetricsPort },
   });
 
+  await bootApps(code, env, config, lifecycle, io);
+
+  const gateway = await code.startGateway(env.gateway).catch((error: unknown) => {
+    throw new AppStartError('gateway', config.ports.gateway, error);
+  });
+  lifecycle.add({ name: 'gateway', stop: () => gateway.close(), timeoutMs: 15_000 });
+  io.say(
+    `gateway listening on ${config.host}:${gateway.port}, its metrics on ${config.host}:${gateway.metricsPort}`,
+  );
+  recordAddresses(
+    config.dataDir,
+    state,
+    `http://${reachableHost(config.host)}:${gateway.port}`,
+    bus.url,
+    lifecycle,
+  );
+
+  return {
+    gatewayPort: gateway.port,
+    gatewayMetricsPort: gateway.metricsPort,
+    host: config.host,
+    secrets,
+    database: database.description,
+    bus: bus.description,
+  };
+}
+
+/** Boots the apps, acl first, and registers them as one resource, so they close together. */
+async function bootApps(
+  code: typeof import('./apps.js'),
+  env: ReturnType<typeof appEnvironments>,
+  config: RunnerConfig,
+  lifecycle: Lifecycle,
+  io: RunnerIo,
+): Promise<void> {
   // One resource for all apps, so they close together: each waits out its NATS grace period.
   const apps = new Map<ServiceName, INestApplication>();
   lifecycle.add(appsResource(code, apps, io));
@@ -329,36 +364,30 @@ export async function startSystem(
   const results = await Promise.allSettled(SERVICE_NAMES.filter((app) => app !== 'acl').map(boot));
   const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failure) throw failure.reason;
-  lifecycle.throwIfStopping();
+}
 
-  const gateway = await code.startGateway(env.gateway).catch((error: unknown) => {
-    throw new AppStartError('gateway', config.ports.gateway, error);
-  });
-  lifecycle.add({ name: 'gateway', stop: () => gateway.close(), timeoutMs: 15_000 });
-  io.say(
-    `gateway listening on ${config.host}:${gateway.port}, its metrics on ${config.host}:${gateway.metricsPort}`,
-  );
-  // Where the running system is, for `npm run demo` and any tool (removed again at a clean stop).
-  state.gateway_url = `http://${reachableHost(config.host)}:${gateway.port}`;
-  state.nats_url = bus.url;
-  writeState(config.dataDir, state);
+/**
+ * Writes where the running system is to the state file, for `npm run demo` and any tool (removed
+ * again at a clean stop).
+ */
+function recordAddresses(
+  dataDir: string,
+  state: ReturnType<typeof readState>,
+  gatewayUrl: string,
+  natsUrl: string,
+  lifecycle: Lifecycle,
+): void {
+  state.gateway_url = gatewayUrl;
+  state.nats_url = natsUrl;
+  writeState(dataDir, state);
   lifecycle.add({
     name: 'state file',
     stop: async () => {
       delete state.gateway_url;
       delete state.nats_url;
-      writeState(config.dataDir, state);
+      writeState(dataDir, state);
     },
   });
-
-  return {
-    gatewayPort: gateway.port,
-    gatewayMetricsPort: gateway.metricsPort,
-    host: config.host,
-    secrets,
-    database: database.description,
-    bus: bus.description,
-  };
 }
 
 /** The host a local client reaches a listener bound to `host` at (a URL's host part). */

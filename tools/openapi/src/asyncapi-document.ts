@@ -126,84 +126,16 @@ export function asyncApiDocument(): Record<string, unknown> {
     },
   };
 
+  const parts: Parts = { channels, operations, messages };
   for (const subject of [...RPC_SUBJECTS].sort()) {
     const entry = rpc[subject];
     if (!entry) throw new Error(`${subject} is in RPC_SUBJECTS but not in RpcMap`);
-    const id = idOf(subject);
-    const app = ownerOf(subject);
-    messages[`${id}Request`] = {
-      name: `${id}Request`,
-      title: `${subject} request`,
-      ...(entry.description ? { summary: entry.description } : {}),
-      headers: REQUEST_HEADERS,
-      payload: entry.properties.req,
-    };
-    messages[`${id}Reply`] = { name: `${id}Reply`, title: `${subject} reply`, payload: entry.properties.res };
-    channels[id] = {
-      address: subject,
-      description: `Requests answered by ${app} (queue group \`${app}\`).`,
-      messages: { request: { $ref: `#/components/messages/${id}Request` } },
-    };
-    channels[`${id}Reply`] = {
-      // The requester's own inbox, named in each request.
-      address: null,
-      description: `The reply to a ${subject} request, on the reply subject the request named.`,
-      messages: {
-        reply: { $ref: `#/components/messages/${id}Reply` },
-        error: { $ref: '#/components/messages/RpcError' },
-      },
-    };
-    operations[id] = {
-      action: 'receive',
-      title: `${app} answers ${subject}`,
-      channel: { $ref: `#/channels/${id}` },
-      messages: [{ $ref: `#/channels/${id}/messages/request` }],
-      reply: {
-        channel: { $ref: `#/channels/${id}Reply` },
-        messages: [
-          { $ref: `#/channels/${id}Reply/messages/reply` },
-          { $ref: `#/channels/${id}Reply/messages/error` },
-        ],
-      },
-      bindings: { nats: { queue: app, bindingVersion: '0.1.0' } },
-      tags: [{ name: app }],
-    };
+    addRequest(parts, subject, entry);
   }
-
   for (const subject of EVENT_SUBJECTS) {
     const payload = events[subject];
     if (!payload) throw new Error(`${subject} is in EVENT_SUBJECTS but not in EventMap`);
-    const id = idOf(subject);
-    const app = ownerOf(subject);
-    messages[`${id}Event`] = {
-      name: `${id}Event`,
-      title: subject,
-      summary: `Published by ${app} through its outbox, kept in the ${EVENTS_STREAM} stream.`,
-      payload: {
-        type: 'object',
-        required: ['id', 'subject', 'occurred_at', 'data', 'meta'],
-        properties: {
-          id: { type: 'string', description: 'The event id: consumers are idempotent on it' },
-          subject: { type: 'string', const: subject },
-          occurred_at: { type: 'string', format: 'date-time' },
-          data: payload,
-          meta: { $ref: '#/components/schemas/MessageMeta' },
-        },
-        additionalProperties: false,
-      },
-    };
-    channels[id] = {
-      address: subject,
-      description: `A JetStream event of the ${EVENTS_STREAM} stream, published by ${app}.`,
-      messages: { event: { $ref: `#/components/messages/${id}Event` } },
-    };
-    operations[`${id}Publish`] = {
-      action: 'send',
-      title: `${app} publishes ${subject}`,
-      channel: { $ref: `#/channels/${id}` },
-      messages: [{ $ref: `#/channels/${id}/messages/event` }],
-      tags: [{ name: app }],
-    };
+    addEvent(parts, subject, payload);
   }
 
   return {
@@ -221,5 +153,94 @@ export function asyncApiDocument(): Record<string, unknown> {
     channels,
     operations,
     components: { schemas: definitions, messages },
+  };
+}
+
+/** What a subject adds to the document: its channels, operations and messages. */
+interface Parts {
+  channels: Record<string, unknown>;
+  operations: Record<string, unknown>;
+  messages: Record<string, unknown>;
+}
+
+/** A request subject: its request and reply (or error) messages, and the app answering it. */
+function addRequest(
+  { channels, operations, messages }: Parts,
+  subject: string,
+  entry: { properties: { req: Schema; res: Schema }; description?: string },
+): void {
+  const id = idOf(subject);
+  const app = ownerOf(subject);
+  messages[`${id}Request`] = {
+    name: `${id}Request`,
+    title: `${subject} request`,
+    ...(entry.description ? { summary: entry.description } : {}),
+    headers: REQUEST_HEADERS,
+    payload: entry.properties.req,
+  };
+  messages[`${id}Reply`] = { name: `${id}Reply`, title: `${subject} reply`, payload: entry.properties.res };
+  channels[id] = {
+    address: subject,
+    description: `Requests answered by ${app} (queue group \`${app}\`).`,
+    messages: { request: { $ref: `#/components/messages/${id}Request` } },
+  };
+  channels[`${id}Reply`] = {
+    // The requester's own inbox, named in each request.
+    address: null,
+    description: `The reply to a ${subject} request, on the reply subject the request named.`,
+    messages: {
+      reply: { $ref: `#/components/messages/${id}Reply` },
+      error: { $ref: '#/components/messages/RpcError' },
+    },
+  };
+  operations[id] = {
+    action: 'receive',
+    title: `${app} answers ${subject}`,
+    channel: { $ref: `#/channels/${id}` },
+    messages: [{ $ref: `#/channels/${id}/messages/request` }],
+    reply: {
+      channel: { $ref: `#/channels/${id}Reply` },
+      messages: [
+        { $ref: `#/channels/${id}Reply/messages/reply` },
+        { $ref: `#/channels/${id}Reply/messages/error` },
+      ],
+    },
+    bindings: { nats: { queue: app, bindingVersion: '0.1.0' } },
+    tags: [{ name: app }],
+  };
+}
+
+/** An event subject: its message (the outbox envelope around the payload) and its publisher. */
+function addEvent({ channels, operations, messages }: Parts, subject: string, payload: Schema): void {
+  const id = idOf(subject);
+  const app = ownerOf(subject);
+  messages[`${id}Event`] = {
+    name: `${id}Event`,
+    title: subject,
+    summary: `Published by ${app} through its outbox, kept in the ${EVENTS_STREAM} stream.`,
+    payload: {
+      type: 'object',
+      required: ['id', 'subject', 'occurred_at', 'data', 'meta'],
+      properties: {
+        id: { type: 'string', description: 'The event id: consumers are idempotent on it' },
+        subject: { type: 'string', const: subject },
+        occurred_at: { type: 'string', format: 'date-time' },
+        data: payload,
+        meta: { $ref: '#/components/schemas/MessageMeta' },
+      },
+      additionalProperties: false,
+    },
+  };
+  channels[id] = {
+    address: subject,
+    description: `A JetStream event of the ${EVENTS_STREAM} stream, published by ${app}.`,
+    messages: { event: { $ref: `#/components/messages/${id}Event` } },
+  };
+  operations[`${id}Publish`] = {
+    action: 'send',
+    title: `${app} publishes ${subject}`,
+    channel: { $ref: `#/channels/${id}` },
+    messages: [{ $ref: `#/channels/${id}/messages/event` }],
+    tags: [{ name: app }],
   };
 }

@@ -1,8 +1,8 @@
-/** Bucket widths of endpoint 13. */
+/** Bucket widths of the growth series. */
 export const GROWTH_INTERVALS = ['day', 'week', 'month'] as const;
 export type GrowthInterval = (typeof GROWTH_INTERVALS)[number];
 
-/** A series longer than this is refused (docs/api/contract.md §4 endpoint 13). */
+/** A series longer than this is refused (docs/api/contract.md §4, the growth series). */
 export const MAX_GROWTH_POINTS = 366;
 
 const DAY_MS = 86_400_000;

@@ -13,10 +13,9 @@ import type { GrowthSeries } from './growth.view';
 export class GrowthController {
   constructor(@Inject(GrowthService) private readonly growth: GrowthService) {}
 
-  /** Endpoint 13. */
   @Get('growth')
   @RequirePermissions(Permissions.analyticsGrowth)
-  @ApiOperation({ summary: 'New users per day, week or month (endpoint 13)' })
+  @ApiOperation({ summary: 'New users per day, week or month' })
   @ApiSuccess(GrowthResponse)
   @ApiErrors(401, 403, 422)
   series(@Query() query: GrowthQuery): Promise<GrowthSeries> {

@@ -7,7 +7,7 @@ import { bucketCount, defaultGrowthRange, MAX_GROWTH_POINTS } from './growth-ran
 import { GROWTH_SQL, growthParams } from './growth.sql';
 import type { GrowthRow, GrowthSeries } from './growth.view';
 
-/** New-user growth (endpoint 13), users of every status. */
+/** New-user growth, users of every status. */
 @Injectable()
 export class GrowthService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}

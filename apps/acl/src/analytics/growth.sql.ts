@@ -1,7 +1,7 @@
 import { bucketStart, dayAfter, nextBucket, type GrowthInterval } from './growth-range';
 
 /**
- * Endpoint 13 in one statement over `user_join_days`, a per-UTC-day count of users.date_joined
+ * The growth series in one statement over `user_join_days`, a per-UTC-day count of users.date_joined
  * (migration 1764000000003), rather than over `users`: generate_series lays out every bucket (so
  * gaps are zeros), the day rows of the buckets are summed per bucket, and the day rows before the
  * first bucket give the start of the running total. That reads one small row per day since the

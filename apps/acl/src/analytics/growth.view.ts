@@ -7,7 +7,7 @@ export interface GrowthRow {
   cumulative_users: number;
 }
 
-/** Endpoint 13's answer. */
+/** The growth series. */
 export interface GrowthSeries {
   interval: GrowthInterval;
   date_from: string;

@@ -30,11 +30,10 @@ import { CorrespondentResponse, InvitedCorrespondentResponse } from './dto/corre
 export class CorrespondentsController {
   constructor(@Inject(CorrespondentsService) private readonly correspondents: CorrespondentsService) {}
 
-  /** Endpoint 7. */
   @Get('correspondents/invite')
   @ApiBearerAuth()
   @RequirePermissions(Permissions.correspondentsRead)
-  @ApiOperation({ summary: 'List correspondents (cursor; endpoint 7)' })
+  @ApiOperation({ summary: 'List correspondents (cursor)' })
   @ApiSuccess(CorrespondentResponse, { list: 'page' })
   @ApiErrors(401, 403, 422)
   list(@Query() query: ListCorrespondentsQuery, @Req() req: Request): Promise<Page<CorrespondentView>> {

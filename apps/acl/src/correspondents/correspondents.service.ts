@@ -31,7 +31,7 @@ import { NEWEST_JOINED_FIRST } from '../users/user-order';
 
 export const CORRESPONDENT_ROLE = 'CORRESPONDENT';
 
-/** Endpoint 7: correspondents, their invitations and the acceptance that activates them. */
+/** Correspondents, their invitations and the acceptance that activates them. */
 @Injectable()
 export class CorrespondentsService {
   constructor(

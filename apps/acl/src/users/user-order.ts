@@ -1,5 +1,5 @@
 import { newestFirst, type KeysetOrder } from '@media/platform';
 import type { User } from './user.entity';
 
-/** Newest first, ties by id (users and correspondents lists, endpoint 7). */
+/** Newest first, ties by id (users and correspondents lists). */
 export const NEWEST_JOINED_FIRST: KeysetOrder<User> = newestFirst('u.dateJoined', (u) => u.dateJoined);

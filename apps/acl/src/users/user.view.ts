@@ -31,7 +31,7 @@ export interface UserView {
 }
 
 /**
- * `"first last"` (docs/api/contract.md §4 endpoint 7), leaving out a missing part; a user with no name yet
+ * `"first last"` (docs/api/contract.md §4, the correspondent list), leaving out a missing part; a user with no name yet
  * (an invited correspondent) is shown by email, as chat clients show a handle.
  */
 export function displayName(user: Pick<User, 'firstName' | 'lastName' | 'email'>): string {

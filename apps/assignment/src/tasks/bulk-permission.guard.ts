@@ -7,7 +7,7 @@ import { assertMayClaimFor, rawBody } from './claim-permission.guard';
 /**
  * The permission a bulk action needs, checked once for the whole request before the body is
  * validated (docs/api/contract.md §1's order; §7.2): what the single action's route needs, so
- * `claim` as endpoint 4, `cancel` and `reassign` `tasks:assign`, the others `tasks:claim` or
+ * `claim` as a single claim, `cancel` and `reassign` `tasks:assign`, the others `tasks:claim` or
  * `tasks:assign` (whether the caller may act on each task is that task's own 403). An unknown
  * action needs either, and is then a 422.
  */

@@ -28,7 +28,7 @@ export function assertMayClaimFor(user: AuthUser, given: unknown): void {
   }
 }
 
-/** Endpoint 4's first check (docs/api/contract.md §4.4), before the body is validated. */
+/** The claim's first check (docs/api/contract.md §4.4), before the body is validated. */
 @Injectable()
 export class ClaimPermissionGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {

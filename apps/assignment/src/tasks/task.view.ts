@@ -67,7 +67,7 @@ export function taskEventBaseSql(row: string, actor: string): string {
     ${column('entity_type')}, ${column('entity_id')}, ${column('entity_reference')})`;
 }
 
-/** The `{success, message, data}` envelope of endpoint 4 and the answers modelled on it (docs/api/contract.md §3, §7.2). */
+/** The `{success, message, data}` envelope of a claim and the answers modelled on it (docs/api/contract.md §3, §7.2). */
 export interface Enveloped<T> {
   success: true;
   message: string;

@@ -112,13 +112,13 @@ export class TasksController {
     await this.tasks.remove(params.task_id);
   }
 
-  /** Endpoint 4 (docs/api/contract.md §4.4). */
+  /** Claims a task (docs/api/contract.md §4.4). */
   @Post(':task_id/claim')
   @Idempotent()
   @HttpCode(200)
   @JsonOnly()
   @UseGuards(ClaimPermissionGuard)
-  @ApiOperation({ operationId: 'assignmentTasksClaim', summary: 'Claim a task (endpoint 4)' })
+  @ApiOperation({ operationId: 'assignmentTasksClaim', summary: 'Claim a task' })
   @ApiSuccess(TaskResponse, { envelope: true, description: 'Task claimed' })
   @ApiErrors(401, 403, 404, 409, 413, 415, 422, 503)
   async claim(

@@ -53,7 +53,7 @@ const SOONEST_DUE_FIRST: KeysetOrder<Task> = {
 };
 
 /**
- * Endpoint 4's conditional UPDATE ($1 task, $2 claimant, $3 assignee JSON, $4 holds `*`, $5 its
+ * The claim's conditional UPDATE ($1 task, $2 claimant, $3 assignee JSON, $4 holds `*`, $5 its
  * permissions, $6 its groups) and, when it changed the row, the outbox row of the
  * TaskClaimedEvent ($7 subject, $8 caller, $9 meta): the event base of the claimed row,
  * `assigned_to` the claimant and `claimed_by` the caller.
@@ -148,7 +148,7 @@ export class TasksService {
   }
 
   /**
-   * Endpoint 4, in the contract's order of checks (the permission to claim for oneself or for
+   * Claims a task, in the contract's order of checks (the permission to claim for oneself or for
    * another was checked by the guard): the claimant exists and is active (422), the task exists
    * (404), is claimable (409, or an idempotent 200 for its own claim), the claimant holds the
    * snapshot's permissions and is a candidate (403). The claim itself is one conditional UPDATE
@@ -173,7 +173,7 @@ export class TasksService {
   }
 
   /**
-   * The claim of one task by a claimant acl described (the rest of endpoint 4's checks). The
+   * The claim of one task by a claimant acl described (the rest of the claim's checks). The
    * conditional UPDATE and the outbox row of its event are one statement (a CTE): atomic on its
    * own, so no transaction around it, one round trip to PostgreSQL instead of four.
    */

@@ -27,12 +27,11 @@ import { RoomsService } from './rooms.service';
 export class RoomsController {
   constructor(@Inject(RoomsService) private readonly rooms: RoomsService) {}
 
-  /** Seed endpoint 1. */
   @Post()
   @Idempotent()
   @HttpCode(201)
   @Multipart()
-  @ApiOperation({ summary: 'Create a room (endpoint 1)' })
+  @ApiOperation({ summary: 'Create a room' })
   @ApiSuccess(RoomResponse, { status: 201, envelope: true, description: 'Room created' })
   @ApiErrors(401, 403, 413, 415, 422, 503)
   async create(@Body() dto: CreateRoomDto, @CurrentUser() user: AuthUser): Promise<Envelope<RoomView>> {

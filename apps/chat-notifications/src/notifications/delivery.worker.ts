@@ -13,11 +13,11 @@ import type { DataSource } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
 import { FramesService } from '../realtime/frames.service';
 import { PushService } from '../realtime/push.service';
-import { DigestService } from './digest.service';
-import { MailerService } from './mailer.service';
+import { DigestService } from '../digest/digest.service';
+import { MailerService } from '../mail/mailer.service';
+import { Stopping } from '../mail/stopping';
 import type { Notification } from './notification.entity';
 import { toNotificationView } from './notifications.view';
-import { Stopping } from './stopping';
 
 const POLL_MS = 1_000;
 const NUDGE_MS = 30;

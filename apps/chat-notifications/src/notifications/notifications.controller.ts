@@ -28,7 +28,7 @@ import { InboxService } from './inbox.service';
 import type { InboxPage, NotificationView, PreferencesView, ReadAllView } from './notifications.view';
 import { PreferencesService } from './preferences.service';
 
-/** Preferences (seed endpoint 14) and the inbox. */
+/** Preferences and the inbox. */
 @ApiTags('notifications')
 @ApiBearerAuth()
 @Controller('v1/notifications')
@@ -38,7 +38,7 @@ export class NotificationsController {
     @Inject(InboxService) private readonly inbox: InboxService,
   ) {}
 
-  /** Seed endpoint 14: one object or a list of 1..100; the caller's whole list comes back. */
+  /** Sets preferences: one object or a list of 1..100; the caller's whole list comes back. */
   @Put('preferences')
   @HttpCode(200)
   @Multipart()
@@ -50,7 +50,7 @@ export class NotificationsController {
       ],
     },
   })
-  @ApiOperation({ summary: "Set the caller's notification preferences (endpoint 14)" })
+  @ApiOperation({ summary: "Set the caller's notification preferences" })
   @ApiExtraModels(PreferenceItemDto)
   @ApiSuccess(PreferencesResponse, { envelope: true, description: "The caller's whole list" })
   @ApiErrors(401, 413, 415, 422)

@@ -1,55 +1,36 @@
 import { Module } from '@nestjs/common';
+import { Feature } from '@media/platform';
+import { CreateNotifications1764800000001 } from '../database/migrations/1764800000001-create-notifications';
+import { EmailLease1764800000010 } from '../database/migrations/1764800000010-email-lease';
+import { NotificationPriority1764800000021 } from '../database/migrations/1764800000021-notification-priority';
+import { NotificationRetention1764800000090 } from '../database/migrations/1764800000090-notification-retention';
+import { DigestModule } from '../digest/digest.module';
+import { MailModule } from '../mail/mail.module';
+import { QuietHoursModule } from '../quiet-hours/quiet-hours.module';
 import { RealtimeModule } from '../realtime/realtime.module';
 import { DeliveryWorker } from './delivery.worker';
 import { InboxService } from './inbox.service';
-import { MailerService } from './mailer.service';
-import { NotificationsRpc } from './notifications.rpc';
-import { NotificationsController } from './notifications.controller';
-import { NotifierService } from './notifier.service';
-import { SettingsController } from './settings.controller';
-import { SettingsService } from './settings.service';
-import { NotificationSettings } from './notification-settings.entity';
-import { NotificationSettings1764800000020 } from '../database/migrations/1764800000020-notification-settings';
-import { NotificationPriority1764800000021 } from '../database/migrations/1764800000021-notification-priority';
-import { QuietHoursDigests1764800000022 } from '../database/migrations/1764800000022-quiet-hours-digests';
-import { TimeZoneSpelling1764800000023 } from '../database/migrations/1764800000023-time-zone-spelling';
-import { NotificationRetention1764800000090 } from '../database/migrations/1764800000090-notification-retention';
-import { RetentionService } from './retention.service';
-import { ClockService } from './clock.service';
-import { DigestService } from './digest.service';
-import { PreferencesService } from './preferences.service';
-import { Feature } from '@media/platform';
 import { NotificationPreference } from './notification-preference.entity';
 import { Notification } from './notification.entity';
-import { CreateNotifications1764800000001 } from '../database/migrations/1764800000001-create-notifications';
-import { EmailLease1764800000010 } from '../database/migrations/1764800000010-email-lease';
+import { NotificationsController } from './notifications.controller';
+import { NotificationsRpc } from './notifications.rpc';
+import { NotifierService } from './notifier.service';
+import { PreferencesService } from './preferences.service';
+import { RetentionService } from './retention.service';
 
 @Feature({
-  entities: [NotificationPreference, Notification, NotificationSettings],
+  entities: [NotificationPreference, Notification],
   migrations: [
     CreateNotifications1764800000001,
     EmailLease1764800000010,
-    NotificationSettings1764800000020,
     NotificationPriority1764800000021,
-    QuietHoursDigests1764800000022,
-    TimeZoneSpelling1764800000023,
     NotificationRetention1764800000090,
   ],
 })
 @Module({
-  imports: [RealtimeModule],
-  controllers: [NotificationsController, SettingsController, NotificationsRpc],
-  providers: [
-    PreferencesService,
-    SettingsService,
-    ClockService,
-    DigestService,
-    InboxService,
-    NotifierService,
-    MailerService,
-    DeliveryWorker,
-    RetentionService,
-  ],
+  imports: [RealtimeModule, QuietHoursModule, MailModule, DigestModule],
+  controllers: [NotificationsController, NotificationsRpc],
+  providers: [PreferencesService, InboxService, NotifierService, DeliveryWorker, RetentionService],
   exports: [NotifierService],
 })
 export class NotificationsModule {}

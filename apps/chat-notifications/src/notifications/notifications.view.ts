@@ -2,7 +2,6 @@ import type { NotificationPriority } from '@media/contracts';
 import type { Page } from '@media/platform';
 import type { Notification } from './notification.entity';
 import type { NotificationPreference } from './notification-preference.entity';
-import type { NotificationSettings } from './notification-settings.entity';
 
 /** NotificationPreference of the seed (docs/api/contract.md §4.14). */
 export interface PreferenceView {
@@ -44,14 +43,6 @@ export interface ReadAllView {
   unread_count: number;
 }
 
-/** The caller's timezone, quiet hours and digest (docs/api/contract.md §7.3). */
-export interface SettingsView {
-  timezone: string;
-  quiet_hours: { start: string; end: string } | null;
-  email_digest: 'off' | 'daily';
-  digest_time: string;
-}
-
 export function toPreferenceView(p: NotificationPreference): PreferenceView {
   return {
     id: p.id,
@@ -79,16 +70,5 @@ export function toNotificationView(n: Notification): NotificationView {
     archived_at: n.archivedAt?.toISOString() ?? null,
     deliveries: { websocket: n.websocketStatus, email: n.emailStatus },
     created_at: n.createdAt.toISOString(),
-  };
-}
-
-/** A user without a row has the defaults. */
-export function toSettingsView(s: NotificationSettings | null): SettingsView {
-  if (!s) return { timezone: 'UTC', quiet_hours: null, email_digest: 'off', digest_time: '08:00' };
-  return {
-    timezone: s.timezone,
-    quiet_hours: s.quietStart && s.quietEnd ? { start: s.quietStart, end: s.quietEnd } : null,
-    email_digest: s.emailDigest,
-    digest_time: s.digestTime,
   };
 }

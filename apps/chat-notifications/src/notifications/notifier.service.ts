@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { NotificationPriority } from '@media/contracts';
 import type { EntityManager } from 'typeorm';
 import { DeliveryWorker } from './delivery.worker';
-import { MailerService } from './mailer.service';
+import { MailerService } from '../mail/mailer.service';
 
 export interface NewNotification {
   recipient_ids: string[];

@@ -9,7 +9,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { InjectConfig, PeriodicJob } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
-import { ClockService } from './clock.service';
+import { ClockService } from '../quiet-hours/clock.service';
 
 const RETENTION_LOCK = 'chat-notifications:notification-retention';
 /** Rows per DELETE: short transactions, no long lock on the inbox. */

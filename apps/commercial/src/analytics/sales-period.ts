@@ -9,7 +9,7 @@ export interface PeriodPart {
 }
 
 /**
- * A period of endpoint 8: its inclusive days and the summary slices that add up to it: always
+ * A period of the top-clients ranking: its inclusive days and the summary slices that add up to it: always
  * exactly one slice added first, then any taken away.
  */
 export interface SalesPeriod {

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags, ApiOperation } from '@nestjs/swagger';
-import { Permissions, type TopClientRow } from '@media/contracts';
+import { Permissions, type TopClientView } from '@media/contracts';
 import { ApiErrors, ApiSuccess, RequirePermissions } from '@media/platform';
 import { TopClientResponse } from './dto/top-client.response';
 import { TopClientsQuery } from './dto/top-clients.query';
@@ -12,16 +12,15 @@ import { TopClientsService } from './top-clients.service';
 export class TopClientsController {
   constructor(@Inject(TopClientsService) private readonly sales: TopClientsService) {}
 
-  /** Endpoint 8. */
   @Get('top-clients')
-  @ApiOperation({ summary: 'Top clients by WON revenue in a period (endpoint 8)' })
+  @ApiOperation({ summary: 'Top clients by WON revenue in a period' })
   @RequirePermissions(Permissions.analyticsSales)
   @ApiSuccess(TopClientResponse, {
     list: 'array',
     description: 'Clients ranked by WON revenue in the period, then name; `[]` for an empty period.',
   })
   @ApiErrors(401, 403, 422)
-  topClients(@Query() query: TopClientsQuery): Promise<TopClientRow[]> {
+  topClients(@Query() query: TopClientsQuery): Promise<TopClientView[]> {
     return this.sales.topClients(query);
   }
 }

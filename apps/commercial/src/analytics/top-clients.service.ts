@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { TopClientRow } from '@media/contracts';
+import type { TopClientView } from '@media/contracts';
 import type { DataSource } from 'typeorm';
-import { formatCents, toCents } from '@media/platform';
+import { toCents } from '@media/platform';
 import type { TopClientsQuery } from './dto/top-clients.query';
 import { revenueShares } from './revenue-shares';
 import { currentMonth, resolvePeriod } from './sales-period';
+import { toTopClientView } from './top-client.view';
 import { TOP_CLIENTS_SQL, topClientsParams, type TopClientsSqlRow } from './top-clients.sql';
 
 export const DEFAULT_TOP_CLIENTS = 10;
@@ -17,12 +18,12 @@ export function clampLimit(limit: number | undefined): number {
   return Math.min(MAX_TOP_CLIENTS, Math.max(1, limit));
 }
 
-/** Top clients by WON revenue in a period (endpoint 8). */
+/** Top clients by WON revenue in a period. */
 @Injectable()
 export class TopClientsService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async topClients(query: TopClientsQuery, now = new Date()): Promise<TopClientRow[]> {
+  async topClients(query: TopClientsQuery, now = new Date()): Promise<TopClientView[]> {
     const period = resolvePeriod(query.period ?? currentMonth(now), now);
     const rows: TopClientsSqlRow[] = await this.dataSource.query(
       TOP_CLIENTS_SQL,
@@ -30,12 +31,6 @@ export class TopClientsService {
     );
     const cents = rows.map((r) => toCents(r.revenue));
     const shares = revenueShares(cents);
-    return rows.map((r, i) => ({
-      client_name: r.client_name,
-      category: r.category,
-      deal_count: r.deal_count,
-      total_contracted_revenue: formatCents(cents[i]),
-      revenue_share_pct: shares[i],
-    }));
+    return rows.map((r, i) => toTopClientView(r, cents[i], shares[i]));
   }
 }

@@ -1,7 +1,7 @@
 import type { PeriodPart } from './sales-period';
 
 /**
- * Endpoint 8 in one statement over client_won_totals (migration 1764100000000): the WON deals'
+ * Top clients in one statement over client_won_totals (migration 1764100000000): the WON deals'
  * count and revenue per client per day, month, quarter and year, kept exact by a trigger on
  * deals. Every period is one slice of it ($1, $2: a month, a quarter or a year), less, for this
  * year to date, the slices after today ($3, $4: later months and days of this year).

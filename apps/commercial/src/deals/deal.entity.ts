@@ -1,7 +1,7 @@
 import type { DealStatus } from '@media/contracts';
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
-/** A deal with a client; only WON deals count in top clients (endpoint 8). */
+/** A deal with a client; only WON deals count in top clients. */
 @Entity({ name: 'deals' })
 export class Deal {
   @PrimaryGeneratedColumn('uuid')

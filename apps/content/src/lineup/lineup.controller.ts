@@ -113,9 +113,8 @@ export class LineupController {
     return withEtag(res, await this.lineup.get(params.id));
   }
 
-  /** Endpoint 2. */
   @Put(':id')
-  @ApiOperation({ summary: 'Update a schedule (If-Match; endpoint 2)' })
+  @ApiOperation({ summary: 'Update a schedule (If-Match)' })
   @RequirePermissions(Permissions.lineupWrite)
   @Multipart()
   @ApiHeader({ name: 'If-Match', required: false, description: 'The ETag last read; 412 when stale' })
@@ -143,10 +142,9 @@ export class LineupController {
     return this.lineup.slots(params.id, query, req);
   }
 
-  /** Endpoint 3. */
   @Post('slots/:slot_id/assets')
   @Idempotent()
-  @ApiOperation({ summary: 'Attach a document to a slot (endpoint 3)' })
+  @ApiOperation({ summary: 'Attach a document to a slot' })
   @HttpCode(200)
   @RequirePermissions(Permissions.lineupWrite)
   @Multipart()

@@ -43,7 +43,7 @@ const bump = (manager: EntityManager, scheduleId: string) =>
     scheduleId,
   ]);
 
-/** Broadcast schedules, their slots and slot assets (endpoints 2 and 3, docs/api/contract.md §4.2, §4a). */
+/** Broadcast schedules, their slots and slot assets (updating a schedule, attaching documents: docs/api/contract.md §4.2, §4a). */
 @Injectable()
 export class LineupService {
   constructor(
@@ -169,7 +169,7 @@ export class LineupService {
   }
 
   /**
-   * Endpoint 2: replaces the schedule's own fields. Checks after validation: 404, then a stale
+   * Updates a schedule: replaces the schedule's own fields. Checks after validation: 404, then a stale
    * `If-Match` (412), then slots the new range would leave outside (422).
    */
   async update(id: string, dto: UpdateScheduleDto, ifMatch: string | undefined): Promise<VersionedSchedule> {
@@ -253,7 +253,7 @@ export class LineupService {
   }
 
   /**
-   * Endpoint 3: the document is checked with documents first (a body 422 before the slot's 404,
+   * Attaches a document to a slot: the document is checked with documents first (a body 422 before the slot's 404,
    * docs/api/contract.md §1 order); attaching it twice changes nothing (and keeps the ETag).
    */
   async attach(slotId: string, documentId: string, caller: AuthUser): Promise<VersionedSchedule> {

@@ -39,9 +39,8 @@ import { StoryCategoriesService } from './story-categories.service';
 export class StoryCategoriesController {
   constructor(@Inject(StoryCategoriesService) private readonly categories: StoryCategoriesService) {}
 
-  /** Endpoint 6. */
   @Get()
-  @ApiOperation({ summary: 'List story categories (cursor; endpoint 6)' })
+  @ApiOperation({ summary: 'List story categories (cursor)' })
   @RequirePermissions(Permissions.storyCategoriesRead)
   @ApiSuccess(StoryCategoryResponse, { list: 'page', description: 'By name (byte order), then id' })
   @ApiErrors(401, 403, 422)

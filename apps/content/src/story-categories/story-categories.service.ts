@@ -15,7 +15,7 @@ import { toStoryCategoryView } from './story-category.view';
 const taken = (name: string) =>
   new Conflict(`A story category named '${name}' already exists.`, 'story_category_name_taken');
 
-/** Story categories (endpoint 6 and their management). */
+/** Story categories: their list and their management. */
 @Injectable()
 export class StoryCategoriesService {
   constructor(

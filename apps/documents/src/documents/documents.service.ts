@@ -151,7 +151,7 @@ export class DocumentsService {
   }
 
   /**
-   * Endpoint 11: soft-deletes the record and writes `documents.document.deleted` to the outbox in
+   * Deletes a document: soft-deletes the record and writes `documents.document.deleted` to the outbox in
    * one transaction (the row lock makes a concurrent second delete a 404), then removes the file.
    */
   async delete(id: string, caller: AuthUser): Promise<void> {

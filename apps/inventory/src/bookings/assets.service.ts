@@ -41,7 +41,7 @@ export class AssetsService {
   }
 
   /**
-   * Endpoint 5: a partial update of an asset that must be under that line of that order (else
+   * Updates a line's asset: a partial update of an asset that must be under that line of that order (else
    * 404, whichever id is foreign). Checks run in docs/api/contract.md §1 order: the body (at least one
    * field, the document exists) before the 404.
    */

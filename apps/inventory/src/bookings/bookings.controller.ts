@@ -90,9 +90,9 @@ export class BookingsController {
     return this.bookings.list(query, req);
   }
 
-  /** Endpoint 12. */
+  /** A booking with its lines and their assets. */
   @Get(':order_id')
-  @ApiOperation({ summary: 'Get a booking with its lines and their assets (endpoint 12)' })
+  @ApiOperation({ summary: 'Get a booking with its lines and their assets' })
   @RequirePermissions(Permissions.bookingsRead)
   @ApiSuccess(BookingResponse)
   @ApiErrors(401, 403, NOT_UNDER_PARENT, 422)
@@ -163,9 +163,8 @@ export class BookingsController {
     return this.assets.create(params.order_id, params.line_id, dto);
   }
 
-  /** Endpoint 5. */
   @Patch(':order_id/lines/:line_id/assets/:asset_id')
-  @ApiOperation({ summary: "Update a line's asset (endpoint 5)" })
+  @ApiOperation({ summary: "Update a line's asset" })
   @HttpCode(200)
   @JsonOnly()
   @RequirePermissions(Permissions.bookingsWrite)

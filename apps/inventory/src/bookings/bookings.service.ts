@@ -107,7 +107,7 @@ export class BookingsService {
     return this.get(id);
   }
 
-  /** Endpoint 12: three queries (booking with totals, lines, assets) whatever the line count. */
+  /** A booking read: three queries (booking with totals, lines, assets) whatever the line count. */
   async get(id: string): Promise<BookingView> {
     const orderId = id.toLowerCase();
     const [booking] = (await this.dataSource.query(`${BOOKING_SELECT} WHERE b.id = $1`, [

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Permissions, type RevenueSummary } from '@media/contracts';
+import { Permissions, type RevenueSummaryView } from '@media/contracts';
 import { ApiErrors, ApiSuccess, RequirePermissions } from '@media/platform';
 import { RevenueQuery } from './dto/revenue.query';
 import { RevenueSummaryResponse } from './dto/revenue.response';
@@ -12,13 +12,12 @@ import { RevenueService } from './revenue.service';
 export class RevenueController {
   constructor(@Inject(RevenueService) private readonly revenue: RevenueService) {}
 
-  /** Endpoint 10. */
   @Get('revenue-summary')
-  @ApiOperation({ summary: 'Revenue, erosion and trend for a date range (endpoint 10)' })
+  @ApiOperation({ summary: 'Revenue, erosion and trend for a date range' })
   @RequirePermissions(Permissions.analyticsRevenue)
   @ApiSuccess(RevenueSummaryResponse)
   @ApiErrors(401, 403, [422, 'Bad dates, an inverted range or an unknown platform'])
-  summary(@Query() query: RevenueQuery): Promise<RevenueSummary> {
+  summary(@Query() query: RevenueQuery): Promise<RevenueSummaryView> {
     return this.revenue.summary(query);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Endpoint 10 in one statement over the rollups of migration 1764100000001, the lines of
+ * The revenue summary in one statement over the rollups of migration 1764100000001, the lines of
  * CONFIRMED bookings summed per platform and category, per UTC day (revenue_days) and per month
  * (revenue_months) of the order's created_at, kept exact by triggers. The whole months of the
  * range come from revenue_months (a year: 12 x platforms x categories rows, however many lines),

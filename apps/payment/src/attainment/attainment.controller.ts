@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags, ApiOperation } from '@nestjs/swagger';
-import { Permissions, type AttainmentRow } from '@media/contracts';
+import { Permissions, type AttainmentView } from '@media/contracts';
 import { ApiErrors, ApiSuccess, CurrentUser, RequireAnyPermission, type AuthUser } from '@media/platform';
 import { AttainmentService } from './attainment.service';
 import { AttainmentQuery } from './dto/attainment.query';
@@ -12,9 +12,8 @@ import { AttainmentResponse } from './dto/attainment.response';
 export class AttainmentController {
   constructor(@Inject(AttainmentService) private readonly attainment: AttainmentService) {}
 
-  /** Endpoint 9. */
   @Get('cm-team-attainment')
-  @ApiOperation({ summary: 'Team commission attainment for a month (endpoint 9)' })
+  @ApiOperation({ summary: 'Team commission attainment for a month' })
   @RequireAnyPermission(Permissions.commissionsRead, Permissions.commissionsReadAll)
   @ApiSuccess(AttainmentResponse, {
     list: 'array',
@@ -22,7 +21,7 @@ export class AttainmentController {
       'One row per (BM, category) with a target or collections in the month, by bm_name, category.',
   })
   @ApiErrors(401, 403, 422, 503)
-  get(@Query() query: AttainmentQuery, @CurrentUser() caller: AuthUser): Promise<AttainmentRow[]> {
+  get(@Query() query: AttainmentQuery, @CurrentUser() caller: AuthUser): Promise<AttainmentView[]> {
     return this.attainment.attainment(query, caller);
   }
 }

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Permissions, type AttainmentRow, type UserProfile } from '@media/contracts';
-import { AclClient, type AuthUser, formatMoney, hasPermission } from '@media/platform';
+import { Permissions, type AttainmentView, type UserProfile } from '@media/contracts';
+import { AclClient, type AuthUser, hasPermission } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import { ATTAINMENT_SQL, attainmentParams, type AttainmentSqlRow } from './attainment.sql';
-import { commission } from './commission';
+import { toAttainmentView } from './attainment.view';
 import type { AttainmentQuery } from './dto/attainment.query';
 
 /** Byte order of UTF-8 text (docs/api/contract.md §3), nulls last; keys are encoded once per row. */
@@ -15,7 +15,7 @@ function byteOrder(a: Buffer | null, b: Buffer | null): number {
 
 const utf8 = (text: string | null) => (text === null ? null : Buffer.from(text));
 
-/** Commission attainment per BM and category (endpoint 9). */
+/** Commission attainment per BM and category. */
 @Injectable()
 export class AttainmentService {
   constructor(
@@ -29,7 +29,7 @@ export class AttainmentService {
    * `commissions:read` sees the caller's reports, whose profiles come with `acl.users.reports`.
    * Either request failing is a 503: no row is answered unscoped or without its profile.
    */
-  async attainment(query: AttainmentQuery, caller: AuthUser, now = new Date()): Promise<AttainmentRow[]> {
+  async attainment(query: AttainmentQuery, caller: AuthUser, now = new Date()): Promise<AttainmentView[]> {
     const year = query.year ?? now.getUTCFullYear();
     const month = query.month ?? now.getUTCMonth() + 1;
     let scope: string[] | null = null;
@@ -46,18 +46,7 @@ export class AttainmentService {
     );
     if (scope === null) profiles = await this.acl.profiles([...new Set(rows.map((r) => r.bm_id))]);
     const answer = rows.map((r) => {
-      const profile = profiles.get(r.bm_id);
-      const collected = formatMoney(r.collected);
-      const row: AttainmentRow = {
-        bm_id: r.bm_id,
-        bm_name: profile?.name ?? null,
-        bm_email: profile?.email ?? null,
-        employee_number: profile?.employee_number ?? null,
-        category: r.category,
-        target_amount: r.target_amount === null ? null : formatMoney(r.target_amount),
-        collected_revenue: collected,
-        ...commission(r.target_amount, collected, r.tiers),
-      };
+      const row = toAttainmentView(r, profiles.get(r.bm_id));
       return { row, keys: [utf8(row.bm_name), utf8(row.category), utf8(row.bm_id)] };
     });
     answer.sort(

@@ -1,5 +1,5 @@
 /**
- * Endpoint 9's figures in one statement: the month's targets (a range of commission_targets_key)
+ * Team attainment's figures in one statement: the month's targets (a range of commission_targets_key)
  * and the month's collections summed per BM and category (a range of collections_collected_idx),
  * full-joined so a BM with only one of the two still has its row, each with its category's plan
  * tiers. Money stays numeric and travels as text.

@@ -62,7 +62,7 @@ export interface paths {
         };
         /** Get one schedule (with its ETag) */
         get: operations["contentLineupGet"];
-        /** Update a schedule (If-Match; endpoint 2) */
+        /** Update a schedule (If-Match) */
         put: operations["contentLineupUpdate"];
         post?: never;
         delete?: never;
@@ -97,7 +97,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Attach a document to a slot (endpoint 3) */
+        /** Attach a document to a slot */
         post: operations["contentLineupAttach"];
         delete?: never;
         options?: never;
@@ -129,7 +129,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List story categories (cursor; endpoint 6) */
+        /** List story categories (cursor) */
         get: operations["contentStoryCategoriesList"];
         put?: never;
         /** Create a story category */
@@ -259,7 +259,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Claim a task (endpoint 4) */
+        /** Claim a task */
         post: operations["assignmentTasksClaim"];
         delete?: never;
         options?: never;
@@ -411,7 +411,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a booking with its lines and their assets (endpoint 12) */
+        /** Get a booking with its lines and their assets */
         get: operations["inventoryBookingsGet"];
         put?: never;
         post?: never;
@@ -487,7 +487,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update a line's asset (endpoint 5) */
+        /** Update a line's asset */
         patch: operations["inventoryBookingsUpdateAsset"];
         trace?: never;
     };
@@ -498,7 +498,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Revenue, erosion and trend for a date range (endpoint 10) */
+        /** Revenue, erosion and trend for a date range */
         get: operations["inventoryRevenueSummary"];
         put?: never;
         post?: never;
@@ -585,7 +585,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Top clients by WON revenue in a period (endpoint 8) */
+        /** Top clients by WON revenue in a period */
         get: operations["commercialTopClientsTopClients"];
         put?: never;
         post?: never;
@@ -690,7 +690,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Team commission attainment for a month (endpoint 9) */
+        /** Team commission attainment for a month */
         get: operations["paymentAttainmentGet"];
         put?: never;
         post?: never;
@@ -965,7 +965,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List correspondents (cursor; endpoint 7) */
+        /** List correspondents (cursor) */
         get: operations["aclCorrespondentsList"];
         put?: never;
         /** Invite a correspondent (an INVITED user and a single-use token) */
@@ -1000,7 +1000,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** New users per day, week or month (endpoint 13) */
+        /** New users per day, week or month */
         get: operations["aclGrowthSeries"];
         put?: never;
         post?: never;
@@ -1229,7 +1229,7 @@ export interface paths {
         /** The caller's rooms (cursor) */
         get: operations["chatNotificationsRoomsList"];
         put?: never;
-        /** Create a room (endpoint 1) */
+        /** Create a room */
         post: operations["chatNotificationsRoomsCreate"];
         delete?: never;
         options?: never;
@@ -1375,6 +1375,24 @@ export interface paths {
         patch: operations["chatNotificationsMessagesEdit"];
         trace?: never;
     };
+    "/api/v1/notifications/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's notification settings (defaults until set) */
+        get: operations["chatNotificationsSettingsGet"];
+        /** Replace the caller's notification settings (a missing field takes its default) */
+        put: operations["chatNotificationsSettingsReplace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/notifications/preferences": {
         parameters: {
             query?: never;
@@ -1384,7 +1402,7 @@ export interface paths {
         };
         /** The caller's notification preferences */
         get: operations["chatNotificationsNotificationsGetPreferences"];
-        /** Set the caller's notification preferences (endpoint 14) */
+        /** Set the caller's notification preferences */
         put: operations["chatNotificationsNotificationsUpdate"];
         post?: never;
         delete?: never;
@@ -1455,24 +1473,6 @@ export interface paths {
         put?: never;
         /** Archive a notification */
         post: operations["chatNotificationsNotificationsArchive"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/notifications/settings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The caller's notification settings (defaults until set) */
-        get: operations["chatNotificationsSettingsGet"];
-        /** Replace the caller's notification settings (a missing field takes its default) */
-        put: operations["chatNotificationsSettingsReplace"];
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2984,6 +2984,53 @@ export interface components {
         UpdateMessageDto: {
             body: string;
         };
+        SettingsResponse: {
+            /** @example Europe/Berlin */
+            timezone: string;
+            quiet_hours: {
+                /** @example 22:00 */
+                start: string;
+                /** @example 07:00 */
+                end: string;
+            } | null;
+            /** @enum {string} */
+            email_digest: "off" | "daily";
+            /** @example 08:00 */
+            digest_time: string;
+        };
+        /**
+         * @example {
+         *       "timezone": "Europe/Berlin"
+         *     }
+         */
+        SettingsDto: {
+            /**
+             * @description IANA zone or link name, in any case; stored and answered in the tz database’s own spelling (`us/pacific` as `US/Pacific`)
+             * @default UTC
+             * @example Europe/Berlin
+             */
+            timezone?: string;
+            /** @default null */
+            quiet_hours?: {
+                /** @example 22:00 */
+                start: string;
+                /**
+                 * @description Differs from start
+                 * @example 07:00
+                 */
+                end: string;
+            } | null;
+            /**
+             * @default off
+             * @enum {string}
+             */
+            email_digest?: "off" | "daily";
+            /**
+             * @description Local time of the daily digest
+             * @default 08:00
+             */
+            digest_time?: string;
+        };
         PreferenceResponse: {
             /** Format: uuid */
             id: string;
@@ -3062,53 +3109,6 @@ export interface components {
             /** @description Entries marked read by this call */
             updated: number;
             unread_count: number;
-        };
-        SettingsResponse: {
-            /** @example Europe/Berlin */
-            timezone: string;
-            quiet_hours: {
-                /** @example 22:00 */
-                start: string;
-                /** @example 07:00 */
-                end: string;
-            } | null;
-            /** @enum {string} */
-            email_digest: "off" | "daily";
-            /** @example 08:00 */
-            digest_time: string;
-        };
-        /**
-         * @example {
-         *       "timezone": "Europe/Berlin"
-         *     }
-         */
-        SettingsDto: {
-            /**
-             * @description IANA zone or link name, in any case; stored and answered in the tz database’s own spelling (`us/pacific` as `US/Pacific`)
-             * @default UTC
-             * @example Europe/Berlin
-             */
-            timezone?: string;
-            /** @default null */
-            quiet_hours?: {
-                /** @example 22:00 */
-                start: string;
-                /**
-                 * @description Differs from start
-                 * @example 07:00
-                 */
-                end: string;
-            } | null;
-            /**
-             * @default off
-             * @enum {string}
-             */
-            email_digest?: "off" | "daily";
-            /**
-             * @description Local time of the daily digest
-             * @default 08:00
-             */
-            digest_time?: string;
         };
         WebhookEventTypeResponse: {
             /** @example assignment.task.claimed */
@@ -10486,6 +10486,109 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    chatNotificationsSettingsGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["SettingsResponse"];
+                    };
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chatNotificationsSettingsReplace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsDto"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["SettingsResponse"];
+                    };
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Body over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
     chatNotificationsNotificationsGetPreferences: {
         parameters: {
             query?: never;
@@ -10773,109 +10876,6 @@ export interface operations {
             };
             /** @description Not found */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Validation failed (every failing field) */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorResponse"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-        };
-    };
-    chatNotificationsSettingsGet: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: components["schemas"]["SettingsResponse"];
-                    };
-                };
-            };
-            400: components["responses"]["HostNotAllowed"];
-            /** @description Missing, malformed, badly signed or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-        };
-    };
-    chatNotificationsSettingsReplace: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SettingsDto"];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                        data: components["schemas"]["SettingsResponse"];
-                    };
-                };
-            };
-            400: components["responses"]["HostNotAllowed"];
-            /** @description Missing, malformed, badly signed or expired token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Body over the limit */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,10 +1,10 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The tombstones of `DeletedDocuments`. content, inventory and chat-notifications created this
- * table in their own migrations before the platform owned it, with this very shape: there it is
- * left as it is, rows and all; a database without it gets it here. Down leaves it, since it may
- * predate this migration.
+ * The tombstones of `DeletedDocuments`. content, inventory and chat-notifications also create
+ * this table, with this very shape, in migrations of their own that run first: where it exists
+ * it is left as it is, rows and all; a database without it gets it here. Down leaves it, since
+ * it may predate this migration.
  */
 export class DeletedDocumentsTable1766000000000 implements MigrationInterface {
   name = 'DeletedDocumentsTable1766000000000';

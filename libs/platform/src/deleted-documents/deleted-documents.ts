@@ -15,9 +15,9 @@ export type DocumentDeletedHandler = (
 
 export interface DeletedDocumentsOptions {
   /**
-   * The durable consumer's handler name this app used before the platform owned the consumer
-   * (e.g. `LineupService.onDocumentDeleted`): keeping it keeps the consumer's position and its
-   * processed-event records, so an upgrade neither replays nor skips a deletion.
+   * The handler name the app's durable consumer is known by (e.g. `LineupService.onDocumentDeleted`):
+   * the consumer's position and its processed-event records are kept under it, so a deployment
+   * neither replays nor skips a deletion.
    */
   consumer?: string;
 }

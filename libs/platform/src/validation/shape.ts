@@ -213,7 +213,7 @@ class Bounder {
  * Bounds the work and the answer of a validation before class-transformer and class-validator
  * see the input (docs/api/contract.md §2 "bounded cost"). Both walk every element of every
  * array and every key of every object (class-transformer's key handling grows with the square
- * of an object's keys: 80,000 unknown keys took seconds), and the 422 used to list one item per
+ * of an object's keys: 80,000 unknown keys took seconds), and the 422 would list one item per
  * element. Nested DTO objects and the elements of nested lists get the same treatment:
  *
  * - An unknown field keeps its `extra_forbidden` item but not its content; after the first 51

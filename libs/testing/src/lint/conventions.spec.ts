@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { appsOf, readApp } from './app-sources';
-import { check, RULES, type SourceFile } from './conventions';
+import { appsOf, readApp, readLibsAndTools } from './app-sources';
+import { check, EVERYWHERE, RULES, type SourceFile } from './conventions';
 
 /**
  * Every app follows the settled shape (acl is the model): each drift fails here with a message
@@ -317,5 +317,28 @@ describe('every app follows the shape (docs/development.md, Conventions; acl is 
 
   it.each(apps)('%s', (app) => {
     expect(check(readApp(root, app), apps)).toEqual([]);
+  });
+});
+
+describe('every library and tool keeps the limits (no file over 400 lines, no function over 100)', () => {
+  const groups = readLibsAndTools(root);
+  const everywhere = RULES.filter((rule) => EVERYWHERE.includes(rule.id));
+
+  it('finds the libraries and tools', () => {
+    expect(groups.map((g) => g.folder)).toEqual(
+      expect.arrayContaining(['libs/platform/src', 'libs/testing/src', 'tools/demo/src']),
+    );
+    expect(everywhere.map((rule) => rule.id).sort()).toEqual([...EVERYWHERE].sort());
+  });
+
+  it('names a library file by its own path', () => {
+    const long = { app: '', root: 'tools/demo/src', path: 'seed.ts', text: 'x\n'.repeat(401) };
+    expect(check([long], [], everywhere)).toEqual([
+      expect.stringContaining('tools/demo/src/seed.ts: 401 lines'),
+    ]);
+  });
+
+  it.each(groups.map((g) => [g.folder, g.files] as const))('%s', (_folder, files) => {
+    expect(check(files, [], everywhere)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { IsIn } from 'class-validator';
 import { IsDateOnly, Optional } from '@media/platform';
 import { GROWTH_INTERVALS, type GrowthInterval } from '../growth-range';
 
-/** `GET /acl/api/v1/analytics/growth` (endpoint 13). */
+/** `GET /acl/api/v1/analytics/growth` (the growth series). */
 export class GrowthQuery {
   @ApiPropertyOptional({
     format: 'date',

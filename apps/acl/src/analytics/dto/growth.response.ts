@@ -8,7 +8,7 @@ export class GrowthPointResponse implements GrowthRow {
   @ApiProperty({ minimum: 0 }) cumulative_users!: number;
 }
 
-/** Endpoint 13: new users per bucket, every bucket of the range present. */
+/** The growth series: new users per bucket, every bucket of the range present. */
 export class GrowthResponse implements GrowthSeries {
   @ApiProperty({ enum: GROWTH_INTERVALS }) interval!: GrowthInterval;
   @ApiProperty({ format: 'date' }) date_from!: string;

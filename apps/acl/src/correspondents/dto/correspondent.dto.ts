@@ -6,7 +6,7 @@ import { USER_STATUSES } from '../../users/user.entity';
 import { IsPassword } from '../../credentials/password-rule';
 import { IsNamePart, IsPhoneNumber, IsUserEmail } from '../../users/dto/fields';
 
-/** `GET /acl/api/v1/auth/correspondents/invite` (endpoint 7): newest first, optionally by status. */
+/** `GET /acl/api/v1/auth/correspondents/invite` (the correspondent list): newest first, optionally by status. */
 export class ListCorrespondentsQuery extends PageQuery {
   @ApiPropertyOptional({ enum: USER_STATUSES })
   @Optional()

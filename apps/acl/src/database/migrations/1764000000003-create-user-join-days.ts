@@ -12,7 +12,7 @@ export const USER_JOIN_DAYS_BACKFILL = `
 
 /**
  * A per-day rollup of users.date_joined (UTC calendar days), kept exact by a trigger on users, so
- * that the growth series (endpoint 13) reads a few thousand day rows instead of counting users.
+ * that the growth series reads a few thousand day rows instead of counting users.
  */
 export class CreateUserJoinDays1764000000003 implements MigrationInterface {
   name = 'CreateUserJoinDays1764000000003';

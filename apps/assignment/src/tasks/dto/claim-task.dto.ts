@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsUUID, ValidateIf } from 'class-validator';
 
-/** Endpoint 4's body (JSON only). `user_id` defaults to the caller. */
+/** The claim's body (JSON only). `user_id` defaults to the caller. */
 export class ClaimTaskDto {
   @ApiPropertyOptional({
     format: 'uuid',

@@ -5,7 +5,7 @@ import { IsName, ItemType, Nullable, Optional } from '@media/platform';
 /** At most this many member ids in one request. */
 export const MAX_MEMBER_IDS = 500;
 
-/** `POST /api/v1/chat/rooms` (seed endpoint 1). */
+/** `POST /api/v1/chat/rooms` (create a room). */
 export class CreateRoomDto {
   @ApiProperty({ minLength: 1, maxLength: 255 })
   @IsString()

@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { canonicalTimeZone } from '../../notifications/time-zones';
+import { canonicalTimeZone } from '../../quiet-hours/time-zones';
 
 /**
  * Time zones stored as they were sent (`utc`, `europe/berlin`) take the tz database's own

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { TopClientRow } from '@media/contracts';
+import type { TopClientView } from '@media/contracts';
 
-export class TopClientResponse implements TopClientRow {
+export class TopClientResponse implements TopClientView {
   @ApiProperty() client_name!: string;
   @ApiProperty() category!: string;
   @ApiProperty({ description: "The client's WON deals in the period" }) deal_count!: number;

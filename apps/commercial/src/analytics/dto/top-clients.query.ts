@@ -19,7 +19,7 @@ const IsSalesPeriod = () =>
     },
   );
 
-/** `GET /commercial/api/v1/analytics/sales/top-clients` (endpoint 8). */
+/** `GET /commercial/api/v1/analytics/sales/top-clients` (top clients). */
 export class TopClientsQuery {
   @ApiPropertyOptional({ type: Number, default: 10, description: 'An integer, clamped to 1..50' })
   @Optional()

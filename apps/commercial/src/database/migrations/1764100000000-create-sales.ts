@@ -18,7 +18,7 @@ export const CLIENT_WON_TOTALS_BACKFILL = `
 /**
  * Clients and deals, and client_won_totals: the WON deals' count and revenue per client
  * per day, month, quarter and year, kept exact by a trigger on deals, so that top clients
- * (endpoint 8) reads the first rows of one period by revenue instead of the deals of a year.
+ * (top clients) reads the first rows of one period by revenue instead of the deals of a year.
  */
 export class CreateSales1764100000000 implements MigrationInterface {
   name = 'CreateSales1764100000000';

@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Story categories (endpoint 6). */
+/** Story categories (their list and their management). */
 export class CreateStoryCategories1764100000001 implements MigrationInterface {
   name = 'CreateStoryCategories1764100000001';
 

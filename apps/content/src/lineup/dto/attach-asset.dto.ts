@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
 
-/** `POST /content/api/v1/lineup/slots/{slot_id}/assets` (endpoint 3). */
+/** `POST /content/api/v1/lineup/slots/{slot_id}/assets` (attach a document to a slot). */
 export class AttachAssetDto {
   @ApiProperty({ format: 'uuid', description: 'An existing, not deleted document' })
   @IsUUID('all')

@@ -106,7 +106,7 @@ export class ScheduleFieldsDto {
   metadata?: Record<string, unknown>;
 }
 
-/** `PUT /content/api/v1/lineup/{id}` (endpoint 2): `slots` and `uploaded_by` are refused. */
+/** `PUT /content/api/v1/lineup/{id}` (update a schedule): `slots` and `uploaded_by` are refused. */
 export class UpdateScheduleDto extends ScheduleFieldsDto {}
 
 /**

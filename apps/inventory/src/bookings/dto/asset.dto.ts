@@ -22,7 +22,7 @@ export class CreateAssetDto {
 }
 
 /**
- * Endpoint 5 (docs/api/contract.md §4.5): any of `name`, `document_id` (null detaches), `notes` (null
+ * Updating a line's asset (docs/api/contract.md §4.5): any of `name`, `document_id` (null detaches), `notes` (null
  * clears); at least one.
  */
 export class UpdateAssetDto {

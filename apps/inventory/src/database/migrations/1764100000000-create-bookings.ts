@@ -50,7 +50,7 @@ export class CreateBookings1764100000000 implements MigrationInterface {
         CONSTRAINT booking_lines_spots_check CHECK (spots >= 1),
         CONSTRAINT booking_lines_amounts_check CHECK (rate_card_amount >= 0 AND booked_amount >= 0)
       )`);
-    // Lines of an order in the order they were added (endpoint 12, the lines list, totals).
+    // Lines of an order in the order they were added (get a booking, the lines list, totals).
     await q.query(`CREATE UNIQUE INDEX booking_lines_order_seq_idx ON booking_lines (order_id, seq)`);
 
     await q.query(`

@@ -91,7 +91,7 @@ function bookingChange(r: Rollup): string {
 /**
  * Per-(UTC day of the order's created_at, platform, category) and per-(month, platform, category)
  * rollups of the lines of CONFIRMED bookings, kept exact by triggers on bookings and booking_lines
- * in the writer's own transaction, so the revenue summary (endpoint 10) reads the whole months of
+ * in the writer's own transaction, so the revenue summary reads the whole months of
  * its range from revenue_months (3 platforms x a few categories a month) and only the partial
  * months at its ends from revenue_days, instead of every line.
  * Sums are numeric, so they are exact; `lines` counts the lines behind a row, so a group whose

@@ -3,7 +3,7 @@ import { IsIn } from 'class-validator';
 import { BOOKING_PLATFORMS, type BookingPlatform } from '@media/contracts';
 import { IsDateOnly, Optional } from '@media/platform';
 
-/** `GET /inventory/api/v1/analytics/revenue-summary` (endpoint 10). */
+/** `GET /inventory/api/v1/analytics/revenue-summary` (the revenue summary). */
 export class RevenueQuery {
   @ApiPropertyOptional({
     format: 'date',

@@ -22,7 +22,7 @@ class PlatformResponse extends FiguresResponse {
   @ApiProperty({ type: [CategoryResponse] }) categories!: CategoryResponse[];
 }
 
-/** Swagger schema of endpoint 10's body. */
+/** Swagger schema of the revenue summary's body. */
 export class RevenueSummaryResponse {
   @ApiProperty({ type: FiguresResponse }) totals!: FiguresResponse;
   @ApiProperty({ type: [TrendPointResponse], description: 'Every month of the range, zeros included' })

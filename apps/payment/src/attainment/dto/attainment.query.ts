@@ -1,6 +1,6 @@
 import { MonthField, YearField } from '../../targets/dto/fields';
 
-/** `GET /payment/api/v1/commissions/cm-team-attainment` (endpoint 9). */
+/** `GET /payment/api/v1/commissions/cm-team-attainment` (team attainment). */
 export class AttainmentQuery {
   @MonthField({ optional: true, description: 'Default: the current UTC month' })
   month?: number;

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { AttainmentRow } from '@media/contracts';
+import type { AttainmentView } from '@media/contracts';
 
-export class AttainmentResponse implements AttainmentRow {
+export class AttainmentResponse implements AttainmentView {
   @ApiProperty({ format: 'uuid' }) bm_id!: string;
   @ApiProperty({ type: String, nullable: true, description: 'null only for a user acl no longer knows' })
   bm_name!: string | null;

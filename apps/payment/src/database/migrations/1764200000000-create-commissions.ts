@@ -37,7 +37,7 @@ export class CreateCommissions1764200000000 implements MigrationInterface {
         CONSTRAINT commission_targets_month_check CHECK (month BETWEEN 1 AND 12),
         CONSTRAINT commission_targets_amount_check CHECK (target_amount >= 0)
       )`);
-    // The upsert's key, ordered so that endpoint 9 reads one month's targets as one range.
+    // The upsert's key, ordered so that team attainment reads one month's targets as one range.
     await q.query(
       `CREATE UNIQUE INDEX commission_targets_key ON commission_targets (year, month, bm_id, category)`,
     );
@@ -53,7 +53,7 @@ export class CreateCommissions1764200000000 implements MigrationInterface {
         created_at timestamptz(3) NOT NULL DEFAULT now(),
         CONSTRAINT collections_amount_check CHECK (amount > 0)
       )`);
-    // Endpoint 9's month range and the list's keyset order (collected_at desc, id desc).
+    // Team attainment's month range and the list's keyset order (collected_at desc, id desc).
     await q.query(`CREATE INDEX collections_collected_idx ON collections (collected_at, id)`);
     await q.query(`CREATE INDEX collections_bm_idx ON collections (bm_id, collected_at, id)`);
   }

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors, ApiSuccess, CurrentUser, envelope, type AuthUser, type Envelope } from '@media/platform';
 import { SettingsDto } from './dto/settings.dto';
 import { SettingsResponse } from './dto/settings.response';
-import type { SettingsView } from './notifications.view';
+import type { SettingsView } from './settings.view';
 import { SettingsService } from './settings.service';
 
 /** Timezone, quiet hours and daily digest of the caller (docs/api/contract.md §7.3). */

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { AuthUser } from '@media/platform';
-import type { DataSource } from 'typeorm';
-import { ClockService } from './clock.service';
+import { In, type DataSource } from 'typeorm';
+import { ClockService } from '../quiet-hours/clock.service';
 import type { SettingsDto } from './dto/settings.dto';
 import { NotificationSettings } from './notification-settings.entity';
-import { toSettingsView, type SettingsView } from './notifications.view';
-import { nextDigestAt } from './quiet-hours';
+import { nextDigestAt } from '../quiet-hours/quiet-hours';
+import { toSettingsView, type SettingsView } from './settings.view';
 
 /** The caller's timezone, quiet hours and digest (docs/api/contract.md §7.3). */
 @Injectable()
@@ -15,6 +15,14 @@ export class SettingsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(ClockService) private readonly clock: ClockService,
   ) {}
+
+  /** The stored settings of each of these users; a user without a row (the defaults) is missing. */
+  async of(recipientIds: string[]): Promise<Map<string, NotificationSettings>> {
+    const ids = [...new Set(recipientIds)];
+    if (ids.length === 0) return new Map();
+    const rows = await this.dataSource.getRepository(NotificationSettings).findBy({ recipientId: In(ids) });
+    return new Map(rows.map((r) => [r.recipientId, r]));
+  }
 
   async get(user: AuthUser): Promise<SettingsView> {
     return toSettingsView(

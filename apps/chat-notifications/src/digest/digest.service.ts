@@ -3,14 +3,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { AclSubjects, type NotificationPriority } from '@media/contracts';
 import { InjectConfig, RpcClient } from '@media/platform';
-import { In, type DataSource, type EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
-import { ClockService } from './clock.service';
+import { MailerService } from '../mail/mailer.service';
+import type { Stopping } from '../mail/stopping';
+import { ClockService } from '../quiet-hours/clock.service';
+import { localTime, nextDigestAt, quietPeriodAt, type QuietHours } from '../quiet-hours/quiet-hours';
+import type { NotificationSettings } from '../settings/notification-settings.entity';
+import { SettingsService } from '../settings/settings.service';
 import { linkTarget } from './link-target';
-import { MailerService } from './mailer.service';
-import { NotificationSettings } from './notification-settings.entity';
-import { localTime, nextDigestAt, quietPeriodAt, type QuietHours } from './quiet-hours';
-import type { Stopping } from './stopping';
 
 /** Users whose held emails or digest are handled per round. */
 const USERS_PER_ROUND = 20;
@@ -61,6 +62,7 @@ export class DigestService {
     @Inject(MailerService) private readonly mailer: MailerService,
     @Inject(RpcClient) private readonly rpc: RpcClient,
     @Inject(ClockService) private readonly clock: ClockService,
+    @Inject(SettingsService) private readonly settings: SettingsService,
     @InjectConfig() private readonly config: ChatNotificationsConfig,
   ) {}
 
@@ -333,9 +335,6 @@ export class DigestService {
   private async settingsOf(
     entries: Pick<Deliverable, 'recipient_id'>[],
   ): Promise<Map<string, NotificationSettings>> {
-    const ids = [...new Set(entries.map((e) => e.recipient_id))];
-    if (ids.length === 0) return new Map();
-    const rows = await this.dataSource.getRepository(NotificationSettings).findBy({ recipientId: In(ids) });
-    return new Map(rows.map((r) => [r.recipientId, r]));
+    return this.settings.of(entries.map((e) => e.recipient_id));
   }
 }

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsString, Matches, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
 import { contractConstraint, Nullable, Optional } from '@media/platform';
-import { canonicalTimeZone } from '../time-zones';
+import { canonicalTimeZone } from '../../quiet-hours/time-zones';
 
 /** `HH:MM`, 24 h. */
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;

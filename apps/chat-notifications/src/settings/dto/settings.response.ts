@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { SettingsView } from '../notifications.view';
+import type { SettingsView } from '../settings.view';
 import { EMAIL_DIGESTS, type EmailDigest } from './settings.dto';
 
 export class QuietHoursResponse {

@@ -1,0 +1,3 @@
+import { describeFences } from '@media/testing';
+
+describeFences('commercial', __dirname, { tables: ['clients', 'deals'] });

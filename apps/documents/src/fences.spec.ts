@@ -1,0 +1,3 @@
+import { describeFences } from '@media/testing';
+
+describeFences('documents', __dirname, { tables: ['documents', 'uploads'] });
