@@ -42,6 +42,7 @@ export const Permissions = {
   correspondentsInvite: 'correspondents:invite',
   usersAdmin: 'users:admin',
   webhooksAdmin: 'webhooks:admin',
+  auditRead: 'audit:read',
 } as const;
 export type Permission = (typeof Permissions)[keyof typeof Permissions];
 

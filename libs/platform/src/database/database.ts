@@ -5,6 +5,7 @@ import { CreateDeadLetters1700000000900 } from '../outbox/dead-letters.migration
 import { CreateIdempotencyKeys1700000000950 } from '../idempotency/idempotency.migration';
 import { CreateAuditTrail1700000000980 } from '../audit/audit.migration';
 import { DeadLetter, OutboxMessage, ProcessedEvent } from '../outbox/outbox.entity';
+import { SealedAuditEntry } from '../audit/sealed-entry.entity';
 
 /** An entity or migration class. */
 export type ClassRef = abstract new (...args: never[]) => unknown;
@@ -33,7 +34,13 @@ export function databaseOptions(
     url: database.url,
     // Every app has the outbox, processed-events, dead-letter, idempotency-key and audit tables, applied
     // before its own migrations.
-    entities: [OutboxMessage, ProcessedEvent, DeadLetter, ...parts.entities] as DataSourceOptions['entities'],
+    entities: [
+      OutboxMessage,
+      ProcessedEvent,
+      DeadLetter,
+      SealedAuditEntry,
+      ...parts.entities,
+    ] as DataSourceOptions['entities'],
     migrations: [
       CreateOutbox1700000000000,
       CreateDeadLetters1700000000900,
