@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Query, Req, Res, type Type } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permissions } from '@media/contracts';
 import type { Request, Response } from 'express';
 import { Readable } from 'node:stream';
@@ -56,7 +56,6 @@ export function auditControllerFor(enveloped: boolean): Type<unknown> {
     @ApiOperation({
       summary: 'Export the chain as NDJSON: entries in seq order, each checkpoint after its entry',
     })
-    @ApiProduces('application/x-ndjson')
     @ApiStreamed(
       'application/x-ndjson',
       'One JSON value per line: each sealed entry exactly as listed, and each checkpoint as ' +

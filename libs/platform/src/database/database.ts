@@ -4,6 +4,7 @@ import { CreateOutbox1700000000000 } from '../outbox/outbox.migration';
 import { CreateDeadLetters1700000000900 } from '../outbox/dead-letters.migration';
 import { CreateIdempotencyKeys1700000000950 } from '../idempotency/idempotency.migration';
 import { CreateAuditTrail1700000000980 } from '../audit/audit.migration';
+import { AuditReadIndexes1764900000400 } from '../audit/audit-read-indexes.migration';
 import { DeadLetter, OutboxMessage, ProcessedEvent } from '../outbox/outbox.entity';
 import { SealedAuditEntry } from '../audit/sealed-entry.entity';
 
@@ -33,7 +34,7 @@ export function databaseOptions(
     type: 'postgres',
     url: database.url,
     // Every app has the outbox, processed-events, dead-letter, idempotency-key and audit tables, applied
-    // before its own migrations.
+    // before its own migrations (the audit list's indexes after them: their timestamp is later).
     entities: [
       OutboxMessage,
       ProcessedEvent,
@@ -46,6 +47,7 @@ export function databaseOptions(
       CreateDeadLetters1700000000900,
       CreateIdempotencyKeys1700000000950,
       CreateAuditTrail1700000000980,
+      AuditReadIndexes1764900000400,
       ...parts.migrations,
     ] as DataSourceOptions['migrations'],
     migrationsTableName: 'migrations',
