@@ -20,12 +20,16 @@
  * byte for byte the `next` payment returned (a cursor carries only the row's seq and the
  * direction); payment's answer is checked to be the 20 entries below that seq.
  *
+ * The list's cases are timed interleaved with the app's liveness probe (its floor on this shared
+ * machine), and the load average is kept beside them.
+ *
  * Env: BENCH_DATABASE_URL (admin connection), NATS_URL (default nats://127.0.0.1:4222), ENTRIES,
  * RESOURCES, CHECKPOINT_EVERY, SEQUENTIAL (requests per list case, default 300), VERIFY_RUNS
  * (default 2), KEEP_DB=1. Writes bench/results/audit-read.json.
  */
 import { createSign, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { createRequire } from 'node:module';
 import {
   BENCH_TOKEN_TTL,
@@ -61,8 +65,8 @@ const VERIFY_RUNS = Number(process.env.VERIFY_RUNS ?? 2);
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const APP = 'payment';
 const PAGE_SIZE = 20;
-/** The deep page: 5,000 pages of 20 below the newest entry. */
-const DEEP_PAGES = 5_000;
+/** The deep page: 5,000 pages of 20 below the newest entry (halfway down a smaller chain). */
+const DEEP_PAGES = Math.min(5_000, Math.floor(ENTRIES / PAGE_SIZE / 2));
 const BATCH = 5_000;
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 
@@ -234,42 +238,51 @@ async function main() {
     const http = httpClient(base, token);
     const path = `/${APP}/api/v1/audit`;
 
-    // One resource's entries.
-    const next = random(7);
-    const byResource = [];
-    const resourceIds = Array.from({ length: SEQUENTIAL }, () => `r-${Math.floor(next() * RESOURCES)}`);
-    await http.get(`${path}?resource_id=${resourceIds[0]}`);
-    for (const id of resourceIds) {
-      const { ms, body } = await http.get(`${path}?resource_id=${id}`);
-      assert(body.results.length > 0 && body.results.every((e) => e.resource.id === id), `resource ${id}`);
-      assert(
-        body.results.every((e, i, all) => i === 0 || all[i - 1].seq > e.seq),
-        'newest first',
-      );
-      byResource.push(ms);
-    }
-
-    // A page 5,000 pages deep: its cursor signed as payment signs its own.
+    // The deep page's cursor, signed as payment signs its own.
     const codec = new CursorCodec(cursorSecret);
     const scope = `GET ${path}`;
     const first = (await http.get(`${path}?page_size=${PAGE_SIZE}`)).body;
-    const lastSeq = first.results.at(-1).seq;
     assert(
-      new URL(first.next).searchParams.get('cursor') === codec.encode(scope, { d: 'n', k: [lastSeq] }),
+      new URL(first.next).searchParams.get('cursor') ===
+        codec.encode(scope, { d: 'n', k: [first.results.at(-1).seq] }),
       'a cursor signed here is the one payment puts in `next`',
     );
     const deepSeq = ENTRIES - DEEP_PAGES * PAGE_SIZE;
     const deepPath = `${path}?page_size=${PAGE_SIZE}&cursor=${codec.encode(scope, { d: 'n', k: [deepSeq + 1] })}`;
-    const deep = [];
-    for (let i = 0; i <= SEQUENTIAL; i++) {
-      const { ms, body } = await http.get(deepPath);
-      assert(
-        body.results.map((e) => e.seq).join() ===
-          Array.from({ length: PAGE_SIZE }, (_, j) => deepSeq - j).join(),
-        'the deep page holds the 20 entries below its cursor',
-      );
-      if (i > 0) deep.push(ms);
-    }
+    const deepSeqs = Array.from({ length: PAGE_SIZE }, (_, j) => deepSeq - j).join();
+
+    // Three cases interleaved in rounds, so the machine's drift falls on all alike: the app's
+    // floor (its liveness probe), one resource's entries (a different resource each time) and
+    // the deep page.
+    const next = random(7);
+    const samples = { floor: [], by_resource: [], deep: [] };
+    const cases = {
+      floor: async () => (await http.get(`/${APP}/health/live`)).ms,
+      by_resource: async () => {
+        const id = `r-${Math.floor(next() * RESOURCES)}`;
+        const { ms, body } = await http.get(`${path}?resource_id=${id}`);
+        assert(body.results.length > 0 && body.results.every((e) => e.resource.id === id), `resource ${id}`);
+        assert(
+          body.results.every((e, i, all) => i === 0 || all[i - 1].seq > e.seq),
+          'newest first',
+        );
+        return ms;
+      },
+      deep: async () => {
+        const { ms, body } = await http.get(deepPath);
+        assert(
+          body.results.map((e) => e.seq).join() === deepSeqs,
+          'the deep page: the 20 entries below its cursor',
+        );
+        return ms;
+      },
+    };
+    for (const run of Object.values(cases)) await run(); // warm-up
+    const ROUNDS = 10;
+    for (let round = 0; round < ROUNDS; round++)
+      for (const [name, run] of Object.entries(cases))
+        for (let i = 0; i < Math.ceil(SEQUENTIAL / ROUNDS); i++) samples[name].push(await run());
+    const loadAverage = loadavg()[0];
 
     // The SQL of `?resource_id=` as the Paginator sends it (its shape), under EXPLAIN.
     const plan = await withClient(database.url, (db) =>
@@ -277,7 +290,7 @@ async function main() {
         db,
         `SELECT * FROM audit_entries e WHERE e.seq IS NOT NULL AND e.hash IS NOT NULL AND e.resource_id = $1
           ORDER BY e.seq DESC LIMIT 21`,
-        [resourceIds[0]],
+        ['r-1'],
       ),
     );
 
@@ -316,13 +329,16 @@ async function main() {
     );
 
     const report = {
+      measured_at: new Date().toISOString(),
       entries: ENTRIES,
       resources: RESOURCES,
       checkpoints: seeded.checkpoints,
       seed_seconds: seeded.seconds,
       host: seeded.host,
-      list_by_resource_id: percentiles(byResource),
-      deep_page: { pages_deep: DEEP_PAGES, ...percentiles(deep) },
+      load_average: Number(loadAverage.toFixed(1)),
+      floor: percentiles(samples.floor),
+      list_by_resource_id: percentiles(samples.by_resource),
+      deep_page: { pages_deep: DEEP_PAGES, ...percentiles(samples.deep) },
       list_by_resource_id_sql: { execution_ms: executionMs(plan), plan },
       verify: {
         runs: verifyRuns,

@@ -122,5 +122,5 @@ export {
   type AuditEntryRow,
 } from './audit/audit-row';
 export { AuditCheckpoints, type CheckpointRound } from './audit/checkpoints';
-export { AuditReader, type AuditVerification } from './audit/audit-reader.service';
+export { AuditReader, VERIFY_HEARTBEAT_MS, type AuditVerification } from './audit/audit-reader.service';
 export { AuditEntryResponse, AuditVerificationResponse } from './audit/dto/audit.response';

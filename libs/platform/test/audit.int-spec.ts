@@ -32,9 +32,11 @@ import {
 } from '@media/testing';
 import {
   AuditCheckpoints,
+  AuditReader,
   createApp,
   entryHash,
   GENESIS_HASH,
+  VERIFY_HEARTBEAT_MS,
   type AuditCheckpoint,
   type AuditEntry,
 } from '../src';
@@ -434,6 +436,31 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
         checkpoint: { seq: 8, at: chain[7].at, kid: signingKeys.kid },
         first_break: null,
       });
+    });
+
+    it("begins a long walk's answer at once and keeps it alive with spaces until its JSON", async () => {
+      await seeded();
+      const auditReader = fixture.app.get(AuditReader);
+      // Every millisecond: the walk's first query alone outlasts that.
+      auditReader.heartbeatMs = 1;
+      try {
+        const res = await fetch(`${fixture.base}/api/v1/audit/verify`, {
+          headers: { authorization: `Bearer ${reader}` },
+        });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        const text = await res.text();
+        expect(text).toMatch(/^ +\{/);
+        expect(JSON.parse(text)).toEqual({
+          valid: true,
+          entries: 10,
+          head: { seq: 10, hash: chain[9].hash },
+          checkpoint: { seq: 8, at: chain[7].at, kid: signingKeys.kid },
+          first_break: null,
+        });
+      } finally {
+        auditReader.heartbeatMs = VERIFY_HEARTBEAT_MS;
+      }
     });
 
     it('answers an empty chain valid', async () => {

@@ -24,6 +24,12 @@ export interface AuditVerification {
   first_break: AuditBreak | null;
 }
 
+/**
+ * While a long walk runs, verify sends a space this often (JSON allows leading whitespace), so
+ * the gateway, which cuts an upstream silent for UPSTREAM_TIMEOUT (30 s by default), keeps it.
+ */
+export const VERIFY_HEARTBEAT_MS = 10_000;
+
 /** Newest first: `seq` is unique and grows with commit order. */
 const NEWEST_FIRST: KeysetOrder<SealedAuditEntry> = {
   columns: [{ expression: 'e.seq', direction: 'DESC', cast: 'bigint' }],
@@ -65,6 +71,20 @@ export class AuditReader {
    * checkpoint's hash against the chain and its signature against acl's audit keys. Stops at
    * the first break. acl unreachable while a signature is to be checked: 503.
    */
+  /** Between two spaces of a long verify's answer (VERIFY_HEARTBEAT_MS; a test shortens it). */
+  heartbeatMs = VERIFY_HEARTBEAT_MS;
+
+  /**
+   * Fetches the key of every `kid` that signed a checkpoint before the walk starts, so that acl
+   * being unreachable is a 503 before the answer begins (then the walk finds the keys held).
+   */
+  async fetchKeys(): Promise<void> {
+    const kids = (await this.dataSource.query('SELECT DISTINCT kid FROM audit_checkpoints')) as {
+      kid: string;
+    }[];
+    for (const { kid } of kids) await this.keys.getKeyObject(kid);
+  }
+
   async verify(): Promise<AuditVerification> {
     const [{ min }] = (await this.dataSource.query(
       'SELECT min(seq) AS min FROM audit_entries WHERE seq IS NOT NULL',

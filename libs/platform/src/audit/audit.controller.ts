@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { RequirePermissions } from '../auth/decorators';
 import { ApiErrors, ApiStreamed, ApiSuccess } from '../http/api-docs';
 import { envelope } from '../http/envelope';
-import { AuditReader } from './audit-reader.service';
+import { AuditReader, type AuditVerification } from './audit-reader.service';
 import { AuditEntryResponse, AuditVerificationResponse } from './dto/audit.response';
 import { ExportAuditQuery, ListAuditQuery } from './dto/list-audit.query';
 
@@ -45,10 +45,34 @@ export function auditControllerFor(enveloped: boolean): Type<unknown> {
     @ApiOperation({
       summary: 'Verify the whole chain: every hash and link, every checkpoint and its signature',
     })
-    @ApiSuccess(AuditVerificationResponse, { envelope: enveloped })
+    @ApiSuccess(AuditVerificationResponse, {
+      envelope: enveloped,
+      description:
+        'What the walk found. A walk longer than 10 s answers at once and sends a space every 10 s ' +
+        'until its JSON (leading whitespace, valid JSON), so no proxy cuts it as silent',
+    })
     @ApiErrors(401, 403, [503, "acl's audit keys could not be fetched to check a checkpoint's signature"])
-    async verify(): Promise<unknown> {
-      return wrap('Audit chain verified', await this.reader.verify());
+    async verify(@Res() res: Response): Promise<void> {
+      await this.reader.fetchKeys();
+      // A long walk answers 200 at once and a space every heartbeat until its JSON is ready.
+      const heartbeat = setInterval(() => {
+        if (!res.headersSent) res.status(200).setHeader('content-type', 'application/json; charset=utf-8');
+        res.write(' ');
+      }, this.reader.heartbeatMs);
+      let verification: AuditVerification;
+      try {
+        verification = await this.reader.verify();
+      } catch (error) {
+        if (!res.headersSent) throw error;
+        // The answer has begun: a failure can only cut it short.
+        res.destroy(error instanceof Error ? error : undefined);
+        return;
+      } finally {
+        clearInterval(heartbeat);
+      }
+      const body = wrap('Audit chain verified', verification);
+      if (res.headersSent) res.end(JSON.stringify(body));
+      else res.status(200).json(body);
     }
 
     @Get('export')
