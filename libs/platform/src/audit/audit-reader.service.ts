@@ -13,7 +13,7 @@ import type { ExportAuditQuery, ListAuditQuery } from './dto/list-audit.query';
 import { SealedAuditEntry } from './sealed-entry.entity';
 
 /** Rows read per query while walking or exporting the chain: memory stays flat at any length. */
-export const AUDIT_BATCH = 2_000;
+const AUDIT_BATCH = 2_000;
 
 /** What `GET .../audit/verify` answers (CONTRACT §8.3). */
 export interface AuditVerification {
