@@ -152,6 +152,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   chat: 'Chat rooms, members and messages (chat-notifications)',
   notifications: 'Inbox notifications and delivery preferences (chat-notifications)',
   webhooks: 'Outbound webhooks: endpoints, event types, deliveries, retry and replay (chat-notifications)',
+  audit:
+    "Each app's audit trail: who changed what, hash-chained and signed; the list, the chain's verification and its export",
   health: "The gateway's and each app's liveness and readiness probes",
   docs: 'The descriptions of the API: this OpenAPI document and the AsyncAPI document of the NATS side',
 };

@@ -3848,7 +3848,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description What the walk found. A walk longer than 10 s answers at once and sends a space every 10 s until its JSON (leading whitespace, valid JSON), so no proxy cuts it as silent */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5142,7 +5142,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description What the walk found. A walk longer than 10 s answers at once and sends a space every 10 s until its JSON (leading whitespace, valid JSON), so no proxy cuts it as silent */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6243,7 +6243,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description What the walk found. A walk longer than 10 s answers at once and sends a space every 10 s until its JSON (leading whitespace, valid JSON), so no proxy cuts it as silent */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7296,7 +7296,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description What the walk found. A walk longer than 10 s answers at once and sends a space every 10 s until its JSON (leading whitespace, valid JSON), so no proxy cuts it as silent */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7881,7 +7881,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description What the walk found. A walk longer than 10 s answers at once and sends a space every 10 s until its JSON (leading whitespace, valid JSON), so no proxy cuts it as silent */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8663,7 +8663,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description What the walk found. A walk longer than 10 s answers at once and sends a space every 10 s until its JSON (leading whitespace, valid JSON), so no proxy cuts it as silent */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -10211,7 +10211,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description What the walk found. A walk longer than 10 s answers at once and sends a space every 10 s until its JSON (leading whitespace, valid JSON), so no proxy cuts it as silent */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11192,7 +11192,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
+            /** @description What the walk found. A walk longer than 10 s answers at once and sends a space every 10 s until its JSON (leading whitespace, valid JSON), so no proxy cuts it as silent */
             200: {
                 headers: {
                     [name: string]: unknown;
