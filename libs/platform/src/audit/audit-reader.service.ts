@@ -69,7 +69,8 @@ export class AuditReader {
    * Walks the whole chain in seq order (or, when retention pruned its beginning, from the
    * checkpoint kept just before the oldest entry), checking every entry's hash and link, every
    * checkpoint's hash against the chain and its signature against acl's audit keys. Stops at
-   * the first break. acl unreachable while a signature is to be checked: 503.
+   * the first break. acl unreachable while a signature is to be checked: 503. `signal` aborts
+   * the walk (the caller went away).
    */
   /** Between two spaces of a long verify's answer (VERIFY_HEARTBEAT_MS; a test shortens it). */
   heartbeatMs = VERIFY_HEARTBEAT_MS;
@@ -85,7 +86,7 @@ export class AuditReader {
     for (const { kid } of kids) await this.keys.getKeyObject(kid);
   }
 
-  async verify(): Promise<AuditVerification> {
+  async verify(signal?: AbortSignal): Promise<AuditVerification> {
     const [{ min }] = (await this.dataSource.query(
       'SELECT min(seq) AS min FROM audit_entries WHERE seq IS NOT NULL',
     )) as { min: string | null }[];
@@ -109,6 +110,8 @@ export class AuditReader {
     let pending = await checkpoints.next();
     for await (const row of this.entries('seq IS NOT NULL', oldest, Number.MAX_SAFE_INTEGER)) {
       if (walker.firstBreak) break;
+      // The caller went away: the walk's answer would reach no one.
+      signal?.throwIfAborted();
       const entry = auditEntryOf(row);
       if (walker.next(entry)) break;
       while (!pending.done && Number(pending.value.seq) <= entry.seq) {

@@ -59,10 +59,14 @@ export function auditControllerFor(enveloped: boolean): Type<unknown> {
         if (!res.headersSent) res.status(200).setHeader('content-type', 'application/json; charset=utf-8');
         res.write(' ');
       }, this.reader.heartbeatMs);
+      const gone = new AbortController();
+      res.once('close', () => gone.abort());
       let verification: AuditVerification;
       try {
-        verification = await this.reader.verify();
+        verification = await this.reader.verify(gone.signal);
       } catch (error) {
+        // The caller went away: there is no one to answer.
+        if (gone.signal.aborted) return;
         if (!res.headersSent) throw error;
         // The answer has begun: a failure can only cut it short.
         res.destroy(error instanceof Error ? error : undefined);
