@@ -58,6 +58,13 @@ const QUICK_ENV = {
   'validation-amplification.mjs': { PROBES: '3', SINGLE: '1', CONCURRENT: '2' },
   'acl-auth-cost.mjs': { DURATION: '2', ROUNDS: '1' },
   'revocation-check.mjs': { CALLS: '200000', ROUNDS: '3' },
+  'audit-read.mjs': {
+    ENTRIES: '20000',
+    RESOURCES: '2000',
+    CHECKPOINT_EVERY: '1000',
+    SEQUENTIAL: '20',
+    VERIFY_RUNS: '1',
+  },
   'acl-profile.mjs': { DURATION: '5' },
   // The script's own quick sizes (60 s, a sample every 10 s, 5 websockets); nothing to add.
   'soak.mjs': {},

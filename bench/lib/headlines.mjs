@@ -392,6 +392,29 @@ export const HEADLINES = {
       ),
     ],
   },
+  'audit-read.mjs': {
+    file: 'audit-read.json',
+    rows: (r) => [
+      row(
+        `audit list \`?resource_id=\` at ${count(r.entries)} entries, p95`,
+        get(r, ['list_by_resource_id', 'p95_ms']),
+        ' ms',
+        atMost(20, ' ms'),
+      ),
+      row(
+        `audit list, a page 5,000 pages deep (cursor) at ${count(r.entries)} entries, p95`,
+        get(r, ['deep_page', 'p95_ms']),
+        ' ms',
+        atMost(50, ' ms'),
+      ),
+      row(
+        `audit verify of ${count(r.entries)} entries (the whole chain)`,
+        get(r, ['verify', 'seconds']),
+        ' s',
+      ),
+      row('audit verify: largest RSS growth during the walk', get(r, ['verify', 'rss_growth_mb']), ' MiB'),
+    ],
+  },
   'soak.mjs': {
     file: 'soak.json',
     rows: (r) => {

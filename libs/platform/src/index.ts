@@ -44,6 +44,7 @@ export {
   ApiBinary,
   ApiErrors,
   ApiNoContent,
+  ApiStreamed,
   ApiSuccess,
   envelopeSchema,
   ErrorResponse,
@@ -120,3 +121,6 @@ export {
   type AuditCheckpointRow,
   type AuditEntryRow,
 } from './audit/audit-row';
+export { AuditCheckpoints, type CheckpointRound } from './audit/checkpoints';
+export { AuditReader, VERIFY_HEARTBEAT_MS, type AuditVerification } from './audit/audit-reader.service';
+export { AuditEntryResponse, AuditVerificationResponse } from './audit/dto/audit.response';

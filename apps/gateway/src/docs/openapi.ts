@@ -153,7 +153,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   notifications: 'Inbox notifications and delivery preferences (chat-notifications)',
   webhooks: 'Outbound webhooks: endpoints, event types, deliveries, retry and replay (chat-notifications)',
   audit:
-    "The audit trail: each app's entries, their verification and export, acl's merged copy of every app's entries and the keys checkpoints are signed with",
+    "The audit trail: who changed what, hash-chained and signed; each app's list, verification and export, acl's merged copy and the keys checkpoints are signed with",
   health: "The gateway's and each app's liveness and readiness probes",
   docs: 'The descriptions of the API: this OpenAPI document and the AsyncAPI document of the NATS side',
 };

@@ -43,8 +43,19 @@ type UntypedOperations = {
   }[Method];
 }[keyof paths];
 
-/** Answers with no JSON body by design: 204 No Content, a binary download, and tus (headers only). */
+/**
+ * Answers with no JSON body by design: 204 No Content, a binary download, tus (headers only) and
+ * the audit exports (NDJSON).
+ */
 type Exceptions =
+  | 'get /acl/api/v1/audit/export'
+  | 'get /api/v1/audit/export'
+  | 'get /assignment/api/v1/audit/export'
+  | 'get /commercial/api/v1/audit/export'
+  | 'get /content/api/v1/audit/export'
+  | 'get /documents/api/v1/audit/export'
+  | 'get /inventory/api/v1/audit/export'
+  | 'get /payment/api/v1/audit/export'
   | 'delete /acl/api/v1/groups/{id}/members/{user_id}'
   | 'delete /api/v1/chat/rooms/{id}/messages/{message_id}'
   | 'delete /api/v1/webhooks/endpoints/{id}'

@@ -35,6 +35,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/content/api/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's sealed audit entries, newest first (cursor) */
+        get: operations["contentAuditList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/api/v1/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verify the whole chain: every hash and link, every checkpoint and its signature */
+        get: operations["contentAuditVerify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/api/v1/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export the chain as NDJSON: entries in seq order, each checkpoint after its entry */
+        get: operations["contentAuditExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/content/api/v1/lineup": {
         parameters: {
             query?: never;
@@ -186,6 +237,57 @@ export interface paths {
         };
         /** Readiness: the database and NATS are reachable */
         get: operations["assignmentHealthReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assignment/api/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's sealed audit entries, newest first (cursor) */
+        get: operations["assignmentAuditList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assignment/api/v1/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verify the whole chain: every hash and link, every checkpoint and its signature */
+        get: operations["assignmentAuditVerify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assignment/api/v1/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export the chain as NDJSON: entries in seq order, each checkpoint after its entry */
+        get: operations["assignmentAuditExport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -386,6 +488,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/inventory/api/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's sealed audit entries, newest first (cursor) */
+        get: operations["inventoryAuditList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inventory/api/v1/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verify the whole chain: every hash and link, every checkpoint and its signature */
+        get: operations["inventoryAuditVerify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inventory/api/v1/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export the chain as NDJSON: entries in seq order, each checkpoint after its entry */
+        get: operations["inventoryAuditExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/inventory/api/v1/bookings": {
         parameters: {
             query?: never;
@@ -542,6 +695,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/commercial/api/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's sealed audit entries, newest first (cursor) */
+        get: operations["commercialAuditList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/commercial/api/v1/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verify the whole chain: every hash and link, every checkpoint and its signature */
+        get: operations["commercialAuditVerify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/commercial/api/v1/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export the chain as NDJSON: entries in seq order, each checkpoint after its entry */
+        get: operations["commercialAuditExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/commercial/api/v1/clients": {
         parameters: {
             query?: never;
@@ -621,6 +825,57 @@ export interface paths {
         };
         /** Readiness: the database and NATS are reachable */
         get: operations["paymentHealthReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/api/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's sealed audit entries, newest first (cursor) */
+        get: operations["paymentAuditList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/api/v1/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verify the whole chain: every hash and link, every checkpoint and its signature */
+        get: operations["paymentAuditVerify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/api/v1/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export the chain as NDJSON: entries in seq order, each checkpoint after its entry */
+        get: operations["paymentAuditExport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -726,6 +981,57 @@ export interface paths {
         };
         /** Readiness: the database and NATS are reachable */
         get: operations["aclHealthReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/acl/api/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's sealed audit entries, newest first (cursor) */
+        get: operations["aclAuditList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/acl/api/v1/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verify the whole chain: every hash and link, every checkpoint and its signature */
+        get: operations["aclAuditVerify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/acl/api/v1/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export the chain as NDJSON: entries in seq order, each checkpoint after its entry */
+        get: operations["aclAuditExport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1078,6 +1384,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/documents/api/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's sealed audit entries, newest first (cursor) */
+        get: operations["documentsAuditList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/documents/api/v1/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verify the whole chain: every hash and link, every checkpoint and its signature */
+        get: operations["documentsAuditVerify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/documents/api/v1/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export the chain as NDJSON: entries in seq order, each checkpoint after its entry */
+        get: operations["documentsAuditExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/documents/api/v1/documents": {
         parameters: {
             query?: never;
@@ -1194,6 +1551,57 @@ export interface paths {
         };
         /** Readiness: the database and NATS are reachable */
         get: operations["chatNotificationsHealthReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's sealed audit entries, newest first (cursor) */
+        get: operations["chatNotificationsAuditList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verify the whole chain: every hash and link, every checkpoint and its signature */
+        get: operations["chatNotificationsAuditVerify"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export the chain as NDJSON: entries in seq order, each checkpoint after its entry */
+        get: operations["chatNotificationsAuditExport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1757,6 +2165,115 @@ export interface components {
                 [key: string]: components["schemas"]["DependencyStatus"];
             };
         };
+        ErrorResponse: {
+            /** @description A human sentence */
+            detail: string;
+            /**
+             * @description A stable snake_case code
+             * @example not_found
+             * @enum {string}
+             */
+            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "token_revoked" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "idempotency_key_in_flight" | "bad_request" | "host_not_allowed" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "task_not_reassignable" | "validation_failed" | "edit_window_closed" | "message_deleted" | "not_group_member" | "room_inactive" | "room_is_direct" | "endpoint_disabled" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "checksum_mismatch" | "offset_mismatch" | "upload_in_progress" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
+        };
+        ValidationIssueResponse: {
+            /**
+             * @example [
+             *       "body",
+             *       "title"
+             *     ]
+             */
+            loc: string[];
+            msg: string;
+            /** @example string_too_long */
+            type: string;
+        };
+        ValidationErrorResponse: {
+            detail: components["schemas"]["ValidationIssueResponse"][];
+        };
+        AuditActorResponse: {
+            /** @enum {string} */
+            type: "user" | "system";
+            /**
+             * @description A user id, or `<app>:<job or consumer>`
+             * @example assignment:escalation
+             */
+            id: string;
+            /** @example Edna Editor */
+            name: string | null;
+        };
+        AuditResourceResponse: {
+            /** @example task */
+            type: string;
+            /** @description null when unknown (a login with an unknown email) */
+            id: string | null;
+        };
+        AuditEntryResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @description Place in the app's chain, from 1, no gaps */
+            seq: number;
+            /** Format: date-time */
+            at: string;
+            /** @example assignment */
+            app: string;
+            /** @example task.claimed */
+            action: string;
+            actor: components["schemas"]["AuditActorResponse"];
+            resource: components["schemas"]["AuditResourceResponse"];
+            request_id: string | null;
+            /**
+             * Format: uuid
+             * @description The event that caused the change
+             */
+            cause: string | null;
+            /**
+             * @description `{field: [before, after]}`; secrets "[redacted]", a text over 1 KiB "sha256:<hex>"
+             * @example {
+             *       "status": [
+             *         "OPEN",
+             *         "CLAIMED"
+             *       ]
+             *     }
+             */
+            changes: {
+                [key: string]: unknown[];
+            };
+            /**
+             * @description The previous entry's hash (64 zeros for the first)
+             * @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+             */
+            prev_hash: string;
+            /**
+             * @description hex SHA-256 of prev_hash + the RFC 8785 JSON of the entry without hash
+             * @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+             */
+            hash: string;
+        };
+        AuditHeadResponse: {
+            /** @description The last entry walked (0 when none) */
+            seq: number;
+            /** @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 */
+            hash: string;
+        };
+        AuditVerificationResponse: {
+            valid: boolean;
+            /** @description Entries walked */
+            entries: number;
+            head: components["schemas"]["AuditHeadResponse"];
+            /** @description The last checkpoint verified (hash against the chain, signature against acl's audit keys) */
+            checkpoint: {
+                seq: number;
+                /** Format: date-time */
+                at: string;
+                /** @description The acl key that signed it */
+                kid: string;
+            } | null;
+            first_break: {
+                seq: number;
+                /** @enum {string} */
+                reason: "hash_mismatch" | "gap" | "checkpoint_mismatch" | "signature_invalid";
+            } | null;
+        };
         ScheduleUploaderResponse: {
             /** Format: uuid */
             id: string;
@@ -1813,31 +2330,6 @@ export interface components {
             /** @enum {string} */
             day: "MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN";
             count: number;
-        };
-        ErrorResponse: {
-            /** @description A human sentence */
-            detail: string;
-            /**
-             * @description A stable snake_case code
-             * @example not_found
-             * @enum {string}
-             */
-            code: "validation_error" | "not_found" | "conflict" | "forbidden" | "gone" | "not_authenticated" | "token_invalid" | "token_expired" | "token_revoked" | "invalid_credentials" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "upstream_unavailable" | "database_unavailable" | "internal_error" | "error" | "idempotency_key_in_flight" | "bad_request" | "host_not_allowed" | "invalid_path" | "method_not_allowed" | "request_header_fields_too_large" | "request_timeout" | "route_not_found" | "upstream_timeout" | "email_taken" | "employee_number_taken" | "group_name_taken" | "invitation_expired" | "invitation_pending" | "last_admin" | "invalid_transition" | "task_not_claimable" | "task_not_reassignable" | "validation_failed" | "edit_window_closed" | "message_deleted" | "not_group_member" | "room_inactive" | "room_is_direct" | "endpoint_disabled" | "client_name_taken" | "story_category_name_taken" | "range_not_satisfiable" | "checksum_mismatch" | "offset_mismatch" | "upload_in_progress" | "booking_cancelled" | "booking_reference_taken" | "invalid_status_transition";
-        };
-        ValidationIssueResponse: {
-            /**
-             * @example [
-             *       "body",
-             *       "title"
-             *     ]
-             */
-            loc: string[];
-            msg: string;
-            /** @example string_too_long */
-            type: string;
-        };
-        ValidationErrorResponse: {
-            detail: components["schemas"]["ValidationIssueResponse"][];
         };
         SlotDto: {
             /**
@@ -3340,6 +3832,188 @@ export interface operations {
             };
         };
     };
+    contentAuditList: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from `next` or `previous`. */
+                cursor?: string;
+                page_size?: number;
+                /** @description The changed resource's type, e.g. `task` */
+                resource_type?: string;
+                /** @description The changed resource's id */
+                resource_id?: string;
+                /** @description A user id, or `<app>:<job or consumer>` for the system */
+                actor_id?: string;
+                /** @description `<resource>.<verb>` */
+                action?: string;
+                /** @description The X-Request-ID of the request that made the change */
+                request_id?: string;
+                /** @description Entries at or after this moment */
+                from?: string;
+                /** @description Entries before this moment */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["AuditEntryResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    contentAuditVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the walk found. A walk longer than 10 s answers at once and sends a space every 10 s until its JSON (leading whitespace, valid JSON), so no proxy cuts it as silent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditVerificationResponse"];
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description acl's audit keys could not be fetched to check a checkpoint's signature */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    contentAuditExport: {
+        parameters: {
+            query?: {
+                /** @description First entry exported (default: the oldest kept) */
+                from_seq?: number;
+                /** @description Last entry exported (default: the newest sealed) */
+                to_seq?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One JSON value per line: each sealed entry exactly as listed, and each checkpoint as `{"checkpoint":{app,seq,hash,at},"jws"}` right after the entry whose seq it carries (the checkpoint just before the first entry exported, when there is one, comes first) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
     contentLineupList: {
         parameters: {
             query?: {
@@ -4452,6 +5126,188 @@ export interface operations {
             };
         };
     };
+    assignmentAuditList: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from `next` or `previous`. */
+                cursor?: string;
+                page_size?: number;
+                /** @description The changed resource's type, e.g. `task` */
+                resource_type?: string;
+                /** @description The changed resource's id */
+                resource_id?: string;
+                /** @description A user id, or `<app>:<job or consumer>` for the system */
+                actor_id?: string;
+                /** @description `<resource>.<verb>` */
+                action?: string;
+                /** @description The X-Request-ID of the request that made the change */
+                request_id?: string;
+                /** @description Entries at or after this moment */
+                from?: string;
+                /** @description Entries before this moment */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["AuditEntryResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    assignmentAuditVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the walk found. A walk longer than 10 s answers at once and sends a space every 10 s until its JSON (leading whitespace, valid JSON), so no proxy cuts it as silent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditVerificationResponse"];
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description acl's audit keys could not be fetched to check a checkpoint's signature */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    assignmentAuditExport: {
+        parameters: {
+            query?: {
+                /** @description First entry exported (default: the oldest kept) */
+                from_seq?: number;
+                /** @description Last entry exported (default: the newest sealed) */
+                to_seq?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One JSON value per line: each sealed entry exactly as listed, and each checkpoint as `{"checkpoint":{app,seq,hash,at},"jws"}` right after the entry whose seq it carries (the checkpoint just before the first entry exported, when there is one, comes first) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
     assignmentTasksList: {
         parameters: {
             query?: {
@@ -5371,6 +6227,188 @@ export interface operations {
             };
         };
     };
+    inventoryAuditList: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from `next` or `previous`. */
+                cursor?: string;
+                page_size?: number;
+                /** @description The changed resource's type, e.g. `task` */
+                resource_type?: string;
+                /** @description The changed resource's id */
+                resource_id?: string;
+                /** @description A user id, or `<app>:<job or consumer>` for the system */
+                actor_id?: string;
+                /** @description `<resource>.<verb>` */
+                action?: string;
+                /** @description The X-Request-ID of the request that made the change */
+                request_id?: string;
+                /** @description Entries at or after this moment */
+                from?: string;
+                /** @description Entries before this moment */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["AuditEntryResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    inventoryAuditVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the walk found. A walk longer than 10 s answers at once and sends a space every 10 s until its JSON (leading whitespace, valid JSON), so no proxy cuts it as silent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditVerificationResponse"];
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description acl's audit keys could not be fetched to check a checkpoint's signature */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    inventoryAuditExport: {
+        parameters: {
+            query?: {
+                /** @description First entry exported (default: the oldest kept) */
+                from_seq?: number;
+                /** @description Last entry exported (default: the newest sealed) */
+                to_seq?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One JSON value per line: each sealed entry exactly as listed, and each checkpoint as `{"checkpoint":{app,seq,hash,at},"jws"}` right after the entry whose seq it carries (the checkpoint just before the first entry exported, when there is one, comes first) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
     inventoryBookingsList: {
         parameters: {
             query?: {
@@ -6242,6 +7280,188 @@ export interface operations {
             };
         };
     };
+    commercialAuditList: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from `next` or `previous`. */
+                cursor?: string;
+                page_size?: number;
+                /** @description The changed resource's type, e.g. `task` */
+                resource_type?: string;
+                /** @description The changed resource's id */
+                resource_id?: string;
+                /** @description A user id, or `<app>:<job or consumer>` for the system */
+                actor_id?: string;
+                /** @description `<resource>.<verb>` */
+                action?: string;
+                /** @description The X-Request-ID of the request that made the change */
+                request_id?: string;
+                /** @description Entries at or after this moment */
+                from?: string;
+                /** @description Entries before this moment */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["AuditEntryResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    commercialAuditVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the walk found. A walk longer than 10 s answers at once and sends a space every 10 s until its JSON (leading whitespace, valid JSON), so no proxy cuts it as silent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditVerificationResponse"];
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description acl's audit keys could not be fetched to check a checkpoint's signature */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    commercialAuditExport: {
+        parameters: {
+            query?: {
+                /** @description First entry exported (default: the oldest kept) */
+                from_seq?: number;
+                /** @description Last entry exported (default: the newest sealed) */
+                to_seq?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One JSON value per line: each sealed entry exactly as listed, and each checkpoint as `{"checkpoint":{app,seq,hash,at},"jws"}` right after the entry whose seq it carries (the checkpoint just before the first entry exported, when there is one, comes first) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
     commercialClientsList: {
         parameters: {
             query?: {
@@ -6643,6 +7863,188 @@ export interface operations {
                     "application/json": components["schemas"]["ReadyResponse"];
                 };
             };
+        };
+    };
+    paymentAuditList: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from `next` or `previous`. */
+                cursor?: string;
+                page_size?: number;
+                /** @description The changed resource's type, e.g. `task` */
+                resource_type?: string;
+                /** @description The changed resource's id */
+                resource_id?: string;
+                /** @description A user id, or `<app>:<job or consumer>` for the system */
+                actor_id?: string;
+                /** @description `<resource>.<verb>` */
+                action?: string;
+                /** @description The X-Request-ID of the request that made the change */
+                request_id?: string;
+                /** @description Entries at or after this moment */
+                from?: string;
+                /** @description Entries before this moment */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["AuditEntryResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    paymentAuditVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the walk found. A walk longer than 10 s answers at once and sends a space every 10 s until its JSON (leading whitespace, valid JSON), so no proxy cuts it as silent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditVerificationResponse"];
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description acl's audit keys could not be fetched to check a checkpoint's signature */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    paymentAuditExport: {
+        parameters: {
+            query?: {
+                /** @description First entry exported (default: the oldest kept) */
+                from_seq?: number;
+                /** @description Last entry exported (default: the newest sealed) */
+                to_seq?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One JSON value per line: each sealed entry exactly as listed, and each checkpoint as `{"checkpoint":{app,seq,hash,at},"jws"}` right after the entry whose seq it carries (the checkpoint just before the first entry exported, when there is one, comes first) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
         };
     };
     paymentPlansList: {
@@ -7243,6 +8645,188 @@ export interface operations {
                     "application/json": components["schemas"]["ReadyResponse"];
                 };
             };
+        };
+    };
+    aclAuditList: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from `next` or `previous`. */
+                cursor?: string;
+                page_size?: number;
+                /** @description The changed resource's type, e.g. `task` */
+                resource_type?: string;
+                /** @description The changed resource's id */
+                resource_id?: string;
+                /** @description A user id, or `<app>:<job or consumer>` for the system */
+                actor_id?: string;
+                /** @description `<resource>.<verb>` */
+                action?: string;
+                /** @description The X-Request-ID of the request that made the change */
+                request_id?: string;
+                /** @description Entries at or after this moment */
+                from?: string;
+                /** @description Entries before this moment */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["AuditEntryResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    aclAuditVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the walk found. A walk longer than 10 s answers at once and sends a space every 10 s until its JSON (leading whitespace, valid JSON), so no proxy cuts it as silent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditVerificationResponse"];
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description acl's audit keys could not be fetched to check a checkpoint's signature */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    aclAuditExport: {
+        parameters: {
+            query?: {
+                /** @description First entry exported (default: the oldest kept) */
+                from_seq?: number;
+                /** @description Last entry exported (default: the newest sealed) */
+                to_seq?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One JSON value per line: each sealed entry exactly as listed, and each checkpoint as `{"checkpoint":{app,seq,hash,at},"jws"}` right after the entry whose seq it carries (the checkpoint just before the first entry exported, when there is one, comes first) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
         };
     };
     aclJwksJwks: {
@@ -8710,6 +10294,188 @@ export interface operations {
             };
         };
     };
+    documentsAuditList: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from `next` or `previous`. */
+                cursor?: string;
+                page_size?: number;
+                /** @description The changed resource's type, e.g. `task` */
+                resource_type?: string;
+                /** @description The changed resource's id */
+                resource_id?: string;
+                /** @description A user id, or `<app>:<job or consumer>` for the system */
+                actor_id?: string;
+                /** @description `<resource>.<verb>` */
+                action?: string;
+                /** @description The X-Request-ID of the request that made the change */
+                request_id?: string;
+                /** @description Entries at or after this moment */
+                from?: string;
+                /** @description Entries before this moment */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["AuditEntryResponse"][];
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the next page
+                         */
+                        next: string | null;
+                        /**
+                         * Format: uri
+                         * @description Absolute URL of the previous page
+                         */
+                        previous: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    documentsAuditVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the walk found. A walk longer than 10 s answers at once and sends a space every 10 s until its JSON (leading whitespace, valid JSON), so no proxy cuts it as silent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditVerificationResponse"];
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description acl's audit keys could not be fetched to check a checkpoint's signature */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    documentsAuditExport: {
+        parameters: {
+            query?: {
+                /** @description First entry exported (default: the oldest kept) */
+                from_seq?: number;
+                /** @description Last entry exported (default: the newest sealed) */
+                to_seq?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One JSON value per line: each sealed entry exactly as listed, and each checkpoint as `{"checkpoint":{app,seq,hash,at},"jws"}` right after the entry whose seq it carries (the checkpoint just before the first entry exported, when there is one, comes first) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
     documentsDocumentsList: {
         parameters: {
             query?: {
@@ -9502,6 +11268,198 @@ export interface operations {
                     "application/json": components["schemas"]["ReadyResponse"];
                 };
             };
+        };
+    };
+    chatNotificationsAuditList: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from `next` or `previous`. */
+                cursor?: string;
+                page_size?: number;
+                /** @description The changed resource's type, e.g. `task` */
+                resource_type?: string;
+                /** @description The changed resource's id */
+                resource_id?: string;
+                /** @description A user id, or `<app>:<job or consumer>` for the system */
+                actor_id?: string;
+                /** @description `<resource>.<verb>` */
+                action?: string;
+                /** @description The X-Request-ID of the request that made the change */
+                request_id?: string;
+                /** @description Entries at or after this moment */
+                from?: string;
+                /** @description Entries before this moment */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: {
+                            results: components["schemas"]["AuditEntryResponse"][];
+                            /**
+                             * Format: uri
+                             * @description Absolute URL of the next page
+                             */
+                            next: string | null;
+                            /**
+                             * Format: uri
+                             * @description Absolute URL of the previous page
+                             */
+                            previous: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    chatNotificationsAuditVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the walk found. A walk longer than 10 s answers at once and sends a space every 10 s until its JSON (leading whitespace, valid JSON), so no proxy cuts it as silent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                        data: components["schemas"]["AuditVerificationResponse"];
+                    };
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            /** @description acl's audit keys could not be fetched to check a checkpoint's signature */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    chatNotificationsAuditExport: {
+        parameters: {
+            query?: {
+                /** @description First entry exported (default: the oldest kept) */
+                from_seq?: number;
+                /** @description Last entry exported (default: the newest sealed) */
+                to_seq?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One JSON value per line: each sealed entry exactly as listed, and each checkpoint as `{"checkpoint":{app,seq,hash,at},"jws"}` right after the entry whose seq it carries (the checkpoint just before the first entry exported, when there is one, comes first) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["HostNotAllowed"];
+            /** @description Missing, malformed, badly signed or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A required permission is missing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation failed (every failing field) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorResponse"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
         };
     };
     chatNotificationsTicketsIssue: {

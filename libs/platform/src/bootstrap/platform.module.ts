@@ -43,6 +43,10 @@ import { EventConsumers } from '../outbox/on-event';
 import { Outbox } from '../outbox/outbox';
 import { AppMetrics } from '../observability/metrics';
 import { PlatformMetrics } from '../observability/platform-metrics';
+import { auditControllerFor } from '../audit/audit.controller';
+import { AuditKeyStore } from '../audit/audit-keys';
+import { AuditReader } from '../audit/audit-reader.service';
+import { AuditCheckpoints } from '../audit/checkpoints';
 
 export interface PlatformModuleOptions {
   name: AppDefinition['name'];
@@ -79,7 +83,8 @@ export class PlatformModule {
       module: PlatformModule,
       global: true,
       imports,
-      controllers: [HealthController],
+      // chat-notifications answers under `/api`, enveloped: its audit routes are `/api/v1/audit`.
+      controllers: [HealthController, auditControllerFor(name === 'chat-notifications')],
       providers: [
         // The app's DataSource, provided here rather than by TypeOrmModule.forRoot: that one
         // registers its name in a registry shared by the whole process, and the embedded
@@ -127,6 +132,9 @@ export class PlatformModule {
         // Last: runs closest to the handler, after the guards have read the caller and the body.
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         IdempotencyCleanup,
+        { provide: AuditKeyStore, useFactory: () => new AuditKeyStore(config.audit.keysUrl) },
+        AuditReader,
+        AuditCheckpoints,
       ],
       exports: [
         DataSource,
@@ -144,6 +152,7 @@ export class PlatformModule {
         EventBus,
         DrainHooks,
         ...(publishes ? [Outbox] : []),
+        AuditCheckpoints,
       ],
     };
   }

@@ -158,3 +158,26 @@ describe('the typed config', () => {
     expect(() => derived.load({ ...valid, JWT_JWKS_URL: 'ftp://x' })).toThrow(/JWT_JWKS_URL/);
   });
 });
+
+describe('the audit trail', () => {
+  const config = defineConfig(PlatformEnv, platformConfig);
+
+  it("reads acl's audit keys beside its token JWKS unless AUDIT_KEYS_URL says otherwise, and checkpoints every minute", () => {
+    expect(
+      config.load({ ...valid, JWT_JWKS_URL: 'http://acl:3006/acl/.well-known/jwks.json' }).audit,
+    ).toEqual({
+      keysUrl: 'http://acl:3006/acl/.well-known/audit-keys.json',
+      checkpointInterval: 60_000,
+    });
+    expect(
+      config.load({
+        ...valid,
+        AUDIT_KEYS_URL: 'https://keys.example/audit.json',
+        AUDIT_CHECKPOINT_INTERVAL: '5m',
+      }).audit,
+    ).toEqual({ keysUrl: 'https://keys.example/audit.json', checkpointInterval: 300_000 });
+    expect(() => config.load({ ...valid, AUDIT_CHECKPOINT_INTERVAL: '10' })).toThrow(
+      /AUDIT_CHECKPOINT_INTERVAL/,
+    );
+  });
+});

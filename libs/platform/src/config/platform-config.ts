@@ -28,6 +28,15 @@ export interface PlatformConfig {
   /** The HTTP server's timeouts, in ms (see `HttpTimeouts`). */
   http: HttpTimeouts;
   idempotency: IdempotencyConfig;
+  audit: AuditConfig;
+}
+
+/** The audit trail's reading side (CONTRACT §8.2, §8.3). */
+export interface AuditConfig {
+  /** acl's `audit-keys.json`: every key that ever signed a checkpoint. */
+  keysUrl: string;
+  /** Between two checkpoints, in ms. */
+  checkpointInterval: number;
 }
 
 /** Idempotency keys (docs/api/contract.md §7.1). */
@@ -142,6 +151,10 @@ export function platformConfig(env: PlatformEnv): PlatformConfig {
     idempotency: {
       ttl: env.IDEMPOTENCY_TTL,
       inFlightTimeout: env.REQUEST_TIMEOUT || DEFAULT_IN_FLIGHT_TIMEOUT,
+    },
+    audit: {
+      keysUrl: env.AUDIT_KEYS_URL ?? new URL('audit-keys.json', env.JWT_JWKS_URL).toString(),
+      checkpointInterval: env.AUDIT_CHECKPOINT_INTERVAL,
     },
   };
 }

@@ -78,6 +78,23 @@ export class PlatformEnv {
   @Matches(/^https?:\/\/\S+$/, { message: URL_MESSAGE('http(s)://') })
   JWT_JWKS_URL: string = 'http://127.0.0.1:3006/acl/.well-known/jwks.json';
 
+  /**
+   * Where acl publishes every key that ever signed an audit checkpoint (a JWKS); verify checks
+   * checkpoints' signatures against it. Default: `audit-keys.json` beside JWT_JWKS_URL.
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: URL_MESSAGE('http(s)://') })
+  AUDIT_KEYS_URL?: string;
+
+  /**
+   * How often the audit chain's head is checkpointed (signed by acl) when entries were sealed
+   * since the last checkpoint; one replica at a time.
+   */
+  @Transform(toDuration)
+  @IsInt({ message: 'must be a duration such as 1m' })
+  @Min(1_000, { message: 'must be at least 1s' })
+  AUDIT_CHECKPOINT_INTERVAL: number = 60_000;
+
   /** The `iss` of access tokens: acl writes it, verifiers require it. */
   @IsString()
   JWT_ISSUER: string = 'media-backoffice-acl';

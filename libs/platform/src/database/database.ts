@@ -4,7 +4,9 @@ import { CreateOutbox1700000000000 } from '../outbox/outbox.migration';
 import { CreateDeadLetters1700000000900 } from '../outbox/dead-letters.migration';
 import { CreateIdempotencyKeys1700000000950 } from '../idempotency/idempotency.migration';
 import { CreateAuditTrail1700000000980 } from '../audit/audit.migration';
+import { AuditReadIndexes1764900000400 } from '../audit/audit-read-indexes.migration';
 import { DeadLetter, OutboxMessage, ProcessedEvent } from '../outbox/outbox.entity';
+import { SealedAuditEntry } from '../audit/sealed-entry.entity';
 
 /** An entity or migration class. */
 export type ClassRef = abstract new (...args: never[]) => unknown;
@@ -32,13 +34,20 @@ export function databaseOptions(
     type: 'postgres',
     url: database.url,
     // Every app has the outbox, processed-events, dead-letter, idempotency-key and audit tables, applied
-    // before its own migrations.
-    entities: [OutboxMessage, ProcessedEvent, DeadLetter, ...parts.entities] as DataSourceOptions['entities'],
+    // before its own migrations (the audit list's indexes after them: their timestamp is later).
+    entities: [
+      OutboxMessage,
+      ProcessedEvent,
+      DeadLetter,
+      SealedAuditEntry,
+      ...parts.entities,
+    ] as DataSourceOptions['entities'],
     migrations: [
       CreateOutbox1700000000000,
       CreateDeadLetters1700000000900,
       CreateIdempotencyKeys1700000000950,
       CreateAuditTrail1700000000980,
+      AuditReadIndexes1764900000400,
       ...parts.migrations,
     ] as DataSourceOptions['migrations'],
     migrationsTableName: 'migrations',

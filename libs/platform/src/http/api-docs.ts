@@ -182,3 +182,15 @@ export function ApiBinary(description: string, status = 200) {
     content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
   });
 }
+
+/**
+ * Documents a success answer streamed as text lines of `mediaType` (e.g. `application/x-ndjson`,
+ * one JSON value per line), with an example of its lines.
+ */
+export function ApiStreamed(mediaType: string, description: string, example?: string) {
+  return ApiResponse({
+    status: 200,
+    description,
+    content: { [mediaType]: { schema: { type: 'string', ...(example ? { example } : {}) } } },
+  });
+}
