@@ -2,11 +2,10 @@ import { Controller, Get, Inject, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Permissions } from '@media/contracts';
-import { ApiErrors, ApiSuccess, RequirePermissions, type Page } from '@media/platform';
+import { ApiErrors, ApiSuccess, AuditEntryResponse, RequirePermissions, type Page } from '@media/platform';
 import { AuditCopyService } from './audit-copy.service';
 import type { AuditCopyView } from './audit-copy.view';
 import { AuditCopyQuery } from './dto/audit-copy.query';
-import { AuditCopyEntryResponse } from './dto/audit-copy.response';
 
 /** `GET /acl/api/v1/audit/all`: every app's audit entries in one list (CONTRACT §8.3). */
 @ApiTags('audit')
@@ -21,7 +20,7 @@ export class AuditCopyController {
     summary:
       'Every app’s audit entries (a copy fed within seconds of sealing), newest first (cursor), by app, resource, actor, action, request or time',
   })
-  @ApiSuccess(AuditCopyEntryResponse, { list: 'page' })
+  @ApiSuccess(AuditEntryResponse, { list: 'page' })
   @ApiErrors(401, [403, '`audit:read` is needed'], 422)
   all(@Query() query: AuditCopyQuery, @Req() req: Request): Promise<Page<AuditCopyView>> {
     return this.copy.list(query, req);

@@ -3307,41 +3307,6 @@ export interface components {
         AuditKeysResponse: {
             keys: components["schemas"]["PublicJwkResponse"][];
         };
-        AuditCopyActorResponse: {
-            /** @enum {string} */
-            type: "user" | "system";
-            /** @description A user id, or `<app>:<job or consumer>` */
-            id: string;
-            name: string | null;
-        };
-        AuditCopyResourceResponse: {
-            /** @example user */
-            type: string;
-            id: string | null;
-        };
-        AuditCopyEntryResponse: {
-            /** Format: uuid */
-            id: string;
-            /** @description Position in its app’s chain, from 1 */
-            seq: number;
-            /** Format: date-time */
-            at: string;
-            /** @example acl */
-            app: string;
-            /** @example user.updated */
-            action: string;
-            actor: components["schemas"]["AuditCopyActorResponse"];
-            resource: components["schemas"]["AuditCopyResourceResponse"];
-            request_id: string | null;
-            /** @description The event id that caused it */
-            cause: string | null;
-            /** @description `{"<field>": [before, after]}` */
-            changes: {
-                [key: string]: unknown[];
-            };
-            prev_hash: string;
-            hash: string;
-        };
         DocumentResponse: {
             /** Format: uuid */
             id: string;
@@ -10198,7 +10163,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        results: components["schemas"]["AuditCopyEntryResponse"][];
+                        results: components["schemas"]["AuditEntryResponse"][];
                         /**
                          * Format: uri
                          * @description Absolute URL of the next page
