@@ -64,3 +64,6 @@ export {
   type Span,
 } from './observability/tracing';
 export { currentApp, runInApp, type AppContext } from './observability/app-context';
+// The audit chain's definition (pure: hashing and walking, no database).
+export { ChainWalker, GENESIS_HASH, entryHash, type AuditEntry } from './audit/chain';
+export { auditEntryOf, type AuditEntryRow } from './audit/audit-row';

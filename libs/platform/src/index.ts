@@ -120,3 +120,14 @@ export {
   type AuditCheckpointRow,
   type AuditEntryRow,
 } from './audit/audit-row';
+export { asAuditJob, auditContextJson, withAudit, type AuditContext } from './audit/context';
+export {
+  auditTrigger,
+  dropAuditTrigger,
+  recordAuditEvent,
+  type AuditedTable,
+  type AuditEvent,
+} from './audit/recording';
+export { AuditSealer } from './audit/sealer';
+export { AuditPublisher } from './audit/publisher';
+export { AuditRetention } from './audit/retention';

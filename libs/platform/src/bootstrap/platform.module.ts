@@ -43,6 +43,9 @@ import { EventConsumers } from '../outbox/on-event';
 import { Outbox } from '../outbox/outbox';
 import { AppMetrics } from '../observability/metrics';
 import { PlatformMetrics } from '../observability/platform-metrics';
+import { AuditPublisher } from '../audit/publisher';
+import { AuditRetention } from '../audit/retention';
+import { AuditSealer } from '../audit/sealer';
 
 export interface PlatformModuleOptions {
   name: AppDefinition['name'];
@@ -127,6 +130,9 @@ export class PlatformModule {
         // Last: runs closest to the handler, after the guards have read the caller and the body.
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         IdempotencyCleanup,
+        AuditPublisher,
+        AuditSealer,
+        AuditRetention,
       ],
       exports: [
         DataSource,
@@ -144,6 +150,9 @@ export class PlatformModule {
         EventBus,
         DrainHooks,
         ...(publishes ? [Outbox] : []),
+        AuditSealer,
+        AuditPublisher,
+        AuditRetention,
       ],
     };
   }

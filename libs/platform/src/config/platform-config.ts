@@ -28,6 +28,15 @@ export interface PlatformConfig {
   /** The HTTP server's timeouts, in ms (see `HttpTimeouts`). */
   http: HttpTimeouts;
   idempotency: IdempotencyConfig;
+  audit: AuditConfig;
+}
+
+/** The audit trail (CONTRACT §8). */
+export interface AuditConfig {
+  /** ms entries are kept; undefined keeps them for ever. */
+  retention: number | undefined;
+  /** ms between the sealer's passes. */
+  sealInterval: number;
 }
 
 /** Idempotency keys (docs/api/contract.md §7.1). */
@@ -133,6 +142,7 @@ export function platformConfig(env: PlatformEnv): PlatformConfig {
       retention: env.EVENTS_RETENTION,
       stallAfter: env.EVENTS_STALL_AFTER,
     },
+    audit: { retention: env.AUDIT_RETENTION, sealInterval: env.AUDIT_SEAL_INTERVAL },
     log: { level: env.LOG_LEVEL },
     metrics: { enabled: env.METRICS_ENABLED === 'true' },
     tracing: { otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT },

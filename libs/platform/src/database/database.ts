@@ -4,6 +4,8 @@ import { CreateOutbox1700000000000 } from '../outbox/outbox.migration';
 import { CreateDeadLetters1700000000900 } from '../outbox/dead-letters.migration';
 import { CreateIdempotencyKeys1700000000950 } from '../idempotency/idempotency.migration';
 import { CreateAuditTrail1700000000980 } from '../audit/audit.migration';
+import { AuditContextSubscriber } from '../audit/context';
+import { CreateAuditRecording1764900000100 } from '../audit/recording';
 import { DeadLetter, OutboxMessage, ProcessedEvent } from '../outbox/outbox.entity';
 
 /** An entity or migration class. */
@@ -39,8 +41,11 @@ export function databaseOptions(
       CreateDeadLetters1700000000900,
       CreateIdempotencyKeys1700000000950,
       CreateAuditTrail1700000000980,
+      CreateAuditRecording1764900000100,
       ...parts.migrations,
     ] as DataSourceOptions['migrations'],
+    // Sets the audit context (actor, request, cause) at the start of every transaction.
+    subscribers: [AuditContextSubscriber],
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,
