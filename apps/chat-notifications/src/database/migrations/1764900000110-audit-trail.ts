@@ -23,7 +23,8 @@ const AUDITED: Omit<AuditedTable, 'app'>[] = [
     table: 'webhook_endpoints',
     type: 'webhook.endpoint',
     redacted: ['secret_sealed', 'previous_secret_sealed'],
-    ignored: ['updated_at'],
+    // Set by each failed delivery (the worker's bookkeeping); disabling the endpoint is recorded.
+    ignored: ['updated_at', 'failing_since'],
   },
 ];
 

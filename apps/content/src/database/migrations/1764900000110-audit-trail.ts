@@ -3,7 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** What content records in its audit trail (CONTRACT §8.1): one entry per changed row of these tables. */
 const AUDITED: Omit<AuditedTable, 'app'>[] = [
-  { table: 'broadcast_schedules', type: 'schedule', ignored: ['updated_at', 'version'] },
+  { table: 'broadcast_schedules', type: 'schedule', ignored: ['updated_at', 'revision'] },
   { table: 'slots', type: 'slot', ignored: ['updated_at'] },
   {
     table: 'slot_assets',
