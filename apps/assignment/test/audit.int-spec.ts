@@ -3,12 +3,24 @@
  * claim and a delete each leave one sealed entry with their field changes, a refused claim leaves
  * none, a bulk claim one per claimed task, the escalation job names itself; 20 concurrent claims
  * leave a chain without fork or gap; the app's own database user cannot UPDATE, DELETE or
- * TRUNCATE audit rows; retention prunes a prefix and the rest still walks from the kept checkpoint
+ * TRUNCATE audit rows; every sealed entry reaches the AUDIT stream, also those sealed while NATS
+ * was down; retention prunes a prefix and the rest still walks from the kept checkpoint
  * (the checkpoint is inserted by the test, standing in for the checkpoint job).
  */
 import { randomUUID } from 'node:crypto';
-import { AuditRetention } from '@media/platform';
-import { call, queryDatabase, recordedEntries, sealedEntries, walkStoredChain } from '@media/testing';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { AUDIT_STREAM } from '@media/contracts';
+import { auditEntryOf, AuditRetention, type AuditEntry, type AuditEntryRow } from '@media/platform';
+import {
+  call,
+  eventually,
+  queryDatabase,
+  recordedEntries,
+  sealedEntries,
+  startNats,
+  walkStoredChain,
+} from '@media/testing';
 import { EscalatorService } from '../src/escalation/escalator.service';
 import { FakeAcl, Harness, type Instance } from './in-process';
 
@@ -173,6 +185,73 @@ describe('the chain', () => {
     expect(await refused(`TRUNCATE audit_entries`)).toMatch(/append-only/);
     expect(await refused(`TRUNCATE audit_checkpoints`)).toMatch(/append-only/);
     expect((await walkStoredChain(harness.db)).firstBreak).toBeNull();
+  });
+});
+
+describe('publishing to the AUDIT stream', () => {
+  /** Every message of the stream (entry and message id), read one by one. */
+  async function streamed(
+    url: string,
+  ): Promise<Map<number, { entry: AuditEntry; msgId: string | undefined }>> {
+    const nc = await connect({ servers: url });
+    try {
+      const jsm = await jetstreamManager(nc);
+      const { state } = await jsm.streams.info(AUDIT_STREAM);
+      const found = new Map<number, { entry: AuditEntry; msgId: string | undefined }>();
+      for (let seq = state.first_seq; seq <= state.last_seq && state.messages > 0; seq++) {
+        const message = await jsm.streams.getMessage(AUDIT_STREAM, { seq });
+        if (!message) continue;
+        const entry = message.json<AuditEntry>();
+        found.set(entry.seq, { entry, msgId: message.header.get('Nats-Msg-Id') });
+      }
+      return found;
+    } finally {
+      await nc.close();
+    }
+  }
+
+  const allEntries = async () =>
+    (
+      await queryDatabase<AuditEntryRow & Record<string, unknown>>(
+        harness.db,
+        `SELECT * FROM audit_entries ORDER BY seq`,
+      )
+    ).map((row) => auditEntryOf(row));
+
+  it('publishes each sealed entry as its §8.1 object, message id assignment:<seq>', async () => {
+    await createTask();
+    await walkStoredChain(harness.db);
+    const entries = await allEntries();
+    const published = await eventually(
+      () =>
+        streamed(harness.nats.url).catch(
+          () => new Map<number, { entry: AuditEntry; msgId: string | undefined }>(),
+        ),
+      (found) => entries.every((e) => found.has(e.seq)),
+      { timeoutMs: 10_000 },
+    );
+    for (const entry of entries) {
+      expect(published.get(entry.seq)).toEqual({ entry, msgId: `assignment:${entry.seq}` });
+    }
+  });
+
+  it('keeps sealing through a NATS outage and publishes what it missed once NATS is back', async () => {
+    const port = Number(new URL(harness.nats.url).port);
+    await harness.nats.stop();
+    const ids = [await createTask(), await createTask()];
+    // Sealing does not wait for NATS.
+    for (const id of ids) await sealedEntries(harness.db, { type: 'task', id }, 1);
+    harness.nats = await startNats({ port });
+    const missed = (await allEntries()).filter((e) => ids.includes(e.resource.id!));
+    const published = await eventually(
+      () =>
+        streamed(harness.nats.url).catch(
+          () => new Map<number, { entry: AuditEntry; msgId: string | undefined }>(),
+        ),
+      (found) => missed.every((e) => found.has(e.seq)),
+      { timeoutMs: 15_000, orThrow: 'the entries sealed during the outage on the AUDIT stream' },
+    );
+    for (const entry of missed) expect(published.get(entry.seq)?.entry).toEqual(entry);
   });
 });
 
