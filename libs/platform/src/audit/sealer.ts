@@ -18,11 +18,14 @@ type UnsealedRow = Omit<AuditEntryRow, 'seq' | 'prev_hash' | 'hash'>;
 /**
  * Gives each recorded entry its place in the app's chain (CONTRACT §8.2): seq = head + 1,
  * prev_hash = the head's hash, hash = `entryHash` of the §8.1 object. One replica at a time
- * (an advisory lock); a pass takes only entries whose inserting transaction has ended
- * (`tx` below the snapshot's xmin), in insertion order, so an entry of a transaction still
- * running is never overtaken by one sealed before it commits, and a rolled-back one never
- * appears. A pass runs every AUDIT_SEAL_INTERVAL (an entry is sealed within it and a pass).
- * The UNIQUE seq is the last guard against a fork: two sealers cannot both write seq n.
+ * (an advisory lock). A pass takes the unsealed entries its snapshot sees, in insertion order:
+ * only committed ones (an entry of a transaction still running is not visible yet and is sealed
+ * by a later pass, after those sealed before it committed; a rolled-back one never appears), and
+ * since seq is given at sealing, no gap can open. It does not wait for the snapshot's xmin
+ * (`tx < pg_snapshot_xmin(...)`): xids are cluster-wide, so any long transaction on the server
+ * (another app's index build, a stuck session) would hold back sealing in every database.
+ * A pass runs every AUDIT_SEAL_INTERVAL (an entry is sealed within it and a pass). The UNIQUE
+ * seq is the last guard against a fork: two sealers cannot both write seq n.
  */
 @Injectable()
 export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -71,7 +74,7 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
         `SELECT id, at, app, action, actor_type, actor_id, actor_name, resource_type, resource_id,
                 request_id, cause, changes
            FROM audit_entries
-          WHERE seq IS NULL AND tx < pg_snapshot_xmin(pg_current_snapshot())
+          WHERE seq IS NULL
           ORDER BY recorded
           LIMIT $1`,
         [BATCH],

@@ -2,7 +2,10 @@ import { auditTrigger, dropAuditTrigger, type AuditedTable } from '@media/platfo
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** What documents records in its audit trail (CONTRACT §8.1): one entry per changed row of these tables. */
-const AUDITED: Omit<AuditedTable, 'app'>[] = [{ table: 'documents', type: 'document' }];
+const AUDITED: Omit<AuditedTable, 'app'>[] = [
+  // The stored file's removal after a deletion is storage bookkeeping: the deletion is the change.
+  { table: 'documents', type: 'document', ignored: ['file_removed_at'] },
+];
 
 /**
  * Installs the audit row trigger on each audited table (the recording itself is the platform's).
