@@ -38,7 +38,10 @@ describe('the audit trail of acl', () => {
     const user = await createUser();
     const added = await acl(`/api/v1/groups/${group.body.id}/members`, { token, json: { user_id: user.id } });
     expect(added.status).toBe(201);
-    const removed = await acl(`/api/v1/groups/${group.body.id}/members/${user.id}`, { method: 'DELETE', token });
+    const removed = await acl(`/api/v1/groups/${group.body.id}/members/${user.id}`, {
+      method: 'DELETE',
+      token,
+    });
     expect(removed.status).toBe(204);
     const entries = await sealedEntries(db(), { id: group.body.id }, 3);
     expect(entries.map((e) => [e.action, e.resource.type])).toEqual([

@@ -63,7 +63,11 @@ describe('the audit trail of inventory', () => {
     const asset = await createAsset(booking.id, booking.lines[0].id);
     await sealedEntries(db(), { type: 'booking.line.asset', id: asset.id }, 1);
     const path = `/api/v1/bookings/${booking.id}/lines/${booking.lines[0].id}/assets/${asset.id}`;
-    const refused = await inventory(path, { method: 'PATCH', token: writer(), json: { document_id: randomUUID() } });
+    const refused = await inventory(path, {
+      method: 'PATCH',
+      token: writer(),
+      json: { document_id: randomUUID() },
+    });
     expect(refused.status).toBe(422);
     expect(await recordedEntries(db(), asset.id)).toBe(1);
   });
