@@ -1,13 +1,14 @@
 /**
  * The audit trail of assignment (CONTRACT §8.1, §8.2) against its real database: a create, a
- * claim and a delete each leave one sealed entry with their field changes, a refused claim leaves
+ * claim and a delete each leave one sealed entry with their field changes (a text over 1 KiB as
+ * its SHA-256), a refused claim leaves
  * none, a bulk claim one per claimed task, the escalation job names itself; 20 concurrent claims
  * leave a chain without fork or gap; the app's own database user cannot UPDATE, DELETE or
  * TRUNCATE audit rows; every sealed entry reaches the AUDIT stream, also those sealed while NATS
  * was down; retention prunes a prefix and the rest still walks from the kept checkpoint
  * (the checkpoint is inserted by the test, standing in for the checkpoint job).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { AUDIT_STREAM } from '@media/contracts';
@@ -94,6 +95,15 @@ describe('entries of changes', () => {
     expect(deleted.changes.deleted_at[0]).toBeNull();
     expect(deleted.seq).toBeGreaterThan(claim.seq);
     expect(claim.seq).toBeGreaterThan(created.seq);
+  });
+
+  it('records a text over 1 KiB as its SHA-256', async () => {
+    const long = 'é'.repeat(600);
+    const id = await createTask({ node_instructions: long });
+    const [created] = await sealedEntries(harness.db, { type: 'task', id }, 1);
+    const digest = createHash('sha256').update(long, 'utf8').digest('hex');
+    expect(created.changes.node_instructions).toEqual([null, `sha256:${digest}`]);
+    expect(created.changes.node_preview_name).toEqual([null, 'Audit me']);
   });
 
   it('leaves no entry for a refused change', async () => {
