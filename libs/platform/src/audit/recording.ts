@@ -9,7 +9,8 @@ import { auditContextNow } from './context';
  * per field cost several times the whole UPDATE it audits.
  */
 function shown(side: 'ov' | 'nv'): string {
-  const digest = (text: string) => `to_jsonb('sha256:' || encode(sha256(convert_to(${text}, 'UTF8')), 'hex'))`;
+  const digest = (text: string) =>
+    `to_jsonb('sha256:' || encode(sha256(convert_to(${text}, 'UTF8')), 'hex'))`;
   return `CASE
     WHEN ${side} IS NULL OR ${side} = 'null'::jsonb THEN 'null'::jsonb
     WHEN k = ANY (redacted) THEN '"[redacted]"'::jsonb
