@@ -1,11 +1,12 @@
 /**
  * acl's audit trail (CONTRACT §8.1): users created and updated (the password hash "[redacted]"),
  * group memberships added and removed, a refused change leaving nothing, and the security events
- * of logins (succeeded, failed for a known and an unknown email), never the password.
+ * of logins (succeeded, failed for a known and an unknown email, refused while another is in
+ * flight) and of a refresh token presented again, never the password or the token.
  */
 import { randomUUID } from 'node:crypto';
 import { queryDatabase, recordedEntries, sealedEntries } from '@media/testing';
-import { acl, admin, createUser, login, PASSWORD, system, uniqueEmail } from './support';
+import { acl, aclDb, admin, createUser, login, PASSWORD, system, uniqueEmail } from './support';
 
 const db = () => system().databases.acl;
 
@@ -85,5 +86,31 @@ describe('the audit trail of acl', () => {
       [PASSWORD],
     );
     expect(leaked.n).toBe(0);
+  });
+  it('records a login refused while another is in flight, and a refresh token presented again', async () => {
+    const user = await createUser();
+    // An attempt in flight, as another replica records it.
+    await aclDb(
+      `INSERT INTO login_failures (email, failures, last_failed_at, in_flight_until)
+       VALUES ($1, 0, now(), now() + interval '1 minute')`,
+      [user.email],
+    );
+    expect((await login(user.email, PASSWORD)).status).toBe(429);
+    await aclDb(`UPDATE login_failures SET in_flight_until = NULL WHERE email = $1`, [user.email]);
+    const first = await login(user.email, PASSWORD);
+    expect(first.status).toBe(200);
+    const rotated = await acl('/api/v1/auth/refresh', { json: { refresh_token: first.body.refresh_token } });
+    expect(rotated.status).toBe(200);
+    const reused = await acl('/api/v1/auth/refresh', { json: { refresh_token: first.body.refresh_token } });
+    expect(reused.status).toBe(401);
+
+    const entries = await sealedEntries(db(), { type: 'user', id: user.id }, 4);
+    expect(entries.map((e) => e.action)).toEqual([
+      'user.created',
+      'user.login.rate_limited',
+      'user.login.succeeded',
+      'user.refresh.reused',
+    ]);
+    expect(JSON.stringify(entries)).not.toContain(first.body.refresh_token);
   });
 });
