@@ -1,12 +1,12 @@
 /**
  * The audit trail of assignment (CONTRACT §8.1, §8.2) against its real database: a create, a
  * claim and a delete each leave one sealed entry with their field changes (a text over 1 KiB as
- * its SHA-256), a refused claim leaves
- * none, a bulk claim one per claimed task, the escalation job names itself; 20 concurrent claims
+ * its SHA-256); a refused claim leaves none, nor does a write whose transaction rolled back; a
+ * bulk claim leaves one per claimed task; the escalation job names itself; 20 concurrent claims
  * leave a chain without fork or gap; the app's own database user cannot UPDATE, DELETE or
  * TRUNCATE audit rows; every sealed entry reaches the AUDIT stream, also those sealed while NATS
- * was down; retention prunes a prefix and the rest still walks from the kept checkpoint
- * (the checkpoint is inserted by the test, standing in for the checkpoint job).
+ * was down; retention prunes a prefix and the rest still walks from the kept checkpoint (the
+ * checkpoints are inserted by the test, standing in for the checkpoint job).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -22,6 +22,7 @@ import {
   startNats,
   walkStoredChain,
 } from '@media/testing';
+import { DataSource } from 'typeorm';
 import { EscalatorService } from '../src/escalation/escalator.service';
 import { FakeAcl, Harness, type Instance } from './in-process';
 
@@ -121,6 +122,24 @@ describe('entries of changes', () => {
     });
     expect(started.status).toBe(409);
     expect(await recordedEntries(harness.db, id)).toBe(1);
+  });
+
+  it('leaves no entry for a change its transaction rolled back after the write', async () => {
+    const id = await createTask();
+    await sealedEntries(harness.db, { type: 'task', id }, 1);
+    const dataSource = instance.app.get(DataSource);
+    await expect(
+      dataSource.transaction(async (manager) => {
+        await manager.query(`UPDATE tasks SET priority = 'URGENT' WHERE id = $1`, [id]);
+        const [{ n }] = await manager.query(
+          `SELECT count(*)::int AS n FROM audit_entries WHERE resource_id = $1`,
+          [id],
+        );
+        expect(n).toBe(2); // recorded inside the transaction...
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await recordedEntries(harness.db, id)).toBe(1); // ...and gone with it
   });
 
   it('records one entry per task a bulk claim claimed, none for the refused ones', async () => {
