@@ -64,7 +64,8 @@ export {
   type Span,
 } from './observability/tracing';
 export { currentApp, runInApp, type AppContext } from './observability/app-context';
-// The audit chain's definition, for tools that verify an export without Nest (audit:verify).
+// The audit chain's definition (pure: hashing and walking, no database), for tools that verify an
+// export without Nest (audit:verify) and for tests.
 export {
   ChainWalker,
   entryHash,
@@ -74,3 +75,4 @@ export {
   type AuditCheckpointLine,
   type AuditEntry,
 } from './audit/chain';
+export { auditEntryOf, type AuditEntryRow } from './audit/audit-row';

@@ -124,3 +124,14 @@ export {
 export { AuditCheckpoints, type CheckpointRound } from './audit/checkpoints';
 export { AuditReader, VERIFY_HEARTBEAT_MS, type AuditVerification } from './audit/audit-reader.service';
 export { AuditEntryResponse, AuditVerificationResponse } from './audit/dto/audit.response';
+export { asAuditJob, auditContextJson, withAudit, type AuditContext } from './audit/context';
+export {
+  auditTrigger,
+  dropAuditTrigger,
+  recordAuditEvent,
+  type AuditedTable,
+  type AuditEvent,
+} from './audit/recording';
+export { AuditSealer } from './audit/sealer';
+export { AuditPublisher } from './audit/publisher';
+export { AuditRetention } from './audit/retention';

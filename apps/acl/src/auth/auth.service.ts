@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { InjectConfig, RateLimited, Unauthenticated } from '@media/platform';
+import { InjectConfig, RateLimited, recordAuditEvent, Unauthenticated, withAudit } from '@media/platform';
 import jwt from 'jsonwebtoken';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AclConfig } from '../config';
@@ -54,7 +54,10 @@ export class AuthService implements OnApplicationBootstrap {
   async login(rawEmail: string, password: string): Promise<TokenPair> {
     const email = rawEmail.trim().toLowerCase();
     const claimed = await this.claimAttempt(email);
-    if (!claimed) throw loginInFlight();
+    if (!claimed) {
+      await this.securityEvent('user.login.rate_limited', email);
+      throw loginInFlight();
+    }
     let settled = false;
     try {
       const delay = loginDelayMs(claimed.failures, claimed.lastFailedAt, new Date());
@@ -64,6 +67,7 @@ export class AuthService implements OnApplicationBootstrap {
       const passwordMatches = await verifyPassword(user?.password_hash ?? null, password);
       if (!user || !passwordMatches || user.status !== 'ACTIVE') {
         await this.recordFailure(email);
+        await this.securityEvent('user.login.failed', email);
         settled = true;
         throw invalidCredentials();
       }
@@ -71,9 +75,19 @@ export class AuthService implements OnApplicationBootstrap {
       await this.dataSource.query(`DELETE FROM login_failures WHERE email = $1`, [email]);
       settled = true;
       await this.accounts.recordLogin(user.id);
-      const pair = await this.issue(user.id, randomUUID(), new Date());
-      if (!pair) throw invalidCredentials();
-      return pair;
+      // The refresh token and the audit entry of the login are written together.
+      const actor = { type: 'user' as const, id: user.id, name: null };
+      return await withAudit({ actor }, () =>
+        this.dataSource.transaction(async (manager) => {
+          const pair = await this.issue(user.id, randomUUID(), new Date(), manager);
+          if (!pair) throw invalidCredentials();
+          await recordAuditEvent(manager, {
+            action: 'user.login.succeeded',
+            resource: { type: 'user', id: user.id },
+          });
+          return pair;
+        }),
+      );
     } finally {
       if (!settled) {
         await this.dataSource
@@ -116,6 +130,11 @@ export class AuthService implements OnApplicationBootstrap {
       if (!row) return undefined;
       if (row.retiredAt || row.revokedAt) {
         await this.refreshTokens.revokeFamily(manager, row.familyId);
+        await recordAuditEvent(manager, {
+          action: 'user.refresh.reused',
+          resource: { type: 'user', id: row.userId },
+          changes: { family_id: [row.familyId, null] },
+        });
         this.logger.warn(
           { user_id: row.userId, family_id: row.familyId },
           'Refresh token reused; family revoked',
@@ -184,6 +203,22 @@ export class AuthService implements OnApplicationBootstrap {
       expires_in: Math.floor(this.config.auth.accessTtl / 1000),
       refresh_token: refreshToken,
     };
+  }
+
+  /**
+   * A security event of a login attempt (CONTRACT §8.1) on the email's user (`id` null for an
+   * unknown email), made by the anonymous caller (`acl:login`); never the password.
+   */
+  private async securityEvent(action: string, email: string): Promise<void> {
+    const actor = { type: 'system' as const, id: 'acl:login', name: null };
+    await withAudit({ actor }, () =>
+      this.dataSource.transaction(async (manager) => {
+        const [user]: { id: string }[] = await manager.query(`SELECT id FROM users WHERE email = $1`, [
+          email,
+        ]);
+        await recordAuditEvent(manager, { action, resource: { type: 'user', id: user?.id ?? null } });
+      }),
+    );
   }
 
   /**

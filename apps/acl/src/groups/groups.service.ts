@@ -73,13 +73,17 @@ export class GroupsService {
     if (!(await this.dataSource.getRepository(Group).existsBy({ id: group })))
       throw new NotFound('Group', groupId);
     const repo = this.dataSource.getRepository(GroupMember);
-    const inserted = await repo
-      .createQueryBuilder()
-      .insert()
-      .values({ groupId: group, userId: user })
-      .orIgnore()
-      .returning(['groupId', 'userId'])
-      .execute();
+    // In a transaction, as every audited change (its entry names the caller).
+    const inserted = await this.dataSource.transaction((manager) =>
+      manager
+        .getRepository(GroupMember)
+        .createQueryBuilder()
+        .insert()
+        .values({ groupId: group, userId: user })
+        .orIgnore()
+        .returning(['groupId', 'userId'])
+        .execute(),
+    );
     const membership = await repo.findOneByOrFail({ groupId: group, userId: user });
     return { created: inserted.raw.length > 0, membership: toMembershipView(membership) };
   }

@@ -12,9 +12,13 @@ import { User } from './user.entity';
 import { UsersController } from './users.controller';
 import { UsersRpc } from './users.rpc';
 import { UsersService } from './users.service';
+import { AuditTrailAcl1764900000110 } from '../database/migrations/1764900000110-audit-trail';
 
 /** Users and the roles they hold (`users`, `user_roles`): the HTTP API, the NATS profiles, sign-in records. */
-@Feature({ entities: [User, UserRole], migrations: [CreateIdentity1764000000000] })
+@Feature({
+  entities: [User, UserRole],
+  migrations: [CreateIdentity1764000000000, AuditTrailAcl1764900000110],
+})
 @Module({
   imports: [TypeOrmModule.forFeature([User, UserRole]), GroupsModule, SessionsModule],
   controllers: [UsersController, UsersRpc],

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AssignmentEvents, type TaskEscalatedEvent } from '@media/contracts';
-import { InjectConfig, Outbox, PeriodicJob } from '@media/platform';
+import { asAuditJob, InjectConfig, Outbox, PeriodicJob } from '@media/platform';
 import type { DataSource } from 'typeorm';
 import type { AssignmentConfig } from '../config';
 import { ClockService } from '../tasks/clock.service';
@@ -87,7 +87,14 @@ export class EscalatorService implements OnApplicationBootstrap, OnApplicationSh
     }
   }
 
+  /** A batch's changes name the job (`assignment:escalation`) as their actor, whoever triggered the pass. */
   private escalateBatch(now: Date): Promise<EscalationRun> {
+    return asAuditJob('assignment', 'escalation', () => this.escalateBatchNow(now), {
+      task: 'task.escalated',
+    });
+  }
+
+  private escalateBatchNow(now: Date): Promise<EscalationRun> {
     return this.dataSource.transaction(async (manager) => {
       const level = `LEAST(floor(extract(epoch FROM ($1::timestamptz - due_at)) * 1000 / $2::bigint) + 1, $4::int)::int`;
       const [rows] = (await manager.query(

@@ -10,8 +10,9 @@ import { Task } from './task.entity';
 import { TasksController } from './tasks.controller';
 import { TasksRpc } from './tasks.rpc';
 import { TasksService } from './tasks.service';
+import { AuditTrailAssignment1765000000100 } from '../database/migrations/1765000000100-audit-trail';
 
-@Feature({ entities: [Task], migrations: [CreateTasks1765000000000] })
+@Feature({ entities: [Task], migrations: [CreateTasks1765000000000, AuditTrailAssignment1765000000100] })
 @Module({
   imports: [TypeOrmModule.forFeature([Task])],
   controllers: [TasksController, TasksRpc],

@@ -23,6 +23,8 @@ import {
   type Page,
   Paginator,
   ValidationFailed,
+  auditContextJson,
+  withAudit,
 } from '@media/platform';
 import type { Request } from 'express';
 import { isUUID } from 'class-validator';
@@ -56,7 +58,8 @@ const SOONEST_DUE_FIRST: KeysetOrder<Task> = {
  * The claim's conditional UPDATE ($1 task, $2 claimant, $3 assignee JSON, $4 holds `*`, $5 its
  * permissions, $6 its groups) and, when it changed the row, the outbox row of the
  * TaskClaimedEvent ($7 subject, $8 caller, $9 meta): the event base of the claimed row,
- * `assigned_to` the claimant and `claimed_by` the caller.
+ * `assigned_to` the claimant and `claimed_by` the caller. The outer SELECT sets the audit context
+ * ($10) its row trigger reads when it fires, at the statement's end (no transaction around it).
  */
 const CLAIM = `
   WITH claimed AS (
@@ -71,7 +74,7 @@ const CLAIM = `
     SELECT $7, ${taskEventBaseSql('claimed', '$8::text')} || jsonb_build_object('claimed_by', $8::text), $9::jsonb
       FROM claimed
   )
-  SELECT * FROM claimed`;
+  SELECT *, set_config('audit.context', $10, true) AS audit_context FROM claimed`;
 
 const EVENT_OF: Record<TransitionName, string> = {
   unclaim: AssignmentEvents.taskUnclaimed,
@@ -190,6 +193,7 @@ export class TasksService {
       AssignmentEvents.taskClaimed,
       caller.id,
       JSON.stringify(this.outbox.meta()),
+      auditContextJson('assignment', { task: 'task.claimed' }),
     ])) as Record<string, unknown>[];
     if (rows.length > 0) {
       this.outbox.written();
@@ -221,6 +225,12 @@ export class TasksService {
   }
 
   async reassignTo(taskId: string, assignee: UserProfile, caller: AuthUser): Promise<TaskView> {
+    return withAudit({ actions: { task: 'task.reassigned' } }, () =>
+      this.reassignNow(taskId, assignee, caller),
+    );
+  }
+
+  private reassignNow(taskId: string, assignee: UserProfile, caller: AuthUser): Promise<TaskView> {
     const assigneeId = assignee.id.toLowerCase();
     return this.dataSource.transaction(async (manager) => {
       const task = await this.find(manager, taskId, true);
@@ -267,6 +277,13 @@ export class TasksService {
    */
   async transition(name: TransitionName, taskId: string, caller: AuthUser): Promise<TaskView> {
     const rule = TRANSITIONS[name];
+    return withAudit({ actions: { task: `task.${rule.verb}` } }, () =>
+      this.transitionNow(name, taskId, caller),
+    );
+  }
+
+  private transitionNow(name: TransitionName, taskId: string, caller: AuthUser): Promise<TaskView> {
+    const rule = TRANSITIONS[name];
     return this.dataSource.transaction(async (manager) => {
       const task = await this.find(manager, taskId, true);
       const holder = task.assignedTo !== null && task.assignedTo === caller.id.toLowerCase();
@@ -303,12 +320,16 @@ export class TasksService {
 
   /** Soft delete: the task disappears from every read (404) but its row stays. */
   async remove(taskId: string): Promise<void> {
-    const result = await this.dataSource
-      .createQueryBuilder()
-      .update(Task)
-      .set({ deletedAt: () => 'now()' })
-      .where('id = :id AND deleted_at IS NULL', { id: taskId.toLowerCase() })
-      .execute();
+    const result = await withAudit({ actions: { task: 'task.deleted' } }, () =>
+      this.dataSource.transaction((manager) =>
+        manager
+          .createQueryBuilder()
+          .update(Task)
+          .set({ deletedAt: () => 'now()' })
+          .where('id = :id AND deleted_at IS NULL', { id: taskId.toLowerCase() })
+          .execute(),
+      ),
+    );
     if (!result.affected) throw new NotFound('Task', taskId);
   }
 

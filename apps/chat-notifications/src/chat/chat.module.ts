@@ -14,10 +14,16 @@ import { RoomMembersController } from './room-members.controller';
 import { RoomMembersService } from './room-members.service';
 import { RoomsController } from './rooms.controller';
 import { RoomsService } from './rooms.service';
+import { AuditTrailChatNotifications1764900000110 } from '../database/migrations/1764900000110-audit-trail';
 
 @Feature({
   entities: [ChatRoom, ChatRoomMember, ChatMessage],
-  migrations: [CreateChat1764800000000, DeletedDocuments1764800000011, ChatMentionsEdits1764800000030],
+  migrations: [
+    CreateChat1764800000000,
+    DeletedDocuments1764800000011,
+    ChatMentionsEdits1764800000030,
+    AuditTrailChatNotifications1764900000110,
+  ],
 })
 @Module({
   imports: [RealtimeModule, NotificationsModule],

@@ -20,6 +20,7 @@ import {
   type Page,
   Paginator,
   ValidationFailed,
+  withAudit,
 } from '@media/platform';
 import type { Request } from 'express';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -155,7 +156,15 @@ export class MessagesService {
    * Deleting a deleted message changes nothing (and pushes nothing).
    */
   async delete(roomId: string, messageId: string, user: AuthUser): Promise<void> {
-    const done = await this.dataSource.transaction(async (manager) => {
+    // The soft delete (body cleared, deleted_at set) is the message's deletion in its audit trail.
+    const done = await withAudit({ actions: { message: 'message.deleted' } }, () =>
+      this.deleteNow(roomId, messageId, user),
+    );
+    if (done) this.push.publish(done);
+  }
+
+  private async deleteNow(roomId: string, messageId: string, user: AuthUser) {
+    return this.dataSource.transaction(async (manager) => {
       const { room, role } = await findMembership(manager, roomId, user.id);
       const message = await this.lock(manager, room.id, messageId);
       const moderator = room.room_type === 'GROUP' && role === 'ADMIN';
@@ -176,7 +185,6 @@ export class MessagesService {
       await manager.query(`DELETE FROM chat_mentions WHERE message_id = $1`, [message.id]);
       return this.announce(manager, room.id, 'chat.message.deleted', deleted);
     });
-    if (done) this.push.publish(done);
   }
 
   /** The message of the room, locked for this transaction; 404 when the room has no such message. */

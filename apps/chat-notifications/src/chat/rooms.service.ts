@@ -151,9 +151,12 @@ export class RoomsService {
   async deactivate(roomId: string, user: AuthUser): Promise<RoomView> {
     const { room, role } = await findMembership(this.dataSource, roomId, user.id);
     if (role !== 'ADMIN') throw new Forbidden("Only the room's admins can deactivate it.");
-    await this.dataSource.query(
-      `UPDATE chat_rooms SET is_active = false, updated_at = clock_timestamp() WHERE id = $1 AND is_active`,
-      [room.id],
+    // In a transaction, as every audited change (its entry names the caller).
+    await this.dataSource.transaction((manager) =>
+      manager.query(
+        `UPDATE chat_rooms SET is_active = false, updated_at = clock_timestamp() WHERE id = $1 AND is_active`,
+        [room.id],
+      ),
     );
     return this.view(room.id, user.id);
   }

@@ -60,17 +60,20 @@ export class PreferencesService {
   async upsert(body: unknown, user: AuthUser): Promise<PreferencesView> {
     const items = await parsePreferences(body);
     // One statement; the unique index (recipient, type, channel) makes concurrent upserts safe.
-    await this.dataSource.query(
-      `INSERT INTO notification_preferences (recipient_id, notification_type, channel, enabled)
+    // In a transaction, as every audited change (its entries name the caller).
+    await this.dataSource.transaction((manager) =>
+      manager.query(
+        `INSERT INTO notification_preferences (recipient_id, notification_type, channel, enabled)
        SELECT $1, t, c, e FROM unnest($2::text[], $3::text[], $4::boolean[]) AS x (t, c, e)
        ON CONFLICT (recipient_id, notification_type, channel)
        DO UPDATE SET enabled = EXCLUDED.enabled, updated_at = clock_timestamp()`,
-      [
-        user.id,
-        items.map((p) => p.notification_type),
-        items.map((p) => p.channel),
-        items.map((p) => p.enabled),
-      ],
+        [
+          user.id,
+          items.map((p) => p.notification_type),
+          items.map((p) => p.channel),
+          items.map((p) => p.enabled),
+        ],
+      ),
     );
     return this.list(user);
   }

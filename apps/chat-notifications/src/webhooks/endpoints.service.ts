@@ -64,10 +64,12 @@ export class EndpointsService {
     await this.checkRequest(dto.url, dto.event_types);
     const id = randomUUID();
     const secret = newEndpointSecret();
-    await this.dataSource.query(
-      `INSERT INTO webhook_endpoints (id, url, description, event_types, disabled, secret_sealed)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
-      [id, dto.url, dto.description ?? null, dto.event_types, dto.disabled ?? false, box.seal(secret, id)],
+    await this.dataSource.transaction((manager) =>
+      manager.query(
+        `INSERT INTO webhook_endpoints (id, url, description, event_types, disabled, secret_sealed)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [id, dto.url, dto.description ?? null, dto.event_types, dto.disabled ?? false, box.seal(secret, id)],
+      ),
     );
     return { ...(await this.get(id)), secret };
   }
@@ -106,9 +108,11 @@ export class EndpointsService {
       else sets.push(`disabled_reason = COALESCE(disabled_reason, 'Disabled by an administrator')`);
     }
     if (sets.length > 0) {
-      await this.dataSource.query(
-        `UPDATE webhook_endpoints SET ${sets.join(', ')}, updated_at = clock_timestamp() WHERE id = $1`,
-        values,
+      await this.dataSource.transaction((manager) =>
+        manager.query(
+          `UPDATE webhook_endpoints SET ${sets.join(', ')}, updated_at = clock_timestamp() WHERE id = $1`,
+          values,
+        ),
       );
     }
     return this.get(id);
@@ -116,7 +120,9 @@ export class EndpointsService {
 
   async remove(id: string): Promise<void> {
     const deleted = changedRows(
-      await this.dataSource.query(`DELETE FROM webhook_endpoints WHERE id = $1 RETURNING id`, [id]),
+      await this.dataSource.transaction((manager) =>
+        manager.query(`DELETE FROM webhook_endpoints WHERE id = $1 RETURNING id`, [id]),
+      ),
     );
     if (deleted.length === 0) throw new NotFound('Webhook endpoint', id);
   }
@@ -129,13 +135,15 @@ export class EndpointsService {
     const box = this.secretBox();
     const secret = newEndpointSecret();
     const rotated = changedRows(
-      await this.dataSource.query(
-        `UPDATE webhook_endpoints
+      await this.dataSource.transaction((manager) =>
+        manager.query(
+          `UPDATE webhook_endpoints
           SET previous_secret_sealed = secret_sealed,
               previous_secret_until = clock_timestamp() + $3 * interval '1 millisecond',
               secret_sealed = $2, updated_at = clock_timestamp()
         WHERE id = $1 RETURNING id`,
-        [id, box.seal(secret, id), this.config.webhooks.secretOverlap],
+          [id, box.seal(secret, id), this.config.webhooks.secretOverlap],
+        ),
       ),
     );
     if (rotated.length === 0) throw new NotFound('Webhook endpoint', id);

@@ -70,6 +70,7 @@ export class WebhooksWorker implements OnApplicationBootstrap, OnApplicationShut
   private stopped = false;
   private readonly job = new PeriodicJob({
     name: 'Webhooks',
+    actor: 'chat-notifications:webhooks',
     every: POLL_MS,
     retryAfter: POLL_MS * 2,
     run: () => this.claimRound(),

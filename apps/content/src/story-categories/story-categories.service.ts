@@ -77,7 +77,10 @@ export class StoryCategoriesService {
   }
 
   async remove(id: string): Promise<void> {
-    const result = await this.repo.delete({ id: id.toLowerCase() });
+    // In a transaction, as every audited change (its entry names the caller).
+    const result = await this.repo.manager.transaction((manager) =>
+      manager.getRepository(StoryCategory).delete({ id: id.toLowerCase() }),
+    );
     if (!result.affected) throw new NotFound('Story category', id);
   }
 

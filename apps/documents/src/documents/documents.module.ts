@@ -7,8 +7,12 @@ import { DocumentsService } from './documents.service';
 import { SweeperService } from './sweeper.service';
 import { Feature } from '@media/platform';
 import { CreateDocuments1765000000000 } from '../database/migrations/1765000000000-create-documents';
+import { AuditTrailDocuments1765000000100 } from '../database/migrations/1765000000100-audit-trail';
 
-@Feature({ entities: [Document], migrations: [CreateDocuments1765000000000] })
+@Feature({
+  entities: [Document],
+  migrations: [CreateDocuments1765000000000, AuditTrailDocuments1765000000100],
+})
 @Module({
   imports: [TypeOrmModule.forFeature([Document])],
   controllers: [DocumentsController, DocumentsRpc],

@@ -19,6 +19,7 @@ import {
   type Page,
   Paginator,
   ValidationFailed,
+  withAudit,
 } from '@media/platform';
 import { isUUID } from 'class-validator';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -79,7 +80,8 @@ export class DocumentsService {
     const id = randomUUID();
     await this.storage.put(id, file.path, file.size);
     try {
-      return await this.insertRecord(this.dataSource.manager, id, file, caller.id);
+      // In a transaction, as every audited change (its entry names the caller).
+      return await this.dataSource.transaction((manager) => this.insertRecord(manager, id, file, caller.id));
     } catch (error) {
       await this.storage.remove(id).catch(() => undefined);
       throw error;
@@ -155,6 +157,11 @@ export class DocumentsService {
    * one transaction (the row lock makes a concurrent second delete a 404), then removes the file.
    */
   async delete(id: string, caller: AuthUser): Promise<void> {
+    // The soft delete is the document's deletion in its audit trail.
+    await withAudit({ actions: { document: 'document.deleted' } }, () => this.deleteNow(id, caller));
+  }
+
+  private async deleteNow(id: string, caller: AuthUser): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       const doc = await manager
         .getRepository(Document)

@@ -43,6 +43,7 @@ export class SweeperService implements OnApplicationBootstrap, OnApplicationShut
   ) {
     this.job = new PeriodicJob({
       name: 'Sweeper',
+      actor: 'documents:sweeper',
       every: config.sweeper.interval,
       firstAfter: 1_000,
       exclusive: { dataSource, lock: SWEEP_LOCK },

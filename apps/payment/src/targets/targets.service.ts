@@ -33,14 +33,17 @@ export class TargetsService {
   async upsert(dto: UpsertTargetDto): Promise<{ created: boolean; target: CommissionTargetView }> {
     const bmId = dto.bm_id.toLowerCase();
     await this.acl.requireUser(bmId, ['body', 'bm_id']);
-    const [row]: TargetRow[] = await this.dataSource.query(
-      `INSERT INTO commission_targets (bm_id, category, month, year, target_amount)
+    // In a transaction, as every audited change (its entry names the caller).
+    const [row]: TargetRow[] = await this.dataSource.transaction((manager) =>
+      manager.query(
+        `INSERT INTO commission_targets (bm_id, category, month, year, target_amount)
        VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (year, month, bm_id, category) DO UPDATE
          SET target_amount = EXCLUDED.target_amount, updated_at = now()
        RETURNING id, bm_id, category, month, year, target_amount::text, created_at, updated_at,
                  (xmax = 0) AS inserted`,
-      [bmId, dto.category, dto.month, dto.year, dto.target_amount],
+        [bmId, dto.category, dto.month, dto.year, dto.target_amount],
+      ),
     );
     return {
       created: row.inserted,

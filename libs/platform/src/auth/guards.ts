@@ -62,6 +62,7 @@ export function createJwtAuthGuard(app: string): Type<CanActivate> {
       if (context) {
         context.user_id = (user as unknown as AuthUser).id;
         context.user_ver = (user as unknown as AuthUser).ver;
+        context.user_name = (user as unknown as AuthUser).name;
       }
       return user;
     }

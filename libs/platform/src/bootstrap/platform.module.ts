@@ -47,6 +47,9 @@ import { auditControllerFor } from '../audit/audit.controller';
 import { AuditKeyStore } from '../audit/audit-keys';
 import { AuditReader } from '../audit/audit-reader.service';
 import { AuditCheckpoints } from '../audit/checkpoints';
+import { AuditPublisher } from '../audit/publisher';
+import { AuditRetention } from '../audit/retention';
+import { AuditSealer } from '../audit/sealer';
 
 export interface PlatformModuleOptions {
   name: AppDefinition['name'];
@@ -135,6 +138,9 @@ export class PlatformModule {
         { provide: AuditKeyStore, useFactory: () => new AuditKeyStore(config.audit.keysUrl) },
         AuditReader,
         AuditCheckpoints,
+        AuditPublisher,
+        AuditSealer,
+        AuditRetention,
       ],
       exports: [
         DataSource,
@@ -153,6 +159,9 @@ export class PlatformModule {
         DrainHooks,
         ...(publishes ? [Outbox] : []),
         AuditCheckpoints,
+        AuditSealer,
+        AuditPublisher,
+        AuditRetention,
       ],
     };
   }

@@ -31,8 +31,12 @@ export interface PlatformConfig {
   audit: AuditConfig;
 }
 
-/** The audit trail's reading side (CONTRACT §8.2, §8.3). */
+/** The audit trail (CONTRACT §8). */
 export interface AuditConfig {
+  /** ms entries are kept; undefined keeps them for ever. */
+  retention: number | undefined;
+  /** ms between the sealer's passes. */
+  sealInterval: number;
   /** acl's `audit-keys.json`: every key that ever signed a checkpoint. */
   keysUrl: string;
   /** Between two checkpoints, in ms. */
@@ -153,6 +157,8 @@ export function platformConfig(env: PlatformEnv): PlatformConfig {
       inFlightTimeout: env.REQUEST_TIMEOUT || DEFAULT_IN_FLIGHT_TIMEOUT,
     },
     audit: {
+      retention: env.AUDIT_RETENTION,
+      sealInterval: env.AUDIT_SEAL_INTERVAL,
       keysUrl: env.AUDIT_KEYS_URL ?? new URL('audit-keys.json', env.JWT_JWKS_URL).toString(),
       checkpointInterval: env.AUDIT_CHECKPOINT_INTERVAL,
     },

@@ -196,6 +196,24 @@ export class PlatformEnv {
   @Min(60_000, { message: 'must be at least 1m' })
   EVENTS_RETENTION: number = 8 * 86_400_000;
 
+  /**
+   * How long audit entries are kept (e.g. 400d); unset keeps them for ever. Pruning deletes the
+   * entries up to the newest checkpoint older than this and the checkpoints before it, so the
+   * chain still verifies from that checkpoint, the oldest one kept.
+   */
+  @IsOptional()
+  @Transform(toDuration)
+  @IsInt({ message: 'must be a duration such as 400d' })
+  @Min(60_000, { message: 'must be at least 1m' })
+  AUDIT_RETENTION?: number;
+
+  /** How often the sealer looks for audit entries to seal (it seals each within this and a pass). */
+  @Transform(toDuration)
+  @IsInt({ message: 'must be a duration such as 250ms' })
+  @Min(10, { message: 'must be at least 10ms' })
+  @Max(1_000, { message: 'must be at most 1s (entries are visible within 2 s)' })
+  AUDIT_SEAL_INTERVAL: number = 250;
+
   /** pino level (`trace` .. `fatal`); logs are JSON lines with `app`, `request_id`, `user_id` and the latency. */
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';

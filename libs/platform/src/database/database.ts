@@ -5,6 +5,8 @@ import { CreateDeadLetters1700000000900 } from '../outbox/dead-letters.migration
 import { CreateIdempotencyKeys1700000000950 } from '../idempotency/idempotency.migration';
 import { CreateAuditTrail1700000000980 } from '../audit/audit.migration';
 import { AuditReadIndexes1764900000400 } from '../audit/audit-read-indexes.migration';
+import { AuditContextSubscriber } from '../audit/context';
+import { CreateAuditRecording1764900000100 } from '../audit/recording';
 import { DeadLetter, OutboxMessage, ProcessedEvent } from '../outbox/outbox.entity';
 import { SealedAuditEntry } from '../audit/sealed-entry.entity';
 
@@ -48,8 +50,11 @@ export function databaseOptions(
       CreateIdempotencyKeys1700000000950,
       CreateAuditTrail1700000000980,
       AuditReadIndexes1764900000400,
+      CreateAuditRecording1764900000100,
       ...parts.migrations,
     ] as DataSourceOptions['migrations'],
+    // Sets the audit context (actor, request, cause) at the start of every transaction.
+    subscribers: [AuditContextSubscriber],
     migrationsTableName: 'migrations',
     synchronize: false,
     migrationsRun: false,

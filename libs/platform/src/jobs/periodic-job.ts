@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import { requestContext } from '../http/request-context';
 
 /** What decides when a job's next pass starts: real timers, or a test's hand. */
 export interface JobTimer {
@@ -37,6 +38,11 @@ export interface PeriodicJobOptions<R> {
    * undefined). For a job whose work cannot be split by row leases or `SKIP LOCKED`.
    */
   exclusive?: { dataSource: DataSource; lock: string };
+  /**
+   * The audit actor of the changes its passes make (`<app>:<job>`, a system actor, CONTRACT
+   * §8.1); without it a pass runs in the context of whatever scheduled it.
+   */
+  actor?: string;
   /** Called with each pass's result (e.g. to log what it did). */
   onResult?: (result: R) => void;
   /** Default: `realTimer`. */
@@ -81,9 +87,7 @@ export class PeriodicJob<R = unknown> {
   runOnce(): Promise<R | undefined> {
     const pass = this.running
       .catch(() => undefined)
-      .then(() =>
-        this.stopped ? undefined : this.options.exclusive ? this.runLocked() : this.options.run(),
-      );
+      .then(() => (this.stopped ? undefined : this.options.exclusive ? this.runLocked() : this.runAs()));
     this.running = pass;
     return pass;
   }
@@ -130,6 +134,12 @@ export class PeriodicJob<R = unknown> {
     return jitter > 0 ? Math.round(ms * (1 - jitter + Math.random() * 2 * jitter)) : ms;
   }
 
+  private runAs(): Promise<R> {
+    const { actor, run } = this.options;
+    if (!actor) return run();
+    return requestContext.run({ audit: { actor: { type: 'system', id: actor, name: null } } }, run);
+  }
+
   private async runLocked(): Promise<R | undefined> {
     const { dataSource, lock } = this.options.exclusive!;
     const runner = dataSource.createQueryRunner();
@@ -141,7 +151,7 @@ export class PeriodicJob<R = unknown> {
       )) as { locked: boolean }[];
       if (!locked) return undefined;
       try {
-        return await this.options.run();
+        return await this.runAs();
       } finally {
         await runner.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lock]);
       }

@@ -106,6 +106,11 @@ export class EventBus implements OnApplicationShutdown {
     }
   }
 
+  /** The bus's NATS connection (JetStream mode only), shared with the audit publisher. */
+  natsConnection(): Promise<NatsConnection> {
+    return this.nats();
+  }
+
   private nats(): Promise<NatsConnection> {
     if (!this.connection) {
       const spread = clusterSpread(`${this.app}-events`);

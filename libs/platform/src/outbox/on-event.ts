@@ -173,7 +173,9 @@ export class EventConsumers implements OnApplicationBootstrap {
     const { traceparent, ...meta } = event.meta ?? {};
     const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': event.subject, consumer };
     try {
-      await requestContext.run(meta, () =>
+      // Its changes are the consumer's (a system actor), caused by the event.
+      const audit = { actor: { type: 'system' as const, id: consumer, name: null }, cause: event.id };
+      await requestContext.run({ ...meta, audit }, () =>
         inSpan(
           `consume ${event.subject}`,
           SpanKind.CONSUMER,

@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+/**
+ * What recording the audit trail costs a write (CONTRACT §8.1): claims per second (endpoint 4)
+ * with the audit row trigger on `tasks` enabled and disabled, alternating in the same run on the
+ * same stack (so the machine's noise hits both alike). Enabled, each claim writes its audit entry
+ * in its own statement's transaction (the trigger computes the field changes) and the sealer and
+ * the AUDIT publisher run meanwhile; disabled, the claim writes no entry (everything else the
+ * same). CONNECTIONS clients (default 50), each request a different OPEN task, straight to
+ * assignment (the gateway's share is the same either way: bench/assignment-claims.mjs). Then the
+ * claim's UPDATE alone, STATEMENTS (2000) one after another in one transaction, off and on: the
+ * trigger's own cost in PostgreSQL, less noisy than claims/s on a shared machine.
+ *
+ *   npm run build --silent && NATS_URL=nats://127.0.0.1:4222 node bench/audit-write.mjs
+ *
+ * Env: NATS_URL, BENCH_DATABASE_URL, CONNECTIONS (50), USERS (50), DURATION (seconds per run, 10),
+ * ROUNDS (3: off, on per round), KEEP_DB=1. Writes bench/results/audit-write.json. Every run is
+ * checked: no error, no non-2xx; with the trigger on, one entry per claim, every one sealed and the
+ * chain without gap.
+ */
+import { loadavg } from 'node:os';
+import { startAssignmentStack } from './lib/assignment-stack.mjs';
+import { claimRun, createClaimers } from './lib/claims.mjs';
+import { assert, log, machine, withClient, writeResult } from './lib/seed-users.mjs';
+
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
+const USERS = Number(process.env.USERS ?? 50);
+const DURATION = Number(process.env.DURATION ?? 10);
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const TASKS = Number(process.env.TASKS ?? 60_000);
+const STATEMENTS = Number(process.env.STATEMENTS ?? 2_000);
+
+async function main() {
+  const stack = await startAssignmentStack({
+    prefix: 'bench_audit_write',
+    natsUrl: NATS_URL,
+    env: { ESCALATION_CHECK_INTERVAL: '1h' },
+  });
+  try {
+    const tokens = await createClaimers(stack, USERS);
+    log(`${tokens.length} acl users created`);
+    await withClient(stack.databases.assignment.url, async (db) => {
+      const host = await machine(db);
+      const trigger = (on) => db.query(`ALTER TABLE tasks ${on ? 'ENABLE' : 'DISABLE'} TRIGGER tasks_audit`);
+      // Seeding is not what is measured: its 60k creations would be 60k entries to seal.
+      await trigger(false);
+      const ids = (
+        await db.query(
+          `INSERT INTO tasks (workflow_node_code, node_preview_name, required_permissions_snapshot, required_permissions)
+           SELECT 'bench-review', 'Bench task ' || g, '[{"code": "tasks:claim"}]', '{tasks:claim}'
+             FROM generate_series(1, $1) g RETURNING id`,
+          [TASKS],
+        )
+      ).rows.map((r) => r.id);
+      await db.query('VACUUM ANALYZE tasks');
+      log(`seeded ${ids.length} OPEN tasks`);
+      const count = async (sql) => (await db.query(sql)).rows[0].n;
+      const claimed = () => count(`SELECT count(*)::int AS n FROM tasks WHERE status = 'CLAIMED'`);
+      const entries = () =>
+        count(`SELECT count(*)::int AS n FROM audit_entries WHERE action = 'task.claimed'`);
+      const unsealed = () => count(`SELECT count(*)::int AS n FROM audit_entries WHERE seq IS NULL`);
+
+      const cursor = { next: 0 };
+      await claimRun(stack.urls.assignment, ids, tokens, cursor, { connections: CONNECTIONS, duration: 3 });
+      await new Promise((done) => setTimeout(done, 3000));
+      const runs = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const audit of ['off', 'on']) {
+          await trigger(audit === 'on');
+          const before = { claimed: await claimed(), entries: await entries() };
+          const load = loadavg()[0];
+          const result = await claimRun(stack.urls.assignment, ids, tokens, cursor, {
+            connections: CONNECTIONS,
+            duration: DURATION,
+          });
+          // Claims in flight when autocannon stopped still finish: let them land and be sealed.
+          await new Promise((done) => setTimeout(done, 3000));
+          const after = { claimed: await claimed(), entries: await entries() };
+          assert(
+            result.errors === 0 && result.non2xx === 0,
+            `${audit}: ${result.errors} errors, ${result.non2xx} non-2xx`,
+          );
+          const newlyClaimed = after.claimed - before.claimed;
+          assert(
+            newlyClaimed >= result['2xx'] && newlyClaimed <= result['2xx'] + CONNECTIONS,
+            `${audit}: ${result['2xx']} 200s but ${newlyClaimed} tasks claimed`,
+          );
+          const newEntries = after.entries - before.entries;
+          assert(
+            audit === 'on' ? newEntries === newlyClaimed : newEntries === 0,
+            `${audit}: ${newlyClaimed} claims but ${newEntries} audit entries`,
+          );
+          const run = {
+            audit,
+            round: round + 1,
+            claims: result['2xx'],
+            claims_per_second: Math.round(result['2xx'] / DURATION),
+            p50_ms: result.latency.p50,
+            p99_ms: result.latency.p99,
+            audit_entries: newEntries,
+            unsealed_3s_after: await unsealed(),
+            load_average_1m_before: Number(load.toFixed(1)),
+          };
+          runs.push(run);
+          log(
+            `audit ${audit} round ${run.round}: ${run.claims_per_second} claims/s, p50 ${run.p50_ms} ms, p99 ${run.p99_ms} ms`,
+          );
+        }
+      }
+      // The statement alone, one connection, one at a time: what the trigger adds to a claim's UPDATE
+      // in PostgreSQL (less noisy than claims/s on a shared machine).
+      const statement = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const audit of ['off', 'on']) {
+          await trigger(audit === 'on');
+          const batch = ids.slice(cursor.next, cursor.next + STATEMENTS);
+          cursor.next += STATEMENTS;
+          // In one transaction: the statements' CPU, not a WAL flush per commit.
+          await db.query('BEGIN');
+          const t0 = performance.now();
+          for (const id of batch) {
+            await db.query(
+              `UPDATE tasks SET status = 'CLAIMED', assigned_to = gen_random_uuid(), assigned_at = now(),
+                      assigned_to_user = '{"name": "Bench"}', updated_at = now()
+                WHERE id = $1 AND status = 'OPEN'`,
+              [id],
+            );
+          }
+          const us = Math.round(((performance.now() - t0) * 1000) / batch.length);
+          await db.query('COMMIT');
+          statement.push({ audit, round: round + 1, statements: batch.length, us_per_statement: us });
+          log(`statement, audit ${audit} round ${round + 1}: ${us} µs`);
+        }
+      }
+      await new Promise((done) => setTimeout(done, 3000));
+      const gaps = await count(
+        `SELECT count(*)::int AS n FROM (SELECT seq - lag(seq) OVER (ORDER BY seq) AS step FROM audit_entries) s WHERE step <> 1`,
+      );
+      assert(gaps === 0, `${gaps} gaps in the chain`);
+      const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+      const of = (audit) => runs.filter((r) => r.audit === audit);
+      const summary = {
+        off: { claims_per_second_median: median(of('off').map((r) => r.claims_per_second)) },
+        on: { claims_per_second_median: median(of('on').map((r) => r.claims_per_second)) },
+      };
+      summary.statement = {
+        off_us_median: median(statement.filter((r) => r.audit === 'off').map((r) => r.us_per_statement)),
+        on_us_median: median(statement.filter((r) => r.audit === 'on').map((r) => r.us_per_statement)),
+      };
+      summary.on_over_off = Number(
+        (summary.on.claims_per_second_median / summary.off.claims_per_second_median).toFixed(2),
+      );
+      log(`audit on / off: ${summary.on_over_off}x`);
+      await writeResult('audit-write.json', {
+        benchmark:
+          'claims per second (endpoint 4) with the audit row trigger on tasks enabled vs disabled, same run',
+        measured_at: new Date().toISOString(),
+        machine: host,
+        setup:
+          'acl, assignment and the gateway from dist, each app on its own database, ' +
+          `NATS ${NATS_URL}; autocannon in this process straight to assignment; all on one machine`,
+        connections: CONNECTIONS,
+        users: USERS,
+        duration_seconds_per_run: DURATION,
+        checks:
+          'every run: 0 errors, 0 non-2xx, newly CLAIMED rows = 200s; on: one entry per claim; the chain without gap',
+        summary,
+        runs,
+        statement,
+      });
+    });
+  } finally {
+    await stack.stop();
+  }
+}
+
+main().catch((error) => {
+  log(error?.stack ?? String(error));
+  process.exitCode = 1;
+});

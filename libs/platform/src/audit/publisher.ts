@@ -1,0 +1,159 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  DiscardPolicy,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamClient,
+} from '@nats-io/jetstream';
+import { AUDIT_STREAM, auditSubject } from '@media/contracts';
+import type { DataSource } from 'typeorm';
+import type { PlatformConfig } from '../config/platform-config';
+import { InjectConfig } from '../config/inject-config';
+import { APP_NAME } from '../config/tokens';
+import { PeriodicJob } from '../jobs/periodic-job';
+import { isInProcess } from '../nats/transport';
+import { EventBus } from '../outbox/event-bus';
+import { NS } from '../outbox/event-delivery';
+import { auditEntryOf, type AuditEntryRow } from './audit-row';
+
+const BATCH = 200;
+/** The pause after a failed publish (NATS down): sealing goes on meanwhile. */
+const RETRY_MS = 2_000;
+/** The pass every so often even without a nudge from the sealer (another replica sealed). */
+const EVERY_MS = 1_000;
+
+/**
+ * Publishes every sealed entry to the JetStream stream AUDIT (subject `audit.<app>`, message id
+ * `<app>:<seq>`, the §8.1 object as JSON), in seq order, one replica at a time. `audit_published`
+ * holds how far the stream has them; it moves only after JetStream acknowledged, so a NATS outage
+ * loses nothing (the next pass resumes there; JetStream's de-duplication on the message id absorbs
+ * a resend after a crash between the ack and the move). Sealing never waits on this.
+ * With in-process NATS (`NATS_URL=inproc`) there is no stream and nothing is published.
+ */
+@Injectable()
+export class AuditPublisher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('AuditPublisher');
+  private readonly job: PeriodicJob<number>;
+  private stream?: Promise<JetStreamClient>;
+  private failing = false;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_NAME) private readonly app: string,
+    @InjectConfig() private readonly config: PlatformConfig,
+    @Inject(EventBus) private readonly bus: EventBus,
+  ) {
+    this.job = new PeriodicJob({
+      name: 'AuditPublisher',
+      every: EVERY_MS,
+      retryAfter: RETRY_MS,
+      after: (published) => (published === BATCH ? 0 : EVERY_MS),
+      exclusive: { dataSource, lock: `audit-publisher:${app}` },
+      run: () => this.publishBatch(),
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    if (!isInProcess(this.config.nats)) this.job.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.job.stop();
+  }
+
+  /** New entries were sealed: publish them soon. */
+  soon(): void {
+    this.job.soon(0);
+  }
+
+  /** Publishes what is sealed and not yet published (tests flush with it). */
+  async publish(): Promise<number> {
+    if (isInProcess(this.config.nats)) return 0;
+    let total = 0;
+    for (;;) {
+      const published = (await this.job.runOnce()) ?? 0;
+      total += published;
+      if (published < BATCH) return total;
+    }
+  }
+
+  private async publishBatch(): Promise<number> {
+    const rows: AuditEntryRow[] = await this.dataSource.query(
+      `SELECT e.* FROM audit_entries e, audit_published p
+        WHERE e.seq > p.seq ORDER BY e.seq LIMIT $1`,
+      [BATCH],
+    );
+    if (rows.length === 0) return 0;
+    let published = 0;
+    try {
+      const js = await this.jetStream();
+      for (const row of rows) {
+        const entry = auditEntryOf(row);
+        await js.publish(auditSubject(this.app), JSON.stringify(entry), {
+          msgID: `${this.app}:${entry.seq}`,
+          timeout: 2_000,
+        });
+        published += 1;
+      }
+      if (this.failing) this.logger.log('AUDIT stream reachable again; publishing resumed');
+      this.failing = false;
+    } catch (error) {
+      if (!this.failing)
+        this.logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'Publishing audit entries failed; will resume from the last one published',
+        );
+      this.failing = true;
+      this.stream = undefined;
+    }
+    if (published > 0)
+      await this.dataSource.query(`UPDATE audit_published SET seq = $1 WHERE seq < $1`, [
+        rows[published - 1].seq,
+      ]);
+    if (published < rows.length) throw new Error('audit publish interrupted');
+    return published;
+  }
+
+  private jetStream(): Promise<JetStreamClient> {
+    this.stream ??= this.createStream().then(async () => jetstream(await this.bus.natsConnection()));
+    return this.stream;
+  }
+
+  /** Creates the AUDIT stream (every app's `audit.<app>`), or leaves the existing one as it is. */
+  private async createStream(): Promise<void> {
+    const jsm = await jetstreamManager(await this.bus.natsConnection());
+    try {
+      await jsm.streams.info(AUDIT_STREAM);
+      return;
+    } catch {
+      // Not there yet: created below.
+    }
+    try {
+      await jsm.streams.add({
+        name: AUDIT_STREAM,
+        subjects: ['audit.>'],
+        retention: RetentionPolicy.Limits,
+        storage: StorageType.File,
+        num_replicas: this.config.events.replicas,
+        max_age: this.config.events.maxAge * NS,
+        max_bytes: this.config.events.maxBytes,
+        duplicate_window: this.config.events.duplicateWindow * NS,
+        discard: DiscardPolicy.Old,
+      });
+    } catch (error) {
+      // Another app created it meanwhile.
+      await jsm.streams.info(AUDIT_STREAM).catch(() => {
+        throw error;
+      });
+    }
+  }
+}

@@ -1,0 +1,122 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { PlatformConfig } from '../config/platform-config';
+import { InjectConfig } from '../config/inject-config';
+import { APP_NAME } from '../config/tokens';
+import { PeriodicJob } from '../jobs/periodic-job';
+import { auditEntryOf, type AuditEntryRow } from './audit-row';
+import { entryHash, GENESIS_HASH } from './chain';
+import { AuditPublisher } from './publisher';
+
+/** Entries sealed per transaction at most. */
+const BATCH = 500;
+
+/** An unsealed row (the columns the hash covers, `seq`/`prev_hash`/`hash` still null). */
+type UnsealedRow = Omit<AuditEntryRow, 'seq' | 'prev_hash' | 'hash'>;
+
+/**
+ * Gives each recorded entry its place in the app's chain (CONTRACT §8.2): seq = head + 1,
+ * prev_hash = the head's hash, hash = `entryHash` of the §8.1 object. One replica at a time
+ * (an advisory lock). A pass takes the unsealed entries its snapshot sees, in insertion order:
+ * only committed ones (an entry of a transaction still running is not visible yet and is sealed
+ * by a later pass, after those sealed before it committed; a rolled-back one never appears), and
+ * since seq is given at sealing, no gap can open. It does not wait for the snapshot's xmin
+ * (`tx < pg_snapshot_xmin(...)`): xids are cluster-wide, so any long transaction on the server
+ * (another app's index build, a stuck session) would hold back sealing in every database.
+ * A pass runs every AUDIT_SEAL_INTERVAL (an entry is sealed within it and a pass). The UNIQUE
+ * seq is the last guard against a fork: two sealers cannot both write seq n.
+ */
+@Injectable()
+export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly job: PeriodicJob<number>;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(APP_NAME) app: string,
+    @InjectConfig() config: PlatformConfig,
+    @Inject(AuditPublisher) private readonly publisher: AuditPublisher,
+  ) {
+    this.job = new PeriodicJob({
+      name: 'AuditSealer',
+      every: config.audit.sealInterval,
+      retryAfter: Math.max(config.audit.sealInterval, 1_000),
+      after: (sealed) => (sealed === BATCH ? 0 : config.audit.sealInterval),
+      exclusive: { dataSource, lock: `audit-sealer:${app}` },
+      run: () => this.sealBatch(),
+      onResult: (sealed) => {
+        if (sealed > 0) this.publisher.soon();
+      },
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.job.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.job.stop();
+  }
+
+  /** Seals what has committed by now (after the running pass); answers how many it sealed. Tests flush with it. */
+  async seal(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const sealed = (await this.job.runOnce()) ?? 0;
+      total += sealed;
+      if (sealed < BATCH) return total;
+    }
+  }
+
+  private sealBatch(): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows: UnsealedRow[] = await manager.query(
+        `SELECT id, at, app, action, actor_type, actor_id, actor_name, resource_type, resource_id,
+                request_id, cause, changes
+           FROM audit_entries
+          WHERE seq IS NULL
+          ORDER BY recorded
+          LIMIT $1`,
+        [BATCH],
+      );
+      if (rows.length === 0) return 0;
+      const [head]: { seq: string; hash: string }[] = await manager.query(
+        `SELECT seq, hash FROM audit_entries WHERE seq IS NOT NULL ORDER BY seq DESC LIMIT 1`,
+      );
+      let seq = head ? Number(head.seq) : (await this.prunedHead(manager)).seq;
+      let prevHash = head ? head.hash : (await this.prunedHead(manager)).hash;
+      const ids: string[] = [];
+      const seqs: number[] = [];
+      const prevs: string[] = [];
+      const hashes: string[] = [];
+      for (const row of rows) {
+        seq += 1;
+        const entry = auditEntryOf({ ...row, seq, prev_hash: prevHash, hash: '' });
+        const hash = entryHash(entry);
+        ids.push(row.id);
+        seqs.push(seq);
+        prevs.push(prevHash);
+        hashes.push(hash);
+        prevHash = hash;
+      }
+      await manager.query(
+        `UPDATE audit_entries e SET seq = s.seq, prev_hash = s.prev_hash, hash = s.hash
+           FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[]) AS s(id, seq, prev_hash, hash)
+          WHERE e.id = s.id`,
+        [ids, seqs, prevs, hashes],
+      );
+      return rows.length;
+    });
+  }
+
+  /**
+   * The head when no entry is left: the genesis, or (once retention pruned every entry) the
+   * newest checkpoint kept, whose seq and hash the chain goes on from.
+   */
+  private async prunedHead(manager: { query: DataSource['query'] }): Promise<{ seq: number; hash: string }> {
+    const [kept]: { seq: string; hash: string }[] = await manager.query(
+      `SELECT seq, hash FROM audit_checkpoints ORDER BY seq DESC LIMIT 1`,
+    );
+    return kept ? { seq: Number(kept.seq), hash: kept.hash } : { seq: 0, hash: GENESIS_HASH };
+  }
+}
