@@ -99,8 +99,17 @@ export {
 export { DocumentDeletedPayload } from './deleted-documents/document-deleted.payload';
 
 // Periodic work
+export {
+  ClaimLoop,
+  leaseFree,
+  releaseLeases,
+  type ClaimLoopOptions,
+  type ClaimRound,
+  type LeaseColumns,
+} from './jobs/claim-loop';
 export { GroupCommit } from './jobs/group-commit';
 export { PeriodicJob, type JobTimer, type PeriodicJobOptions } from './jobs/periodic-job';
+export { periodicJobProvider, periodicJobToken } from './jobs/periodic-job.provider';
 export { Outbox } from './outbox/outbox';
 
 // Audit trail (CONTRACT §8)
