@@ -7,7 +7,15 @@ import {
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { GroupCommit, InjectConfig, PeriodicJob } from '@media/platform';
+import {
+  ClaimLoop,
+  GroupCommit,
+  InjectConfig,
+  leaseFree,
+  releaseLeases,
+  type ClaimRound,
+  type LeaseColumns,
+} from '@media/platform';
 import { Agent, request } from 'undici';
 import type { DataSource } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
@@ -16,9 +24,8 @@ import { ResolverService } from './resolver.service';
 import { SecretBox, signatureHeader } from './secret-box';
 import { WebhookAlertsService } from './webhook-alerts.service';
 
-const POLL_MS = 1_000;
-const NUDGE_MS = 20;
-const EAGER_ROUNDS = 5;
+/** A message's lease: the replica sending it, until when. */
+const LEASE: LeaseColumns = { table: 'webhook_messages', owner: 'lease_owner', until: 'lease_until' };
 /**
  * Sends in flight at once per endpoint, across every replica: enough to keep a receiver on the
  * same network busy while each send's record waits for its batch (bench/webhooks.mjs).
@@ -89,22 +96,8 @@ export class WebhooksWorker implements OnApplicationBootstrap, OnApplicationShut
     delivered: new GroupCommit((items: Recorded[]) => this.recordMany(items)),
     failed: new GroupCommit((items: Recorded[]) => this.recordMany(items)),
   };
-  private eager = 0;
   private stopped = false;
-  private readonly job = new PeriodicJob({
-    name: 'Webhooks',
-    every: POLL_MS,
-    retryAfter: POLL_MS * 2,
-    run: () => this.claimRound(),
-    after: ({ claimed, full }: { claimed: number; full: boolean }) => {
-      if (full) return 0;
-      if (claimed === 0 && this.eager > 0) {
-        this.eager -= 1;
-        return NUDGE_MS * 3;
-      }
-      return POLL_MS;
-    },
-  });
+  private readonly loop = new ClaimLoop({ name: 'Webhooks', nudge: 20, round: () => this.claimRound() });
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -123,35 +116,27 @@ export class WebhooksWorker implements OnApplicationBootstrap, OnApplicationShut
 
   onApplicationBootstrap(): void {
     // Without the key no secret can be opened: nothing is sent (creating endpoints answers 503).
-    if (this.box) this.job.start();
+    if (this.box) this.loop.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    await this.job.stop();
+    await this.loop.stop();
     // Sends still running are cut short and their leases given back, so another replica sends
     // them at once rather than after the lease (the receiver may see that delivery twice).
     const ids = [...this.inFlight.keys()];
     for (const controller of this.inFlight.values()) controller.abort();
-    if (ids.length > 0) {
-      await this.dataSource
-        .query(
-          `UPDATE webhook_messages SET lease_owner = NULL, lease_until = NULL WHERE id = ANY($1) AND lease_owner = $2`,
-          [ids, this.owner],
-        )
-        .catch(() => undefined);
-    }
+    await releaseLeases(this.dataSource, LEASE, ids, this.owner).catch(() => undefined);
     await this.agent.close().catch(() => undefined);
   }
 
   /** New messages were queued in a transaction about to commit: look soon, and briefly keep looking. */
   nudge(): void {
-    this.eager = EAGER_ROUNDS;
-    this.job.soon(NUDGE_MS);
+    this.loop.nudge();
   }
 
   /** Claims what is due (within each endpoint's share) and starts sending it; does not wait for the sends. */
-  async claimRound(): Promise<{ claimed: number; full: boolean }> {
+  async claimRound(): Promise<ClaimRound> {
     const room = REPLICA_CONCURRENCY - this.inFlight.size;
     if (this.stopped || room <= 0) return { claimed: 0, full: false };
     const lease = 2 * this.config.webhooks.timeout + LEASE_MARGIN_MS;
@@ -161,7 +146,7 @@ export class WebhooksWorker implements OnApplicationBootstrap, OnApplicationShut
          CROSS JOIN LATERAL (
            SELECT x.id FROM webhook_messages x
             WHERE x.endpoint_id = e.id AND x.status = 'pending' AND x.next_attempt_at <= clock_timestamp()
-              AND (x.lease_until IS NULL OR x.lease_until < clock_timestamp())
+              AND ${leaseFree(LEASE, 'x')}
             ORDER BY x.next_attempt_at, x.created_at
             LIMIT GREATEST(0, CASE WHEN e.failing_since IS NULL THEN $3::int ELSE $5::int END
                               - (SELECT count(*) FROM webhook_messages b
@@ -205,7 +190,7 @@ export class WebhooksWorker implements OnApplicationBootstrap, OnApplicationShut
       );
     } finally {
       this.inFlight.delete(message.id);
-      if (!this.stopped) this.job.soon(0);
+      if (!this.stopped) this.loop.soon(0);
     }
   }
 
