@@ -72,9 +72,10 @@ interface Recorded {
 /**
  * Delivers webhook messages (docs/api/webhooks.md). A round claims due messages with a lease
  * (one statement, committed at once, `FOR UPDATE SKIP LOCKED`, so replicas take different rows),
- * at most ENDPOINT_CONCURRENCY in flight per endpoint across the replicas, so a slow or failing
- * endpoint only ever holds its own share; each send runs outside any transaction and its
- * attempt is recorded only while the lease is still this replica's. A replica that dies leaves
+ * at most ENDPOINT_CONCURRENCY in flight per endpoint across the replicas (FAILING_ENDPOINT_CONCURRENCY
+ * while it fails), so a slow or failing endpoint only ever holds its own share; each send runs
+ * outside any transaction and its attempt is recorded (in a batch, see `records`) only while the
+ * lease is still this replica's. A replica that dies leaves
  * its leases to expire; another one then sends those messages again (at least once, with the
  * same `webhook-id`). A send starts right after its claim, with the lease longer than
  * WEBHOOK_TIMEOUT, so two replicas never send the same attempt.
