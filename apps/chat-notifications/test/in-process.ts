@@ -19,6 +19,8 @@ import {
   generateTestKeys,
   mintToken,
   queryDatabase,
+  standInAclUsers,
+  standInProfile,
   startJwks,
   startNats,
   type ApiResponse,
@@ -57,19 +59,7 @@ export class Harness {
     this.jwks = await startJwks(this.keys);
     await createDatabases([this.database]);
     this.nc = await connect({ servers: this.nats.url });
-    this.nc.subscribe('acl.users.get-many', {
-      callback: (_error, message) => {
-        const packet = message.json<{ id: string; data: { data: { ids: string[] } } }>();
-        const response = packet.data.data.ids.map((id) => ({
-          id,
-          email: `${id}@example.com`,
-          name: 'Tester',
-          status: 'ACTIVE',
-        }));
-        message.respond(JSON.stringify({ id: packet.id, response, isDisposed: true }));
-      },
-    });
-    await this.nc.flush();
+    await standInAclUsers(this.nc, standInProfile('Tester'));
     this.smtp = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],

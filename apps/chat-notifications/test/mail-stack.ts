@@ -13,6 +13,7 @@ import {
   dropDatabases,
   freePort,
   spawnDist,
+  standInAclUsers,
   startNats,
   waitReady,
   type DistProcess,
@@ -87,16 +88,10 @@ export async function startMailStack(options: MailStackOptions): Promise<MailSta
 
   const nats: PrivateNats = await startNats();
   const nc = await connect({ servers: nats.url });
-  nc.subscribe('acl.users.get-many', {
-    callback: (_error, message) => {
-      const packet = message.json<{ id: string; data: { data: { ids: string[] } } }>();
-      const response = packet.data.data.ids
-        .filter((id) => people.has(id))
-        .map((id) => ({ id, email: people.get(id), name: options.recipientName, status: 'ACTIVE' }));
-      message.respond(JSON.stringify({ id: packet.id, response, isDisposed: true }));
-    },
+  await standInAclUsers(nc, (id) => {
+    const email = people.get(id);
+    return email === undefined ? undefined : { email, name: options.recipientName, status: 'ACTIVE' };
   });
-  await nc.flush();
 
   const dbName = `e2e_chat_${options.name}_${randomBytes(4).toString('hex')}`;
   await createDatabases([dbName]);

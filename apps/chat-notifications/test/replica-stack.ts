@@ -19,6 +19,8 @@ import {
   mintToken,
   queryDatabase,
   spawnDist,
+  standInAclUsers,
+  standInProfile,
   startNats,
   waitReady,
   type DistProcess,
@@ -65,16 +67,7 @@ export async function startReplicaStack(name: string): Promise<ReplicaStack> {
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,
   });
-  nc.subscribe('acl.users.get-many', {
-    callback: (_error, message) => {
-      const packet = message.json<{ id: string; data: { data: { ids: string[] } } }>();
-      const response = packet.data.data.ids
-        .filter((id) => known.has(id))
-        .map((id) => ({ id, email: `${id}@example.com`, name: 'Chat Tester', status: 'ACTIVE' }));
-      message.respond(JSON.stringify({ id: packet.id, response, isDisposed: true }));
-    },
-  });
-  await nc.flush();
+  await standInAclUsers(nc, (id) => (known.has(id) ? standInProfile('Chat Tester')(id) : undefined));
 
   const dbName = `e2e_chat_${name}_${randomBytes(4).toString('hex')}`;
   await createDatabases([dbName]);

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { eventually } from '@media/testing';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
-import { WebhookRetentionWorker } from '../src/webhooks/webhook-retention.worker';
+import { WebhookRetentionService } from '../src/webhooks/webhook-retention.service';
 import { Receiver, WebhooksHarness, type Received } from './webhooks-harness';
 
 const admin = randomUUID();
@@ -286,7 +286,7 @@ describe('webhook event retention', () => {
          ($1, $3, 'assignment.task.claimed', 'pending', now())`,
       [id, old, pending],
     );
-    await h.apps[0].app.get(WebhookRetentionWorker).prune();
+    await h.apps[0].app.get(WebhookRetentionService).prune();
     const kept = await h.query<{ id: string }>(
       `SELECT id FROM webhook_events WHERE id = ANY($1) ORDER BY id`,
       [[old, pending, recent]],

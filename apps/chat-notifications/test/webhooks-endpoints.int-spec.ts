@@ -140,4 +140,25 @@ describe('webhook endpoints', () => {
       ]),
     );
   });
+
+  it("checks a change with creation's rules: null only clears the description, an empty list and unknown fields are 422", async () => {
+    const endpoint = await h.endpoint(PUBLIC_URL, ['assignment.task.claimed']);
+    const refused = await h.api(`/endpoints/${endpoint.id}`, {
+      method: 'PATCH',
+      json: { url: null, event_types: [], disabled: 'no', x: 1 },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail.map((issue: { loc: string[] }) => issue.loc.join('.')).sort()).toEqual([
+      'body.disabled',
+      'body.event_types',
+      'body.url',
+      'body.x',
+    ]);
+    const cleared = await h.api(`/endpoints/${endpoint.id}`, {
+      method: 'PATCH',
+      json: { description: null },
+    });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.data).toMatchObject({ url: PUBLIC_URL, description: null });
+  });
 });

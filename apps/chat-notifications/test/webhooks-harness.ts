@@ -21,6 +21,8 @@ import {
   mintToken,
   queryDatabase,
   spawnDist,
+  standInAclUsers,
+  standInProfile,
   startJwks,
   startNats,
   waitReady,
@@ -113,19 +115,7 @@ export class WebhooksHarness {
         message.respond(JSON.stringify({ id: packet.id, response: { user_ids: ids }, isDisposed: true }));
       },
     });
-    this.nc.subscribe('acl.users.get-many', {
-      callback: (_error, message) => {
-        const packet = message.json<{ id: string; data: { data: { ids: string[] } } }>();
-        const response = packet.data.data.ids.map((id) => ({
-          id,
-          email: `${id}@example.com`,
-          name: 'Admin',
-          status: 'ACTIVE',
-        }));
-        message.respond(JSON.stringify({ id: packet.id, response, isDisposed: true }));
-      },
-    });
-    await this.nc.flush();
+    await standInAclUsers(this.nc, standInProfile('Admin'));
   }
 
   /** The environment of a replica (the test's overrides last). */

@@ -86,7 +86,7 @@ export { newestFirst, Paginator, type KeysetColumn, type KeysetOrder } from './p
 export { RpcClient } from './nats/rpc-client';
 export { isInProcess } from './nats/transport';
 export { natsConnectionOptions } from './nats/credentials';
-export { OnEvent } from './outbox/on-event';
+export { OnEvent, OnEvents } from './outbox/on-event';
 
 // Clients of acl and documents; the documents this app saw deleted
 export { AclClient } from './clients/acl.client';
@@ -100,7 +100,17 @@ export {
 export { DocumentDeletedPayload } from './deleted-documents/document-deleted.payload';
 
 // Periodic work
+export {
+  ClaimLoop,
+  leaseFree,
+  releaseLeases,
+  type ClaimLoopOptions,
+  type ClaimRound,
+  type LeaseColumns,
+} from './jobs/claim-loop';
+export { GroupCommit } from './jobs/group-commit';
 export { PeriodicJob, type JobTimer, type PeriodicJobOptions } from './jobs/periodic-job';
+export { periodicJobProvider, periodicJobToken } from './jobs/periodic-job.provider';
 export { Outbox } from './outbox/outbox';
 
 // Audit trail (CONTRACT §8)

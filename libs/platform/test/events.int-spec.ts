@@ -11,6 +11,7 @@ import { eventually, queryDatabase, testEnv } from '@media/testing';
 import { DataSource } from 'typeorm';
 import { Outbox } from '../src';
 import { bootFixture, type BootedFixture } from './fixture/boot';
+import { BatchRecorder } from './fixture/fixture.app';
 
 const FUTURE_SUBJECT = 'future.thing.happened';
 const CONSUMER_PREFIX = `t${randomUUID().slice(0, 8)}`;
@@ -80,11 +81,12 @@ it('gives each handler of one subject its own durable consumer, so each gets eve
   for (const event of events) {
     const rows = await eventually(
       () => processed(event.id),
-      (r) => r.length === 2,
+      (r) => r.length === 3,
       10_000,
     );
     expect(rows.map((r) => r.consumer)).toEqual([
       'fixture-platform:AuditRecorder.audit',
+      'fixture-platform:BatchRecorder.many',
       'fixture-platform:ReceiptRecorder.record',
     ]);
   }
@@ -119,6 +121,7 @@ it('dead-letters an event its handler keeps failing after EVENTS_MAX_DELIVER del
   ]);
   // The other handler applied it as usual; the failing one did not record it as processed.
   expect((await processed(event.id)).map((r) => r.consumer)).toEqual([
+    'fixture-platform:BatchRecorder.many',
     'fixture-platform:ReceiptRecorder.record',
   ]);
   // And it is not redelivered any more: the server counts it as acknowledged (terminated).
@@ -141,17 +144,92 @@ it('dead-letters an event its handler keeps failing after EVENTS_MAX_DELIVER del
   expect(Number(counted?.split(' ').pop())).toBeGreaterThanOrEqual(1);
 });
 
+/** Holds BatchRecorder until the returned function is called. */
+function holdBatches(): () => void {
+  let release!: () => void;
+  BatchRecorder.gate = new Promise<void>((resolve) => (release = resolve));
+  return () => {
+    BatchRecorder.gate = undefined;
+    release();
+  };
+}
+
+/** Waits until the BatchRecorder's consumer has been handed at least `count` unacknowledged events. */
+const handedOut = (count: number) =>
+  eventually(
+    () => consumerInfo('BatchRecorder_many'),
+    (info) => info.num_ack_pending >= count,
+    10_000,
+  );
+
+describe('@OnEvents', () => {
+  it('applies the events that arrived meanwhile together, each once, a redelivered one not again', async () => {
+    const release = holdBatches();
+    const first = envelope({ batch: 'together' });
+    await publish(first);
+    await handedOut(1);
+    const rest = Array.from({ length: 20 }, () => envelope({ batch: 'together' }));
+    for (const event of rest) await publish(event);
+    await handedOut(rest.length + 1);
+    release();
+    const consumer = 'fixture-platform:BatchRecorder.many';
+    for (const event of [first, ...rest])
+      await eventually(
+        () => processed(event.id),
+        (rows) => rows.some((row) => row.consumer === consumer),
+        10_000,
+      );
+    const ours = new Set([first, ...rest].map((event) => event.id));
+    const batches = BatchRecorder.batches.filter((batch) => batch.some((id) => ours.has(id)));
+    // The first alone (applied at once), then the 20 that came while it was held, together.
+    expect(batches).toEqual([[first.id], rest.map((event) => event.id)]);
+
+    // The same event again (another message): recorded as processed, so not applied a second time.
+    await jetstream(nc).publish(ChatEvents.messageCreated, JSON.stringify(first), { msgID: randomUUID() });
+    const marker = envelope({ batch: 'after' });
+    await publish(marker);
+    await eventually(
+      () => BatchRecorder.batches.flat(),
+      (ids) => ids.includes(marker.id),
+      10_000,
+    );
+    expect(BatchRecorder.batches.flat().filter((id) => id === first.id)).toHaveLength(1);
+  });
+
+  it('applies the events of a failing batch one at a time: only the failing one is retried and dead-lettered', async () => {
+    const release = holdBatches();
+    const opener = envelope({ batch: 'opener' });
+    await publish(opener);
+    await handedOut(1);
+    const good = Array.from({ length: 4 }, () => envelope({ batch: 'survivor' }));
+    const poison = envelope({ batch: 'poison', poison: 'batch' });
+    for (const event of [good[0], good[1], poison, good[2], good[3]]) await publish(event);
+    await handedOut(6);
+    release();
+    const letters = await eventually(
+      async () => (await deadLetters(poison.id)).filter((l) => l.consumer.endsWith('BatchRecorder.many')),
+      (rows) => rows.length > 0,
+      15_000,
+    );
+    expect(letters).toMatchObject([{ error: 'poisoned: batch', deliveries: 3 }]);
+    const applied = BatchRecorder.batches.flat();
+    for (const event of good) expect(applied.filter((id) => id === event.id)).toHaveLength(1);
+    expect(applied).not.toContain(poison.id);
+  });
+});
+
 it('dead-letters at once an event whose id is not a uuid, in every handler, without retrying', async () => {
   // Unique per run: the stream keeps earlier runs' messages, and new consumers read them too.
   const badId = `not-a-uuid-${randomUUID().slice(0, 8)}`;
   await publish(envelope({ fixture: 'x' }, badId));
   const letters = await eventually(
     () => deadLetters(badId),
-    (r) => r.length === 2,
+    (r) => r.length === 3,
     10_000,
   );
   expect(letters.map((l) => [l.consumer, l.deliveries])).toEqual([
     ['fixture-platform:AuditRecorder.audit', 1],
+    ['fixture-platform:BatchRecorder.many', 1],
     ['fixture-platform:ReceiptRecorder.record', 1],
   ]);
   expect(letters[0].error).toMatch(/not a uuid/);
@@ -165,10 +243,10 @@ it('dead-letters a message that is not JSON', async () => {
       queryDatabase<{ error: string }>(fixture.db, `SELECT error FROM dead_letters WHERE payload = $1`, [
         `{${marker}`,
       ]),
-    (r) => r.length === 2,
+    (r) => r.length === 3,
     10_000,
   );
-  expect(letters.map((l) => l.error)).toEqual(['the message is not JSON', 'the message is not JSON']);
+  expect(letters.map((l) => l.error)).toEqual(Array(3).fill('the message is not JSON'));
 });
 
 it("keeps a newer version's subjects in the stream and sets its limits explicitly", async () => {

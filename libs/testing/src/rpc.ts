@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { AclSubjects, type UserProfile } from '@media/contracts';
 
 /** Nest's reply packet to a NATS request: `{id, response, isDisposed}` or `{id, err, isDisposed}`. */
 export interface NestReply<T> {
@@ -69,3 +70,35 @@ export function rpcTestClientForFile(natsUrl: () => string): RpcTestClient {
     close: async () => client?.close(),
   };
 }
+
+/** What a stand-in for acl answers of one user (the id is added). */
+export type StandInProfile = Omit<Partial<UserProfile>, 'id'>;
+
+/**
+ * A stand-in for acl's `acl.users.get-many` on `nc`, for tests that do not boot acl: each asked
+ * id is answered with `profileOf(id)` as Nest's responder would (`{id, response, isDisposed}`),
+ * an id it answers undefined for is left out as acl leaves out unknown users. Resolves once the
+ * server has the subscription.
+ */
+export async function standInAclUsers(
+  nc: NatsConnection,
+  profileOf: (id: string) => StandInProfile | undefined,
+): Promise<Subscription> {
+  const subscription = nc.subscribe(AclSubjects.usersGetMany, {
+    callback: (_error, message) => {
+      const packet = message.json<{ id: string; data: { data: { ids: string[] } } }>();
+      const response = packet.data.data.ids.flatMap((id) => {
+        const profile = profileOf(id);
+        return profile ? [{ id, ...profile }] : [];
+      });
+      message.respond(JSON.stringify({ id: packet.id, response, isDisposed: true }));
+    },
+  });
+  await nc.flush();
+  return subscription;
+}
+
+/** A stand-in profile: `<id>@example.com`, ACTIVE, named `name`. */
+export const standInProfile =
+  (name: string) =>
+  (id: string): StandInProfile => ({ email: `${id}@example.com`, name, status: 'ACTIVE' });

@@ -1,10 +1,7 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { PeriodicJob } from '@media/platform';
 import type { DataSource } from 'typeorm';
 
-const RETENTION_LOCK = 'acl:session-retention';
-const EVERY_MS = 60 * 60_000;
 /** Families per DELETE: short transactions. */
 const BATCH = 1_000;
 
@@ -12,33 +9,11 @@ const BATCH = 1_000;
  * Deletes the refresh-token rows of sessions that are over: every token of the family has expired,
  * or the family was revoked (docs/operations/capacity.md). A live family keeps its retired rows,
  * so presenting a copied token still ends the session; an ended one can be presented to no effect.
+ * Run hourly by the SessionRetention job (session-retention.worker.ts).
  */
 @Injectable()
-export class SessionRetentionService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('SessionRetention');
-  private readonly job: PeriodicJob<number>;
-
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.job = new PeriodicJob({
-      name: 'SessionRetention',
-      every: EVERY_MS,
-      firstAfter: 60_000,
-      jitter: 0.1,
-      exclusive: { dataSource, lock: RETENTION_LOCK },
-      run: () => this.prune(new Date()),
-      onResult: (deleted) => {
-        if (deleted > 0) this.logger.log({ deleted }, 'Deleted the refresh tokens of ended sessions');
-      },
-    });
-  }
-
-  onApplicationBootstrap(): void {
-    this.job.start();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.job.stop();
-  }
+export class SessionRetentionService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Deletes the rows of families over at `now`; how many rows went. */
   async prune(now: Date): Promise<number> {

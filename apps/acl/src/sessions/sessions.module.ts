@@ -7,6 +7,7 @@ import { TokenVersions1764000000006 } from '../database/migrations/1764000000006
 import { RefreshToken } from './refresh-token.entity';
 import { RefreshTokensService } from './refresh-tokens.service';
 import { SessionRetentionService } from './session-retention.service';
+import { sessionRetentionWorker } from './session-retention.worker';
 import { SessionsController } from './sessions.controller';
 import { SessionsRpc } from './sessions.rpc';
 import { TokenVersionsService } from './token-versions.service';
@@ -24,7 +25,7 @@ import { TokenVersionsService } from './token-versions.service';
 @Module({
   imports: [TypeOrmModule.forFeature([RefreshToken])],
   controllers: [SessionsController, SessionsRpc],
-  providers: [RefreshTokensService, TokenVersionsService, SessionRetentionService],
+  providers: [RefreshTokensService, TokenVersionsService, SessionRetentionService, sessionRetentionWorker],
   exports: [RefreshTokensService, TokenVersionsService],
 })
 export class SessionsModule {}

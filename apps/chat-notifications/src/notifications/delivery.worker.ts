@@ -8,7 +8,16 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { AclSubjects, idPages, type NotificationPriority } from '@media/contracts';
-import { DrainHooks, InjectConfig, PeriodicJob, RpcClient } from '@media/platform';
+import {
+  ClaimLoop,
+  DrainHooks,
+  InjectConfig,
+  leaseFree,
+  releaseLeases,
+  RpcClient,
+  type ClaimRound,
+  type LeaseColumns,
+} from '@media/platform';
 import type { DataSource } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
 import { FramesService } from '../realtime/frames.service';
@@ -19,10 +28,8 @@ import { Stopping } from '../mail/stopping';
 import type { Notification } from './notification.entity';
 import { toNotificationView } from './notifications.view';
 
-const POLL_MS = 1_000;
-const NUDGE_MS = 30;
-/** Empty rounds at a short interval after a nudge. */
-const EAGER_ROUNDS = 5;
+/** An email's lease: the round that claimed it, until when. */
+const LEASE: LeaseColumns = { table: 'notifications', owner: 'email_claim', until: 'email_lease_until' };
 /** Websocket pushes taken per round. */
 const BATCH = 100;
 /** Emails claimed per round: sent one after another within one lease. */
@@ -70,20 +77,10 @@ export function emailMessageId(notificationId: string, domain: string): string {
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Delivery');
   private readonly stopping = new Stopping();
-  private eager = 0;
-  private readonly job = new PeriodicJob({
+  private readonly loop = new ClaimLoop({
     name: 'Delivery',
-    every: POLL_MS,
-    retryAfter: POLL_MS * 2,
-    run: () => this.deliverRound(),
-    after: ({ taken, full }: { taken: number; full: boolean }) => {
-      if (full) return 0;
-      if (taken === 0 && this.eager > 0) {
-        this.eager -= 1;
-        return NUDGE_MS * 3;
-      }
-      return POLL_MS;
-    },
+    actor: 'chat-notifications:delivery',
+    round: () => this.deliverRound(),
   });
 
   constructor(
@@ -100,7 +97,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   onApplicationBootstrap(): void {
-    this.job.start();
+    this.loop.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -118,29 +115,28 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       this.logger.warn('SMTP sends still under way at the shutdown grace: cut, to be sent again');
       this.mailer.cut();
     });
-    await this.job.stop();
+    await this.loop.stop();
     this.stopping.end();
   }
 
   /**
    * Called when entries were written in a transaction that is about to commit: look soon, and
-   * keep looking briefly (a few empty rounds at NUDGE_MS) in case the commit lands after the
-   * first look, rather than waiting a whole POLL_MS.
+   * keep looking briefly (ClaimLoop's eager rounds) in case the commit lands after the first
+   * look, rather than waiting a whole poll.
    */
   nudge(): void {
-    this.eager = EAGER_ROUNDS;
-    this.job.soon(NUDGE_MS);
+    this.loop.nudge();
   }
 
   /**
    * One round: pending pushes, then one claimed batch of emails, then the summaries that are due
    * (held emails at the end of quiet hours, daily digests: docs/api/contract.md §7.3).
    */
-  async deliverRound(): Promise<{ taken: number; full: boolean }> {
+  async deliverRound(): Promise<ClaimRound> {
     const pushed = await this.pushBatch();
     const mailed = this.stopping.requested ? 0 : await this.emailBatch();
     const summarised = this.stopping.requested ? 0 : await this.digests.round(this.stopping);
-    return { taken: pushed + mailed + summarised, full: pushed === BATCH || mailed === EMAIL_BATCH };
+    return { claimed: pushed + mailed + summarised, full: pushed === BATCH || mailed === EMAIL_BATCH };
   }
 
   /**
@@ -186,7 +182,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
           SET email_claim = $1, email_lease_until = clock_timestamp() + $2 * interval '1 millisecond'
         WHERE id IN (SELECT id FROM notifications
                       WHERE email_status = 'pending'
-                        AND (email_lease_until IS NULL OR email_lease_until <= clock_timestamp())
+                        AND ${leaseFree(LEASE)}
                       ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
         RETURNING id, recipient_id, title, body, priority, attempts`,
       [claim, leaseMs, EMAIL_BATCH],
@@ -278,10 +274,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   /** Gives claimed emails back at once (not started or cut: shutting down, or too little lease left). */
   private async release(emails: ClaimedEmail[], claim: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE notifications SET email_claim = NULL, email_lease_until = NULL
-        WHERE id = ANY($1::uuid[]) AND email_claim = $2 AND email_status = 'pending'`,
-      [emails.map((e) => e.id), claim],
+    await releaseLeases(
+      this.dataSource,
+      LEASE,
+      emails.map((e) => e.id),
+      claim,
+      `AND email_status = 'pending'`,
     );
   }
 }

@@ -1,11 +1,5 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
-import { InjectConfig, PeriodicJob } from '@media/platform';
+import { Logger } from '@nestjs/common';
+import { APP_CONFIG, periodicJobProvider } from '@media/platform';
 import type { ChatNotificationsConfig } from '../config';
 import { FramesService } from './frames.service';
 
@@ -13,6 +7,7 @@ import { FramesService } from './frames.service';
 const PRUNE_BATCH = 200;
 /** Pruning runs at least this often, and at least once per WS_RESUME_WINDOW. */
 const PRUNE_EVERY_MS = 60_000;
+const logger = new Logger('FramesPrune');
 
 /**
  * Deletes websocket frames older than WS_RESUME_WINDOW. Every replica runs it; they share the
@@ -20,34 +15,20 @@ const PRUNE_EVERY_MS = 60_000;
  * frame older than the window that is still there is never replayed to a resuming client
  * (FramesService.resumePoint looks at the window itself), so pruning late costs only space.
  */
-@Injectable()
-export class FramesWorker implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('FramesPrune');
-  private readonly job: PeriodicJob<number>;
-
-  constructor(
-    @Inject(FramesService) private readonly frames: FramesService,
-    @InjectConfig() config: ChatNotificationsConfig,
-  ) {
+export const framesWorker = periodicJobProvider({
+  name: 'FramesPrune',
+  inject: [FramesService, APP_CONFIG],
+  useFactory: (frames: FramesService, config: ChatNotificationsConfig) => {
     const every = Math.min(PRUNE_EVERY_MS, config.realtime.resumeWindow);
-    this.job = new PeriodicJob({
-      name: 'FramesPrune',
+    return {
       every,
       jitter: 0.2,
       firstAfter: every,
-      after: (deleted) => (deleted === PRUNE_BATCH ? 0 : every),
-      run: () => this.frames.prune(PRUNE_BATCH),
-      onResult: (deleted) => {
-        if (deleted > 0) this.logger.debug({ payloads: deleted }, 'websocket frames pruned');
+      after: (deleted: number) => (deleted === PRUNE_BATCH ? 0 : every),
+      run: () => frames.prune(PRUNE_BATCH),
+      onResult: (deleted: number) => {
+        if (deleted > 0) logger.debug({ payloads: deleted }, 'websocket frames pruned');
       },
-    });
-  }
-
-  onApplicationBootstrap(): void {
-    this.job.start();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.job.stop();
-  }
-}
+    };
+  },
+});

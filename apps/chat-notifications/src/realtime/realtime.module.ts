@@ -3,7 +3,7 @@ import { HttpAdapterHost, ModuleRef, type ApplicationConfig } from '@nestjs/core
 import { Feature } from '@media/platform';
 import { WsFrames1764800000040 } from '../database/migrations/1764800000040-ws-frames';
 import { FramesService } from './frames.service';
-import { FramesWorker } from './frames.worker';
+import { framesWorker } from './frames.worker';
 import { PushGateway } from './push.gateway';
 import { PushService } from './push.service';
 import { TicketsController } from './tickets.controller';
@@ -32,7 +32,7 @@ const adapterInstaller = {
   controllers: [TicketsController],
   providers: [
     FramesService,
-    FramesWorker,
+    framesWorker,
     PushService,
     TicketsService,
     WsAuthService,

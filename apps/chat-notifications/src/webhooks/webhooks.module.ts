@@ -3,7 +3,8 @@ import { Feature } from '@media/platform';
 import { Webhooks1764800000050 } from '../database/migrations/1764800000050-webhooks';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { WebhookAlertsService } from './webhook-alerts.service';
-import { WebhookRetentionWorker } from './webhook-retention.worker';
+import { WebhookRetentionService } from './webhook-retention.service';
+import { webhookRetentionWorker } from './webhook-retention.worker';
 import { WebhooksConsumer } from './webhooks.consumer';
 import { WebhooksWorker } from './webhooks.worker';
 import { ResolverService } from './resolver.service';
@@ -26,7 +27,8 @@ import { WebhookMessage } from './webhook-message.entity';
     EndpointsService,
     WebhookAlertsService,
     WebhooksWorker,
-    WebhookRetentionWorker,
+    WebhookRetentionService,
+    webhookRetentionWorker,
     WebhooksConsumer,
   ],
 })

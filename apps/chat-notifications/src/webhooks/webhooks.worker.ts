@@ -7,7 +7,15 @@ import {
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { changedRows, InjectConfig, PeriodicJob } from '@media/platform';
+import {
+  ClaimLoop,
+  GroupCommit,
+  InjectConfig,
+  leaseFree,
+  releaseLeases,
+  type ClaimRound,
+  type LeaseColumns,
+} from '@media/platform';
 import { Agent, request } from 'undici';
 import type { DataSource } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
@@ -16,13 +24,20 @@ import { ResolverService } from './resolver.service';
 import { SecretBox, signatureHeader } from './secret-box';
 import { WebhookAlertsService } from './webhook-alerts.service';
 
-const POLL_MS = 1_000;
-const NUDGE_MS = 20;
-const EAGER_ROUNDS = 5;
-/** Sends in flight at once per endpoint, across every replica: a hung endpoint holds at most these. */
-export const ENDPOINT_CONCURRENCY = 8;
+/** A message's lease: the replica sending it, until when. */
+const LEASE: LeaseColumns = { table: 'webhook_messages', owner: 'lease_owner', until: 'lease_until' };
+/**
+ * Sends in flight at once per endpoint, across every replica: enough to keep a receiver on the
+ * same network busy while each send's record waits for its batch (bench/webhooks.mjs).
+ */
+export const ENDPOINT_CONCURRENCY = 64;
+/**
+ * The share of an endpoint that is failing (its last delivery failed): a hung one holds at most
+ * these after its first timeout, so a handful of hung endpoints cannot fill a replica's sends.
+ */
+export const FAILING_ENDPOINT_CONCURRENCY = 4;
 /** Sends in flight at once on one replica. */
-const REPLICA_CONCURRENCY = 256;
+const REPLICA_CONCURRENCY = 1024;
 /** What an attempt keeps of the answer. */
 const RESPONSE_KEPT = 1024;
 /** A lease outlives the send it covers (WEBHOOK_TIMEOUT) by as much again plus this, to record it. */
@@ -48,12 +63,19 @@ interface Outcome {
   responseBody: string;
 }
 
+/** An attempt to write down. */
+interface Recorded {
+  message: Claimed;
+  outcome: Outcome;
+}
+
 /**
  * Delivers webhook messages (docs/api/webhooks.md). A round claims due messages with a lease
  * (one statement, committed at once, `FOR UPDATE SKIP LOCKED`, so replicas take different rows),
- * at most ENDPOINT_CONCURRENCY in flight per endpoint across the replicas, so a slow or failing
- * endpoint only ever holds its own share; each send runs outside any transaction and its
- * attempt is recorded only while the lease is still this replica's. A replica that dies leaves
+ * at most ENDPOINT_CONCURRENCY in flight per endpoint across the replicas (FAILING_ENDPOINT_CONCURRENCY
+ * while it fails), so a slow or failing endpoint only ever holds its own share; each send runs
+ * outside any transaction and its attempt is recorded (in a batch, see `records`) only while the
+ * lease is still this replica's. A replica that dies leaves
  * its leases to expire; another one then sends those messages again (at least once, with the
  * same `webhook-id`). A send starts right after its claim, with the lease longer than
  * WEBHOOK_TIMEOUT, so two replicas never send the same attempt.
@@ -66,22 +88,21 @@ export class WebhooksWorker implements OnApplicationBootstrap, OnApplicationShut
   private readonly box?: SecretBox;
   private readonly agent: Agent;
   private readonly inFlight = new Map<string, AbortController>();
-  private eager = 0;
+  /**
+   * Outcomes are written a batch at a time, deliveries apart from failures: a failure locks its
+   * endpoint's row (to count towards disabling it), and a burst of them from a hung endpoint
+   * must not hold up the record, and so the next send, of another endpoint's deliveries.
+   */
+  private readonly records = {
+    delivered: new GroupCommit((items: Recorded[]) => this.recordMany(items)),
+    failed: new GroupCommit((items: Recorded[]) => this.recordMany(items)),
+  };
   private stopped = false;
-  private readonly job = new PeriodicJob({
+  private readonly loop = new ClaimLoop({
     name: 'Webhooks',
     actor: 'chat-notifications:webhooks',
-    every: POLL_MS,
-    retryAfter: POLL_MS * 2,
-    run: () => this.claimRound(),
-    after: ({ claimed, full }: { claimed: number; full: boolean }) => {
-      if (full) return 0;
-      if (claimed === 0 && this.eager > 0) {
-        this.eager -= 1;
-        return NUDGE_MS * 3;
-      }
-      return POLL_MS;
-    },
+    nudge: 20,
+    round: () => this.claimRound(),
   });
 
   constructor(
@@ -101,35 +122,27 @@ export class WebhooksWorker implements OnApplicationBootstrap, OnApplicationShut
 
   onApplicationBootstrap(): void {
     // Without the key no secret can be opened: nothing is sent (creating endpoints answers 503).
-    if (this.box) this.job.start();
+    if (this.box) this.loop.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    await this.job.stop();
+    await this.loop.stop();
     // Sends still running are cut short and their leases given back, so another replica sends
     // them at once rather than after the lease (the receiver may see that delivery twice).
     const ids = [...this.inFlight.keys()];
     for (const controller of this.inFlight.values()) controller.abort();
-    if (ids.length > 0) {
-      await this.dataSource
-        .query(
-          `UPDATE webhook_messages SET lease_owner = NULL, lease_until = NULL WHERE id = ANY($1) AND lease_owner = $2`,
-          [ids, this.owner],
-        )
-        .catch(() => undefined);
-    }
+    await releaseLeases(this.dataSource, LEASE, ids, this.owner).catch(() => undefined);
     await this.agent.close().catch(() => undefined);
   }
 
   /** New messages were queued in a transaction about to commit: look soon, and briefly keep looking. */
   nudge(): void {
-    this.eager = EAGER_ROUNDS;
-    this.job.soon(NUDGE_MS);
+    this.loop.nudge();
   }
 
   /** Claims what is due (within each endpoint's share) and starts sending it; does not wait for the sends. */
-  async claimRound(): Promise<{ claimed: number; full: boolean }> {
+  async claimRound(): Promise<ClaimRound> {
     const room = REPLICA_CONCURRENCY - this.inFlight.size;
     if (this.stopped || room <= 0) return { claimed: 0, full: false };
     const lease = 2 * this.config.webhooks.timeout + LEASE_MARGIN_MS;
@@ -139,9 +152,10 @@ export class WebhooksWorker implements OnApplicationBootstrap, OnApplicationShut
          CROSS JOIN LATERAL (
            SELECT x.id FROM webhook_messages x
             WHERE x.endpoint_id = e.id AND x.status = 'pending' AND x.next_attempt_at <= clock_timestamp()
-              AND (x.lease_until IS NULL OR x.lease_until < clock_timestamp())
+              AND ${leaseFree(LEASE, 'x')}
             ORDER BY x.next_attempt_at, x.created_at
-            LIMIT GREATEST(0, $3 - (SELECT count(*) FROM webhook_messages b
+            LIMIT GREATEST(0, CASE WHEN e.failing_since IS NULL THEN $3::int ELSE $5::int END
+                              - (SELECT count(*) FROM webhook_messages b
                                      WHERE b.endpoint_id = e.id AND b.lease_until >= clock_timestamp()))
             FOR UPDATE SKIP LOCKED
          ) c
@@ -160,7 +174,7 @@ export class WebhooksWorker implements OnApplicationBootstrap, OnApplicationShut
          FROM leased l
          JOIN webhook_endpoints e ON e.id = l.endpoint_id
          JOIN webhook_events ev ON ev.id = l.event_id`,
-      [this.owner, lease, ENDPOINT_CONCURRENCY, room],
+      [this.owner, lease, ENDPOINT_CONCURRENCY, room, FAILING_ENDPOINT_CONCURRENCY],
     )) as Claimed[];
     for (const message of claimed) void this.deliver(message);
     return { claimed: claimed.length, full: claimed.length === room };
@@ -173,7 +187,8 @@ export class WebhooksWorker implements OnApplicationBootstrap, OnApplicationShut
     try {
       const outcome = await this.send(message, controller.signal);
       if (this.stopped && controller.signal.aborted) return;
-      await this.record(message, outcome);
+      const delivered = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+      await this.records[delivered ? 'delivered' : 'failed'].add({ message, outcome });
     } catch (error) {
       this.logger.warn(
         { endpoint_id: message.endpoint_id, event_id: message.event_id, err: (error as Error).message },
@@ -181,7 +196,7 @@ export class WebhooksWorker implements OnApplicationBootstrap, OnApplicationShut
       );
     } finally {
       this.inFlight.delete(message.id);
-      if (!this.stopped) this.job.soon(0);
+      if (!this.stopped) this.loop.soon(0);
     }
   }
 
@@ -215,68 +230,89 @@ export class WebhooksWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /**
-   * The attempt, then the message (delivered, retried after the schedule's next wait, or failed)
-   * and the endpoint (a 410 disables it; failing for WEBHOOK_DISABLE_AFTER disables it and tells
-   * the admins), in one transaction and only while the lease is still this replica's.
+   * The attempts, then their messages (delivered, retried after the schedule's next wait, or
+   * failed) and endpoints (a 410 disables one; failing for WEBHOOK_DISABLE_AFTER disables it and
+   * tells the admins), in one statement for every outcome that came in while the previous
+   * statement ran (GroupCommit), each only while its lease is still this replica's. An endpoint
+   * row is locked only when it changes (a failure, or the first success after failures), in id
+   * order, so a burst of successes never waits on another endpoint's failures.
    */
-  private async record(message: Claimed, outcome: Outcome): Promise<void> {
+  private async recordMany(items: Recorded[]): Promise<void> {
     const { retrySchedule, disableAfter } = this.config.webhooks;
-    const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
-    const cycle = message.cycle_attempts + 1;
-    const wait = retrySchedule[cycle - 1];
-    const status = ok ? 'delivered' : wait === undefined ? 'failed' : 'pending';
-    const disabled = await this.dataSource.transaction(async (manager) => {
-      const mine = changedRows<{ id: string }>(
-        await manager.query(
-          `UPDATE webhook_messages
-            SET status = $3, attempts = attempts + 1, cycle_attempts = $4, last_status_code = $5,
-                next_attempt_at = CASE WHEN $3 = 'pending' THEN clock_timestamp() + $6 * interval '1 millisecond' END,
-                lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp()
-          WHERE id = $1 AND lease_owner = $2
-          RETURNING id`,
-          [message.id, this.owner, status, cycle, outcome.statusCode, wait ?? 0],
-        ),
-      );
-      if (mine.length === 0) return undefined;
-      await manager.query(
-        `INSERT INTO webhook_attempts (message_id, status_code, duration_ms, error, response_body)
-         VALUES ($1, $2, $3, $4, $5)`,
-        [message.id, outcome.statusCode, outcome.durationMs, outcome.error, outcome.responseBody],
-      );
-      if (ok) {
-        await manager.query(
-          `UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`,
-          [message.endpoint_id],
-        );
-        return undefined;
-      }
-      const reason =
-        outcome.statusCode === 410
-          ? 'The endpoint answered 410 Gone'
-          : `Every delivery failed for ${Math.round(disableAfter / 1000)} s`;
-      const rows = changedRows<{ newly: boolean }>(
-        await manager.query(
-          `WITH old AS (SELECT disabled FROM webhook_endpoints WHERE id = $1 FOR UPDATE),
-              next AS (
-                SELECT COALESCE(e.failing_since, clock_timestamp()) AS since,
-                       $2 OR COALESCE(e.failing_since, clock_timestamp())
-                               <= clock_timestamp() - $3 * interval '1 millisecond' AS off
-                  FROM webhook_endpoints e WHERE e.id = $1
-              )
-         UPDATE webhook_endpoints e
-            SET failing_since = next.since,
-                disabled = e.disabled OR next.off,
-                disabled_reason = CASE WHEN NOT old.disabled AND next.off THEN $4 ELSE e.disabled_reason END,
-                updated_at = clock_timestamp()
-           FROM old, next
-          WHERE e.id = $1
-          RETURNING NOT old.disabled AND next.off AS newly`,
-          [message.endpoint_id, outcome.statusCode === 410, disableAfter, reason],
-        ),
-      );
-      return rows[0]?.newly ? reason : undefined;
+    const rows = items.map(({ message, outcome }) => {
+      const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+      const cycle = message.cycle_attempts + 1;
+      const wait = retrySchedule[cycle - 1];
+      return {
+        ok,
+        cycle,
+        wait: wait ?? 0,
+        status: ok ? 'delivered' : wait === undefined ? 'failed' : 'pending',
+      };
     });
-    if (disabled) await this.alerts.endpointDisabled(message.endpoint_id, message.url, disabled);
+    const column = <T>(pick: (row: (typeof rows)[number], item: (typeof items)[number]) => T) =>
+      rows.map((row, i) => pick(row, items[i]));
+    const disabled = (await this.dataSource.query(
+      `WITH input AS (
+         SELECT * FROM unnest($2::uuid[], $3::text[], $4::int[], $5::int[], $6::int[], $7::text[], $8::text[],
+                              $9::bigint[])
+           AS t(id, status, cycle, status_code, duration_ms, error, response_body, wait_ms)
+       ), mine AS (
+         UPDATE webhook_messages m
+            SET status = i.status, attempts = m.attempts + 1, cycle_attempts = i.cycle,
+                last_status_code = i.status_code,
+                next_attempt_at = CASE WHEN i.status = 'pending'
+                                       THEN clock_timestamp() + i.wait_ms * interval '1 millisecond' END,
+                lease_owner = NULL, lease_until = NULL, updated_at = clock_timestamp()
+           FROM input i
+          WHERE m.id = i.id AND m.lease_owner = $1
+         RETURNING m.id, m.endpoint_id, i.status = 'delivered' AS ok, COALESCE(i.status_code = 410, false) AS gone
+       ), attempts AS (
+         INSERT INTO webhook_attempts (message_id, status_code, duration_ms, error, response_body)
+         SELECT i.id, i.status_code, i.duration_ms, i.error, i.response_body FROM input i JOIN mine USING (id)
+       ), outcome AS (
+         SELECT endpoint_id, bool_or(ok) AS ok, bool_or(gone) AS gone FROM mine GROUP BY endpoint_id
+       ), old AS (
+         SELECT e.id, e.url, e.disabled, o.ok AND NOT o.gone AS ok, o.gone,
+                COALESCE(e.failing_since, clock_timestamp()) AS since
+           FROM webhook_endpoints e JOIN outcome o ON o.endpoint_id = e.id
+          WHERE NOT o.ok OR o.gone OR e.failing_since IS NOT NULL
+          ORDER BY e.id
+            FOR UPDATE OF e
+       ), next AS (
+         SELECT old.*, NOT old.ok AND (old.gone OR old.since <= clock_timestamp() - $10 * interval '1 millisecond')
+                         AS off
+           FROM old
+       ), changed AS (
+         UPDATE webhook_endpoints e
+            SET failing_since = CASE WHEN next.ok THEN NULL ELSE next.since END,
+                disabled = e.disabled OR next.off,
+                disabled_reason = CASE WHEN NOT next.disabled AND next.off
+                                       THEN CASE WHEN next.gone THEN $11 ELSE $12 END
+                                       ELSE e.disabled_reason END,
+                updated_at = CASE WHEN next.ok THEN e.updated_at ELSE clock_timestamp() END
+           FROM next
+          WHERE e.id = next.id
+         RETURNING e.id, next.url, NOT next.disabled AND next.off AS newly, e.disabled_reason AS reason
+       )
+       SELECT id, url, reason FROM changed WHERE newly`,
+      [
+        this.owner,
+        column((_, { message }) => message.id),
+        column((row) => row.status),
+        column((row) => row.cycle),
+        column((_, { outcome }) => outcome.statusCode),
+        column((_, { outcome }) => outcome.durationMs),
+        column((_, { outcome }) => outcome.error),
+        column((_, { outcome }) => outcome.responseBody),
+        column((row) => row.wait),
+        disableAfter,
+        'The endpoint answered 410 Gone',
+        `Every delivery failed for ${Math.round(disableAfter / 1000)} s`,
+      ],
+    )) as { id: string; url: string; reason: string }[];
+    for (const endpoint of disabled)
+      await this.alerts.endpointDisabled(endpoint.id, endpoint.url, endpoint.reason);
   }
 }
 

@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Feature } from '@media/platform';
 import { CreateUploads1765000000002 } from '../database/migrations/1765000000002-create-uploads';
 import { DocumentsModule } from '../documents/documents.module';
-import { UploadExpiryWorker } from './upload-expiry.worker';
+import { uploadExpiryWorker } from './upload-expiry.worker';
 import { Upload } from './upload.entity';
 import { UploadsController } from './uploads.controller';
 import { UploadsService } from './uploads.service';
@@ -13,6 +13,6 @@ import { UploadsService } from './uploads.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Upload]), DocumentsModule],
   controllers: [UploadsController],
-  providers: [UploadsService, UploadExpiryWorker],
+  providers: [UploadsService, uploadExpiryWorker],
 })
 export class UploadsModule {}

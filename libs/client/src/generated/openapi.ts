@@ -3644,11 +3644,29 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** @example {} */
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/backoffice",
+         *       "event_types": [
+         *         "assignment.task.claimed"
+         *       ]
+         *     }
+         */
         UpdateEndpointDto: {
+            /**
+             * @description `https://` (or `http://` when WEBHOOKS_ALLOW_HTTP is true), no credentials; its host must not resolve to a loopback, private, link-local, multicast or unspecified address unless WEBHOOKS_ALLOW_PRIVATE is true (422 `url_not_allowed`).
+             * @example https://hooks.example.com/backoffice
+             */
             url?: string;
             description?: string | null;
+            /**
+             * @description Types from `GET /api/v1/webhooks/event-types`, or `["*"]` for every type.
+             * @example [
+             *       "assignment.task.claimed"
+             *     ]
+             */
             event_types?: string[];
+            /** @description `true` stops deliveries; `false` enables the endpoint again. */
             disabled?: boolean;
         };
         WebhookMessageResponse: {

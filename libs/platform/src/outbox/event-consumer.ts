@@ -137,9 +137,8 @@ export class EventConsumer {
             break;
           }
         })();
-        for await (const message of messages) {
-          await this.handle(message);
-        }
+        if (this.options.deliverMany) await this.handleInBatches(messages);
+        else for await (const message of messages) await this.handle(message);
         if (this.host.closing()) break;
         const restartReason = this.restartReason;
         if (restartReason === 'consumer_deleted' || restartReason === 'consumer_not_found') exists = false;
@@ -190,20 +189,82 @@ export class EventConsumer {
       .catch(async () => jsm.consumers.update(EVENTS_STREAM, this.durable, consumerConfig));
   }
 
-  /** Applies one message: ack on success, redelivery later on failure, dead letter at the end. */
-  private async handle(message: JsMsg): Promise<void> {
+  /**
+   * Group commit: the first message is applied at once, those that arrive meanwhile wait and are
+   * applied together next (at most CONSUME_OPTIONS.max_messages at a time), so a burst costs one
+   * transaction per batch and a lone event waits for nothing. The pull waits while a full batch
+   * is queued, so no more than about two batches are held unacknowledged.
+   */
+  private async handleInBatches(messages: ConsumerMessages): Promise<void> {
+    const queue: JsMsg[] = [];
+    let draining: Promise<void> | undefined;
+    const drain = async () => {
+      while (queue.length > 0) await this.handleBatch(queue.splice(0, CONSUME_OPTIONS.max_messages));
+    };
+    for await (const message of messages) {
+      queue.push(message);
+      draining ??= drain().finally(() => (draining = undefined));
+      if (queue.length >= CONSUME_OPTIONS.max_messages) await draining;
+    }
+    await draining;
+  }
+
+  /** Applies messages together; any that cannot be read, or a failing batch, go one at a time. */
+  private async handleBatch(batch: JsMsg[]): Promise<void> {
+    const readable: { message: JsMsg; event: EventEnvelope }[] = [];
+    for (const message of batch) {
+      const event = this.read(message);
+      if (event) readable.push({ message, event });
+      else await this.handle(message);
+    }
+    if (readable.length === 0) return;
+    if (readable.length > 1) {
+      try {
+        await this.options.deliverMany!(readable.map((r) => r.event));
+        for (const { message } of readable) {
+          message.ack();
+          this.progress.acknowledged();
+        }
+        return;
+      } catch (error) {
+        this.logger.warn(
+          { subject: this.subject, consumer: this.durable, events: readable.length, err: errorText(error) },
+          'Applying events together failed; applying them one at a time',
+        );
+      }
+    }
+    for (const { message, event } of readable) await this.handle(message, event);
+  }
+
+  /** The message's event, or undefined when it is not an event envelope. */
+  private read(message: JsMsg): EventEnvelope | undefined {
+    try {
+      const parsed: unknown = JSON.parse(message.string());
+      return envelopeProblem(parsed) ? undefined : (parsed as EventEnvelope);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Applies one message (`event` when already read): ack on success, redelivery later on
+   * failure, dead letter at the end.
+   */
+  private async handle(message: JsMsg, read?: EventEnvelope): Promise<void> {
     const { subject, durable } = this;
     const maxDeliver = this.config.maxDeliver;
     const deliveries = message.info.deliveryCount;
     const raw = message.string();
-    let event: EventEnvelope | undefined;
+    let event: EventEnvelope | undefined = read;
     let problem: string | undefined;
-    try {
-      const parsed: unknown = JSON.parse(raw);
-      problem = envelopeProblem(parsed);
-      if (!problem) event = parsed as EventEnvelope;
-    } catch {
-      problem = 'the message is not JSON';
+    if (!event) {
+      try {
+        const parsed: unknown = JSON.parse(raw);
+        problem = envelopeProblem(parsed);
+        if (!problem) event = parsed as EventEnvelope;
+      } catch {
+        problem = 'the message is not JSON';
+      }
     }
     const idOf = () => {
       try {

@@ -3,6 +3,9 @@ import { isUuid } from '../validation/ids';
 
 export type EventDelivery = (event: EventEnvelope) => Promise<void>;
 
+/** Applies several events at once, all or none (one transaction). */
+export type EventBatchDelivery = (events: EventEnvelope[]) => Promise<void>;
+
 /** A message given up on, as handed to `onDeadLetter`. */
 export interface DeadLetterRecord {
   consumer: string;
@@ -21,6 +24,13 @@ export interface SubscribeOptions {
   handler?: string;
   /** Stores a message given up on; while it throws, the message is redelivered instead. */
   onDeadLetter?: (letter: DeadLetterRecord) => Promise<void>;
+  /**
+   * Applies the messages that arrived while the previous ones were being applied together (at
+   * most CONSUME_OPTIONS.max_messages), instead of one at a time; when it throws, each of them
+   * is delivered alone, so the failing one is retried and dead-lettered by itself. JetStream
+   * delivery only: the in-process bus delivers one event at a time.
+   */
+  deliverMany?: EventBatchDelivery;
 }
 
 /** Nanoseconds per millisecond: JetStream durations are in nanoseconds. */

@@ -16,6 +16,7 @@ import { DeadLetter } from './outbox.entity';
 
 const ON_EVENT = 'events:on-event';
 const EVENT_PAYLOAD = 'events:payload';
+const ON_EVENTS = 'events:on-events';
 /** Issues named in a dead letter's `error`, at most (the rest are counted). */
 const SHOWN_ISSUES = 10;
 
@@ -35,6 +36,23 @@ export const OnEvent =
   (target, key, descriptor) => {
     SetMetadata(ON_EVENT, subject)(target, key, descriptor);
     SetMetadata(EVENT_PAYLOAD, payload)(target, key, descriptor);
+  };
+
+/**
+ * Marks a provider method as the handler of a durable event that applies a burst of them
+ * together: `(events, manager) => Promise<void>` in ONE transaction with the records of their
+ * ids (a redelivered one is left out; the handler is not called when none is left). Events that
+ * arrived while the previous ones were being applied come together (at most 50); a lone event
+ * comes alone, at once. When the batch fails, each of its events is applied alone (retried and
+ * dead-lettered as `@OnEvent`'s). For a consumer whose per-event work is one statement, where
+ * the transaction around it is most of the cost. `payload` as for `@OnEvent`.
+ */
+export const OnEvents =
+  (subject: string, payload: new () => object): MethodDecorator =>
+  (target, key, descriptor) => {
+    SetMetadata(ON_EVENT, subject)(target, key, descriptor);
+    SetMetadata(EVENT_PAYLOAD, payload)(target, key, descriptor);
+    SetMetadata(ON_EVENTS, true)(target, key, descriptor);
   };
 
 /**
@@ -84,6 +102,11 @@ export type EventHandlerMethod<T = unknown> = (
   manager: EntityManager,
 ) => Promise<void>;
 
+export type EventBatchHandlerMethod<T = unknown> = (
+  events: EventEnvelope<T>[],
+  manager: EntityManager,
+) => Promise<void>;
+
 /** Finds every @OnEvent method at start and subscribes it through the EventBus. */
 @Injectable()
 export class EventConsumers implements OnApplicationBootstrap {
@@ -111,10 +134,21 @@ export class EventConsumers implements OnApplicationBootstrap {
         const names = (instance as Partial<NamedEventHandlers>)[EVENT_HANDLER_NAMES];
         const name = names?.[method] ?? `${wrapper.name}.${method}`;
         const consumer = `${this.app}:${name}`;
+        const onDeadLetter = (letter: DeadLetterRecord) => this.deadLetter(consumer, letter);
+        if (Reflect.getMetadata(ON_EVENTS, handler)) {
+          const many = handler.bind(instance) as unknown as EventBatchHandlerMethod;
+          const one: EventHandlerMethod = (event, manager) => many([event], manager);
+          await this.bus.subscribe(subject, (event) => this.apply(consumer, event, payload, one), {
+            handler: name,
+            onDeadLetter,
+            deliverMany: (events) => this.applyMany(consumer, events, payload, many),
+          });
+          continue;
+        }
         const bound = handler.bind(instance) as EventHandlerMethod;
         await this.bus.subscribe(subject, (event) => this.apply(consumer, event, payload, bound), {
           handler: name,
-          onDeadLetter: (letter) => this.deadLetter(consumer, letter),
+          onDeadLetter,
         });
       }
     }
@@ -160,6 +194,55 @@ export class EventConsumers implements OnApplicationBootstrap {
       { subject: event.subject, event_id: event.id, consumer, err: problem },
       'Event dead-lettered',
     );
+  }
+
+  /**
+   * Applies events together (`@OnEvents`): the malformed ones dead-lettered alone, the others in
+   * one transaction with their ids' records; a throw makes the bus apply each alone.
+   */
+  private async applyMany(
+    consumer: string,
+    events: EventEnvelope[],
+    payload: new () => object,
+    handler: EventBatchHandlerMethod,
+  ): Promise<void> {
+    const wellFormed: EventEnvelope[] = [];
+    for (const event of events) {
+      const problem = await eventPayloadProblem(payload, event);
+      if (problem) await this.rejectMalformed(consumer, event, problem);
+      else wellFormed.push(event);
+    }
+    if (wellFormed.length === 0) return;
+    const subject = wellFormed[0].subject;
+    const attributes = {
+      'messaging.system': 'nats',
+      'messaging.destination.name': subject,
+      'messaging.batch.message_count': wellFormed.length,
+      consumer,
+    };
+    // Its changes are the consumer's (a system actor); one event is their cause only when it
+    // came alone (a batch handler writes derived rows, not the audited resources of §8.1).
+    const audit = {
+      actor: { type: 'system' as const, id: consumer, name: null },
+      cause: wellFormed.length === 1 ? wellFormed[0].id : undefined,
+    };
+    // No metric when the batch fails: the bus then applies each event alone, counted there.
+    await requestContext.run({ audit }, () =>
+      inSpan(`consume ${subject}`, SpanKind.CONSUMER, attributes, () =>
+        this.dataSource.transaction(async (manager) => {
+          const inserted = (await manager.query(
+            `INSERT INTO processed_events (event_id, consumer) SELECT unnest($1::uuid[]), $2
+             ON CONFLICT DO NOTHING RETURNING event_id`,
+            [wellFormed.map((event) => event.id), consumer],
+          )) as { event_id: string }[];
+          const fresh = new Set(inserted.map((row) => row.event_id));
+          // Once each: a redelivered event, or one that came twice in this batch, is left out.
+          const todo = wellFormed.filter((event) => fresh.delete(event.id));
+          if (todo.length > 0) await handler(todo, manager);
+        }),
+      ),
+    );
+    for (const event of wellFormed) this.metrics.eventsHandled.inc({ subject: event.subject, outcome: 'ok' });
   }
 
   private async apply(

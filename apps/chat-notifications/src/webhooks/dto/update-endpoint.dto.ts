@@ -1,49 +1,19 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  ArrayUnique,
-  IsArray,
-  IsBoolean,
-  IsString,
-  MaxLength,
-  MinLength,
-} from 'class-validator';
-import {
-  WEBHOOK_MAX_EVENT_TYPES,
-  WEBHOOK_URL_MAX_LENGTH,
-  type UpdateWebhookEndpointRequest,
-} from '@media/contracts';
-import { IsCleanText, ItemType, Nullable, Optional } from '@media/platform';
+import { ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
+import { IsBoolean } from 'class-validator';
+import type { UpdateWebhookEndpointRequest } from '@media/contracts';
+import { Optional } from '@media/platform';
+import { CreateEndpointDto } from './create-endpoint.dto';
 
-/** `PATCH /api/v1/webhooks/endpoints/{id}`: the fields given change; `disabled: false` enables it again. */
-export class UpdateEndpointDto implements UpdateWebhookEndpointRequest {
-  @ApiPropertyOptional({ maxLength: WEBHOOK_URL_MAX_LENGTH })
-  @Optional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(WEBHOOK_URL_MAX_LENGTH)
-  @IsCleanText()
-  url?: string;
-
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 })
-  @Nullable()
-  @IsString()
-  @MaxLength(1000)
-  @IsCleanText()
-  description?: string | null;
-
-  @ApiPropertyOptional({ type: [String], minItems: 1, maxItems: WEBHOOK_MAX_EVENT_TYPES })
-  @Optional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(WEBHOOK_MAX_EVENT_TYPES)
-  @ArrayUnique()
-  @IsString({ each: true })
-  @ItemType(String)
-  event_types?: string[];
-
-  @ApiPropertyOptional()
+/**
+ * `PATCH /api/v1/webhooks/endpoints/{id}`: the fields given change, with the rules of creation
+ * (`skipNullProperties: false`: a field left out is skipped, but `null` is validated, so only
+ * `description` may be cleared); `disabled: false` enables it again.
+ */
+export class UpdateEndpointDto
+  extends PartialType(OmitType(CreateEndpointDto, ['disabled'] as const), { skipNullProperties: false })
+  implements UpdateWebhookEndpointRequest
+{
+  @ApiPropertyOptional({ description: '`true` stops deliveries; `false` enables the endpoint again.' })
   @Optional()
   @IsBoolean()
   disabled?: boolean;
