@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { APPS, envPrefix, SERVICE_NAMES, type ServiceName } from '@media/contracts';
@@ -61,6 +62,19 @@ export class GatewayEnv {
   @IsOptional()
   @Matches(/^[A-Za-z0-9.:-]+$/, { message: 'must be an address or host name such as 127.0.0.1 or 0.0.0.0' })
   HOST?: string;
+
+  /**
+   * Processes serving the public port (node:cluster; the primary only starts them, keeps the
+   * per-client rate limits and serves `/metrics`): one per core by default (a container with a
+   * CPU limit sets it to that). 1: one process, no primary. The embedded default (`npm start`)
+   * always runs one.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of processes, at least 1' })
+  @Min(1, { message: 'must be a whole number of processes, at least 1' })
+  @Max(64, { message: 'must be at most 64 processes' })
+  GATEWAY_WORKERS?: number;
 
   /** Where content is reached (default `http://127.0.0.1:3001`). */
   @Matches(ORIGIN, { message: ORIGIN_MESSAGE })
@@ -300,6 +314,8 @@ export const gatewayConfig = defineConfig(
     };
     return {
       port: env.GATEWAY_PORT ?? env.PORT ?? APPS.gateway.port,
+      /** GATEWAY_WORKERS: processes serving the public port (1: this one alone). */
+      workers: env.GATEWAY_WORKERS ?? availableParallelism(),
       /** Where both listeners bind; undefined: every interface. */
       host: env.HOST,
       upstreams: Object.fromEntries(

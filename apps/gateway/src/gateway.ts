@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { AggregatorRegistry } from 'prom-client';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { AccessTokenClaims, ServiceName } from '@media/contracts';
@@ -56,6 +57,18 @@ import {
 import { Upgrades } from './proxy/upgrades';
 import { goAway } from './shutdown/go-away';
 import { gatewayRevocations, type GatewayRevocations } from './revocation/token-versions';
+import { ClusterLimit, type ClientLimit } from './workers/shared-rate-limit';
+
+/** How this gateway process runs beside others. */
+export interface GatewayMode {
+  /**
+   * One of GATEWAY_WORKERS processes: the per-client limits are kept by the primary and its
+   * metrics served (summed over the workers) by the primary's listener, not by one of its own.
+   */
+  worker?: boolean;
+  /** Whether spans are exported (OTEL_EXPORTER_OTLP_ENDPOINT): without, no span is opened. */
+  tracing?: boolean;
+}
 
 /** `/health/*` of the gateway and `/<prefix>/health/*` of every app. */
 const HEALTH_PATH = /^\/(?:[^/]+\/)?health(?:\/|$)/;
@@ -65,11 +78,11 @@ export class Gateway {
   private readonly server: Server;
   private readonly forwarder: Forwarder;
   private readonly tokens: TokenChecker;
-  private readonly limiter: RateLimiter;
+  private readonly limiter: ClientLimit;
   private readonly metrics = new AppMetrics('gateway');
   private readonly accessLog: AccessLog;
   private readonly ownRoutes: OwnRoutes;
-  private readonly metricsListener: MetricsListener;
+  private readonly metricsListener?: MetricsListener;
   private readonly connections: ConnectionCount;
   private readonly upgrades: Upgrades;
   /** Requests whose answer is not complete yet: shutdown waits for these. */
@@ -79,7 +92,7 @@ export class Gateway {
   private lastActivity = 0;
   private readonly trusted: TrustedProxies;
   private readonly security: SecurityPolicy;
-  private readonly healthLimiter: RateLimiter;
+  private readonly healthLimiter: ClientLimit;
   private readonly corsOrigins: ReadonlySet<string>;
   private readonly revocations: GatewayRevocations;
   private readonly hosts: HostPolicy;
@@ -87,6 +100,7 @@ export class Gateway {
   constructor(
     private readonly config: GatewayConfig,
     private readonly log: GatewayLogger,
+    private readonly mode: GatewayMode = {},
   ) {
     this.trusted = parseTrustedProxies(config.trustedProxies);
     this.security = new SecurityPolicy(this.trusted, config.hsts);
@@ -101,8 +115,18 @@ export class Gateway {
     this.revocations = gatewayRevocations(config, log);
     this.hosts = new HostPolicy(config.allowedHosts, this.trusted);
     this.tokens = new TokenChecker(config.auth.jwksUrl, tokenRules(config.auth), this.revocations.versions);
-    this.limiter = new RateLimiter(config.limits.ratePerMinute);
-    this.healthLimiter = new RateLimiter(config.limits.healthRatePerMinute);
+    if (mode.worker) {
+      this.limiter = new ClusterLimit('api', config.limits.ratePerMinute);
+      this.healthLimiter = new ClusterLimit('health', config.limits.healthRatePerMinute);
+      // The primary asks the workers for these and sums them on GATEWAY_METRICS_PORT (an
+      // aggregator made here is what makes prom-client answer the primary's questions).
+      new AggregatorRegistry();
+      AggregatorRegistry.setRegistries([this.metrics.registry]);
+    } else {
+      this.limiter = new RateLimiter(config.limits.ratePerMinute);
+      this.healthLimiter = new RateLimiter(config.limits.healthRatePerMinute);
+      this.metricsListener = new MetricsListener(this.metrics, { ...config.metrics, host: config.host });
+    }
     this.corsOrigins = new Set(config.corsOrigins);
     this.accessLog = new AccessLog(this.metrics, log);
     this.ownRoutes = new OwnRoutes({
@@ -110,8 +134,12 @@ export class Gateway {
       closing: () => this.closing !== undefined,
       log,
     });
-    this.metricsListener = new MetricsListener(this.metrics, { ...config.metrics, host: config.host });
-    this.connections = new ConnectionCount(config.limits);
+    // MAX_CONNECTIONS and MAX_WEBSOCKETS are the gateway's: each worker holds its share.
+    const share = (limit: number) => (mode.worker ? Math.max(1, Math.ceil(limit / config.workers)) : limit);
+    this.connections = new ConnectionCount({
+      maxConnections: share(config.limits.maxConnections),
+      maxWebsockets: share(config.limits.maxWebsockets),
+    });
     this.upgrades = new Upgrades({
       config,
       log,
@@ -151,11 +179,14 @@ export class Gateway {
     lingerOnClose(this.server, { bytes: config.limits.upload, ms: 2_000 });
   }
 
-  /** Opens the public listener and the metrics one (both on HOST); the ports they got. */
+  /**
+   * Opens the public listener and the metrics one (both on HOST); the ports they got. A worker
+   * opens only the public one (shared by all workers); its metrics port is the primary's.
+   */
   async listen(): Promise<{ port: number; metricsPort: number }> {
-    const metricsPort = await this.metricsListener.listen();
+    const metricsPort = (await this.metricsListener?.listen()) ?? this.config.metrics.port;
     const port = await listenOn(this.server, this.config.port, this.config.host).catch(async (error) => {
-      await this.metricsListener.close();
+      await this.metricsListener?.close();
       throw error;
     });
     return { port, metricsPort };
@@ -195,13 +226,16 @@ export class Gateway {
    */
   private begin(req: IncomingMessage, res: ServerResponse): RequestNote {
     const note: RequestNote = { requestId: pickRequestId(req), started: performance.now() };
-    const parent = contextFrom({ traceparent: req.headers.traceparent });
-    const span = openSpan(`${req.method} ${pathOf(req.url ?? '/')}`, SpanKind.SERVER, parent, {
-      'http.request.method': req.method ?? 'GET',
-      request_id: note.requestId,
-    });
-    note.span = span.span;
-    note.traceparent = traceparentOf(span.context);
+    // Without an exporter a span would be a no-op, and the client's traceparent goes on as sent.
+    if (this.mode.tracing) {
+      const parent = contextFrom({ traceparent: req.headers.traceparent });
+      const span = openSpan(`${req.method} ${pathOf(req.url ?? '/')}`, SpanKind.SERVER, parent, {
+        'http.request.method': req.method ?? 'GET',
+        request_id: note.requestId,
+      });
+      note.span = span.span;
+      note.traceparent = traceparentOf(span.context);
+    }
     this.active.add(res);
     if (this.closing) {
       res.setHeader('Connection', 'close');
@@ -227,9 +261,47 @@ export class Gateway {
     if (!own && !app) throw new RouteNotFound(segment);
     // Health probes are cheap for a probe and costly to multiply: limited per client, apart.
     if (health) {
-      const wait = this.healthLimiter.take(`ip:${clientAddress(req, this.trusted)}`);
-      if (wait > 0) throw new RateLimited(wait);
+      const client = `ip:${clientAddress(req, this.trusted)}`;
+      this.limited(this.healthLimiter, client, req, res, note, () => this.routeTo(app, path, req, res, note));
+      return;
     }
+    this.routeTo(app, path, req, res, note);
+  }
+
+  /**
+   * Runs `then` once `limit` let `client` through, at once when the answer is known here (one
+   * process, or the limit off), else when the primary answered; a client over it gets 429.
+   */
+  private limited(
+    limit: ClientLimit,
+    client: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    note: RequestNote,
+    then: () => void,
+  ): void {
+    const wait = limit.take(client);
+    if (typeof wait === 'number') {
+      if (wait > 0) throw new RateLimited(wait);
+      then();
+      return;
+    }
+    wait
+      .then((seconds) => {
+        if (seconds > 0) throw new RateLimited(seconds);
+        then();
+      })
+      .catch((error: unknown) => this.fail(req, res, note, error));
+  }
+
+  /** The gateway's own routes, or CORS, the token and the limits before forwarding to `app`. */
+  private routeTo(
+    app: ServiceName | undefined,
+    path: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    note: RequestNote,
+  ): void {
     if (!app) {
       this.own(path, req, res, note).catch((error: unknown) => this.fail(req, res, note, error));
       return;
@@ -257,10 +329,10 @@ export class Gateway {
     this.tokens
       .verify(raw)
       .then((verified) => this.admit(req, res, note, app, verified))
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         // A refused token still costs its client a request (no free guessing or flooding).
         if (error instanceof Unauthenticated) {
-          const wait = this.limiter.take(`ip:${clientAddress(req, this.trusted)}`);
+          const wait = await this.limiter.take(`ip:${clientAddress(req, this.trusted)}`);
           if (wait > 0) error = new RateLimited(wait);
         }
         this.fail(req, res, note, error);
@@ -281,14 +353,23 @@ export class Gateway {
       note.userId = client.sub;
       key = `sub:${client.sub}`;
     }
-    const wait = this.limiter.take(key);
-    if (wait > 0) throw new RateLimited(wait);
+    this.limited(this.limiter, key, req, res, note, () =>
+      this.forward(req, res, note, app, typeof client !== 'string'),
+    );
+  }
 
+  private forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    note: RequestNote,
+    app: ServiceName,
+    authenticated: boolean,
+  ): void {
     const length = req.headers['content-length'];
     const limit = bodyLimitOf(req, this.config.limits);
     if (length !== undefined && Number(length) > limit) throw new PayloadTooLarge(limit);
     note.upstream = app;
-    this.forwarder.forward(app, req, res, note.requestId, typeof client !== 'string', (outcome) => {
+    this.forwarder.forward(app, req, res, note.requestId, authenticated, (outcome) => {
       if (outcome.error) this.fail(req, res, note, outcome.error);
     });
   }
@@ -362,7 +443,7 @@ export class Gateway {
     this.server.closeAllConnections();
     await stopped;
     await this.forwarder.close(deadline);
-    await this.metricsListener.close();
+    await this.metricsListener?.close();
     this.limiter.close();
     this.healthLimiter.close();
     await this.revocations.stop();

@@ -1,14 +1,25 @@
+import cluster from 'node:cluster';
 import { processEnv, runProcess, stopTracing } from '@media/platform/core';
 import { gatewayConfig } from './config';
+import { createLogger } from './logger';
 import { startGateway } from './start';
+import { startPrimary } from './workers/primary';
 
-/** Runs the gateway alone: config from the environment, clean stop on SIGTERM/SIGINT (docs/api/contract.md §6). */
+/**
+ * Runs the gateway alone: config from the environment, clean stop on SIGTERM/SIGINT
+ * (docs/api/contract.md §6). With GATEWAY_WORKERS above 1 this process is the primary (workers,
+ * shared limits, metrics) and each worker runs this file again as one gateway.
+ */
 void runProcess({
   name: 'gateway',
   start: async () => {
     const env = processEnv();
-    const shutdownTimeout = gatewayConfig.load(env).timeouts.shutdown;
-    return { gateway: await startGateway(env), shutdownTimeout };
+    const config = gatewayConfig.load(env);
+    const shutdownTimeout = config.timeouts.shutdown;
+    if (cluster.isPrimary && config.workers > 1) {
+      return { gateway: await startPrimary(config, createLogger(config.log.level)), shutdownTimeout };
+    }
+    return { gateway: await startGateway(env, { worker: cluster.isWorker }), shutdownTimeout };
   },
   // close() is bounded by SHUTDOWN_TIMEOUT already.
   shutdownTimeout: (running) => running.shutdownTimeout,

@@ -1,6 +1,6 @@
 import { runInApp, startTracing } from '@media/platform/core';
 import { gatewayConfig } from './config';
-import { Gateway } from './gateway';
+import { Gateway, type GatewayMode } from './gateway';
 import { createLogger } from './logger';
 
 /** A running gateway, as `main.ts` and the embedded runner hold it. */
@@ -16,18 +16,22 @@ export interface RunningGateway {
 /**
  * Starts the gateway (docs/api/contract.md §0): a plain node:http server whose handler routes by first path
  * segment to keep-alive undici pools, with the gateway's own `/health`, `/openapi.json` and
- * `/docs` beside it. Throws ConfigError for a bad variable.
+ * `/docs` beside it. Throws ConfigError for a bad variable. `worker`: one of GATEWAY_WORKERS
+ * processes under node:cluster (limits kept and metrics served by the primary).
  */
-export function startGateway(env: Record<string, string | undefined>): Promise<RunningGateway> {
+export function startGateway(
+  env: Record<string, string | undefined>,
+  { worker = false }: { worker?: boolean } = {},
+): Promise<RunningGateway> {
   // Its server and everything it starts are the gateway's (logs, spans), also in the embedded default.
-  return runInApp({ app: 'gateway' }, () => boot(env));
+  return runInApp({ app: 'gateway' }, () => boot(env, worker));
 }
 
-async function boot(env: Record<string, string | undefined>): Promise<RunningGateway> {
+async function boot(env: Record<string, string | undefined>, worker: boolean): Promise<RunningGateway> {
   const config = gatewayConfig.load(env);
-  startTracing('gateway', config.tracing.otlpEndpoint);
+  const mode: GatewayMode = { worker, tracing: startTracing('gateway', config.tracing.otlpEndpoint) };
   const log = createLogger(config.log.level);
-  const gateway = new Gateway(config, log);
+  const gateway = new Gateway(config, log, mode);
   const { port, metricsPort } = await gateway.listen();
   log.info({ port, metrics_port: metricsPort, upstreams: config.upstreams }, 'gateway listening');
   return { port, metricsPort, close: () => gateway.close() };
