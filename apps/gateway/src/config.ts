@@ -130,6 +130,16 @@ export class GatewayEnv {
   @Min(1, { message: 'must be a size in bytes such as 1048576 or 1mb' })
   BODY_LIMIT: number = 1024 * 1024;
 
+  /**
+   * Largest body sent without a token, in bytes: the public routes that take one (a login, a
+   * refresh, an invitation's acceptance) need a few hundred bytes; anything above is 413 at the
+   * gateway, before an app parses it.
+   */
+  @Transform(toBytes)
+  @IsInt({ message: 'must be a size in bytes such as 16384 or 16kb' })
+  @Min(1, { message: 'must be a size in bytes such as 16384 or 16kb' })
+  PUBLIC_BODY_LIMIT: number = 16 * 1024;
+
   /** Largest request body of any other type (multipart uploads), in bytes. */
   @Transform(toBytes)
   @IsInt({ message: 'must be a size in bytes such as 1048576 or 50mb' })
@@ -325,6 +335,8 @@ export const gatewayConfig = defineConfig(
       limits: {
         body: env.BODY_LIMIT,
         upload: env.UPLOAD_LIMIT,
+        /** PUBLIC_BODY_LIMIT: any body without a token. */
+        publicBody: env.PUBLIC_BODY_LIMIT,
         /** Requests per minute per client; 0: off. */
         ratePerMinute: env.RATE_LIMIT_PER_MINUTE,
         healthRatePerMinute: env.HEALTH_RATE_LIMIT_PER_MINUTE,

@@ -106,7 +106,6 @@ export class Gateway {
     this.security = new SecurityPolicy(this.trusted, config.hsts);
     this.forwarder = new Forwarder(config.upstreams, {
       security: this.security,
-      limits: config.limits,
       upstreamTimeout: config.timeouts.upstream,
       minBodyRate: config.limits.minBodyRate,
       trustedProxies: this.trusted,
@@ -205,7 +204,7 @@ export class Gateway {
 
   /** `Expect: 100-continue`: an upload the gateway would refuse is refused before it is sent. */
   private readonly onCheckContinue = (req: IncomingMessage, res: ServerResponse): void => {
-    const limit = bodyLimitOf(req, this.config.limits);
+    const limit = bodyLimitOf(req, this.config.limits, this.withoutToken(req));
     if (Number(req.headers['content-length']) > limit) {
       const note = this.begin(req, res);
       note.code = 'payload_too_large';
@@ -366,10 +365,10 @@ export class Gateway {
     authenticated: boolean,
   ): void {
     const length = req.headers['content-length'];
-    const limit = bodyLimitOf(req, this.config.limits);
+    const limit = bodyLimitOf(req, this.config.limits, !authenticated);
     if (length !== undefined && Number(length) > limit) throw new PayloadTooLarge(limit);
     note.upstream = app;
-    this.forwarder.forward(app, req, res, note.requestId, authenticated, (outcome) => {
+    this.forwarder.forward(app, req, res, note.requestId, authenticated, limit, (outcome) => {
       if (outcome.error) this.fail(req, res, note, outcome.error);
     });
   }
@@ -389,13 +388,18 @@ export class Gateway {
     // A body of known size within the limit is read and dropped by Node after the answer, and
     // the connection kept; a chunked, oversized or trickling one must not be read to its end.
     const length = req.headers['content-length'];
-    const limit = bodyLimitOf(req, this.config.limits);
+    const limit = bodyLimitOf(req, this.config.limits, this.withoutToken(req));
     const unbounded =
       req.headers['transfer-encoding'] !== undefined ||
       Number(length) > limit ||
       answer instanceof BodyTooSlow;
     if (req.complete || !unbounded) sendError(res, answer, this.security.headersFor(req));
     else refuseUpload(req, res, answer, limit, this.security.headersFor(req));
+  }
+
+  /** Whether `req` goes to a public route, where a body comes without a token (PUBLIC_BODY_LIMIT). */
+  private withoutToken(req: IncomingMessage): boolean {
+    return isPublicPath(req.method ?? 'GET', pathOf(req.url ?? '/'));
   }
 
   private async own(

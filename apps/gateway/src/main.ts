@@ -19,7 +19,7 @@ void runProcess({
     if (cluster.isPrimary && config.workers > 1) {
       return { gateway: await startPrimary(config, createLogger(config.log.level)), shutdownTimeout };
     }
-    return { gateway: await startGateway(env, { worker: cluster.isWorker }), shutdownTimeout };
+    return { gateway: await startGateway(env, { worker: cluster.isWorker, alone: true }), shutdownTimeout };
   },
   // close() is bounded by SHUTDOWN_TIMEOUT already.
   shutdownTimeout: (running) => running.shutdownTimeout,

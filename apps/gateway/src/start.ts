@@ -16,21 +16,35 @@ export interface RunningGateway {
 /**
  * Starts the gateway (docs/api/contract.md §0): a plain node:http server whose handler routes by first path
  * segment to keep-alive undici pools, with the gateway's own `/health`, `/openapi.json` and
- * `/docs` beside it. Throws ConfigError for a bad variable. `worker`: one of GATEWAY_WORKERS
- * processes under node:cluster (limits kept and metrics served by the primary).
+ * `/docs` beside it. Throws ConfigError for a bad variable.
  */
 export function startGateway(
   env: Record<string, string | undefined>,
-  { worker = false }: { worker?: boolean } = {},
+  options: StartOptions = {},
 ): Promise<RunningGateway> {
-  // Its server and everything it starts are the gateway's (logs, spans), also in the embedded default.
-  return runInApp({ app: 'gateway' }, () => boot(env, worker));
+  // Its server and everything it starts are the gateway's (logs, spans), also in the embedded
+  // default. Alone in its process and without spans to tag, there is nothing else to tell it
+  // from: no async context then, whose hooks cost every request's promises and writes.
+  const tracing = Boolean(gatewayConfig.load(env).tracing.otlpEndpoint);
+  if (options.alone && !tracing) return boot(env, options);
+  return runInApp({ app: 'gateway' }, () => boot(env, options));
 }
 
-async function boot(env: Record<string, string | undefined>, worker: boolean): Promise<RunningGateway> {
+/** How `main.ts` runs the gateway; the embedded runner and tests give none of it. */
+export interface StartOptions {
+  /** One of GATEWAY_WORKERS processes under node:cluster (limits kept and metrics served by the primary). */
+  worker?: boolean;
+  /** The only thing in its process: buffered log writes, no async context unless tracing. */
+  alone?: boolean;
+}
+
+async function boot(env: Record<string, string | undefined>, options: StartOptions): Promise<RunningGateway> {
   const config = gatewayConfig.load(env);
-  const mode: GatewayMode = { worker, tracing: startTracing('gateway', config.tracing.otlpEndpoint) };
-  const log = createLogger(config.log.level);
+  const mode: GatewayMode = {
+    worker: options.worker,
+    tracing: startTracing('gateway', config.tracing.otlpEndpoint),
+  };
+  const log = createLogger(config.log.level, { buffered: options.alone });
   const gateway = new Gateway(config, log, mode);
   const { port, metricsPort } = await gateway.listen();
   log.info({ port, metrics_port: metricsPort, upstreams: config.upstreams }, 'gateway listening');

@@ -29,7 +29,7 @@ export class AppMetrics {
   private readonly httpChildren = new Map<
     string,
     {
-      count: Counter.Internal<'method' | 'route' | 'status'>;
+      count: Counter.Internal;
       duration: Histogram.Internal<'method' | 'route' | 'status_class'>;
     }
   >();
