@@ -19,10 +19,11 @@
  * reported), --workers <cores>, --out bench/results/gateway.json.
  *   --before <dist dir>: also the gateway of another build (its `dist`, e.g. of the previous
  *   commit built in a scratch worktree) as one process, in the same rounds.
- *   --profile: instead, the one-process gateway runs under `node --cpu-prof` while the small GET
- *   is sent through it for --duration seconds; its self time is grouped by package
- *   (bench/lib/cpu-profile.mjs) and divided by the requests served (µs per request), written to
- *   bench/results/gateway-profile.json (--out).
+ *   --profile: instead, the one-process gateway, the bare proxy (and --before's gateway) run
+ *   under `node --cpu-prof`, loaded in turn (--rounds windows of --duration seconds each) with
+ *   the small GET; each one's self time in its windows, grouped by package
+ *   (bench/lib/cpu-profile.mjs), divided by the requests it served (µs per request), and what
+ *   the gateway spends beyond the bare proxy, go to bench/results/gateway-profile.json (--out).
  * Against a real gateway, raise RATE_LIMIT_PER_MINUTE (or set 0) or every run measures 429s.
  * Compare ratios, not absolute figures: a 2-vCPU machine shares its cores between autocannon,
  * the gateway and the upstream.
@@ -280,11 +281,20 @@ async function startLocal({ profileDir } = {}) {
     if (profileDir) {
       const gateway = await startGateway(upstreamUrl, 1, profiling);
       children.push(gateway.child);
+      const before = args.before
+        ? await startGateway(upstreamUrl, 1, profiling, resolve(args.before))
+        : undefined;
+      if (before) children.push(before.child);
       return {
         upstreamUrl,
         gatewayUrl: gateway.url,
         bareProxyUrl,
-        pids: { gateway: gateway.child.pid, bare_undici_proxy: bare.pid },
+        gatewayBeforeUrl: before?.url,
+        pids: {
+          gateway: gateway.child.pid,
+          bare_undici_proxy: bare.pid,
+          ...(before ? { gateway_before: before.child.pid } : {}),
+        },
         token,
         stop,
       };
@@ -443,7 +453,8 @@ async function profile() {
   const path = '/content/api/v1/bench';
   const base = { connections: Number(args.connections), headers };
   const urls = { gateway: target.gatewayUrl, bare_undici_proxy: target.bareProxyUrl };
-  const windows = { gateway: [], bare_undici_proxy: [] };
+  if (target.gatewayBeforeUrl) urls.gateway_before = target.gatewayBeforeUrl;
+  const windows = Object.fromEntries(Object.keys(urls).map((key) => [key, []]));
   const load = [];
   try {
     for (const [key, url] of Object.entries(urls))
@@ -502,12 +513,15 @@ async function profile() {
   }
   if (!process.env.BENCH_KEEP_PROFILE) rmSync(dir, { recursive: true, force: true });
   const bare = new Map(report.bare_undici_proxy.self_time.map((g) => [g.group, g.us_per_request]));
-  report.gateway_beyond_bare_proxy_us = report.gateway.self_time
-    .map((g) => ({
-      group: g.group,
-      us_per_request: Math.round((g.us_per_request - (bare.get(g.group) ?? 0)) * 10) / 10,
-    }))
-    .sort((a, b) => b.us_per_request - a.us_per_request);
+  const beyond = (key) =>
+    report[key].self_time
+      .map((g) => ({
+        group: g.group,
+        us_per_request: Math.round((g.us_per_request - (bare.get(g.group) ?? 0)) * 10) / 10,
+      }))
+      .sort((a, b) => b.us_per_request - a.us_per_request);
+  report.gateway_beyond_bare_proxy_us = beyond('gateway');
+  if (report.gateway_before) report.gateway_before_beyond_bare_proxy_us = beyond('gateway_before');
   await writeReport(report);
   for (const key of Object.keys(urls)) {
     const r = report[key];

@@ -6,8 +6,8 @@
  * replaced. (Draining under SIGTERM with workers is shutdown.e2e-spec.ts: the gateway it runs
  * takes the default, one worker per core.)
  */
-import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { SERVICE_NAMES, envPrefix } from '@media/contracts';
 import { eventually, freePort, mintToken, spawnDist, waitReady, type DistProcess } from '@media/testing';
@@ -15,16 +15,21 @@ import { startFakeUpstream, type FakeUpstream } from './support/fake-upstream';
 
 const PER_MINUTE = 60;
 
-/** The ids of `pid`'s child processes. */
+/** The ids of `pid`'s child processes (from /proc: the fourth field of each stat is the parent). */
 function childrenOf(pid: number): number[] {
-  try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // `pid (comm) state ppid ...`; comm may hold spaces, so read after its closing parenthesis.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) children.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
   }
+  return children;
 }
 
 /** One request on a connection of its own (so requests spread over the workers); its status. */
