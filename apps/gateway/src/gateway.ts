@@ -1,6 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { AggregatorRegistry } from 'prom-client';
-import type { Socket } from 'node:net';
+import { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { AccessTokenClaims, ServiceName } from '@media/contracts';
 import {
@@ -43,7 +41,6 @@ import {
 import { bodyLimitOf, Forwarder } from './proxy/forward';
 import { clientAddress } from './proxy/headers';
 import { HostPolicy, publicOriginOf } from './proxy/hosts';
-import { RateLimiter } from './proxy/rate-limit';
 import { SECURITY_HEADERS, SecurityPolicy } from './proxy/security-headers';
 import {
   firstSegment,
@@ -57,18 +54,9 @@ import {
 import { Upgrades } from './proxy/upgrades';
 import { goAway } from './shutdown/go-away';
 import { gatewayRevocations, type GatewayRevocations } from './revocation/token-versions';
-import { ClusterLimit, type ClientLimit } from './workers/shared-rate-limit';
-
-/** How this gateway process runs beside others. */
-export interface GatewayMode {
-  /**
-   * One of GATEWAY_WORKERS processes: the per-client limits are kept by the primary and its
-   * metrics served (summed over the workers) by the primary's listener, not by one of its own.
-   */
-  worker?: boolean;
-  /** Whether spans are exported (OTEL_EXPORTER_OTLP_ENDPOINT): without, no span is opened. */
-  tracing?: boolean;
-}
+import { publicServer } from './connections/server';
+import { processShare, type GatewayMode } from './workers/mode';
+import { whenAllowed, type ClientLimit } from './workers/shared-rate-limit';
 
 /** `/health/*` of the gateway and `/<prefix>/health/*` of every app. */
 const HEALTH_PATH = /^\/(?:[^/]+\/)?health(?:\/|$)/;
@@ -114,18 +102,10 @@ export class Gateway {
     this.revocations = gatewayRevocations(config, log);
     this.hosts = new HostPolicy(config.allowedHosts, this.trusted);
     this.tokens = new TokenChecker(config.auth.jwksUrl, tokenRules(config.auth), this.revocations.versions);
-    if (mode.worker) {
-      this.limiter = new ClusterLimit('api', config.limits.ratePerMinute);
-      this.healthLimiter = new ClusterLimit('health', config.limits.healthRatePerMinute);
-      // The primary asks the workers for these and sums them on GATEWAY_METRICS_PORT (an
-      // aggregator made here is what makes prom-client answer the primary's questions).
-      new AggregatorRegistry();
-      AggregatorRegistry.setRegistries([this.metrics.registry]);
-    } else {
-      this.limiter = new RateLimiter(config.limits.ratePerMinute);
-      this.healthLimiter = new RateLimiter(config.limits.healthRatePerMinute);
-      this.metricsListener = new MetricsListener(this.metrics, { ...config.metrics, host: config.host });
-    }
+    const share = processShare(config, mode, this.metrics);
+    this.limiter = share.limiter;
+    this.healthLimiter = share.healthLimiter;
+    this.metricsListener = share.metricsListener;
     this.corsOrigins = new Set(config.corsOrigins);
     this.accessLog = new AccessLog(this.metrics, log);
     this.ownRoutes = new OwnRoutes({
@@ -133,12 +113,7 @@ export class Gateway {
       closing: () => this.closing !== undefined,
       log,
     });
-    // MAX_CONNECTIONS and MAX_WEBSOCKETS are the gateway's: each worker holds its share.
-    const share = (limit: number) => (mode.worker ? Math.max(1, Math.ceil(limit / config.workers)) : limit);
-    this.connections = new ConnectionCount({
-      maxConnections: share(config.limits.maxConnections),
-      maxWebsockets: share(config.limits.maxWebsockets),
-    });
+    this.connections = new ConnectionCount(share.connections);
     this.upgrades = new Upgrades({
       config,
       log,
@@ -151,23 +126,7 @@ export class Gateway {
       closing: () => this.closing !== undefined,
       versions: this.revocations.versions,
     });
-    this.server = createServer(
-      {
-        headersTimeout: config.timeouts.headers,
-        requestTimeout: config.timeouts.request,
-        keepAliveTimeout: config.timeouts.idle,
-        // Node checks the two timeouts above on this interval (30 s by default).
-        connectionsCheckingInterval: Math.max(100, Math.min(1_000, config.timeouts.headers / 4)),
-      },
-      this.onRequest,
-    );
-    // A connection that stays silent (never a byte, or between requests) is closed; one with an
-    // answer under way is bounded by UPSTREAM_TIMEOUT instead.
-    this.server.timeout = config.timeouts.idle;
-    this.server.on('timeout', (socket: Socket & { _httpMessage?: ServerResponse | null }) => {
-      if (socket._httpMessage && !socket._httpMessage.writableFinished) return;
-      socket.destroy();
-    });
+    this.server = publicServer(config.timeouts, this.onRequest);
     this.server.on('connection', this.connections.onConnection);
     // What Node's parser refuses (bad framing 400, headers too large 431, timeouts 408).
     answerClientErrors(this.server, SECURITY_HEADERS);
@@ -261,36 +220,15 @@ export class Gateway {
     // Health probes are cheap for a probe and costly to multiply: limited per client, apart.
     if (health) {
       const client = `ip:${clientAddress(req, this.trusted)}`;
-      this.limited(this.healthLimiter, client, req, res, note, () => this.routeTo(app, path, req, res, note));
+      whenAllowed(
+        this.healthLimiter,
+        client,
+        () => this.routeTo(app, path, req, res, note),
+        (error) => this.fail(req, res, note, error),
+      );
       return;
     }
     this.routeTo(app, path, req, res, note);
-  }
-
-  /**
-   * Runs `then` once `limit` let `client` through, at once when the answer is known here (one
-   * process, or the limit off), else when the primary answered; a client over it gets 429.
-   */
-  private limited(
-    limit: ClientLimit,
-    client: string,
-    req: IncomingMessage,
-    res: ServerResponse,
-    note: RequestNote,
-    then: () => void,
-  ): void {
-    const wait = limit.take(client);
-    if (typeof wait === 'number') {
-      if (wait > 0) throw new RateLimited(wait);
-      then();
-      return;
-    }
-    wait
-      .then((seconds) => {
-        if (seconds > 0) throw new RateLimited(seconds);
-        then();
-      })
-      .catch((error: unknown) => this.fail(req, res, note, error));
   }
 
   /** The gateway's own routes, or CORS, the token and the limits before forwarding to `app`. */
@@ -352,8 +290,11 @@ export class Gateway {
       note.userId = client.sub;
       key = `sub:${client.sub}`;
     }
-    this.limited(this.limiter, key, req, res, note, () =>
-      this.forward(req, res, note, app, typeof client !== 'string'),
+    whenAllowed(
+      this.limiter,
+      key,
+      () => this.forward(req, res, note, app, typeof client !== 'string'),
+      (error) => this.fail(req, res, note, error),
     );
   }
 

@@ -1,6 +1,7 @@
 import { runInApp, startTracing } from '@media/platform/core';
 import { gatewayConfig } from './config';
-import { Gateway, type GatewayMode } from './gateway';
+import { Gateway } from './gateway';
+import type { GatewayMode } from './workers/mode';
 import { createLogger } from './logger';
 
 /** A running gateway, as `main.ts` and the embedded runner hold it. */

@@ -1,4 +1,5 @@
 import type { Worker } from 'node:cluster';
+import { RateLimited } from '@media/platform/core';
 import { RateLimiter } from '../proxy/rate-limit';
 
 /** Which of the gateway's per-client limits a key is counted against. */
@@ -8,6 +9,31 @@ export type LimitName = 'api' | 'health';
 export interface ClientLimit {
   take(client: string): number | Promise<number>;
   close(): void;
+}
+
+/**
+ * Runs `then` once `limit` let `client` through: at once when the answer is known here (one
+ * process, or the limit off), else when the primary answered. A client over the limit is a 429
+ * (RateLimited): thrown when answered at once, else handed to `fail`, as is whatever `then` throws.
+ */
+export function whenAllowed(
+  limit: ClientLimit,
+  client: string,
+  then: () => void,
+  fail: (error: unknown) => void,
+): void {
+  const wait = limit.take(client);
+  if (typeof wait === 'number') {
+    if (wait > 0) throw new RateLimited(wait);
+    then();
+    return;
+  }
+  wait
+    .then((seconds) => {
+      if (seconds > 0) throw new RateLimited(seconds);
+      then();
+    })
+    .catch(fail);
 }
 
 interface TakeRequest {
