@@ -3,6 +3,7 @@ import { processEnv, runProcess, stopTracing } from '@media/platform/core';
 import { gatewayConfig } from './config';
 import { createLogger } from './logger';
 import { startGateway } from './start';
+import { holdingSignals } from './workers/held-signals';
 import { startPrimary } from './workers/primary';
 
 /**
@@ -12,15 +13,7 @@ import { startPrimary } from './workers/primary';
  */
 void runProcess({
   name: 'gateway',
-  start: async () => {
-    const env = processEnv();
-    const config = gatewayConfig.load(env);
-    const shutdownTimeout = config.timeouts.shutdown;
-    if (cluster.isPrimary && config.workers > 1) {
-      return { gateway: await startPrimary(config, createLogger(config.log.level)), shutdownTimeout };
-    }
-    return { gateway: await startGateway(env, { worker: cluster.isWorker, alone: true }), shutdownTimeout };
-  },
+  start: () => holdingSignals(start),
   // close() is bounded by SHUTDOWN_TIMEOUT already.
   shutdownTimeout: (running) => running.shutdownTimeout,
   stop: async ({ gateway }) => {
@@ -28,3 +21,14 @@ void runProcess({
     await stopTracing();
   },
 });
+
+/** The primary of GATEWAY_WORKERS, or one gateway (a worker, or the only process). */
+async function start() {
+  const env = processEnv();
+  const config = gatewayConfig.load(env);
+  const shutdownTimeout = config.timeouts.shutdown;
+  if (cluster.isPrimary && config.workers > 1) {
+    return { gateway: await startPrimary(config, createLogger(config.log.level)), shutdownTimeout };
+  }
+  return { gateway: await startGateway(env, { worker: cluster.isWorker, alone: true }), shutdownTimeout };
+}
