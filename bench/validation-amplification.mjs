@@ -16,7 +16,10 @@
  * Env: NATS_URL, BENCH_DATABASE_URL, SINGLE (15 requests per shape), SHAPES (comma-separated
  * names, default all), LOAD_SHAPE (many_keys), CONCURRENT (3), PROBES (40 health calls per phase),
  * PROFILE=1 (acl under `node --cpu-prof`: its self time during the many_keys requests, by package
- * and function), KEEP_DB=1, OUT (file name in bench/results, default validation-amplification.json).
+ * and function), KEEP_DB=1, OUT (file name in bench/results, default validation-amplification.json),
+ * PUBLIC_BODY_LIMIT (the gateway's, default its own: 16 KiB, so the bodies without a token are
+ * refused by the gateway; `PUBLIC_BODY_LIMIT=50mb` lets them through to measure acl's own bounds,
+ * as before the gateway had that limit).
  * Compare ratios: this machine's 2 cores are shared. bench/results/validation-amplification.before.json
  * is this script (without the NATS shapes) on the commit before the bounded-work changes (971e23e),
  * SINGLE=5 PROFILE=1; its concurrent phase was stopped after 8 minutes.
@@ -36,6 +39,7 @@ const PROBES = Number(process.env.PROBES ?? 40);
 const LOAD_SHAPE = process.env.LOAD_SHAPE ?? 'many_keys';
 const PROFILE = process.env.PROFILE === '1';
 const OUT = process.env.OUT ?? 'validation-amplification.json';
+const PUBLIC_BODY_LIMIT = process.env.PUBLIC_BODY_LIMIT;
 /** No answer within this is counted as a timeout (the issue saw clients wait more than 30 s). */
 const TIMEOUT_MS = 60_000;
 /** The contract's figure for one body with no token, CPU of the app and the gateway together. */
@@ -205,6 +209,7 @@ async function main() {
   const stack = await startAssignmentStack({
     prefix: 'bench_validation',
     natsUrl: NATS_URL,
+    env: PUBLIC_BODY_LIMIT ? { PUBLIC_BODY_LIMIT } : {},
     nodeArgs: profiles ? { acl: ['--cpu-prof', `--cpu-prof-dir=${profiles}`] } : {},
   });
   const window = {};
@@ -244,6 +249,7 @@ async function main() {
       date: new Date().toISOString(),
       machine: await withClient(stack.databases.acl.url, machine),
       load_average: loadavg().map(round),
+      gateway_public_body_limit: PUBLIC_BODY_LIMIT ?? 'default (16 KiB)',
       goal: { ...GOAL, applies_to: 'bodies without a token; CPU of the app and the gateway' },
       worst_shape_without_token: noToken.length
         ? Object.entries(shapes)

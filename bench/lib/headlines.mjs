@@ -207,6 +207,24 @@ export const HEADLINES = {
         get(r, ['scenarios', 'get_small_json', 'ratio_rps']),
         '',
       ),
+      row(
+        'gateway ÷ bare undici proxy req/s, small GET, one process each',
+        get(r, ['scenarios', 'get_small_json', 'gateway_over_bare_proxy']),
+        '',
+        atLeast(0.85),
+      ),
+      row(
+        `gateway ÷ nginx req/s, small GET, ${count(r.gateway_workers)} processes each`,
+        get(r, ['scenarios', 'get_small_json', 'gateway_over_nginx']),
+        '',
+        atLeast(0.6),
+      ),
+      row(
+        'gateway p99 ÷ nginx p99, small GET, same processes',
+        get(r, ['scenarios', 'get_small_json', 'gateway_p99_over_nginx']),
+        '',
+        atMost(2),
+      ),
     ],
   },
   'acl-growth.mjs': {
@@ -362,6 +380,12 @@ export const HEADLINES = {
         get(r, ['shapes', 'many_keys', 'cpu_ms', 'p50']),
         ' ms',
         atMost(50, ' ms'),
+      ),
+      row(
+        'assignment `/health/live` p95 while 3 clients flood the token endpoint ÷ idle',
+        get(r, ['health_p95_ratio', 'assignment']),
+        '',
+        atMost(2),
       ),
       row(
         'answer to a 400,000-element field',

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { APPS, envPrefix, SERVICE_NAMES, type ServiceName } from '@media/contracts';
@@ -62,6 +63,19 @@ export class GatewayEnv {
   @Matches(/^[A-Za-z0-9.:-]+$/, { message: 'must be an address or host name such as 127.0.0.1 or 0.0.0.0' })
   HOST?: string;
 
+  /**
+   * Processes serving the public port (node:cluster; the primary only starts them, keeps the
+   * per-client rate limits and serves `/metrics`): one per core by default (a container with a
+   * CPU limit sets it to that). 1: one process, no primary. The embedded default (`npm start`)
+   * always runs one.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'must be a whole number of processes, at least 1' })
+  @Min(1, { message: 'must be a whole number of processes, at least 1' })
+  @Max(64, { message: 'must be at most 64 processes' })
+  GATEWAY_WORKERS?: number;
+
   /** Where content is reached (default `http://127.0.0.1:3001`). */
   @Matches(ORIGIN, { message: ORIGIN_MESSAGE })
   CONTENT_URL!: string;
@@ -115,6 +129,16 @@ export class GatewayEnv {
   @IsInt({ message: 'must be a size in bytes such as 1048576 or 1mb' })
   @Min(1, { message: 'must be a size in bytes such as 1048576 or 1mb' })
   BODY_LIMIT: number = 1024 * 1024;
+
+  /**
+   * Largest body sent without a token, in bytes: the public routes that take one (a login, a
+   * refresh, an invitation's acceptance) need a few hundred bytes; anything above is 413 at the
+   * gateway, before an app parses it.
+   */
+  @Transform(toBytes)
+  @IsInt({ message: 'must be a size in bytes such as 16384 or 16kb' })
+  @Min(1, { message: 'must be a size in bytes such as 16384 or 16kb' })
+  PUBLIC_BODY_LIMIT: number = 16 * 1024;
 
   /** Largest request body of any other type (multipart uploads), in bytes. */
   @Transform(toBytes)
@@ -300,6 +324,8 @@ export const gatewayConfig = defineConfig(
     };
     return {
       port: env.GATEWAY_PORT ?? env.PORT ?? APPS.gateway.port,
+      /** GATEWAY_WORKERS: processes serving the public port (1: this one alone). */
+      workers: env.GATEWAY_WORKERS ?? availableParallelism(),
       /** Where both listeners bind; undefined: every interface. */
       host: env.HOST,
       upstreams: Object.fromEntries(
@@ -309,6 +335,8 @@ export const gatewayConfig = defineConfig(
       limits: {
         body: env.BODY_LIMIT,
         upload: env.UPLOAD_LIMIT,
+        /** PUBLIC_BODY_LIMIT: any body without a token. */
+        publicBody: env.PUBLIC_BODY_LIMIT,
         /** Requests per minute per client; 0: off. */
         ratePerMinute: env.RATE_LIMIT_PER_MINUTE,
         healthRatePerMinute: env.HEALTH_RATE_LIMIT_PER_MINUTE,

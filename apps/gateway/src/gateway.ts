@@ -1,5 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { AccessTokenClaims, ServiceName } from '@media/contracts';
 import {
@@ -42,7 +41,6 @@ import {
 import { bodyLimitOf, Forwarder } from './proxy/forward';
 import { clientAddress } from './proxy/headers';
 import { HostPolicy, publicOriginOf } from './proxy/hosts';
-import { RateLimiter } from './proxy/rate-limit';
 import { SECURITY_HEADERS, SecurityPolicy } from './proxy/security-headers';
 import {
   firstSegment,
@@ -56,6 +54,9 @@ import {
 import { Upgrades } from './proxy/upgrades';
 import { goAway } from './shutdown/go-away';
 import { gatewayRevocations, type GatewayRevocations } from './revocation/token-versions';
+import { publicServer } from './connections/server';
+import { processShare, type GatewayMode } from './workers/mode';
+import { whenAllowed, type ClientLimit } from './workers/shared-rate-limit';
 
 /** `/health/*` of the gateway and `/<prefix>/health/*` of every app. */
 const HEALTH_PATH = /^\/(?:[^/]+\/)?health(?:\/|$)/;
@@ -65,11 +66,11 @@ export class Gateway {
   private readonly server: Server;
   private readonly forwarder: Forwarder;
   private readonly tokens: TokenChecker;
-  private readonly limiter: RateLimiter;
+  private readonly limiter: ClientLimit;
   private readonly metrics = new AppMetrics('gateway');
   private readonly accessLog: AccessLog;
   private readonly ownRoutes: OwnRoutes;
-  private readonly metricsListener: MetricsListener;
+  private readonly metricsListener?: MetricsListener;
   private readonly connections: ConnectionCount;
   private readonly upgrades: Upgrades;
   /** Requests whose answer is not complete yet: shutdown waits for these. */
@@ -79,7 +80,7 @@ export class Gateway {
   private lastActivity = 0;
   private readonly trusted: TrustedProxies;
   private readonly security: SecurityPolicy;
-  private readonly healthLimiter: RateLimiter;
+  private readonly healthLimiter: ClientLimit;
   private readonly corsOrigins: ReadonlySet<string>;
   private readonly revocations: GatewayRevocations;
   private readonly hosts: HostPolicy;
@@ -87,12 +88,12 @@ export class Gateway {
   constructor(
     private readonly config: GatewayConfig,
     private readonly log: GatewayLogger,
+    private readonly mode: GatewayMode = {},
   ) {
     this.trusted = parseTrustedProxies(config.trustedProxies);
     this.security = new SecurityPolicy(this.trusted, config.hsts);
     this.forwarder = new Forwarder(config.upstreams, {
       security: this.security,
-      limits: config.limits,
       upstreamTimeout: config.timeouts.upstream,
       minBodyRate: config.limits.minBodyRate,
       trustedProxies: this.trusted,
@@ -101,8 +102,10 @@ export class Gateway {
     this.revocations = gatewayRevocations(config, log);
     this.hosts = new HostPolicy(config.allowedHosts, this.trusted);
     this.tokens = new TokenChecker(config.auth.jwksUrl, tokenRules(config.auth), this.revocations.versions);
-    this.limiter = new RateLimiter(config.limits.ratePerMinute);
-    this.healthLimiter = new RateLimiter(config.limits.healthRatePerMinute);
+    const share = processShare(config, mode, this.metrics);
+    this.limiter = share.limiter;
+    this.healthLimiter = share.healthLimiter;
+    this.metricsListener = share.metricsListener;
     this.corsOrigins = new Set(config.corsOrigins);
     this.accessLog = new AccessLog(this.metrics, log);
     this.ownRoutes = new OwnRoutes({
@@ -110,8 +113,7 @@ export class Gateway {
       closing: () => this.closing !== undefined,
       log,
     });
-    this.metricsListener = new MetricsListener(this.metrics, { ...config.metrics, host: config.host });
-    this.connections = new ConnectionCount(config.limits);
+    this.connections = new ConnectionCount(share.connections);
     this.upgrades = new Upgrades({
       config,
       log,
@@ -124,23 +126,7 @@ export class Gateway {
       closing: () => this.closing !== undefined,
       versions: this.revocations.versions,
     });
-    this.server = createServer(
-      {
-        headersTimeout: config.timeouts.headers,
-        requestTimeout: config.timeouts.request,
-        keepAliveTimeout: config.timeouts.idle,
-        // Node checks the two timeouts above on this interval (30 s by default).
-        connectionsCheckingInterval: Math.max(100, Math.min(1_000, config.timeouts.headers / 4)),
-      },
-      this.onRequest,
-    );
-    // A connection that stays silent (never a byte, or between requests) is closed; one with an
-    // answer under way is bounded by UPSTREAM_TIMEOUT instead.
-    this.server.timeout = config.timeouts.idle;
-    this.server.on('timeout', (socket: Socket & { _httpMessage?: ServerResponse | null }) => {
-      if (socket._httpMessage && !socket._httpMessage.writableFinished) return;
-      socket.destroy();
-    });
+    this.server = publicServer(config.timeouts, this.onRequest);
     this.server.on('connection', this.connections.onConnection);
     // What Node's parser refuses (bad framing 400, headers too large 431, timeouts 408).
     answerClientErrors(this.server, SECURITY_HEADERS);
@@ -151,11 +137,14 @@ export class Gateway {
     lingerOnClose(this.server, { bytes: config.limits.upload, ms: 2_000 });
   }
 
-  /** Opens the public listener and the metrics one (both on HOST); the ports they got. */
+  /**
+   * Opens the public listener and the metrics one (both on HOST); the ports they got. A worker
+   * opens only the public one (shared by all workers); its metrics port is the primary's.
+   */
   async listen(): Promise<{ port: number; metricsPort: number }> {
-    const metricsPort = await this.metricsListener.listen();
+    const metricsPort = (await this.metricsListener?.listen()) ?? this.config.metrics.port;
     const port = await listenOn(this.server, this.config.port, this.config.host).catch(async (error) => {
-      await this.metricsListener.close();
+      await this.metricsListener?.close();
       throw error;
     });
     return { port, metricsPort };
@@ -174,7 +163,7 @@ export class Gateway {
 
   /** `Expect: 100-continue`: an upload the gateway would refuse is refused before it is sent. */
   private readonly onCheckContinue = (req: IncomingMessage, res: ServerResponse): void => {
-    const limit = bodyLimitOf(req, this.config.limits);
+    const limit = bodyLimitOf(req, this.config.limits, this.withoutToken(req));
     if (Number(req.headers['content-length']) > limit) {
       const note = this.begin(req, res);
       note.code = 'payload_too_large';
@@ -195,13 +184,16 @@ export class Gateway {
    */
   private begin(req: IncomingMessage, res: ServerResponse): RequestNote {
     const note: RequestNote = { requestId: pickRequestId(req), started: performance.now() };
-    const parent = contextFrom({ traceparent: req.headers.traceparent });
-    const span = openSpan(`${req.method} ${pathOf(req.url ?? '/')}`, SpanKind.SERVER, parent, {
-      'http.request.method': req.method ?? 'GET',
-      request_id: note.requestId,
-    });
-    note.span = span.span;
-    note.traceparent = traceparentOf(span.context);
+    // Without an exporter a span would be a no-op, and the client's traceparent goes on as sent.
+    if (this.mode.tracing) {
+      const parent = contextFrom({ traceparent: req.headers.traceparent });
+      const span = openSpan(`${req.method} ${pathOf(req.url ?? '/')}`, SpanKind.SERVER, parent, {
+        'http.request.method': req.method ?? 'GET',
+        request_id: note.requestId,
+      });
+      note.span = span.span;
+      note.traceparent = traceparentOf(span.context);
+    }
     this.active.add(res);
     if (this.closing) {
       res.setHeader('Connection', 'close');
@@ -227,9 +219,26 @@ export class Gateway {
     if (!own && !app) throw new RouteNotFound(segment);
     // Health probes are cheap for a probe and costly to multiply: limited per client, apart.
     if (health) {
-      const wait = this.healthLimiter.take(`ip:${clientAddress(req, this.trusted)}`);
-      if (wait > 0) throw new RateLimited(wait);
+      const client = `ip:${clientAddress(req, this.trusted)}`;
+      whenAllowed(
+        this.healthLimiter,
+        client,
+        () => this.routeTo(app, path, req, res, note),
+        (error) => this.fail(req, res, note, error),
+      );
+      return;
     }
+    this.routeTo(app, path, req, res, note);
+  }
+
+  /** The gateway's own routes, or CORS, the token and the limits before forwarding to `app`. */
+  private routeTo(
+    app: ServiceName | undefined,
+    path: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    note: RequestNote,
+  ): void {
     if (!app) {
       this.own(path, req, res, note).catch((error: unknown) => this.fail(req, res, note, error));
       return;
@@ -257,10 +266,10 @@ export class Gateway {
     this.tokens
       .verify(raw)
       .then((verified) => this.admit(req, res, note, app, verified))
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         // A refused token still costs its client a request (no free guessing or flooding).
         if (error instanceof Unauthenticated) {
-          const wait = this.limiter.take(`ip:${clientAddress(req, this.trusted)}`);
+          const wait = await this.limiter.take(`ip:${clientAddress(req, this.trusted)}`);
           if (wait > 0) error = new RateLimited(wait);
         }
         this.fail(req, res, note, error);
@@ -281,14 +290,26 @@ export class Gateway {
       note.userId = client.sub;
       key = `sub:${client.sub}`;
     }
-    const wait = this.limiter.take(key);
-    if (wait > 0) throw new RateLimited(wait);
+    whenAllowed(
+      this.limiter,
+      key,
+      () => this.forward(req, res, note, app, typeof client !== 'string'),
+      (error) => this.fail(req, res, note, error),
+    );
+  }
 
+  private forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    note: RequestNote,
+    app: ServiceName,
+    authenticated: boolean,
+  ): void {
     const length = req.headers['content-length'];
-    const limit = bodyLimitOf(req, this.config.limits);
+    const limit = bodyLimitOf(req, this.config.limits, !authenticated);
     if (length !== undefined && Number(length) > limit) throw new PayloadTooLarge(limit);
     note.upstream = app;
-    this.forwarder.forward(app, req, res, note.requestId, typeof client !== 'string', (outcome) => {
+    this.forwarder.forward(app, req, res, note.requestId, authenticated, limit, (outcome) => {
       if (outcome.error) this.fail(req, res, note, outcome.error);
     });
   }
@@ -308,13 +329,18 @@ export class Gateway {
     // A body of known size within the limit is read and dropped by Node after the answer, and
     // the connection kept; a chunked, oversized or trickling one must not be read to its end.
     const length = req.headers['content-length'];
-    const limit = bodyLimitOf(req, this.config.limits);
+    const limit = bodyLimitOf(req, this.config.limits, this.withoutToken(req));
     const unbounded =
       req.headers['transfer-encoding'] !== undefined ||
       Number(length) > limit ||
       answer instanceof BodyTooSlow;
     if (req.complete || !unbounded) sendError(res, answer, this.security.headersFor(req));
     else refuseUpload(req, res, answer, limit, this.security.headersFor(req));
+  }
+
+  /** Whether `req` goes to a public route, where a body comes without a token (PUBLIC_BODY_LIMIT). */
+  private withoutToken(req: IncomingMessage): boolean {
+    return isPublicPath(req.method ?? 'GET', pathOf(req.url ?? '/'));
   }
 
   private async own(
@@ -362,7 +388,7 @@ export class Gateway {
     this.server.closeAllConnections();
     await stopped;
     await this.forwarder.close(deadline);
-    await this.metricsListener.close();
+    await this.metricsListener?.close();
     this.limiter.close();
     this.healthLimiter.close();
     await this.revocations.stop();

@@ -7,6 +7,7 @@ import {
   startFakeUpstream,
   bootGateway,
   BODY_LIMIT,
+  UPLOAD_LIMIT,
   type BootedGateway,
   type FakeUpstream,
 } from './support/fake-upstream';
@@ -17,7 +18,9 @@ let gw: BootedGateway;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();
-  gw = await bootGateway(upstream);
+  // BODY_LIMIT and UPLOAD_LIMIT here; the smaller limit of bodies without a token is
+  // public-bodies.e2e-spec.ts's.
+  gw = await bootGateway(upstream, { PUBLIC_BODY_LIMIT: String(UPLOAD_LIMIT) });
 });
 
 afterAll(async () => {

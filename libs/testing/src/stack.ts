@@ -114,6 +114,12 @@ async function bootStack(
     // the limits themselves are tested on private gateways.
     RATE_LIMIT_PER_MINUTE: '1000000',
     HEALTH_RATE_LIMIT_PER_MINUTE: '1000000',
+    // The apps' own bounds on bodies sent without a token (up to BODY_LIMIT) are tested through
+    // it; the gateway's smaller PUBLIC_BODY_LIMIT in front of them is tested on private gateways.
+    PUBLIC_BODY_LIMIT: '50mb',
+    // One gateway process: GATEWAY_WORKERS (limits and metrics across workers, their drain) is
+    // tested on private gateways, and the stack's two cores go to the test files.
+    GATEWAY_WORKERS: '1',
     LOG_LEVEL: 'info',
     // Durable consumers of this run only: another run on the same NATS keeps its own.
     EVENTS_CONSUMER_PREFIX: run.replace(/_/g, '-'),

@@ -1,8 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { bearerToken, DomainError, type AppMetrics } from '@media/platform/core';
+import { bearerToken, DomainError } from '@media/platform/core';
 import { listenOn } from '../connections/listen';
 import { sendError } from '../proxy/errors';
+
+/** What the listener answers with: this process's metrics, or (the primary's) every worker's summed. */
+export interface MetricsSource {
+  expose(res: ServerResponse): Promise<void>;
+}
 
 export interface MetricsListenerOptions {
   /** METRICS_TOKEN: when set, `/metrics` answers only a scraper that presents it. */
@@ -22,7 +27,7 @@ export class MetricsListener {
   private readonly server: Server;
 
   constructor(
-    private readonly metrics: AppMetrics,
+    private readonly metrics: MetricsSource,
     private readonly options: MetricsListenerOptions,
   ) {
     this.server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, (req, res) => {

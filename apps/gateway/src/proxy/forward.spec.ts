@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { bodyLimitOf } from './forward';
 
-const limits = { body: 1024, upload: 50 * 1024 * 1024 };
+const limits = { body: 1024, upload: 50 * 1024 * 1024, publicBody: 256 };
 const req = (method: string, url: string, type: string) =>
   ({ method, url, headers: { 'content-type': type } }) as unknown as IncomingMessage;
 const CHUNK = 'application/offset+octet-stream';
@@ -12,6 +12,13 @@ describe('bodyLimitOf', () => {
     expect(
       bodyLimitOf(req('POST', '/documents/api/v1/documents', 'multipart/form-data; boundary=x'), limits),
     ).toBe(limits.upload);
+  });
+
+  it('holds a body without a token to PUBLIC_BODY_LIMIT as well', () => {
+    const login = req('POST', '/acl/api/v1/auth/token', 'application/json');
+    expect(bodyLimitOf(login, limits, true)).toBe(256);
+    expect(bodyLimitOf(login, limits)).toBe(1024);
+    expect(bodyLimitOf(req('POST', '/acl/api/v1/x', 'application/octet-stream'), limits, true)).toBe(256);
   });
 
   it('sets no limit on tus chunks sent to the resumable uploads (documents bounds them)', () => {

@@ -69,22 +69,36 @@ export function mediaType(req: IncomingMessage): string {
 /** Resumable-upload chunks (tus): documents bounds them by each upload's `Upload-Length`. */
 const RESUMABLE_UPLOADS = /^\/documents\/api\/v1\/uploads(\/[^/?#]*)?\/?(\?|$)/;
 
+/** BODY_LIMIT, UPLOAD_LIMIT and PUBLIC_BODY_LIMIT, in bytes. */
+export interface BodyLimits {
+  body: number;
+  upload: number;
+  /** Any body sent without a token (to the few public routes that take one). */
+  publicBody: number;
+}
+
 /**
  * JSON and urlencoded bodies are held to BODY_LIMIT, anything else (uploads) to UPLOAD_LIMIT,
  * but for a tus chunk (`application/offset+octet-stream` sent to the resumable uploads): no
- * limit here, only MIN_BODY_RATE.
+ * limit here, only MIN_BODY_RATE. A body sent without a token (`unauthenticated`: the public
+ * routes, a login or an invitation's acceptance, which need a few hundred bytes) is held to
+ * PUBLIC_BODY_LIMIT as well, so nobody without an account can make an app parse a megabyte.
  */
-export function bodyLimitOf(req: IncomingMessage, limits: { body: number; upload: number }): number {
+export function bodyLimitOf(req: IncomingMessage, limits: BodyLimits, unauthenticated = false): number {
   const type = mediaType(req);
+  let limit: number;
   if (
     type === 'application/offset+octet-stream' &&
     (req.method === 'PATCH' || req.method === 'POST') &&
     RESUMABLE_UPLOADS.test(req.url ?? '')
   )
-    return Number.POSITIVE_INFINITY;
-  return type === 'application/json' || type.endsWith('+json') || type === 'application/x-www-form-urlencoded'
-    ? limits.body
-    : limits.upload;
+    limit = Number.POSITIVE_INFINITY;
+  else
+    limit =
+      type === 'application/json' || type.endsWith('+json') || type === 'application/x-www-form-urlencoded'
+        ? limits.body
+        : limits.upload;
+  return unauthenticated ? Math.min(limit, limits.publicBody) : limit;
 }
 
 const RATE_WINDOW_MS = 5_000;
@@ -200,8 +214,6 @@ class Exchange implements Dispatcher.DispatchHandler {
 }
 
 export interface ForwardOptions {
-  /** BODY_LIMIT and UPLOAD_LIMIT, in bytes. */
-  limits: { body: number; upload: number };
   upstreamTimeout: number;
   /** Bytes per second a request body must keep up, averaged over 5 s; 0 turns it off. */
   minBodyRate: number;
@@ -254,7 +266,8 @@ export class Forwarder {
    * Sends `req` to `app` with the path unchanged and streams the answer into `res`. A failure
    * (down, timed out, upload over the limit) is handed to `done` as the contract's error; the
    * caller answers it, or cuts the connection when the upstream's answer had already started.
-   * `authenticated`: the request carried a verified token (its answer is marked `no-store`).
+   * `authenticated`: the request carried a verified token (its answer is marked `no-store`);
+   * `bodyLimit`: the bytes its body may have (bodyLimitOf), counted as they arrive.
    */
   forward(
     app: ServiceName,
@@ -262,6 +275,7 @@ export class Forwarder {
     res: ServerResponse,
     requestId: string,
     authenticated: boolean,
+    bodyLimit: number,
     done: (outcome: ForwardOutcome) => void,
   ): void {
     // The client may have left while its token was being checked: nothing to forward then.
@@ -285,7 +299,7 @@ export class Forwarder {
         this.options.minBodyRate > 0
           ? new BodyRate(this.options.minBodyRate, RATE_WINDOW_MS, RATE_TICK_MS, Date.now())
           : undefined;
-      const limited = new ByteLimit(bodyLimitOf(req, this.options.limits), req, rate);
+      const limited = new ByteLimit(bodyLimit, req, rate);
       body = req.pipe(limited);
       this.bodies.add(limited);
       const settle = () => this.bodies.delete(limited);

@@ -20,7 +20,7 @@ import { queryTicket, type TokenChecker } from './auth';
 import { clientAddress } from './headers';
 import { publicOriginOf, type HostPolicy, type PublicOrigin } from './hosts';
 import { InternalError, InvalidPath, RouteNotFound, writeSocketError } from './errors';
-import type { RateLimiter } from './rate-limit';
+import type { ClientLimit } from '../workers/shared-rate-limit';
 import { firstSegment, hasDotSegment, pathOf, ROUTES } from './routes';
 import { goAway } from '../shutdown/go-away';
 import { proxyUpgrade } from './websocket';
@@ -30,7 +30,7 @@ export interface UpgradesDeps {
   log: GatewayLogger;
   accessLog: AccessLog;
   tokens: TokenChecker;
-  limiter: RateLimiter;
+  limiter: ClientLimit;
   trusted: TrustedProxies;
   hosts: HostPolicy;
   connections: ConnectionCount;
@@ -117,7 +117,7 @@ export class Upgrades {
       limitKey = `sub:${claims.sub}`;
       owner = { sub: claims.sub, ver: claims.ver ?? 0 };
     }
-    const wait = this.deps.limiter.take(limitKey);
+    const wait = await this.deps.limiter.take(limitKey);
     if (wait > 0) throw new RateLimited(wait);
     note.upstream = app;
     if (!this.deps.connections.websocketRoom())
