@@ -4,8 +4,8 @@ import { PayloadTooLarge, UnsupportedMediaType, type DomainError } from '../erro
 import { InvalidJsonBody, markCheckedText, markFormBody } from '../validation/form-body';
 import { jsonBytesProblem, mayHoldUnsafeText, narrowWideObjects } from '../validation/json-bytes';
 import { parseUrlEncoded } from '../validation/text-decoding';
-import { recordRawBody } from '../idempotency/fingerprint';
 import { isMultipart } from './multipart';
+import { recordRawBody } from './raw-body';
 import { isStreamedBodyType } from './streamed-body';
 
 export const ACCEPTED_BODY_TYPES = [

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { ValidationFailed } from '../errors/domain-errors';
 import { markFormBody } from '../validation/form-body';
-import { bodyFingerprint, idempotencyKey, recordRawBody, requestPath, scopeOf } from './fingerprint';
+import { recordRawBody } from '../http/raw-body';
+import { bodyFingerprint, idempotencyKey, requestPath, scopeOf } from './fingerprint';
 import { cleanupPeriod } from './idempotency-cleanup';
 
 const request = (headers: Record<string, string>, extra: Partial<Request> = {}) =>

@@ -2,26 +2,14 @@ import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { ValidationFailed } from '../errors/domain-errors';
 import { uploadedFiles, UnexpectedFile } from '../http/multipart';
+import { IDEMPOTENCY_KEY_HEADER, rawBodyDigest } from '../http/raw-body';
 import { isFormBody } from '../validation/form-body';
 
-/** The request header a client sends (docs/api/contract.md §7.1). */
-export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 /** Where a problem with the header is reported in a 422. */
 export const IDEMPOTENCY_KEY_LOC = ['header', IDEMPOTENCY_KEY_HEADER];
 
 /** 1..255 visible ASCII characters (0x21-0x7E). */
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
-
-/** SHA-256 of a JSON body's raw bytes, taken by the body parser while it read them. */
-export const RAW_BODY_SHA256 = Symbol('raw-body-sha256');
-type RequestWithDigest = Request & { [RAW_BODY_SHA256]?: string };
-
-/** Records the digest of the bytes a JSON body arrived as (the body parser's `verify` hook). */
-export function recordRawBody(req: Request, bytes: Buffer): void {
-  // Only requests that carry a key pay for the hash.
-  if (req.headers[IDEMPOTENCY_KEY_HEADER] === undefined) return;
-  (req as RequestWithDigest)[RAW_BODY_SHA256] = createHash('sha256').update(bytes).digest('hex');
-}
 
 /** The request's key, or undefined without the header; a malformed key is a 422 at the header. */
 export function idempotencyKey(req: Request): string | undefined {
@@ -57,7 +45,7 @@ function canonical(value: unknown): unknown {
  * multipart boundary), SHA-256 of the parsed fields and of each file's name and bytes.
  */
 export function bodyFingerprint(req: Request): string {
-  const raw = (req as RequestWithDigest)[RAW_BODY_SHA256];
+  const raw = rawBodyDigest(req);
   if (raw !== undefined) return raw;
   if (isFormBody(req.body)) {
     const files = uploadedFiles(req).map((file) => ({
