@@ -1,14 +1,12 @@
 import { applyDecorators, createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
 import type { Permission } from '@media/contracts';
+import { PUBLIC_EXTENSION } from '../http/openapi-security';
 import type { AuthUser } from './auth-user';
 
 export const IS_PUBLIC = 'auth:public';
 export const REQUIRED_PERMISSIONS = 'auth:permissions';
 export const JSON_ONLY = 'http:json-only';
-
-/** Marks a public operation in the OpenAPI document; `declareSecurity` turns it into `security: []`. */
-export const PUBLIC_EXTENSION = 'x-public';
 
 /** No token needed (docs/api/contract.md §1 public paths); the OpenAPI document says so (`security: []`). */
 export const Public = () =>

@@ -1,5 +1,7 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { PUBLIC_EXTENSION } from '../auth/decorators';
+
+/** Marks a public operation in the OpenAPI document; `declareSecurity` turns it into `security: []`. */
+export const PUBLIC_EXTENSION = 'x-public';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
