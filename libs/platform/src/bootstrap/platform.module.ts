@@ -24,7 +24,7 @@ import { DrainHooks } from './drain-hooks';
 import { APP_CONFIG, APP_NAME } from '../config/tokens';
 import { databaseOptions, type DatabaseParts } from '../database/database';
 import { DatabaseAvailability, ReadRetryInterceptor } from '../database/availability';
-import { ContractExceptionFilter } from '../errors/exception.filter';
+import { ContractExceptionFilter } from './exception.filter';
 import { BusHealthIndicator } from '../health/bus.health';
 import { DrainHealthIndicator } from '../health/drain.health';
 import { EventsHealthIndicator } from '../health/events.health';

@@ -12,7 +12,7 @@ import type { Response } from 'express';
 import { throwError, type Observable } from 'rxjs';
 import { DatabaseAvailability } from '../database/availability';
 import { KeptAnswerReplay } from '../idempotency/kept-answer';
-import { DomainError, ValidationFailed } from './domain-errors';
+import { DomainError, ValidationFailed } from '../errors/domain-errors';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: 'bad_request',
