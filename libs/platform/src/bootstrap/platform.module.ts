@@ -42,7 +42,7 @@ import { EventBus } from '../outbox/event-bus';
 import { EventConsumers } from '../outbox/on-event';
 import { Outbox } from '../outbox/outbox';
 import { AppMetrics } from '../observability/metrics';
-import { PlatformMetrics } from '../observability/platform-metrics';
+import { PlatformMetrics } from './platform-metrics';
 import { auditControllerFor } from '../audit/audit.controller';
 import { AuditKeyStore } from '../audit/audit-keys';
 import { AuditReader } from '../audit/audit-reader.service';

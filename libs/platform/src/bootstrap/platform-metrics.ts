@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { EventBus } from '../outbox/event-bus';
-import { AppMetrics } from './metrics';
+import { AppMetrics } from '../observability/metrics';
 
 interface PgPool {
   totalCount: number;
