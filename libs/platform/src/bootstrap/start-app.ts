@@ -22,7 +22,7 @@ import { requestId } from '../http/request-id';
 import { parseTrustedProxies, type TrustedProxies } from '../http/public-url';
 import type { ClientProxy } from '@nestjs/microservices';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { clusterSpread } from '../nats/cluster-spread';
+import { clusterSpread, plannedMoveUnderWay } from '../nats/cluster-spread';
 import { registerService } from '../nats/service-discovery';
 import { busListenerOptions, isInProcess, NATS_CLIENT } from '../nats/transport';
 import { BusHealthIndicator } from '../health/bus.health';
@@ -176,7 +176,7 @@ export async function createApp<C extends PlatformConfig>(
 ): Promise<INestApplication> {
   const config = loadAppConfig(def, env);
   const logging = loggerOptions(def.name, config.log).pinoHttp;
-  const logger = new AppLogger(def.name, logging);
+  const logger = new AppLogger(def.name, logging, plannedMoveUnderWay);
   // Everything the boot starts (timers, workers, connections) descends from this context, so
   // its log lines carry this app even when several apps share the process (embedded default).
   return logger.run(() => bootApp(def, config, logger, logging, options));

@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoggerService } from '@nestjs/common';
 import { pino, type Logger as Pino, type Level } from 'pino';
 import { pinoHttp, type Options } from 'pino-http';
-import { plannedMoveUnderWay } from '../nats/cluster-spread';
 import { currentApp, runInApp } from '../observability/app-context';
 
 /** What @nestjs/microservices logs at error level when a NATS connection drops. */
@@ -24,9 +23,14 @@ export class AppLogger implements LoggerService {
 
   readonly root: Pino;
 
+  /**
+   * `plannedNatsMove` says whether a NATS connection of this process is moving to a node that
+   * rejoined (the NATS wiring knows; the logger is below it and asks).
+   */
   constructor(
     readonly app: string,
     options: Options,
+    private readonly plannedNatsMove: () => boolean = () => false,
   ) {
     const { level, messageKey, redact } = options as pino.LoggerOptions;
     this.root = pino({ level, messageKey, redact, base: { app } });
@@ -64,7 +68,7 @@ export class AppLogger implements LoggerService {
   error(message: unknown, ...params: unknown[]): void {
     // Nest's NATS transport logs every disconnect as an error; one caused by a planned move to a
     // node that rejoined (cluster-spread) is routine, and said so at info.
-    if (message === NEST_NATS_DISCONNECT && plannedMoveUnderWay()) {
+    if (message === NEST_NATS_DISCONNECT && this.plannedNatsMove()) {
       this.call('info', 'NATS connection moving to a node that rejoined (planned)', params);
       return;
     }
