@@ -9,7 +9,7 @@ export * from './core';
 // Booting an app
 export { defineApp, type AppSpec } from './bootstrap/define-app';
 export type { AppDefinition } from './bootstrap/app-definition';
-export type { RpcEndpoint } from './bootstrap/feature';
+export type { RpcEndpoint } from './nats/service-discovery';
 export { Feature, type FeatureModule, type FeatureParts } from './bootstrap/feature';
 export { DrainHooks, type DrainHook } from './bootstrap/drain-hooks';
 export {

@@ -4,7 +4,8 @@ import type { ConfigDefinition } from '../config/define-config';
 import type { PlatformConfig } from '../config/platform-config';
 import type { PlatformEnv } from '../config/platform-env';
 import type { DatabaseParts } from '../database/database';
-import type { EventRoles, RpcEndpoint } from './feature';
+import type { RpcEndpoint } from '../nats/service-discovery';
+import type { EventRoles } from './feature';
 
 /**
  * What an app tells the platform to boot it, alone (`main.ts`) or with the others in one

@@ -1,6 +1,7 @@
 import type { DynamicModule, ForwardReference, Provider, Type } from '@nestjs/common';
 import type { EntitySchema } from 'typeorm';
 import type { ClassRef, DatabaseParts } from '../database/database';
+import type { RpcEndpoint } from '../nats/service-discovery';
 import { isEventHandler } from '../outbox/on-event';
 import { Outbox } from '../outbox/outbox';
 
@@ -88,13 +89,6 @@ function hasEventHandler(cls: Type): boolean {
  * Walks the feature modules (and every module they import) once: their `@Feature` entities and
  * migrations (migrations ordered by timestamp across features), and their use of events.
  */
-/** A NATS responder: the subject of a `@MessagePattern` method and the method answering it. */
-export interface RpcEndpoint {
-  subject: string;
-  /** `<Class>.<method>`, e.g. `UsersRpc.getMany`. */
-  handler: string;
-}
-
 /** Where `@MessagePattern` keeps its subjects (`PATTERN_METADATA` of @nestjs/microservices). */
 const PATTERN_METADATA = 'microservices:pattern';
 

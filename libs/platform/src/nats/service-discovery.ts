@@ -1,5 +1,4 @@
 import { nuid, type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import type { RpcEndpoint } from '../bootstrap/feature';
 import type { AppMetrics } from '../observability/metrics';
 
 /**
@@ -10,6 +9,13 @@ import type { AppMetrics } from '../observability/metrics';
  * change. The statistics are the ones the app's metrics already keep (requests and errors by
  * subject, and their handling time).
  */
+
+/** A NATS responder: the subject of a `@MessagePattern` method and the method answering it. */
+export interface RpcEndpoint {
+  subject: string;
+  /** `<Class>.<method>`, e.g. `UsersRpc.getMany`. */
+  handler: string;
+}
 
 /** The version every instance reports (the micro protocol wants SemVer). */
 export const SERVICE_VERSION = '1.0.0';
