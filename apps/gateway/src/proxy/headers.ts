@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { TrustedProxies } from '@media/platform/core';
+import { peerAddress } from './peer-address';
 import { UPSTREAM_SECURITY_HEADERS } from './security-headers';
 
 /**
@@ -48,14 +49,6 @@ function connectionListed(value: string | string[] | undefined): string[] {
     .split(',')
     .map((name) => name.trim().toLowerCase())
     .filter((name) => name !== '' && name !== 'close' && name !== 'keep-alive' && name !== 'upgrade');
-}
-
-const IPV4_MAPPED = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
-
-/** The peer's address, IPv4-mapped IPv6 shown as plain IPv4. */
-export function peerAddress(req: IncomingMessage): string {
-  const address = req.socket.remoteAddress ?? 'unknown';
-  return IPV4_MAPPED.exec(address)?.[1] ?? address;
 }
 
 function single(value: string | string[] | undefined): string | undefined {

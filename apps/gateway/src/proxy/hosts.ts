@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { DomainError, type TrustedProxies } from '@media/platform/core';
-import { peerAddress } from './headers';
+import { peerAddress } from './peer-address';
 
 /** The hosts served when ALLOWED_HOSTS is unset (PUBLIC_URL's host is added to any list). */
 export const DEFAULT_ALLOWED_HOSTS = ['localhost', '127.0.0.1', '[::1]'];

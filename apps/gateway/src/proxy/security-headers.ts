@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { TrustedProxies } from '@media/platform/core';
-import { peerAddress } from './headers';
+import { peerAddress } from './peer-address';
 
 /**
  * The one security-header policy of every answer the gateway sends, relayed or its own: an API
