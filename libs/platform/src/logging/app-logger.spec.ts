@@ -1,12 +1,14 @@
-import { ClusterSpread, clusterSpread } from '../nats/cluster-spread';
 import { AppLogger } from './app-logger';
 
 describe('AppLogger and NATS disconnects', () => {
-  const logger = new AppLogger('fixture', { level: 'info' });
+  let planned = false;
+  const logger = new AppLogger('fixture', { level: 'info' }, () => planned);
   const error = jest.spyOn(logger.root, 'error').mockImplementation(() => undefined);
   const info = jest.spyOn(logger.root, 'info').mockImplementation(() => undefined);
-  clusterSpread('fixture-client');
-  afterEach(() => jest.clearAllMocks());
+  afterEach(() => {
+    planned = false;
+    jest.clearAllMocks();
+  });
   afterAll(() => jest.restoreAllMocks());
 
   it("logs Nest's disconnect error as an error when no move is planned", () => {
@@ -16,10 +18,9 @@ describe('AppLogger and NATS disconnects', () => {
   });
 
   it('logs it at info while a planned move to a rejoined node is under way', () => {
-    const planned = jest.spyOn(ClusterSpread.prototype, 'planned', 'get').mockReturnValue(true);
+    planned = true;
     logger.error('NatsError: type: "disconnect".', 'ClientNats');
     logger.error('NatsError: type: "error", error: "boom".', 'ClientNats');
-    planned.mockRestore();
     expect(info).toHaveBeenCalledWith(
       { context: 'ClientNats' },
       'NATS connection moving to a node that rejoined (planned)',
