@@ -134,7 +134,7 @@ export {
 export { AuditCheckpoints, type CheckpointRound } from './audit/checkpoints';
 export { AuditReader, VERIFY_HEARTBEAT_MS, type AuditVerification } from './audit/audit-reader.service';
 export { AuditEntryResponse, AuditVerificationResponse } from './audit/dto/audit.response';
-export { asAuditJob, auditContextJson, withAudit, type AuditContext } from './audit/context';
+export { asAuditJob, auditContextJson, withAudit } from './audit/context';
 export {
   auditTrigger,
   dropAuditTrigger,

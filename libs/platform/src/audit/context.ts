@@ -1,22 +1,11 @@
 import { EventSubscriber, type EntitySubscriberInterface, type TransactionStartEvent } from 'typeorm';
-import { currentContext, requestContext, type RequestContext } from '../http/request-context';
-
-/** Who an audit entry names as having made the change (CONTRACT §8.1). */
-export interface AuditActorContext {
-  type: 'user' | 'system';
-  id: string;
-  name?: string | null;
-}
-
-/** What the audit part of a request context carries beyond the caller (set by consumers, jobs, services). */
-export interface AuditContext {
-  /** Overrides the caller: an event consumer or a job (`{type: system, id: "<app>:<name>"}`). */
-  actor?: AuditActorContext;
-  /** The event id a consumed event's changes were caused by. */
-  cause?: string;
-  /** Business verbs by resource type (`{task: "task.claimed"}`) replacing `<type>.created|updated|deleted`. */
-  actions?: Record<string, string>;
-}
+import {
+  currentContext,
+  requestContext,
+  type AuditActorContext,
+  type AuditContext,
+  type RequestContext,
+} from '../http/request-context';
 
 /**
  * The transaction-local setting the audit row triggers read (`audit.context`), in the JSON the
