@@ -71,8 +71,8 @@ import {
 } from './lib/seed-users.mjs';
 
 const require = createRequire(import.meta.url);
-const { CursorCodec } = require(dist('libs/platform/src/pagination/cursor.js'));
-const { Paginator } = require(dist('libs/platform/src/pagination/paginator.js'));
+const { CursorCodec } = require(dist('libs/http/src/pagination/cursor.js'));
+const { Paginator } = require(dist('libs/http/src/pagination/paginator.js'));
 const { generateTestKeys, mintToken } = require(dist('libs/testing/src/tokens.js'));
 const { User } = require(dist('apps/acl/src/users/user.entity.js'));
 const { UserDirectoryService } = require(dist('apps/acl/src/users/user-directory.service.js'));

@@ -28,7 +28,7 @@ import { startAssignmentStack } from './lib/assignment-stack.mjs';
 import { assert, dist, log, machine, seconds, withClient, writeResult } from './lib/seed-users.mjs';
 
 const require = createRequire(import.meta.url);
-const { CursorCodec } = require(dist('libs/platform/src/pagination/cursor.js'));
+const { CursorCodec } = require(dist('libs/http/src/pagination/cursor.js'));
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const TASKS = Number(process.env.TASKS ?? 1_000_000);

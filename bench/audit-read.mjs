@@ -53,8 +53,8 @@ import {
 } from './lib/seed-users.mjs';
 
 const require = createRequire(import.meta.url);
-const { entryHash, GENESIS_HASH } = require(dist('libs/platform/src/audit/chain.js'));
-const { CursorCodec } = require(dist('libs/platform/src/pagination/cursor.js'));
+const { entryHash, GENESIS_HASH } = require(dist('libs/core/src/audit/chain.js'));
+const { CursorCodec } = require(dist('libs/http/src/pagination/cursor.js'));
 const { generateTestKeys, mintToken } = require(dist('libs/testing/src/tokens.js'));
 
 const ENTRIES = Number(process.env.ENTRIES ?? 1_000_000);

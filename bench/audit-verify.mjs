@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { assert, dist, log, root, writeResult } from './lib/seed-users.mjs';
 
 const require = createRequire(import.meta.url);
-const { entryHash, GENESIS_HASH } = require(dist('libs/platform/src/audit/chain.js'));
+const { entryHash, GENESIS_HASH } = require(dist('libs/core/src/audit/chain.js'));
 
 const ENTRIES = Number(process.env.ENTRIES ?? 1_000_000);
 const CHECKPOINT_EVERY = Number(process.env.CHECKPOINT_EVERY ?? 10_000);

@@ -37,7 +37,7 @@ import {
 } from './lib/seed-users.mjs';
 
 const require = createRequire(import.meta.url);
-const { CursorCodec } = require(dist('libs/platform/src/pagination/cursor.js'));
+const { CursorCodec } = require(dist('libs/http/src/pagination/cursor.js'));
 const { generateTestKeys, mintToken } = require(dist('libs/testing/src/tokens.js'));
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);

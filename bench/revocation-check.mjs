@@ -25,8 +25,8 @@ const ROUNDS = Number(process.env.ROUNDS ?? 7);
 const VERSIONS = Number(process.env.VERSIONS ?? 10_000);
 
 const require = createRequire(import.meta.url);
-const { VerifiedTokens } = require(dist('libs/platform/src/auth/verified-tokens.js'));
-const { TokenVersions } = require(dist('libs/platform/src/auth/token-versions.js'));
+const { VerifiedTokens } = require(dist('libs/core/src/tokens/verified-tokens.js'));
+const { TokenVersions } = require(dist('libs/core/src/tokens/token-versions.js'));
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const key = createPublicKey(publicKey.export({ type: 'spki', format: 'pem' }));

@@ -19,7 +19,7 @@ const END = '<!-- config-table:end -->';
 
 /** [file, class, who reads it] */
 function sources() {
-  const list = [['libs/platform/src/config/platform-env.ts', 'PlatformEnv', 'every app']];
+  const list = [['libs/core/src/config/platform-env.ts', 'PlatformEnv', 'every app']];
   for (const app of readdirSync(join(root, 'apps')).sort()) {
     const file = `apps/${app}/src/config.ts`;
     if (!existsSync(join(root, file))) continue;

@@ -1,7 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsInt, IsOptional, Min, registerDecorator, type ValidationOptions } from 'class-validator';
-import { defineConfig, platformConfig, PlatformEnv, toDuration, toInt, type ConfigOf } from '@media/platform';
+import { defineConfig, platformConfig, PlatformEnv, toDuration, toInt, type ConfigOf } from '@media/core';
 import { IsPassword } from './credentials/password-rule';
 
 /** A PEM private key node can read (PKCS#8 or PKCS#1) holding an RSA key. */

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { compactVerify, decodeProtectedHeader, importJWK } from 'jose';
 import { AUDIT_STREAM, auditSubject } from '@media/contracts';
-import { entryHash, type AuditEntry } from '@media/platform';
+import { entryHash, type AuditEntry } from '@media/core';
 import { call, eventually, rpcTestClientForFile } from '@media/testing';
 import { acl, aclDb, createUser, follow, gateway, login, system, tokenWith } from './support';
 

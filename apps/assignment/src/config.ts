@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
-import { defineConfig, platformConfig, PlatformEnv, toDuration, toInt, type ConfigOf } from '@media/platform';
+import { defineConfig, platformConfig, PlatformEnv, toDuration, toInt, type ConfigOf } from '@media/core';
 import { MAX_LEVEL } from './escalation/escalation-level';
 
 const DURATION = 'must be a duration such as 90s, 15m, 24h or 7d';

@@ -12,7 +12,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { AUDIT_STREAM } from '@media/contracts';
-import { auditEntryOf, AuditRetention, type AuditEntry, type AuditEntryRow } from '@media/platform';
+import { auditEntryOf, type AuditEntry, type AuditEntryRow } from '@media/core';
+import { AuditRetention } from '@media/platform';
 import {
   call,
   eventually,

@@ -7,7 +7,7 @@ import {
   PlatformEnv,
   toDuration,
   type ConfigOf,
-} from '@media/platform';
+} from '@media/core';
 
 const DURATION = 'must be a duration such as 30s or 5m';
 

@@ -1,4 +1,4 @@
-import { ConfigError } from '@media/platform';
+import { ConfigError } from '@media/core';
 import { documentsConfig } from './config';
 
 const base = {

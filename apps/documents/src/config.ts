@@ -1,14 +1,7 @@
 import { join } from 'node:path';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Min, MinLength, ValidateIf } from 'class-validator';
-import {
-  defineConfig,
-  platformConfig,
-  PlatformEnv,
-  toBytes,
-  toDuration,
-  type ConfigOf,
-} from '@media/platform';
+import { defineConfig, platformConfig, PlatformEnv, toBytes, toDuration, type ConfigOf } from '@media/core';
 
 const DURATION = 'must be a duration such as 30000, 30s, 10m or 1h';
 const whenS3 = (env: DocumentsEnv) => env.DOCUMENTS_STORAGE === 's3';

@@ -11,7 +11,7 @@ import {
   toInt,
   type AuthConfig,
   type ConfigOf,
-} from '@media/platform/core';
+} from '@media/core';
 import { DEFAULT_ALLOWED_HOSTS, parseAllowedHosts } from './proxy/hosts';
 
 const PORT_MESSAGE = 'must be a port between 0 and 65535';

@@ -20,7 +20,7 @@ import {
   traceparentOf,
   Unauthenticated,
   type TrustedProxies,
-} from '@media/platform/core';
+} from '@media/core';
 import { AccessLog, type RequestNote } from './access-log/access-log';
 import type { GatewayConfig } from './config';
 import { ConnectionCount } from './connections/connection-count';

@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { processEnv, runProcess, stopTracing } from '@media/platform/core';
+import { processEnv, runProcess, stopTracing } from '@media/core';
 import { gatewayConfig } from './config';
 import { createLogger } from './logger';
 import { startGateway } from './start';

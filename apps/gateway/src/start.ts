@@ -1,4 +1,4 @@
-import { runInApp, startTracing } from '@media/platform/core';
+import { runInApp, startTracing } from '@media/core';
 import { gatewayConfig } from './config';
 import { Gateway } from './gateway';
 import type { GatewayMode } from './workers/mode';

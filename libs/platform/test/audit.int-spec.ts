@@ -30,16 +30,8 @@ import {
   type PrivateNats,
   type TestKeys,
 } from '@media/testing';
-import {
-  AuditCheckpoints,
-  AuditReader,
-  createApp,
-  entryHash,
-  GENESIS_HASH,
-  VERIFY_HEARTBEAT_MS,
-  type AuditCheckpoint,
-  type AuditEntry,
-} from '../src';
+import { AuditCheckpoints, AuditReader, createApp, VERIFY_HEARTBEAT_MS } from '../src';
+import { entryHash, GENESIS_HASH, type AuditCheckpoint, type AuditEntry } from '@media/core';
 import { fixtureApp } from './fixture/fixture.app';
 
 const APP = 'fixture-platform';

@@ -17,8 +17,10 @@ import {
   type Repository,
 } from 'typeorm';
 import { call, createDatabases, databaseUrl, dropDatabases, freePort, testEnv } from '@media/testing';
-import { createApp, defineApp, Feature, Outbox, Public, RpcPayload } from '../src';
-import { EventConsumers } from '../src/outbox/on-event';
+import { createApp, defineApp, Feature } from '../src';
+import { Outbox, EventConsumers } from '@media/messaging';
+import { Public } from '@media/http';
+import { RpcPayload } from '@media/kernel';
 
 const NOTES_ECHO = `fixture-notes.echo.${randomUUID()}`;
 

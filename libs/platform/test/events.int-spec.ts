@@ -9,7 +9,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { ChatEvents, EVENT_SUBJECTS, EVENTS_STREAM, type EventEnvelope } from '@media/contracts';
 import { eventually, queryDatabase, testEnv } from '@media/testing';
 import { DataSource } from 'typeorm';
-import { Outbox } from '../src';
+import { Outbox } from '@media/messaging';
 import { bootFixture, type BootedFixture } from './fixture/boot';
 import { BatchRecorder } from './fixture/fixture.app';
 

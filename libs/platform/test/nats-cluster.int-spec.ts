@@ -13,8 +13,7 @@ import { ChatEvents, EVENTS_STREAM } from '@media/contracts';
 import { call, eventually, mintToken, queryDatabase } from '@media/testing';
 import { randomUUID } from 'node:crypto';
 import { bootFixture, type BootedFixture } from './fixture/boot';
-import { ClusterSpread, plannedMoveUnderWay } from '../src/nats/cluster-spread';
-import { durableName } from '../src/outbox/event-delivery';
+import { ClusterSpread, plannedMoveUnderWay, durableName } from '@media/messaging';
 import { NatsCluster } from './fixture/nats-cluster';
 
 /**

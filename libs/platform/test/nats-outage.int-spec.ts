@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { ClientProxy } from '@nestjs/microservices';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { call, eventually, freePort, mintToken, startNats, type PrivateNats } from '@media/testing';
-import { NATS_CLIENT } from '../src/nats/transport';
+import { NATS_CLIENT } from '@media/messaging';
 import { bootFixture, type BootedFixture } from './fixture/boot';
 
 /** nats.js gives up after this many reconnect attempts unless told otherwise. */

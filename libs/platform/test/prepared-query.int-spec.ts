@@ -5,7 +5,7 @@
  */
 import { DataSource } from 'typeorm';
 import { createDatabases, databaseUrl, dropDatabases } from '@media/testing';
-import { PreparedQuery } from '../src';
+import { PreparedQuery } from '@media/kernel';
 
 const database = `int_${Date.now()}_prepared`;
 let dataSource: DataSource;

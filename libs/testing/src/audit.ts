@@ -1,10 +1,4 @@
-import {
-  auditEntryOf,
-  ChainWalker,
-  GENESIS_HASH,
-  type AuditEntry,
-  type AuditEntryRow,
-} from '@media/platform/core';
+import { auditEntryOf, ChainWalker, GENESIS_HASH, type AuditEntry, type AuditEntryRow } from '@media/core';
 import { queryDatabase } from './databases';
 import { eventually } from './poll';
 

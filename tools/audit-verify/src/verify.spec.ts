@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CompactSign, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
-import type { AuditCheckpoint, AuditEntry } from '@media/platform/core';
+import type { AuditCheckpoint, AuditEntry } from '@media/core';
 import { checkpointOf, exportLines, rehash, sealedChain } from '../test/exports';
 import { loadAuditKeys, type AuditKeys } from './keys';
 import { verifyExport } from './verify';

@@ -6,7 +6,7 @@ import {
   type AuditCheckpoint,
   type AuditCheckpointLine,
   type AuditEntry,
-} from '@media/platform/core';
+} from '@media/core';
 import type { AuditKeys } from './keys';
 
 /** What stops a walk: a break of the chain (CONTRACT §8.3) or a line that is neither an entry nor a checkpoint. */

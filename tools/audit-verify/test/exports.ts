@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { entryHash, GENESIS_HASH, type AuditCheckpoint, type AuditEntry } from '@media/platform/core';
+import { entryHash, GENESIS_HASH, type AuditCheckpoint, type AuditEntry } from '@media/core';
 
 /** `count` sealed entries of `app` from seq 1, each hashed on the one before, as an app exports them. */
 export function sealedChain(app: string, count: number): AuditEntry[] {

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeProtectedHeader } from 'jose';
-import type { AuditCheckpoint } from '@media/platform/core';
+import type { AuditCheckpoint } from '@media/core';
 import { adminToken, call, e2eStack, eventually, rpcTestClientForFile } from '@media/testing';
 import { exportLines, sealedChain } from './exports';
 

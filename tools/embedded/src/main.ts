@@ -136,7 +136,7 @@ async function main(): Promise<void> {
     // Nine apps' heaps in one: once they are up, a fifth of growth between major GCs, not V8's
     // eager default (docs/benchmarks.md, "Where an app's memory goes"). Not before: loading and
     // booting them under that limit costs the start a major GC every few megabytes.
-    const { HEAP_GROWTH_PERCENT, limitHeapGrowth } = await import('@media/platform/core');
+    const { HEAP_GROWTH_PERCENT, limitHeapGrowth } = await import('@media/core');
     limitHeapGrowth(HEAP_GROWTH_PERCENT.embedded);
     if (!lifecycle.stopping) say(banner(system, startedAt));
   } catch (error) {

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permissions } from '@media/contracts';
-import { ApiErrors, ApiSuccess, RequirePermissions } from '@media/platform';
+import { ApiErrors, ApiSuccess, RequirePermissions } from '@media/http';
 import { GrowthResponse } from './dto/growth.response';
 import { GrowthQuery } from './dto/growth.query';
 import { GrowthService } from './growth.service';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ValidationFailed } from '@media/platform';
+import { ValidationFailed } from '@media/core';
 import type { DataSource } from 'typeorm';
 import type { GrowthQuery } from './dto/growth.query';
 import { bucketCount, defaultGrowthRange, MAX_GROWTH_POINTS } from './growth-range';

@@ -19,7 +19,8 @@ import {
 } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { AUDIT_STREAM, auditSubject } from '@media/contracts';
-import { InjectConfig, isInProcess, natsConnectionOptions } from '@media/platform';
+import { InjectConfig } from '@media/kernel';
+import { isInProcess, natsConnectionOptions } from '@media/messaging';
 import type { AclConfig } from '../config';
 import { AuditCopyService } from './audit-copy.service';
 import { asAuditEntry, auditMessageProblem } from './audit-message';

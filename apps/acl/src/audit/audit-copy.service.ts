@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
-import { Paginator, ValidationFailed, type AuditEntry, type KeysetOrder, type Page } from '@media/platform';
+import { Paginator, type KeysetOrder, type Page } from '@media/http';
+import { ValidationFailed, type AuditEntry } from '@media/core';
 import type { DataSource } from 'typeorm';
 import { AuditCopyEntry } from './audit-copy-entry.entity';
 import { toAuditCopyView, type AuditCopyView } from './audit-copy.view';

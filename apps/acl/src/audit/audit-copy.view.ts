@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@media/platform';
+import type { AuditEntry } from '@media/core';
 import type { AuditCopyEntry } from './audit-copy-entry.entity';
 
 /** An entry of the merged copy: exactly the §8.1 object its app hashed, listed and exported. */

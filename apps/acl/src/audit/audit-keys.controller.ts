@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiSuccess, Public } from '@media/platform';
+import { ApiSuccess, Public } from '@media/http';
 import type { AuditKeysView } from './audit-keys.view';
 import { CheckpointSignerService } from './checkpoint-signer.service';
 import { AuditKeysResponse } from './dto/audit-keys.response';

@@ -1,5 +1,5 @@
 import { SERVICE_NAMES } from '@media/contracts';
-import type { AuditEntry } from '@media/platform';
+import type { AuditEntry } from '@media/core';
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

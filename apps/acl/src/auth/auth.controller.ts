@@ -1,6 +1,6 @@
 import { Body, Controller, Header, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ApiSuccess, Public } from '@media/platform';
+import { ApiErrors, ApiSuccess, Public } from '@media/http';
 import { AuthService } from './auth.service';
 import type { TokenPair } from './auth.view';
 import { RefreshRequestDto, TokenRequestDto } from './dto/auth.dto';

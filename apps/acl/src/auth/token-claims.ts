@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AccessTokenClaims } from '@media/contracts';
-import type { AuthUser } from '@media/platform';
+import type { AuthUser } from '@media/core';
 
 /** What a token says about its holder: the same fields every app reads back from it. */
 export type TokenSubject = AuthUser;

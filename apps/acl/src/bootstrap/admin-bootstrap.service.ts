@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectConfig } from '@media/platform';
+import { InjectConfig } from '@media/kernel';
 import type { AclConfig } from '../config';
 import { hashPassword } from '../credentials/passwords';
 import { UserAccountsService } from '../users/user-accounts.service';

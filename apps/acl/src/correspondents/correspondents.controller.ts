@@ -9,9 +9,9 @@ import {
   Multipart,
   Public,
   RequirePermissions,
-  type AuthUser,
   type Page,
-} from '@media/platform';
+} from '@media/http';
+import type { AuthUser } from '@media/core';
 import type { Request } from 'express';
 import { UserResponse } from '../users/dto/user.response';
 import type { UserView } from '../users/user.view';

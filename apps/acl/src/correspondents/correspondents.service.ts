@@ -2,16 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { AclEvents, type CorrespondentInvitedEvent } from '@media/contracts';
-import {
-  Gone,
-  InjectConfig,
-  NotFound,
-  Outbox,
-  Paginator,
-  isUuid,
-  type AuthUser,
-  type Page,
-} from '@media/platform';
+import { Gone, NotFound, isUuid, type AuthUser } from '@media/core';
+import { InjectConfig } from '@media/kernel';
+import { Outbox } from '@media/messaging';
+import { Paginator, type Page } from '@media/http';
 import type { DataSource } from 'typeorm';
 import { newSecretToken, sha256 } from '../credentials/secret-tokens';
 import { hashPassword } from '../credentials/passwords';

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsString } from 'class-validator';
-import { contractConstraint } from '@media/platform';
+import { contractConstraint } from '@media/kernel';
 
 export const PASSWORD_MIN_BYTES = 12;
 export const PASSWORD_MAX_BYTES = 72;

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AclSubjects, type RpcReply } from '@media/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
-import { changedRows, isUuid } from '@media/platform';
+import { changedRows } from '@media/kernel';
+import { isUuid } from '@media/core';
 
 /**
  * Group membership as the rest of acl uses it: users sets a user's groups through here (groups

@@ -21,7 +21,7 @@ import {
   Multipart,
   type Page,
   RequirePermissions,
-} from '@media/platform';
+} from '@media/http';
 import type { Request, Response } from 'express';
 import {
   AddMemberDto,

@@ -1,7 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { AclSubjects, type RpcReply } from '@media/contracts';
-import { RpcPayload } from '@media/platform';
+import { RpcPayload } from '@media/kernel';
 import { GroupMembersRequest } from './dto/group.dto';
 import { GroupMembershipsService } from './group-memberships.service';
 

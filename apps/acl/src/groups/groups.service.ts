@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
-import { Conflict, NotFound, Paginator, ValidationFailed, uniqueViolation, type Page } from '@media/platform';
+import { Conflict, NotFound, ValidationFailed } from '@media/core';
+import { Paginator, type Page } from '@media/http';
+import { uniqueViolation } from '@media/kernel';
 import type { DataSource } from 'typeorm';
 import { TokenVersionsService } from '../sessions/token-versions.service';
 import { User } from '../users/user.entity';

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiSuccess, Public } from '@media/platform';
+import { ApiSuccess, Public } from '@media/http';
 import { JwksResponse } from './dto/keys.response';
 import type { PublicJwk } from './key.view';
 import { SigningKeysService } from './signing-keys.service';

@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permissions } from '@media/contracts';
-import { ApiErrors, ApiSuccess, RequirePermissions } from '@media/platform';
+import { ApiErrors, ApiSuccess, RequirePermissions } from '@media/http';
 import { RotationResponse } from './dto/keys.response';
 import type { RotationResult } from './key.view';
 import { SigningKeysService } from './signing-keys.service';

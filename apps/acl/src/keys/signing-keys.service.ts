@@ -1,7 +1,8 @@
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { InjectConfig, RateLimited } from '@media/platform';
+import { InjectConfig } from '@media/kernel';
+import { RateLimited } from '@media/core';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { AclConfig } from '../config';
 import { publicJwkOf } from './jwk';

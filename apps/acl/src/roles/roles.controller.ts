@@ -1,7 +1,7 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permissions } from '@media/contracts';
-import { ApiErrors, ApiSuccess, RequirePermissions } from '@media/platform';
+import { ApiErrors, ApiSuccess, RequirePermissions } from '@media/http';
 import { RoleResponse } from './dto/role.response';
 import type { RoleView } from './role.view';
 import { RolesService } from './roles.service';

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { periodicJobProvider } from '@media/platform';
+import { periodicJobProvider } from '@media/messaging';
 import { DataSource } from 'typeorm';
 import { SessionRetentionService } from './session-retention.service';
 

@@ -1,17 +1,9 @@
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permissions } from '@media/contracts';
-import {
-  ApiErrors,
-  ApiNoContent,
-  CurrentUser,
-  Forbidden,
-  hasPermission,
-  Idempotent,
-  isFormBody,
-  validateDto,
-  type AuthUser,
-} from '@media/platform';
+import { ApiErrors, ApiNoContent, CurrentUser, Idempotent } from '@media/http';
+import { Forbidden, hasPermission, type AuthUser } from '@media/core';
+import { isFormBody, validateDto } from '@media/kernel';
 import { RevokeRequestDto } from './dto/revoke.dto';
 import { TokenVersionsService } from './token-versions.service';
 

@@ -1,7 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { AclSubjects, type RpcReply } from '@media/contracts';
-import { RpcPayload } from '@media/platform';
+import { RpcPayload } from '@media/kernel';
 import { TokenVersionsRequest } from './dto/rpc.dto';
 import { TokenVersionsService } from './token-versions.service';
 

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AclEvents, type TokenVersionsReply, type UserTokensRevokedEvent } from '@media/contracts';
-import { changedRows, NotFound, Outbox } from '@media/platform';
+import { changedRows } from '@media/kernel';
+import { NotFound } from '@media/core';
+import { Outbox } from '@media/messaging';
 import type { DataSource, EntityManager } from 'typeorm';
 import { RefreshTokensService } from './refresh-tokens.service';
 

@@ -1,4 +1,5 @@
-import { Conflict, uniqueViolation } from '@media/platform';
+import { Conflict } from '@media/core';
+import { uniqueViolation } from '@media/kernel';
 
 /** Maps a unique index hit on users to the 409 a client can act on. */
 export function userConflict(error: unknown): Conflict | undefined {

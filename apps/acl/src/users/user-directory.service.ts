@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { isUuid, PreparedQuery } from '@media/platform';
+import { isUuid } from '@media/core';
+import { PreparedQuery } from '@media/kernel';
 import type { DataSource, EntityManager } from 'typeorm';
 import { User } from './user.entity';
 import type { LoadedUser, ProfiledUser } from './user.view';

@@ -1,4 +1,4 @@
-import { newestFirst, type KeysetOrder } from '@media/platform';
+import { newestFirst, type KeysetOrder } from '@media/http';
 import type { User } from './user.entity';
 
 /** Newest first, ties by id (users and correspondents lists). */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { AclSubjects, RpcReply, UserProfile } from '@media/contracts';
-import { isUuid } from '@media/platform';
+import { isUuid } from '@media/core';
 import type { DataSource } from 'typeorm';
 import { UserDirectoryService } from './user-directory.service';
 import { User } from './user.entity';

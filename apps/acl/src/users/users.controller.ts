@@ -8,9 +8,9 @@ import {
   CurrentUser,
   Multipart,
   RequirePermissions,
-  type AuthUser,
   type Page,
-} from '@media/platform';
+} from '@media/http';
+import type { AuthUser } from '@media/core';
 import type { Request } from 'express';
 import { CreateUserDto } from './dto/create-user.dto';
 import { ListUsersQuery } from './dto/list-users.query';

@@ -7,7 +7,9 @@ import {
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AssignmentEvents, type TaskEscalatedEvent } from '@media/contracts';
-import { asAuditJob, InjectConfig, Outbox, PeriodicJob } from '@media/platform';
+import { asAuditJob } from '@media/platform';
+import { InjectConfig } from '@media/kernel';
+import { Outbox, PeriodicJob } from '@media/messaging';
 import type { DataSource } from 'typeorm';
 import type { AssignmentConfig } from '../config';
 import { ClockService } from '../tasks/clock.service';

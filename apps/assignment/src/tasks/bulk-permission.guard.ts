@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Permissions } from '@media/contracts';
-import { Forbidden, hasPermission, type AuthUser } from '@media/platform';
+import { Forbidden, hasPermission, type AuthUser } from '@media/core';
 import type { Request } from 'express';
 import { assertMayClaimFor, rawBody } from './claim-permission.guard';
 

@@ -1,5 +1,5 @@
 import { AssignmentErrorCodes, type BulkTaskResult, type TaskView } from '@media/contracts';
-import { DomainError, ValidationFailed } from '@media/platform';
+import { DomainError, ValidationFailed } from '@media/core';
 
 /** The statuses an item may carry besides 200: those the single actions answer about one task. */
 const ITEM_STATUSES = new Set([403, 404, 409, 422]);

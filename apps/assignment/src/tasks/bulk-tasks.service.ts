@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { BulkTaskResult, TaskView, UserProfile } from '@media/contracts';
-import { ValidationFailed, type AuthUser } from '@media/platform';
+import { ValidationFailed, type AuthUser } from '@media/core';
 import { toBulkResult } from './bulk-result.view';
 import type { BulkTasksDto } from './dto/bulk-tasks.dto';
 import { TasksService } from './tasks.service';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectConfig } from '@media/platform';
+import { InjectConfig } from '@media/kernel';
 import type { AssignmentConfig } from '../config';
 
 /**

@@ -1,4 +1,4 @@
-import { Forbidden, hasPermission } from '@media/platform';
+import { Forbidden, hasPermission } from '@media/core';
 import type { TaskStatus } from '@media/contracts';
 
 /** The transitions besides the claim (docs/api/contract.md §4.4); anything else is a 409 naming the status. */

@@ -22,9 +22,9 @@ import {
   JsonOnly,
   RequireAnyPermission,
   RequirePermissions,
-  type AuthUser,
   type Page,
-} from '@media/platform';
+} from '@media/http';
+import type { AuthUser } from '@media/core';
 import type { Request } from 'express';
 import { BulkPermissionGuard } from './bulk-permission.guard';
 import { BulkTasksService } from './bulk-tasks.service';

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AnyPermissionGuard, Feature } from '@media/platform';
+import { AnyPermissionGuard } from '@media/http';
+import { Feature } from '@media/platform';
 import { CreateTasks1765000000000 } from '../database/migrations/1765000000000-create-tasks';
 import { BulkPermissionGuard } from './bulk-permission.guard';
 import { BulkTasksService } from './bulk-tasks.service';

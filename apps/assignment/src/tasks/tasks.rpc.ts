@@ -1,7 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { AssignmentSubjects, type RpcReply } from '@media/contracts';
-import { RpcPayload } from '@media/platform';
+import { RpcPayload } from '@media/kernel';
 import { CreateTaskDto } from './dto/create-task.dto';
 import { TasksService } from './tasks.service';
 

@@ -10,22 +10,11 @@ import {
   type TaskView,
   type UserProfile,
 } from '@media/contracts';
-import {
-  AclClient,
-  type AuthUser,
-  Conflict,
-  Forbidden,
-  hasPermission,
-  type KeysetOrder,
-  newestFirst,
-  NotFound,
-  Outbox,
-  type Page,
-  Paginator,
-  ValidationFailed,
-  auditContextJson,
-  withAudit,
-} from '@media/platform';
+import { AclClient } from '@media/app-clients';
+import { type AuthUser, Conflict, Forbidden, hasPermission, NotFound, ValidationFailed } from '@media/core';
+import { type KeysetOrder, newestFirst, type Page, Paginator } from '@media/http';
+import { Outbox } from '@media/messaging';
+import { auditContextJson, withAudit } from '@media/platform';
 import type { Request } from 'express';
 import { isUUID } from 'class-validator';
 import { IsNull, type DataSource, type EntityManager } from 'typeorm';

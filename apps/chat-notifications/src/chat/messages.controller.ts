@@ -19,10 +19,10 @@ import {
   CurrentUser,
   envelope,
   Idempotent,
-  type AuthUser,
   type Envelope,
   type Page,
-} from '@media/platform';
+} from '@media/http';
+import type { AuthUser } from '@media/core';
 import type { Request } from 'express';
 import { CreateMessageDto } from './dto/create-message.dto';
 import { ListMessagesQuery } from './dto/list-messages.query';

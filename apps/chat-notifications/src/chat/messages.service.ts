@@ -8,20 +8,11 @@ import {
   type PushEnvelope,
   type PushEventName,
 } from '@media/contracts';
-import {
-  type AuthUser,
-  changedRows,
-  Conflict,
-  Forbidden,
-  InjectConfig,
-  newestFirst,
-  NotFound,
-  Outbox,
-  type Page,
-  Paginator,
-  ValidationFailed,
-  withAudit,
-} from '@media/platform';
+import { type AuthUser, Conflict, Forbidden, NotFound, ValidationFailed } from '@media/core';
+import { changedRows, InjectConfig } from '@media/kernel';
+import { newestFirst, type Page, Paginator } from '@media/http';
+import { Outbox } from '@media/messaging';
+import { withAudit } from '@media/platform';
 import type { Request } from 'express';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ApiSuccess, CurrentUser, envelope, type AuthUser, type Envelope } from '@media/platform';
+import { ApiErrors, ApiSuccess, CurrentUser, envelope, type Envelope } from '@media/http';
+import type { AuthUser } from '@media/core';
 import { AddMembersDto } from './dto/add-members.dto';
 import { RoomIdParams } from './dto/room-id.params';
 import { RoomMemberParams } from './dto/room-member.params';

@@ -1,15 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ChatErrorCodes } from '@media/contracts';
-import {
-  changedRows,
-  Conflict,
-  Forbidden,
-  NotFound,
-  RpcClient,
-  ValidationFailed,
-  type AuthUser,
-} from '@media/platform';
+import { changedRows } from '@media/kernel';
+import { Conflict, Forbidden, NotFound, ValidationFailed, type AuthUser } from '@media/core';
+import { RpcClient } from '@media/messaging';
 import type { DataSource } from 'typeorm';
 import type { AddMembersDto } from './dto/add-members.dto';
 import { findMembership, inactiveUserIssues, insertMembers } from './room-membership';

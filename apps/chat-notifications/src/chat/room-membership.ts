@@ -1,5 +1,6 @@
 import { AclSubjects, idPages, type ValidationIssue } from '@media/contracts';
-import { NotFound, type RpcClient } from '@media/platform';
+import { NotFound } from '@media/core';
+import type { RpcClient } from '@media/messaging';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { MemberRole } from './chat-room-member.entity';
 import type { RoomRow } from './room.view';

@@ -7,10 +7,10 @@ import {
   envelope,
   Idempotent,
   Multipart,
-  type AuthUser,
   type Envelope,
   type Page,
-} from '@media/platform';
+} from '@media/http';
+import type { AuthUser } from '@media/core';
 import type { Request, Response } from 'express';
 import { CreateRoomDto } from './dto/create-room.dto';
 import { DirectRoomDto } from './dto/direct-room.dto';

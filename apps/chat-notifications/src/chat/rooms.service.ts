@@ -1,20 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ChatErrorCodes, type ValidationIssue } from '@media/contracts';
-import {
-  type AuthUser,
-  changedRows,
-  Conflict,
-  DeletedDocuments,
-  DocumentsClient,
-  Forbidden,
-  newestFirst,
-  NotFound,
-  type Page,
-  Paginator,
-  RpcClient,
-  ValidationFailed,
-} from '@media/platform';
+import { type AuthUser, Conflict, Forbidden, NotFound, ValidationFailed } from '@media/core';
+import { changedRows } from '@media/kernel';
+import { DeletedDocuments } from '@media/platform';
+import { DocumentsClient } from '@media/app-clients';
+import { newestFirst, type Page, Paginator } from '@media/http';
+import { RpcClient } from '@media/messaging';
 import type { Request } from 'express';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ChatRoom } from './chat-room.entity';

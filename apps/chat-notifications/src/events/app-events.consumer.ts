@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AclEvents, AssignmentEvents, ChatEvents, type EventEnvelope } from '@media/contracts';
-import { DeletedDocuments, OnEvent, type DocumentDeletedPayload } from '@media/platform';
+import { DeletedDocuments, type DocumentDeletedPayload } from '@media/platform';
+import { OnEvent } from '@media/messaging';
 import type { EntityManager } from 'typeorm';
 import { RoomsService } from '../chat/rooms.service';
 import { NotifierService } from '../notifications/notifier.service';

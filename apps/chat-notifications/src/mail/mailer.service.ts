@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { InjectConfig } from '@media/platform';
+import { InjectConfig } from '@media/kernel';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { parseConnectionUrl } from 'nodemailer/lib/shared';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';

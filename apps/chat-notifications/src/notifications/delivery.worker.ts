@@ -10,14 +10,14 @@ import { randomUUID } from 'node:crypto';
 import { AclSubjects, idPages, type NotificationPriority } from '@media/contracts';
 import {
   ClaimLoop,
-  DrainHooks,
-  InjectConfig,
   leaseFree,
   releaseLeases,
   RpcClient,
   type ClaimRound,
   type LeaseColumns,
-} from '@media/platform';
+} from '@media/messaging';
+import { DrainHooks } from '@media/platform';
+import { InjectConfig } from '@media/kernel';
 import type { DataSource } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
 import { FramesService } from '../realtime/frames.service';

@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type AuthUser, changedRows, newestFirst, NotFound, Paginator } from '@media/platform';
+import { type AuthUser, NotFound } from '@media/core';
+import { changedRows } from '@media/kernel';
+import { newestFirst, Paginator } from '@media/http';
 import type { Request } from 'express';
 import type { DataSource } from 'typeorm';
 import type { ListNotificationsQuery } from './dto/notification.dto';

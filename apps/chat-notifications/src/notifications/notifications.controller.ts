@@ -7,15 +7,8 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import {
-  ApiErrors,
-  ApiSuccess,
-  type AuthUser,
-  CurrentUser,
-  envelope,
-  type Envelope,
-  Multipart,
-} from '@media/platform';
+import { ApiErrors, ApiSuccess, CurrentUser, envelope, type Envelope, Multipart } from '@media/http';
+import type { AuthUser } from '@media/core';
 import type { Request } from 'express';
 import { ListNotificationsQuery, NotificationIdParams, PreferenceItemDto } from './dto/notification.dto';
 import {

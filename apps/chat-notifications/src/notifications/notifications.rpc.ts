@@ -2,7 +2,7 @@ import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { NotificationsSubjects, type RpcReply } from '@media/contracts';
-import { RpcPayload } from '@media/platform';
+import { RpcPayload } from '@media/kernel';
 import type { DataSource } from 'typeorm';
 import { SendNotificationDto } from './dto/notification.dto';
 import { NotifierService } from './notifier.service';

@@ -1,5 +1,5 @@
 import type { NotificationPriority } from '@media/contracts';
-import type { Page } from '@media/platform';
+import type { Page } from '@media/http';
 import type { Notification } from './notification.entity';
 import type { NotificationPreference } from './notification-preference.entity';
 

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ValidationIssue } from '@media/contracts';
-import { isFormBody, validateDto, ValidationFailed, type AuthUser } from '@media/platform';
+import { isFormBody, validateDto } from '@media/kernel';
+import { ValidationFailed, type AuthUser } from '@media/core';
 import type { DataSource } from 'typeorm';
 import { MAX_PREFERENCES, PreferenceItemDto } from './dto/notification.dto';
 import { toPreferenceView, type PreferencesView } from './notifications.view';

@@ -1,4 +1,5 @@
-import { markFormBody, ValidationFailed } from '@media/platform';
+import { markFormBody } from '@media/kernel';
+import { ValidationFailed } from '@media/core';
 import { parsePreferences } from './preferences.service';
 
 async function issues(body: unknown) {

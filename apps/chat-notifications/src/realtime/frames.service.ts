@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { PushEnvelope, PushEventName } from '@media/contracts';
-import { InjectConfig } from '@media/platform';
+import { InjectConfig } from '@media/kernel';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
 

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { APP_CONFIG, periodicJobProvider } from '@media/platform';
+import { APP_CONFIG } from '@media/kernel';
+import { periodicJobProvider } from '@media/messaging';
 import type { ChatNotificationsConfig } from '../config';
 import { FramesService } from './frames.service';
 

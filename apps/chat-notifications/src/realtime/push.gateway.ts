@@ -6,7 +6,8 @@ import {
   type OnGatewayConnection,
   type OnGatewayDisconnect,
 } from '@nestjs/websockets';
-import { CLOSE_TOKEN_REVOKED, DrainHooks, TokenVersions } from '@media/platform';
+import { CLOSE_TOKEN_REVOKED, TokenVersions } from '@media/core';
+import { DrainHooks } from '@media/platform';
 import type { WebSocketServer as Server } from 'ws';
 import { PushService, type PushSocket } from './push.service';
 import { WS_CLAIMS, WS_START, type AuthenticatedUpgrade } from './ws-auth.service';

@@ -8,13 +8,9 @@ import {
 } from '@nestjs/common';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { CHAT_PUSH_SUBJECT, type PushEnvelope, type PushEventName } from '@media/contracts';
-import {
-  InjectConfig,
-  isInProcess,
-  natsConnectionOptions,
-  PeriodicJob,
-  type PlatformConfig,
-} from '@media/platform';
+import { InjectConfig } from '@media/kernel';
+import { isInProcess, natsConnectionOptions, PeriodicJob } from '@media/messaging';
+import type { PlatformConfig } from '@media/core';
 import type { WebSocket } from 'ws';
 import { FramesService, REPLAY_PAGE, type ResumePoint } from './frames.service';
 

@@ -1,14 +1,8 @@
 import { Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { AccessTokenClaims } from '@media/contracts';
-import {
-  ApiErrors,
-  ApiSuccess,
-  bearerToken,
-  envelope,
-  type Envelope,
-  Unauthenticated,
-} from '@media/platform';
+import { ApiErrors, ApiSuccess, envelope, type Envelope } from '@media/http';
+import { bearerToken, Unauthenticated } from '@media/core';
 import type { Request } from 'express';
 import jwt from 'jsonwebtoken';
 import { TicketResponse } from './dto/ticket.response';

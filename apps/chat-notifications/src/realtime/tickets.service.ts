@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { AccessTokenClaims } from '@media/contracts';
 import type { DataSource } from 'typeorm';
-import { changedRows } from '@media/platform';
+import { changedRows } from '@media/kernel';
 
 /** How long a websocket ticket may wait before its upgrade (the issue: at most 30 s). */
 export const TICKET_TTL_MS = 30_000;

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { HttpAdapterHost } from '@nestjs/core';
 import { WsAdapter } from '@nestjs/platform-ws';
-import { DomainError } from '@media/platform';
+import { DomainError } from '@media/core';
 import type { FramesService } from './frames.service';
 import { resumeOf } from './push.gateway';
 import { WS_CLAIMS, WS_START, type AuthenticatedUpgrade, type WsAuthService } from './ws-auth.service';

@@ -3,16 +3,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AccessTokenClaims } from '@media/contracts';
 import {
   bearerToken,
-  DrainHooks,
   JwksKeyStore,
-  InjectConfig,
   Unauthenticated,
   UpstreamUnavailable,
   tokenRules,
   TokenVersions,
   verifyAccessToken,
   type PlatformConfig,
-} from '@media/platform';
+} from '@media/core';
+import { DrainHooks } from '@media/platform';
+import { InjectConfig } from '@media/kernel';
 import type { ResumePoint } from './frames.service';
 import { TicketsService } from './tickets.service';
 

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Inject, Put } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ApiSuccess, CurrentUser, envelope, type AuthUser, type Envelope } from '@media/platform';
+import { ApiErrors, ApiSuccess, CurrentUser, envelope, type Envelope } from '@media/http';
+import type { AuthUser } from '@media/core';
 import { SettingsDto } from './dto/settings.dto';
 import { SettingsResponse } from './dto/settings.response';
 import type { SettingsView } from './settings.view';

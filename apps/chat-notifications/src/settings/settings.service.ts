@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { AuthUser } from '@media/platform';
+import type { AuthUser } from '@media/core';
 import { In, type DataSource } from 'typeorm';
 import { ClockService } from '../quiet-hours/clock.service';
 import type { SettingsDto } from './dto/settings.dto';

@@ -21,7 +21,7 @@ import {
   RequirePermissions,
   type Envelope,
   type Page,
-} from '@media/platform';
+} from '@media/http';
 import type { Request } from 'express';
 import { CreateEndpointDto } from './dto/create-endpoint.dto';
 import { EndpointIdParams } from './dto/endpoint-id.params';

@@ -8,16 +8,9 @@ import {
   type ValidationIssue,
   type WebhookEventTypeView,
 } from '@media/contracts';
-import {
-  changedRows,
-  InjectConfig,
-  newestFirst,
-  NotFound,
-  Paginator,
-  UpstreamUnavailable,
-  ValidationFailed,
-  type Page,
-} from '@media/platform';
+import { changedRows, InjectConfig } from '@media/kernel';
+import { newestFirst, Paginator, type Page } from '@media/http';
+import { NotFound, UpstreamUnavailable, ValidationFailed } from '@media/core';
 import type { Request } from 'express';
 import type { DataSource } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permissions, type WebhookEventTypeView } from '@media/contracts';
-import { ApiErrors, ApiSuccess, envelope, RequirePermissions, type Envelope } from '@media/platform';
+import { ApiErrors, ApiSuccess, envelope, RequirePermissions, type Envelope } from '@media/http';
 import { WebhookEventTypeResponse } from './dto/event-type.response';
 import { EndpointsService } from './endpoints.service';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AclSubjects, Permissions } from '@media/contracts';
-import { RpcClient } from '@media/platform';
+import { RpcClient } from '@media/messaging';
 import type { DataSource } from 'typeorm';
 import { NotifierService } from '../notifications/notifier.service';
 

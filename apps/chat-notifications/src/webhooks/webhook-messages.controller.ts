@@ -1,14 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permissions } from '@media/contracts';
-import {
-  ApiErrors,
-  ApiSuccess,
-  envelope,
-  RequirePermissions,
-  type Envelope,
-  type Page,
-} from '@media/platform';
+import { ApiErrors, ApiSuccess, envelope, RequirePermissions, type Envelope, type Page } from '@media/http';
 import type { Request } from 'express';
 import { WebhookAttemptResponse } from './dto/attempt.response';
 import { EndpointIdParams } from './dto/endpoint-id.params';

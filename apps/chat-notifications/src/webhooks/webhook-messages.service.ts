@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { WebhookErrorCodes } from '@media/contracts';
-import { Conflict, newestFirst, NotFound, Paginator, type Page } from '@media/platform';
+import { Conflict, NotFound } from '@media/core';
+import { newestFirst, Paginator, type Page } from '@media/http';
 import type { Request } from 'express';
 import type { DataSource } from 'typeorm';
 import type { ListMessagesQuery } from './dto/list-messages.query';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { InjectConfig } from '@media/platform';
+import { InjectConfig } from '@media/kernel';
 import type { DataSource } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
 

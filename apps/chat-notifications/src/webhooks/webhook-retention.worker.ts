@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { periodicJobProvider } from '@media/platform';
+import { periodicJobProvider } from '@media/messaging';
 import { WebhookRetentionService } from './webhook-retention.service';
 
 const EVERY_MS = 10 * 60_000;

@@ -6,7 +6,7 @@ import {
   DocumentsEvents,
   type EventEnvelope,
 } from '@media/contracts';
-import { OnEvents } from '@media/platform';
+import { OnEvents } from '@media/messaging';
 import type { EntityManager } from 'typeorm';
 import { AnyEventPayload } from './dto/any-event.dto';
 import { WebhooksWorker } from './webhooks.worker';

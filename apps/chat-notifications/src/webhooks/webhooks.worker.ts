@@ -10,12 +10,12 @@ import { randomUUID } from 'node:crypto';
 import {
   ClaimLoop,
   GroupCommit,
-  InjectConfig,
   leaseFree,
   releaseLeases,
   type ClaimRound,
   type LeaseColumns,
-} from '@media/platform';
+} from '@media/messaging';
+import { InjectConfig } from '@media/kernel';
 import { Agent, request } from 'undici';
 import type { DataSource } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { toCents } from '@media/platform';
+import { toCents } from '@media/core';
 import { revenueShares } from './revenue-shares';
 
 const sum = (shares: (string | null)[]) => shares.reduce((s, v) => s + toCents(v ?? '0'), 0n);

@@ -1,4 +1,4 @@
-import { formatCents } from '@media/platform';
+import { formatCents } from '@media/core';
 
 /**
  * Each revenue's share of their total, in percent with two decimals, by largest remainder: every

@@ -1,4 +1,4 @@
-import { ValidationFailed } from '@media/platform';
+import { ValidationFailed } from '@media/core';
 import { currentMonth, resolvePeriod } from './sales-period';
 
 const NOW = new Date('2026-11-26T03:00:00Z');

@@ -1,4 +1,4 @@
-import { ValidationFailed } from '@media/platform';
+import { ValidationFailed } from '@media/core';
 
 /** One slice of client_won_totals a period adds (+1) or takes away (-1). */
 export interface PeriodPart {

@@ -1,5 +1,5 @@
 import type { TopClientView } from '@media/contracts';
-import { formatCents } from '@media/platform';
+import { formatCents } from '@media/core';
 import type { TopClientsSqlRow } from './top-clients.sql';
 
 /** One ranked client: its revenue (in cents, as summed) and its share of the ranking's total. */

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type TopClientView } from '@media/contracts';
-import { ApiErrors, ApiSuccess, RequirePermissions } from '@media/platform';
+import { ApiErrors, ApiSuccess, RequirePermissions } from '@media/http';
 import { TopClientResponse } from './dto/top-client.response';
 import { TopClientsQuery } from './dto/top-clients.query';
 import { TopClientsService } from './top-clients.service';

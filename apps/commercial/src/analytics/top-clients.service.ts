@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { TopClientView } from '@media/contracts';
 import type { DataSource } from 'typeorm';
-import { toCents } from '@media/platform';
+import { toCents } from '@media/core';
 import type { TopClientsQuery } from './dto/top-clients.query';
 import { revenueShares } from './revenue-shares';
 import { currentMonth, resolvePeriod } from './sales-period';

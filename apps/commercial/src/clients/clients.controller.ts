@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Inject, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type ClientView } from '@media/contracts';
-import { ApiErrors, ApiSuccess, Idempotent, type Page, RequirePermissions } from '@media/platform';
+import { ApiErrors, ApiSuccess, Idempotent, type Page, RequirePermissions } from '@media/http';
 import type { Request } from 'express';
 import { ClientsService } from './clients.service';
 import { CreateClientDto, ListClientsQuery } from './dto/client.dto';

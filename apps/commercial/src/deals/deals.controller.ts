@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Inject, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type DealView } from '@media/contracts';
-import { ApiErrors, ApiSuccess, Idempotent, type Page, RequirePermissions } from '@media/platform';
+import { ApiErrors, ApiSuccess, Idempotent, type Page, RequirePermissions } from '@media/http';
 import type { Request } from 'express';
 import { DealsService } from './deals.service';
 import { CreateDealDto, ListDealsQuery } from './dto/deal.dto';

@@ -1,6 +1,7 @@
 import { parse, type CsvError } from 'csv-parse/sync';
 import type { ValidationIssue } from '@media/contracts';
-import { ValidationFailed, isCleanText, validateDto } from '@media/platform';
+import { ValidationFailed } from '@media/core';
+import { isCleanText, validateDto } from '@media/kernel';
 import {
   DURATION_MAX,
   isSlotTime,

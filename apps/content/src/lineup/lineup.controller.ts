@@ -24,10 +24,10 @@ import {
   Multipart,
   RequirePermissions,
   UploadedFiles,
-  type AuthUser,
   type Page,
   type UploadedFileInfo,
-} from '@media/platform';
+} from '@media/http';
+import type { AuthUser } from '@media/core';
 import type { Request, Response } from 'express';
 import { AttachAssetDto } from './dto/attach-asset.dto';
 import {

@@ -8,20 +8,11 @@ import {
   type UserProfile,
   type ValidationIssue,
 } from '@media/contracts';
-import {
-  AclClient,
-  DeletedDocuments,
-  DocumentsClient,
-  isFormBody,
-  NotFound,
-  Paginator,
-  PreconditionFailed,
-  ValidationFailed,
-  validateDto,
-  type AuthUser,
-  type DocumentDeletedPayload,
-  type Page,
-} from '@media/platform';
+import { AclClient, DocumentsClient } from '@media/app-clients';
+import { DeletedDocuments, type DocumentDeletedPayload } from '@media/platform';
+import { isFormBody, validateDto } from '@media/kernel';
+import { NotFound, PreconditionFailed, ValidationFailed, type AuthUser } from '@media/core';
+import { Paginator, type Page } from '@media/http';
 import type { DataSource, EntityManager } from 'typeorm';
 import { BroadcastSchedule } from './broadcast-schedule.entity';
 import { parseSlotsCsv } from './csv-slots';

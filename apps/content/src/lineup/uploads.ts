@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { ValidationFailed, type UploadedFileInfo } from '@media/platform';
+import { ValidationFailed } from '@media/core';
+import type { UploadedFileInfo } from '@media/http';
 
 /** The field of a multipart `POST /lineup` that carries the CSV. */
 export const CSV_FIELD = 'file';

@@ -14,14 +14,7 @@ import {
 } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type StoryCategoryView } from '@media/contracts';
-import {
-  ApiErrors,
-  ApiNoContent,
-  ApiSuccess,
-  Idempotent,
-  type Page,
-  RequirePermissions,
-} from '@media/platform';
+import { ApiErrors, ApiNoContent, ApiSuccess, Idempotent, type Page, RequirePermissions } from '@media/http';
 import type { Request } from 'express';
 import {
   CreateStoryCategoryDto,

@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import type { StoryCategoryView } from '@media/contracts';
-import { Conflict, NotFound, Paginator, uniqueViolation, type Page } from '@media/platform';
+import { Conflict, NotFound } from '@media/core';
+import { Paginator, type Page } from '@media/http';
+import { uniqueViolation } from '@media/kernel';
 import type { DataSource } from 'typeorm';
 import type {
   CreateStoryCategoryDto,

@@ -29,15 +29,14 @@ import {
   ApiNoContent,
   ApiSuccess,
   CurrentUser,
-  DomainError,
   Multipart,
   RequirePermissions,
   UploadedFiles,
-  type AuthUser,
   type ErrorStatus,
   type Page,
   type UploadedFileInfo,
-} from '@media/platform';
+} from '@media/http';
+import { DomainError, type AuthUser } from '@media/core';
 import type { Request, Response } from 'express';
 import { DocumentsService } from './documents.service';
 import { contentDisposition } from './download';

@@ -1,7 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { DocumentsSubjects, type RpcReply } from '@media/contracts';
-import { RpcPayload } from '@media/platform';
+import { RpcPayload } from '@media/kernel';
 import { isUUID } from 'class-validator';
 import { DocumentsService } from './documents.service';
 import { DocumentIdRequest, DocumentIdsRequest } from './dto/rpc.dto';

@@ -9,18 +9,10 @@ import {
   type DocumentDeletedEvent,
   type DocumentRecord,
 } from '@media/contracts';
-import {
-  type AuthUser,
-  Forbidden,
-  hasPermission,
-  newestFirst,
-  NotFound,
-  Outbox,
-  type Page,
-  Paginator,
-  ValidationFailed,
-  withAudit,
-} from '@media/platform';
+import { type AuthUser, Forbidden, hasPermission, NotFound, ValidationFailed } from '@media/core';
+import { newestFirst, type Page, Paginator } from '@media/http';
+import { Outbox } from '@media/messaging';
+import { withAudit } from '@media/platform';
 import { isUUID } from 'class-validator';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DocumentStorage, type ByteRange } from '../storage/document-storage';

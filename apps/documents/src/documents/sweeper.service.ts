@@ -6,7 +6,8 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { InjectConfig, PeriodicJob } from '@media/platform';
+import { InjectConfig } from '@media/kernel';
+import { PeriodicJob } from '@media/messaging';
 import type { DataSource } from 'typeorm';
 import type { DocumentsConfig } from '../config';
 import { DocumentStorage, documentIdOfKey, STORAGE_KEY } from '../storage/document-storage';

@@ -1,5 +1,6 @@
 import { Global, Inject, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, Feature } from '@media/platform';
+import { APP_CONFIG } from '@media/kernel';
+import { Feature } from '@media/platform';
 import type { DocumentsConfig } from '../config';
 import { DocumentStorage } from './document-storage';
 import { FsDocumentStorage } from './fs-storage';

@@ -1,4 +1,4 @@
-import { DomainError } from '@media/platform';
+import { DomainError } from '@media/core';
 
 /** The protocol version spoken, and the extensions (docs/api/documents.md, resumable uploads). */
 export const TUS_VERSION = '1.0.0';

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { APP_CONFIG, periodicJobProvider } from '@media/platform';
+import { APP_CONFIG } from '@media/kernel';
+import { periodicJobProvider } from '@media/messaging';
 import { DataSource } from 'typeorm';
 import type { DocumentsConfig } from '../config';
 import { UploadsService } from './uploads.service';

@@ -18,14 +18,12 @@ import {
   ApiNoContent,
   CurrentUser,
   Idempotent,
-  InjectConfig,
-  publicOrigin,
   RequirePermissions,
   StreamedBody,
-  UnsupportedMediaType,
-  type AuthUser,
   type ErrorStatus,
-} from '@media/platform';
+} from '@media/http';
+import { InjectConfig } from '@media/kernel';
+import { publicOrigin, UnsupportedMediaType, type AuthUser } from '@media/core';
 import type { Request, Response } from 'express';
 import type { DocumentsConfig } from '../config';
 import { UploadIdParams } from './dto/upload.params';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { ServiceName } from '@media/contracts';
-import { endHttpSpan, type AppMetrics, type Span } from '@media/platform/core';
+import { endHttpSpan, type AppMetrics, type Span } from '@media/core';
 import type { GatewayLogger } from '../logger';
 import { redactUrl } from '../proxy/auth';
 import { firstSegment, OWN_SEGMENTS, pathOf } from '../proxy/routes';

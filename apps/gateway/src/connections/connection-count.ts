@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { UpstreamUnavailable } from '@media/platform/core';
+import { UpstreamUnavailable } from '@media/core';
 import { writeSocketError } from '../proxy/errors';
 
 /** Takes a socket out of the HTTP connection count (once). */

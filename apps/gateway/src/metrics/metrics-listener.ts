@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { bearerToken, DomainError } from '@media/platform/core';
+import { bearerToken, DomainError } from '@media/core';
 import { listenOn } from '../connections/listen';
 import { sendError } from '../proxy/errors';
 

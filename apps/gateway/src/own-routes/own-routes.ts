@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceName } from '@media/contracts';
-import { DomainError } from '@media/platform/core';
+import { DomainError } from '@media/core';
 import type { Pool } from 'undici';
 import { ASYNCAPI_DOCUMENT } from '../docs/asyncapi.generated';
 import { mergedOpenApi } from '../docs/openapi';

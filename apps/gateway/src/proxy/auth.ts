@@ -6,7 +6,7 @@ import {
   verifyAccessToken,
   type TokenRules,
   type TokenVersions,
-} from '@media/platform/core';
+} from '@media/core';
 
 /**
  * The gateway's token pre-check. Verification is RS256 against acl's JWKS (platform's

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DomainError } from '@media/platform/core';
+import { DomainError } from '@media/core';
 import { sendError } from './errors';
 
 /** A CORS preflight: OPTIONS with `Access-Control-Request-Method`. */

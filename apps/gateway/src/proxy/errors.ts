@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DomainError } from '@media/platform/core';
+import { DomainError } from '@media/core';
 
 /** Errors only the gateway raises; their codes are docs/api/contract.md §0 and §2's. */
 export class RouteNotFound extends DomainError {
@@ -103,4 +103,4 @@ export function refuseUpload(
   req.resume();
 }
 
-export { writeSocketError } from '@media/platform/core';
+export { writeSocketError } from '@media/core';

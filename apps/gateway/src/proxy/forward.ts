@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { ServiceName } from '@media/contracts';
-import { DomainError, PayloadTooLarge, UpstreamUnavailable, type TrustedProxies } from '@media/platform/core';
+import { DomainError, PayloadTooLarge, UpstreamUnavailable, type TrustedProxies } from '@media/core';
 import { Pool, type Dispatcher } from 'undici';
 import { BodyRate } from './body-rate';
 import { BodyTooSlow, InternalError, UpstreamTimeout } from './errors';

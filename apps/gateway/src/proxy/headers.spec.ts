@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { parseTrustedProxies } from '@media/platform/core';
+import { parseTrustedProxies } from '@media/core';
 import { clientAddress, upstreamRequestHeaders } from './headers';
 
 function request(peer: string, headers: Record<string, string>): IncomingMessage {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { DomainError, type TrustedProxies } from '@media/platform/core';
+import { DomainError, type TrustedProxies } from '@media/core';
 import { peerAddress } from './peer-address';
 
 /** The hosts served when ALLOWED_HOSTS is unset (PUBLIC_URL's host is added to any list). */

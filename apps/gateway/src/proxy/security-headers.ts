@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import type { TrustedProxies } from '@media/platform/core';
+import type { TrustedProxies } from '@media/core';
 import { peerAddress } from './peer-address';
 
 /**

@@ -11,7 +11,7 @@ import {
   UpstreamUnavailable,
   type TokenVersions,
   type TrustedProxies,
-} from '@media/platform/core';
+} from '@media/core';
 import type { AccessLog, RequestNote } from '../access-log/access-log';
 import type { GatewayConfig } from '../config';
 import type { ConnectionCount } from '../connections/connection-count';

@@ -1,10 +1,5 @@
 import { connect } from '@nats-io/transport-node';
-import {
-  natsTokenVersionSource,
-  processTokenVersions,
-  TokenVersionFeed,
-  TokenVersions,
-} from '@media/platform/core';
+import { natsTokenVersionSource, processTokenVersions, TokenVersionFeed, TokenVersions } from '@media/core';
 import type { GatewayConfig } from '../config';
 import type { GatewayLogger } from '../logger';
 

@@ -1,5 +1,5 @@
 import { AggregatorRegistry } from 'prom-client';
-import type { AppMetrics } from '@media/platform/core';
+import type { AppMetrics } from '@media/core';
 import type { GatewayConfig } from '../config';
 import { MetricsListener } from '../metrics/metrics-listener';
 import { RateLimiter } from '../proxy/rate-limit';

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:cluster';
-import { RateLimited } from '@media/platform/core';
+import { RateLimited } from '@media/core';
 import { RateLimiter } from '../proxy/rate-limit';
 
 /** Which of the gateway's per-client limits a key is counted against. */

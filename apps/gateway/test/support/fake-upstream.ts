@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { SERVICE_NAMES, envPrefix } from '@media/contracts';
-import { lingerOnClose } from '@media/platform/core';
+import { lingerOnClose } from '@media/core';
 import { generateTestKeys, publicJwk, type TestKeys } from '@media/testing';
 import { startGateway, type RunningGateway } from '../../src/start';
 

@@ -1,13 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { EventEnvelope, LineAssetView } from '@media/contracts';
-import {
-  DeletedDocuments,
-  DocumentsClient,
-  NotFound,
-  ValidationFailed,
-  type DocumentDeletedPayload,
-} from '@media/platform';
+import { DeletedDocuments, type DocumentDeletedPayload } from '@media/platform';
+import { DocumentsClient } from '@media/app-clients';
+import { NotFound, ValidationFailed } from '@media/core';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ASSET_COLUMNS, toAssetView, type AssetRow } from './booking.view';
 import type { CreateAssetDto, UpdateAssetDto } from './dto/asset.dto';

@@ -1,4 +1,4 @@
-import { ValidationFailed } from '@media/platform';
+import { ValidationFailed } from '@media/core';
 import { assertTransition, canMove } from './booking-status';
 
 describe('booking status transitions (docs/api/contract.md §4.12)', () => {

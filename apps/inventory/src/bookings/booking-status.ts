@@ -1,5 +1,5 @@
 import type { BookingStatus } from '@media/contracts';
-import { Conflict } from '@media/platform';
+import { Conflict } from '@media/core';
 
 /** The status changes docs/api/contract.md §4.12 allows; anything else is a 409 naming the current status. */
 const ALLOWED: Record<BookingStatus, readonly BookingStatus[]> = {

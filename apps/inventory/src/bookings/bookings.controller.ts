@@ -14,10 +14,10 @@ import {
   CurrentUser,
   JsonOnly,
   RequirePermissions,
-  type AuthUser,
   type ErrorStatus,
   type Page,
-} from '@media/platform';
+} from '@media/http';
+import type { AuthUser } from '@media/core';
 import type { Request } from 'express';
 import { AssetsService } from './assets.service';
 import { BookingsService } from './bookings.service';

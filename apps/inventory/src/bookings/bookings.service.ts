@@ -2,16 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import type { BookingLineView, BookingStatus, BookingSummaryView, BookingView } from '@media/contracts';
-import {
-  type AuthUser,
-  Conflict,
-  newestFirst,
-  NotFound,
-  type Page,
-  Paginator,
-  uniqueViolation,
-  ValidationFailed,
-} from '@media/platform';
+import { type AuthUser, Conflict, NotFound, ValidationFailed } from '@media/core';
+import { newestFirst, type Page, Paginator } from '@media/http';
+import { uniqueViolation } from '@media/kernel';
 import type { DataSource, EntityManager } from 'typeorm';
 import { assertTransition } from './booking-status';
 import {

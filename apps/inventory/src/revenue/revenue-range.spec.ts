@@ -1,4 +1,4 @@
-import { ValidationFailed } from '@media/platform';
+import { ValidationFailed } from '@media/core';
 import { MAX_TREND_MONTHS, monthsBetween, revenueRange } from './revenue-range';
 
 const issue = (work: () => unknown) => {

@@ -1,4 +1,4 @@
-import { ValidationFailed } from '@media/platform';
+import { ValidationFailed } from '@media/core';
 
 /** The longest range the trend lists (one point per month): 100 years. */
 export const MAX_TREND_MONTHS = 1200;

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Permissions, type RevenueSummaryView } from '@media/contracts';
-import { ApiErrors, ApiSuccess, RequirePermissions } from '@media/platform';
+import { ApiErrors, ApiSuccess, RequirePermissions } from '@media/http';
 import { RevenueQuery } from './dto/revenue.query';
 import { RevenueSummaryResponse } from './dto/revenue.response';
 import { RevenueService } from './revenue.service';

@@ -1,7 +1,8 @@
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type AttainmentView } from '@media/contracts';
-import { ApiErrors, ApiSuccess, CurrentUser, RequireAnyPermission, type AuthUser } from '@media/platform';
+import { ApiErrors, ApiSuccess, CurrentUser, RequireAnyPermission } from '@media/http';
+import type { AuthUser } from '@media/core';
 import { AttainmentService } from './attainment.service';
 import { AttainmentQuery } from './dto/attainment.query';
 import { AttainmentResponse } from './dto/attainment.response';

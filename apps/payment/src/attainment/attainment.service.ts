@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Permissions, type AttainmentView, type UserProfile } from '@media/contracts';
-import { AclClient, type AuthUser, hasPermission } from '@media/platform';
+import { AclClient } from '@media/app-clients';
+import { type AuthUser, hasPermission } from '@media/core';
 import type { DataSource } from 'typeorm';
 import { ATTAINMENT_SQL, attainmentParams, type AttainmentSqlRow } from './attainment.sql';
 import { toAttainmentView } from './attainment.view';

@@ -1,5 +1,5 @@
 import type { AttainmentView, UserProfile } from '@media/contracts';
-import { formatMoney } from '@media/platform';
+import { formatMoney } from '@media/core';
 import type { AttainmentSqlRow } from './attainment.sql';
 import { commission } from './commission';
 

@@ -1,4 +1,4 @@
-import { formatMoney } from '@media/platform';
+import { formatMoney } from '@media/core';
 import { commission } from './commission';
 
 const PLAN = [

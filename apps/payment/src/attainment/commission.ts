@@ -1,4 +1,4 @@
-import { Money } from '@media/platform';
+import { Money } from '@media/core';
 
 export interface Tier {
   min_achievement_pct: string;

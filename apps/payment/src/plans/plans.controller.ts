@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type CommissionPlanView } from '@media/contracts';
-import { ApiErrors, ApiSuccess, Idempotent, type Page, RequirePermissions } from '@media/platform';
+import { ApiErrors, ApiSuccess, Idempotent, type Page, RequirePermissions } from '@media/http';
 import type { Request, Response } from 'express';
 import { CreatePlanDto, ListPlansQuery } from './dto/plan.dto';
 import { PlanResponse } from './dto/plan.response';

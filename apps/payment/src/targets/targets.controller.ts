@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Permissions, type CommissionTargetView } from '@media/contracts';
-import { ApiErrors, ApiSuccess, Idempotent, type Page, RequirePermissions } from '@media/platform';
+import { ApiErrors, ApiSuccess, Idempotent, type Page, RequirePermissions } from '@media/http';
 import type { Request, Response } from 'express';
 import { ListTargetsQuery, UpsertTargetDto } from './dto/target.dto';
 import { TargetResponse } from './dto/target.response';

@@ -1,4 +1,4 @@
-import { JwksKeyStore } from '../auth/jwks';
+import { JwksKeyStore } from '@media/core';
 
 /**
  * acl's audit keys (`/acl/.well-known/audit-keys.json`, AUDIT_KEYS_URL): every key that ever

@@ -1,13 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
-import { APP_NAME } from '../config/tokens';
-import { ValidationFailed } from '../errors/domain-errors';
-import type { Page } from '../pagination/page-query';
-import { Paginator, type KeysetOrder } from '../pagination/paginator';
+import { APP_NAME } from '@media/kernel';
+import {
+  ValidationFailed,
+  auditEntryOf,
+  checkpointLineOf,
+  type AuditCheckpointRow,
+  type AuditEntryRow,
+  ChainWalker,
+  GENESIS_HASH,
+  type AuditBreak,
+  type AuditEntry,
+} from '@media/core';
+import type { Page } from '@media/http';
+import { Paginator, type KeysetOrder } from '@media/http';
 import { AuditKeyStore } from './audit-keys';
-import { auditEntryOf, checkpointLineOf, type AuditCheckpointRow, type AuditEntryRow } from './audit-row';
-import { ChainWalker, GENESIS_HASH, type AuditBreak, type AuditEntry } from './chain';
 import { checkpointSignatureValid } from './checkpoint-signature';
 import type { ExportAuditQuery, ListAuditQuery } from './dto/list-audit.query';
 import { SealedAuditEntry } from './sealed-entry.entity';

@@ -1,7 +1,6 @@
 import { verify } from 'node:crypto';
 import { canonicalize } from 'json-canonicalize';
-import type { JwksKeyStore } from '../auth/jwks';
-import type { AuditCheckpoint } from './chain';
+import type { JwksKeyStore, AuditCheckpoint } from '@media/core';
 
 function decodeJson(part: string): unknown {
   try {

@@ -7,13 +7,10 @@ import {
 } from '@nestjs/common';
 import { AclSubjects } from '@media/contracts';
 import { DataSource } from 'typeorm';
-import type { PlatformConfig } from '../config/platform-config';
-import { InjectConfig } from '../config/inject-config';
-import { APP_NAME } from '../config/tokens';
-import { UpstreamUnavailable } from '../errors/domain-errors';
-import { PeriodicJob } from '../jobs/periodic-job';
-import { RpcClient } from '../nats/rpc-client';
-import type { AuditCheckpoint } from './chain';
+import type { PlatformConfig, AuditCheckpoint } from '@media/core';
+import { InjectConfig, APP_NAME } from '@media/kernel';
+import { UpstreamUnavailable } from '@media/core';
+import { PeriodicJob, RpcClient } from '@media/messaging';
 
 /** What one round did: the checkpoint recorded, or why none was. */
 export type CheckpointRound =

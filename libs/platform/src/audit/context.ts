@@ -5,7 +5,7 @@ import {
   type AuditActorContext,
   type AuditContext,
   type RequestContext,
-} from '../http/request-context';
+} from '@media/core';
 
 /**
  * The transaction-local setting the audit row triggers read (`audit.context`), in the JSON the

@@ -16,14 +16,10 @@ import {
 } from '@nats-io/jetstream';
 import { AUDIT_STREAM, auditSubject } from '@media/contracts';
 import type { DataSource } from 'typeorm';
-import type { PlatformConfig } from '../config/platform-config';
-import { InjectConfig } from '../config/inject-config';
-import { APP_NAME } from '../config/tokens';
-import { PeriodicJob } from '../jobs/periodic-job';
-import { isInProcess } from '../nats/transport';
-import { EventBus } from '../outbox/event-bus';
-import { NS } from '../outbox/event-delivery';
-import { auditEntryOf, type AuditEntryRow } from './audit-row';
+import type { PlatformConfig } from '@media/core';
+import { InjectConfig, APP_NAME } from '@media/kernel';
+import { PeriodicJob, isInProcess, EventBus, NS } from '@media/messaging';
+import { auditEntryOf, type AuditEntryRow } from '@media/core';
 
 const BATCH = 200;
 /** The pause after a failed publish (NATS down): sealing goes on meanwhile. */

@@ -7,10 +7,9 @@ import {
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { PlatformConfig } from '../config/platform-config';
-import { InjectConfig } from '../config/inject-config';
-import { APP_NAME } from '../config/tokens';
-import { PeriodicJob } from '../jobs/periodic-job';
+import type { PlatformConfig } from '@media/core';
+import { InjectConfig, APP_NAME } from '@media/kernel';
+import { PeriodicJob } from '@media/messaging';
 
 const EVERY_MS = 10 * 60_000;
 const BATCH = 10_000;

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { AuditEntryRow } from './audit-row';
+import type { AuditEntryRow } from '@media/core';
 
 /**
  * `audit_entries` as the reading side queries it (the keyset list): the columns under their own

@@ -1,12 +1,10 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { PlatformConfig } from '../config/platform-config';
-import { InjectConfig } from '../config/inject-config';
-import { APP_NAME } from '../config/tokens';
-import { PeriodicJob } from '../jobs/periodic-job';
-import { auditEntryOf, type AuditEntryRow } from './audit-row';
-import { entryHash, GENESIS_HASH } from './chain';
+import type { PlatformConfig } from '@media/core';
+import { InjectConfig, APP_NAME } from '@media/kernel';
+import { PeriodicJob } from '@media/messaging';
+import { auditEntryOf, type AuditEntryRow, entryHash, GENESIS_HASH } from '@media/core';
 import { AuditPublisher } from './publisher';
 
 /** Entries sealed per transaction at most. */

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AclEvents, AclSubjects, type TokenVersionsReply } from '@media/contracts';
-import { inProcessBus } from '../nats/in-process';
-import { subscribeInProcess } from '../outbox/in-process-events';
-import { revokedEventData, type TokenVersionSource } from './token-version-feed';
+import { inProcessBus, subscribeInProcess } from '@media/messaging';
+import { revokedEventData, type TokenVersionSource } from '@media/core';
 
 /** acl's events and answers on the in-process bus of the embedded default (NATS_URL=inproc). */
 export function inProcessTokenVersionSource(app: string): TokenVersionSource {

@@ -6,15 +6,11 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { connect } from '@nats-io/transport-node';
-import { InjectConfig } from '../config/inject-config';
-import type { PlatformConfig } from '../config/platform-config';
-import { APP_NAME } from '../config/tokens';
-import { natsConnectionOptions } from '../nats/credentials';
-import { isInProcess } from '../nats/transport';
+import { InjectConfig, APP_NAME } from '@media/kernel';
+import type { PlatformConfig } from '@media/core';
+import { natsConnectionOptions, isInProcess } from '@media/messaging';
 import { inProcessTokenVersionSource } from './in-process-token-versions';
-import { natsTokenVersionSource } from './nats-token-versions';
-import { TokenVersionFeed } from './token-version-feed';
-import { processTokenVersions, TokenVersions } from './token-versions';
+import { natsTokenVersionSource, TokenVersionFeed, processTokenVersions, TokenVersions } from '@media/core';
 
 /** How long a learned version matters: a token's longest life plus the clock skew. */
 export const versionLifetime = (config: PlatformConfig) => config.auth.accessTtl + config.auth.clockSkew;

@@ -1,10 +1,8 @@
 import type { DynamicModule } from '@nestjs/common';
 import type { ServiceName } from '@media/contracts';
-import type { ConfigDefinition } from '../config/define-config';
-import type { PlatformConfig } from '../config/platform-config';
-import type { PlatformEnv } from '../config/platform-env';
+import type { ConfigDefinition, PlatformConfig, PlatformEnv } from '@media/core';
 import type { DatabaseParts } from '../database/database';
-import type { RpcEndpoint } from '../nats/service-discovery';
+import type { RpcEndpoint } from '@media/messaging';
 import type { EventRoles } from './feature';
 
 /**

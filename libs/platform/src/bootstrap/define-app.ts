@@ -1,7 +1,11 @@
 import { Module } from '@nestjs/common';
-import { defineConfig, type ConfigDefinition } from '../config/define-config';
-import { platformConfig, type PlatformConfig } from '../config/platform-config';
-import { PlatformEnv } from '../config/platform-env';
+import {
+  defineConfig,
+  type ConfigDefinition,
+  platformConfig,
+  type PlatformConfig,
+  PlatformEnv,
+} from '@media/core';
 import type { AppDefinition } from './app-definition';
 import { collectFeatures, type EventRoles, type FeatureModule } from './feature';
 import { PlatformModule } from './platform.module';

@@ -10,9 +10,9 @@ import {
 import type { ErrorCode, RpcErrorPayload } from '@media/contracts';
 import type { Response } from 'express';
 import { throwError, type Observable } from 'rxjs';
-import { DatabaseAvailability } from '../database/availability';
-import { KeptAnswerReplay } from '../idempotency/kept-answer';
-import { DomainError, ValidationFailed } from '../errors/domain-errors';
+import { DatabaseAvailability } from '@media/kernel';
+import { KeptAnswerReplay } from '@media/http';
+import { DomainError, ValidationFailed } from '@media/core';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: 'bad_request',

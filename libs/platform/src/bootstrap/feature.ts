@@ -1,9 +1,8 @@
 import type { DynamicModule, ForwardReference, Provider, Type } from '@nestjs/common';
 import type { EntitySchema } from 'typeorm';
 import type { ClassRef, DatabaseParts } from '../database/database';
-import type { RpcEndpoint } from '../nats/service-discovery';
-import { isEventHandler } from '../outbox/on-event';
-import { Outbox } from '../outbox/outbox';
+import type { RpcEndpoint } from '@media/messaging';
+import { isEventHandler, Outbox } from '@media/messaging';
 
 const FEATURE = Symbol('platform:feature');
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { EventBus } from '../outbox/event-bus';
-import { AppMetrics } from '../observability/metrics';
+import { EventBus } from '@media/messaging';
+import { AppMetrics } from '@media/core';
 
 interface PgPool {
   totalCount: number;

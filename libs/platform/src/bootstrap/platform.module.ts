@@ -11,37 +11,45 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { BodyGuard, createJwtAuthGuard, MalformedBodyGuard, PermissionsGuard } from '../auth/guards';
-import { JwksKeyStore } from '../auth/jwks';
-import { VerifiedTokens } from '../auth/verified-tokens';
-import { TokenVersions } from '../auth/token-versions';
+import {
+  BodyGuard,
+  createJwtAuthGuard,
+  MalformedBodyGuard,
+  PermissionsGuard,
+  createJwtStrategy,
+  Paginator,
+  IdempotencyCleanup,
+  IdempotencyInterceptor,
+} from '@media/http';
+import { JwksKeyStore, VerifiedTokens, TokenVersions, AppMetrics } from '@media/core';
 import { TokenVersionFeedRunner, tokenVersionsFor } from '../auth/token-version-feed.provider';
-import { createJwtStrategy } from '../auth/jwt.strategy';
-import type { PlatformConfig } from '../config/platform-config';
+import type { PlatformConfig } from '@media/core';
 import type { AppDefinition } from './app-definition';
 import type { EventRoles } from './feature';
 import { DrainHooks } from './drain-hooks';
-import { APP_CONFIG, APP_NAME } from '../config/tokens';
+import {
+  APP_CONFIG,
+  APP_NAME,
+  DatabaseAvailability,
+  ReadRetryInterceptor,
+  ContractValidationPipe,
+} from '@media/kernel';
 import { databaseOptions, type DatabaseParts } from '../database/database';
-import { DatabaseAvailability, ReadRetryInterceptor } from '../database/availability';
 import { ContractExceptionFilter } from './exception.filter';
 import { BusHealthIndicator } from '../health/bus.health';
 import { DrainHealthIndicator } from '../health/drain.health';
 import { EventsHealthIndicator } from '../health/events.health';
 import { HealthController } from '../health/health.controller';
-import { AclClient } from '../clients/acl.client';
-import { DocumentsClient } from '../clients/documents.client';
-import { RpcClient } from '../nats/rpc-client';
-import { RpcContextInterceptor } from '../nats/rpc-context.interceptor';
-import { createBusClient, NATS_CLIENT } from '../nats/transport';
-import { Paginator } from '../pagination/paginator';
-import { ContractValidationPipe } from '../validation/validation.pipe';
-import { IdempotencyCleanup } from '../idempotency/idempotency-cleanup';
-import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
-import { EventBus } from '../outbox/event-bus';
-import { EventConsumers } from '../outbox/on-event';
-import { Outbox } from '../outbox/outbox';
-import { AppMetrics } from '../observability/metrics';
+import { AclClient, DocumentsClient } from '@media/app-clients';
+import {
+  RpcClient,
+  RpcContextInterceptor,
+  createBusClient,
+  NATS_CLIENT,
+  EventBus,
+  EventConsumers,
+  Outbox,
+} from '@media/messaging';
 import { PlatformMetrics } from './platform-metrics';
 import { auditControllerFor } from '../audit/audit.controller';
 import { AuditKeyStore } from '../audit/audit-keys';

@@ -5,41 +5,52 @@ import { APPS, envPrefix, type ServiceName } from '@media/contracts';
 import type { NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { pino } from 'pino';
-import { AppLogger } from '../logging/app-logger';
-import { loggerOptions } from '../logging/logging';
-import { ConfigError, processEnv } from '../config/env';
-import type { HttpTimeouts, PlatformConfig } from '../config/platform-config';
-import { migrateDatabase } from '../database/database';
-import { bodyParsing } from '../http/body-parsing';
-import { parseQueryString, pathDecoding } from '../validation/text-decoding';
-import { answerClientErrors } from '../http/client-errors';
-import { declareDecimalPatterns, declareRequestExamples } from '../http/openapi-examples';
-import { declarePathParameters } from '../http/openapi-paths';
-import { declareDecimalInputs, declareNullableReferences } from '../http/openapi-schemas';
-import { declareSecurity } from '../http/openapi-security';
-import { requestContext } from '../http/request-context';
-import { requestId } from '../http/request-id';
-import { parseTrustedProxies, type TrustedProxies } from '../http/public-url';
-import type { ClientProxy } from '@nestjs/microservices';
-import type { NatsConnection } from '@nats-io/transport-node';
-import { clusterSpread, plannedMoveUnderWay } from '../nats/cluster-spread';
-import { registerService } from '../nats/service-discovery';
-import { busListenerOptions, isInProcess, NATS_CLIENT } from '../nats/transport';
-import { BusHealthIndicator } from '../health/bus.health';
-import { DrainHealthIndicator } from '../health/drain.health';
-import { AppMetrics, httpMetrics } from '../observability/metrics';
+import { AppLogger, loggerOptions, parseQueryString, pathDecoding } from '@media/kernel';
 import {
+  ConfigError,
+  processEnv,
+  answerClientErrors,
+  requestContext,
+  requestId,
+  parseTrustedProxies,
+  type TrustedProxies,
+  AppMetrics,
+  httpMetrics,
   contextFrom,
   endHttpSpan,
   openSpan,
   SpanKind,
   startTracing,
   stopTracing,
-} from '../observability/tracing';
+  manageConnections,
+  type HttpConnections,
+  runProcess,
+} from '@media/core';
+import type { HttpTimeouts, PlatformConfig } from '@media/core';
+import { migrateDatabase } from '../database/database';
+import {
+  bodyParsing,
+  declareDecimalPatterns,
+  declareRequestExamples,
+  declarePathParameters,
+  declareDecimalInputs,
+  declareNullableReferences,
+  declareSecurity,
+} from '@media/http';
+import type { ClientProxy } from '@nestjs/microservices';
+import type { NatsConnection } from '@nats-io/transport-node';
+import {
+  clusterSpread,
+  plannedMoveUnderWay,
+  registerService,
+  busListenerOptions,
+  isInProcess,
+  NATS_CLIENT,
+} from '@media/messaging';
+import { BusHealthIndicator } from '../health/bus.health';
+import { DrainHealthIndicator } from '../health/drain.health';
 import type { AppDefinition } from './app-definition';
-import { manageConnections, type HttpConnections } from './connections';
 import { DrainHooks } from './drain-hooks';
-import { runProcess } from './run-process';
 
 /** Each app's connection manager (the Nest application object is a proxy: no own properties). */
 const CONNECTIONS = new WeakMap<INestApplication, HttpConnections>();

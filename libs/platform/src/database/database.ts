@@ -1,13 +1,17 @@
 import { DataSource, type DataSourceOptions, type EntitySchema } from 'typeorm';
-import type { DatabaseConfig } from '../config/platform-config';
-import { CreateOutbox1700000000000 } from '../outbox/outbox.migration';
-import { CreateDeadLetters1700000000900 } from '../outbox/dead-letters.migration';
-import { CreateIdempotencyKeys1700000000950 } from '../idempotency/idempotency.migration';
+import type { DatabaseConfig } from '@media/core';
+import {
+  CreateOutbox1700000000000,
+  CreateDeadLetters1700000000900,
+  DeadLetter,
+  OutboxMessage,
+  ProcessedEvent,
+} from '@media/messaging';
+import { CreateIdempotencyKeys1700000000950 } from '@media/http';
 import { CreateAuditTrail1700000000980 } from '../audit/audit.migration';
 import { AuditReadIndexes1764900000400 } from '../audit/audit-read-indexes.migration';
 import { AuditContextSubscriber } from '../audit/context';
 import { CreateAuditRecording1764900000100 } from '../audit/recording';
-import { DeadLetter, OutboxMessage, ProcessedEvent } from '../outbox/outbox.entity';
 import { SealedAuditEntry } from '../audit/sealed-entry.entity';
 
 /** An entity or migration class. */

@@ -2,8 +2,8 @@ import { Inject, Injectable, Module, type DynamicModule } from '@nestjs/common';
 import { DocumentsEvents, type EventEnvelope } from '@media/contracts';
 import type { EntityManager } from 'typeorm';
 import { Feature } from '../bootstrap/feature';
-import { unknownDocument } from '../clients/documents.client';
-import { EVENT_HANDLER_NAMES, OnEvent, type NamedEventHandlers } from '../outbox/on-event';
+import { unknownDocument } from '@media/app-clients';
+import { EVENT_HANDLER_NAMES, OnEvent, type NamedEventHandlers } from '@media/messaging';
 import { DocumentDeletedPayload } from './document-deleted.payload';
 import { DeletedDocumentsTable1766000000000 } from './deleted-documents.migration';
 

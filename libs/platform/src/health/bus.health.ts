@@ -3,9 +3,7 @@ import type { ClientProxy } from '@nestjs/microservices';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Observable } from 'rxjs';
-import { plannedMoveUnderWay } from '../nats/cluster-spread';
-import { NATS_CLIENT } from '../nats/transport';
-import { InProcessClient } from '../nats/in-process';
+import { plannedMoveUnderWay, NATS_CLIENT, InProcessClient } from '@media/messaging';
 
 /**
  * Ready only while both NATS connections are up: the listener's (else requests to this app find

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
-import { EventBus } from '../outbox/event-bus';
+import { EventBus } from '@media/messaging';
 
 /**
  * Reports each durable consumer and names the stalled ones (events pending, none acknowledged

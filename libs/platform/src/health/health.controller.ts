@@ -15,8 +15,7 @@ import {
   TypeOrmHealthIndicator,
   type HealthCheckResult,
 } from '@nestjs/terminus';
-import { Public } from '../auth/decorators';
-import { ApiSuccess } from '../http/api-docs';
+import { Public, ApiSuccess } from '@media/http';
 import { BusHealthIndicator } from './bus.health';
 import { DrainHealthIndicator } from './drain.health';
 import { EventsHealthIndicator } from './events.health';

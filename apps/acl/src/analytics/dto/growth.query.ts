@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
-import { IsDateOnly, Optional } from '@media/platform';
+import { IsDateOnly, Optional } from '@media/kernel';
 import { GROWTH_INTERVALS, type GrowthInterval } from '../growth-range';
 
 /** `GET /acl/api/v1/analytics/growth` (the growth series). */

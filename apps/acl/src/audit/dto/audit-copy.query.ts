@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, MaxLength } from 'class-validator';
 import { SERVICE_NAMES, type ServiceName } from '@media/contracts';
-import { IsCleanText, IsDateTime, Optional, PageQuery } from '@media/platform';
+import { IsCleanText, IsDateTime, Optional } from '@media/kernel';
+import { PageQuery } from '@media/http';
 
 /**
  * `GET /acl/api/v1/audit/all`: every app's entries, newest first; each filter narrows,

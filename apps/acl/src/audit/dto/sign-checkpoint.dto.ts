@@ -1,6 +1,6 @@
 import { IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
 import { SERVICE_NAMES, type AclSubjects, type RpcRequest } from '@media/contracts';
-import { IsDateTime } from '@media/platform';
+import { IsDateTime } from '@media/kernel';
 
 /** Payload of `acl.audit.sign-checkpoint` (loc starts at `data`): one app's chain head. */
 export class SignCheckpointRequest implements RpcRequest<typeof AclSubjects.auditSignCheckpoint> {

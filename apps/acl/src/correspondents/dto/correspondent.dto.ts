@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, MaxLength, MinLength } from 'class-validator';
-import { Nullable, Optional, PageQuery } from '@media/platform';
+import { Nullable, Optional } from '@media/kernel';
+import { PageQuery } from '@media/http';
 import type { UserStatus } from '@media/contracts';
 import { USER_STATUSES } from '../../users/user.entity';
 import { IsPassword } from '../../credentials/password-rule';

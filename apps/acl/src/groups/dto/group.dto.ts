@@ -2,7 +2,8 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import type { AclSubjects, RpcRequest } from '@media/contracts';
-import { IsName, PageQuery } from '@media/platform';
+import { IsName } from '@media/kernel';
+import { PageQuery } from '@media/http';
 
 /** `POST /acl/api/v1/groups`. */
 export class CreateGroupDto {

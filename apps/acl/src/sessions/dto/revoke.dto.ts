@@ -1,5 +1,5 @@
 import { IsUUID } from 'class-validator';
-import { Optional } from '@media/platform';
+import { Optional } from '@media/kernel';
 
 /** `POST /auth/revoke`: without `user_id`, the caller's own tokens. */
 export class RevokeRequestDto {

@@ -1,6 +1,6 @@
 import { IsISO8601 } from 'class-validator';
 import type { AclSubjects, RpcRequest } from '@media/contracts';
-import { Optional } from '@media/platform';
+import { Optional } from '@media/kernel';
 
 /** Payload of `acl.users.token-versions` (loc starts at `data`). */
 export class TokenVersionsRequest implements RpcRequest<typeof AclSubjects.usersTokenVersions> {

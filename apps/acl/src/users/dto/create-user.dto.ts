@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsString, IsUUID } from 'class-validator';
-import { IsDateTime, Nullable, Optional } from '@media/platform';
+import { IsDateTime, Nullable, Optional } from '@media/kernel';
 import { IsPassword } from '../../credentials/password-rule';
 import { IsEmployeeNumber, IsNamePart, IsPhoneNumber, IsUserEmail } from './fields';
 

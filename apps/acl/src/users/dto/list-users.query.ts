@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, MaxLength } from 'class-validator';
-import { Optional, PageQuery } from '@media/platform';
+import { Optional } from '@media/kernel';
+import { PageQuery } from '@media/http';
 import type { UserStatus } from '@media/contracts';
 import { USER_STATUSES } from '../user.entity';
 

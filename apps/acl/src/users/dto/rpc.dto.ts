@@ -1,6 +1,6 @@
 import { ArrayMaxSize, IsArray, IsBoolean, IsString } from 'class-validator';
 import { ACL_USERS_MAX_IDS, type AclSubjects, type RpcRequest } from '@media/contracts';
-import { Optional } from '@media/platform';
+import { Optional } from '@media/kernel';
 
 /** Payload shapes of users' NATS subjects, checked like HTTP bodies (loc starts at `data`). */
 export class UserIdsRequest implements RpcRequest<typeof AclSubjects.usersGetMany> {

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsString, IsUUID, ValidateIf } from 'class-validator';
-import { Nullable } from '@media/platform';
+import { Nullable } from '@media/kernel';
 import { IsEmployeeNumber, IsNamePart, IsPhoneNumber } from './fields';
 
 const given = (field: string) => ValidateIf((o: Record<string, unknown>) => o[field] !== undefined);

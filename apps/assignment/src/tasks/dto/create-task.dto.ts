@@ -17,7 +17,7 @@ import {
   type RequiredPermission,
   type TaskPriority,
 } from '@media/contracts';
-import { IsDateTime, IsName, Nullable, Optional } from '@media/platform';
+import { IsDateTime, IsName, Nullable, Optional } from '@media/kernel';
 
 export const TASK_LIMITS = {
   workflowNodeCode: 100,

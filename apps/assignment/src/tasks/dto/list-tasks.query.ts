@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import { TASK_PRIORITIES, TASK_STATUSES, type TaskPriority, type TaskStatus } from '@media/contracts';
-import { IsDateTime, Optional, PageQuery } from '@media/platform';
+import { IsDateTime, Optional } from '@media/kernel';
+import { PageQuery } from '@media/http';
 
 export const TASK_ORDERINGS = ['-created_at', 'due_at'] as const;
 export type TaskOrdering = (typeof TASK_ORDERINGS)[number];

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsUUID } from 'class-validator';
-import { ItemType } from '@media/platform';
+import { ItemType } from '@media/kernel';
 import { MAX_MEMBER_IDS } from './create-room.dto';
 
 /** `POST /api/v1/chat/rooms/{id}/members`. */

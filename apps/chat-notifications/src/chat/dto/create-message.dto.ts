@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
-import { ItemType, Optional } from '@media/platform';
+import { ItemType, Optional } from '@media/kernel';
 
 /** At most this many users mentioned in one message (docs/api/contract.md §7.4). */
 export const MAX_MENTIONS = 50;

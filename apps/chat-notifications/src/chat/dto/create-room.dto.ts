@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
-import { IsName, ItemType, Nullable, Optional } from '@media/platform';
+import { IsName, ItemType, Nullable, Optional } from '@media/kernel';
 
 /** At most this many member ids in one request. */
 export const MAX_MEMBER_IDS = 500;

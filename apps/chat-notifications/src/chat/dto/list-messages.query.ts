@@ -1,4 +1,4 @@
-import { PageQuery } from '@media/platform';
+import { PageQuery } from '@media/http';
 
 /** A room's messages, newest first. */
 export class ListMessagesQuery extends PageQuery {}

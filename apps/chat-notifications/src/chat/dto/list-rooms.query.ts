@@ -1,4 +1,4 @@
-import { PageQuery } from '@media/platform';
+import { PageQuery } from '@media/http';
 
 /** The caller's rooms, newest first. */
 export class ListRoomsQuery extends PageQuery {}

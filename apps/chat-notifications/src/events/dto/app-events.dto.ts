@@ -8,7 +8,7 @@ import {
   TaskEscalatedEvent,
   TaskReassignedEvent,
 } from '@media/contracts';
-import { IsDateTime } from '@media/platform';
+import { IsDateTime } from '@media/kernel';
 
 /**
  * The fields of other apps' events that chat-notifications reads, validated before a handler

@@ -20,7 +20,8 @@ import {
   type NotificationsSubjects,
   type RpcRequest,
 } from '@media/contracts';
-import { IsName, Nullable, Optional, PageQuery } from '@media/platform';
+import { IsName, Nullable, Optional } from '@media/kernel';
+import { PageQuery } from '@media/http';
 
 export const MAX_PREFERENCES = 100;
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsString, Matches, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
-import { contractConstraint, Nullable, Optional } from '@media/platform';
+import { contractConstraint, Nullable, Optional } from '@media/kernel';
 import { canonicalTimeZone } from '../../quiet-hours/time-zones';
 
 /** `HH:MM`, 24 h. */

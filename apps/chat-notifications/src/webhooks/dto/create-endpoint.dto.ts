@@ -14,7 +14,7 @@ import {
   WEBHOOK_URL_MAX_LENGTH,
   type CreateWebhookEndpointRequest,
 } from '@media/contracts';
-import { IsCleanText, ItemType, Nullable, Optional } from '@media/platform';
+import { IsCleanText, ItemType, Nullable, Optional } from '@media/kernel';
 
 /** `POST /api/v1/webhooks/endpoints`; the URL's rules and its addresses are checked by the service. */
 export class CreateEndpointDto implements CreateWebhookEndpointRequest {

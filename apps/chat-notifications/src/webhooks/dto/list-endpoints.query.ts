@@ -1,4 +1,4 @@
-import { PageQuery } from '@media/platform';
+import { PageQuery } from '@media/http';
 
 /** Endpoints, newest first. */
 export class ListEndpointsQuery extends PageQuery {}

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { ReplayWebhookRequest } from '@media/contracts';
-import { IsDateTime } from '@media/platform';
+import { IsDateTime } from '@media/kernel';
 
 /** `POST /api/v1/webhooks/endpoints/{id}/replay`. */
 export class ReplayDto implements ReplayWebhookRequest {

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { IsBoolean } from 'class-validator';
 import type { UpdateWebhookEndpointRequest } from '@media/contracts';
-import { Optional } from '@media/platform';
+import { Optional } from '@media/kernel';
 import { CreateEndpointDto } from './create-endpoint.dto';
 
 /**

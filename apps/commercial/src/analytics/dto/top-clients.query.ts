@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsString } from 'class-validator';
-import { contractConstraint, Optional } from '@media/platform';
+import { contractConstraint, Optional } from '@media/kernel';
 import { resolvePeriod } from '../sales-period';
 
 /** A period resolvePeriod accepts today: the three formats, and no future year to date. */

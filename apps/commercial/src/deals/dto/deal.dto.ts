@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsUUID, IsDefined } from 'class-validator';
 import { DEAL_STATUSES, type DealStatus } from '@media/contracts';
-import { IsDateOnly, IsMoney, Optional, PageQuery, ToDecimalString } from '@media/platform';
+import { IsDateOnly, IsMoney, Optional, ToDecimalString } from '@media/kernel';
+import { PageQuery } from '@media/http';
 
 /** `POST /commercial/api/v1/deals` (docs/api/contract.md §4a). */
 export class CreateDealDto {

@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { MEDIA, type Medium } from '@media/contracts';
-import { IsCleanText, Optional, PageQuery } from '@media/platform';
+import { IsCleanText, Optional } from '@media/kernel';
+import { PageQuery } from '@media/http';
 import { CHANNEL_MAX, INT_MAX } from './schedule.dto';
 
 /** `GET /content/api/v1/lineup`: newest month first (year, month, created_at, id, descending). */

@@ -16,7 +16,7 @@ import {
   type ValidationArguments,
 } from 'class-validator';
 import { MEDIA, type Medium } from '@media/contracts';
-import { IsCleanText, IsName, IsPlainObject, Optional, Trim } from '@media/platform';
+import { IsCleanText, IsName, IsPlainObject, Optional, Trim } from '@media/kernel';
 import { EFFECTIVE_RANGE, isStorableDate, IsStorableDate, MAX_SLOTS, SlotDto } from './slot.dto';
 
 export const CHANNEL_MAX = 100;

@@ -10,7 +10,7 @@ import {
   registerDecorator,
   type ValidationArguments,
 } from 'class-validator';
-import { IsCleanText, IsName, Trim, contractConstraint } from '@media/platform';
+import { IsCleanText, IsName, Trim, contractConstraint } from '@media/kernel';
 
 export const SLOT_TITLE_MAX = 255;
 export const DURATION_MAX = 86_400;

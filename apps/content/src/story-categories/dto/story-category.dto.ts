@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, IsUUID, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import { IsCleanText, IsName, Nullable, PageQuery, Trim } from '@media/platform';
+import { IsCleanText, IsName, Nullable, Trim } from '@media/kernel';
+import { PageQuery } from '@media/http';
 
 export const NAME_MAX = 100;
 export const DESCRIPTION_MAX = 2000;

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, type ApiBodyOptions } from '@nestjs/swagger';
 
 import { IsUUID } from 'class-validator';
-import { Optional, PageQuery } from '@media/platform';
+import { Optional } from '@media/kernel';
+import { PageQuery } from '@media/http';
 
 type BodySchema = Extract<ApiBodyOptions, { schema: unknown }>['schema'];
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
-import { IsName, Nullable } from '@media/platform';
+import { IsName, Nullable } from '@media/kernel';
 import { Given, IsText } from './fields';
 
 /** `POST .../bookings/{order_id}/lines/{line_id}/assets` (docs/api/contract.md §4a). */

@@ -17,7 +17,8 @@ import {
   type BookingPlatform,
   type BookingStatus,
 } from '@media/contracts';
-import { IsDateOnly, IsName, Nullable, Optional, PageQuery } from '@media/platform';
+import { IsDateOnly, IsName, Nullable, Optional } from '@media/kernel';
+import { PageQuery } from '@media/http';
 import { Given, IsAmount, IsText, MAX_LINES_PER_CREATE, MAX_SPOTS } from './fields';
 
 /** One line, as sent in a create or `POST .../lines`. */

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import { IsMoney, ToDecimalString } from '@media/platform';
+import { IsMoney, ToDecimalString } from '@media/kernel';
 
 /** Validates a field only when it was sent (absent keeps the stored value; null is refused). */
 export const Given = (field: string) => ValidateIf((o: Record<string, unknown>) => o[field] !== undefined);

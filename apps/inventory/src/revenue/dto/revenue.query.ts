@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { BOOKING_PLATFORMS, type BookingPlatform } from '@media/contracts';
-import { IsDateOnly, Optional } from '@media/platform';
+import { IsDateOnly, Optional } from '@media/kernel';
 
 /** `GET /inventory/api/v1/analytics/revenue-summary` (the revenue summary). */
 export class RevenueQuery {

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDateTime, Optional, PageQuery } from '@media/platform';
+import { IsDateTime, Optional } from '@media/kernel';
+import { PageQuery } from '@media/http';
 import { BmIdField, BmIdFilter, CategoryField, CategoryFilter, MoneyField } from '../../targets/dto/fields';
 
 /** `POST /payment/api/v1/collections` (docs/api/contract.md §4a). */

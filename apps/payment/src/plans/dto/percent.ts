@@ -1,5 +1,5 @@
 import type { ValidationOptions } from 'class-validator';
-import { contractConstraint } from '@media/platform';
+import { contractConstraint } from '@media/kernel';
 
 const PERCENT = /^\d{1,5}(\.\d{1,2})?$/;
 

@@ -10,7 +10,8 @@ import {
   ValidateNested,
   IsDefined,
 } from 'class-validator';
-import { PageQuery, ToDecimalString } from '@media/platform';
+import { PageQuery } from '@media/http';
+import { ToDecimalString } from '@media/kernel';
 import { IsPercent } from './percent';
 
 export const MAX_TIERS = 20;

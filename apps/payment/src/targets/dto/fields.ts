@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsDefined, IsInt, IsString, IsUUID, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { IsMoney, Optional, ToDecimalString } from '@media/platform';
+import { IsMoney, Optional, ToDecimalString } from '@media/kernel';
 
 const MIN_YEAR = 2020;
 const MAX_YEAR = 9999;

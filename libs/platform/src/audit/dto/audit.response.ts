@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { AuditBreakReason } from '../chain';
+import type { AuditBreakReason } from '@media/core';
 
 const HASH = {
   type: String,

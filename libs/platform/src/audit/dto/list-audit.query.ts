@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
-import { PageQuery } from '../../pagination/page-query';
-import { IsDateTime, Optional } from '../../validation/decorators';
+import { PageQuery } from '@media/http';
+import { IsDateTime, Optional } from '@media/kernel';
 
 /** `GET .../audit`: sealed entries, newest first (CONTRACT §8.3), each filter narrowing the list. */
 export class ListAuditQuery extends PageQuery {
