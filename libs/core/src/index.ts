@@ -19,11 +19,10 @@ export {
   UnsupportedMediaType,
   UpstreamUnavailable,
   ValidationFailed,
-  type AuthFailureCode,
 } from './errors/domain-errors';
-export { ConfigError, processEnv, validateConfig } from './config/env';
+export { ConfigError, processEnv } from './config/env';
 export { isUuid } from './validation/ids';
-export { parseByteSize, parseDuration, toBytes, toDuration, toInt } from './config/parsers';
+export { parseDuration, toBytes, toDuration, toInt } from './config/parsers';
 export { defineConfig, type ConfigDefinition, type ConfigOf } from './config/define-config';
 export { PlatformEnv } from './config/platform-env';
 export {
@@ -35,7 +34,7 @@ export {
   type PlatformConfig,
 } from './config/platform-config';
 export { hasPermission, userFromClaims, type AuthUser } from './tokens/auth-user';
-export { JwksKeyStore, type JwksOptions } from './tokens/jwks';
+export { JwksKeyStore } from './tokens/jwks';
 export { bearerToken, tokenRules, verifyAccessToken, type TokenRules } from './tokens/token-verifier';
 export { VerifiedTokens } from './tokens/verified-tokens';
 export {
@@ -43,17 +42,16 @@ export {
   processTokenVersions,
   tokenRevoked,
   TokenVersions,
-  type RevocationListener,
 } from './tokens/token-versions';
 export { TokenVersionFeed, type TokenVersionSource } from './tokens/token-version-feed';
-export { natsTokenVersionSource, type NatsConnect } from './tokens/nats-token-versions';
-export { pickRequestId, REQUEST_ID_HEADER, requestId } from './http/request-id';
+export { natsTokenVersionSource } from './tokens/nats-token-versions';
+export { pickRequestId, requestId } from './http/request-id';
 export { answerClientErrors, writeSocketError } from './http/client-errors';
 export { parseTrustedProxies, type TrustedProxies } from './http/public-url';
-export { runProcess, type ProcessSpec } from './process/run-process';
+export { runProcess } from './process/run-process';
 export { HEAP_GROWTH_PERCENT, limitHeapGrowth } from './process/heap';
 export { keepAliveGrace, lingerOnClose, stopAccepting } from './process/connections';
-export { AppMetrics, type RpcOutcome } from './observability/metrics';
+export { AppMetrics } from './observability/metrics';
 export {
   contextFrom,
   endHttpSpan,
@@ -64,7 +62,7 @@ export {
   traceparentOf,
   type Span,
 } from './observability/tracing';
-export { currentApp, runInApp, type AppContext } from './observability/app-context';
+export { currentApp, runInApp } from './observability/app-context';
 
 export { formatCents, formatMoney, Money, toCents } from './money/money';
 export { publicOrigin, urlWithQuery } from './http/public-url';
@@ -75,7 +73,6 @@ export {
   ChainWalker,
   GENESIS_HASH,
   entryHash,
-  type AuditActor,
   type AuditBreak,
   type AuditBreakReason,
   type AuditCheckpoint,

@@ -6,27 +6,21 @@
 export { CurrentUser, JsonOnly, Public, RequirePermissions } from './auth/decorators';
 export { AnyPermissionGuard, RequireAnyPermission } from './auth/any-permission';
 export { Idempotent } from './idempotency/idempotent.decorator';
-export { Multipart, UploadedFiles, type MultipartOptions, type UploadedFileInfo } from './http/multipart';
-export { StreamedBody, type StreamedBodyType } from './http/streamed-body';
+export { Multipart, UploadedFiles, type UploadedFileInfo } from './http/multipart';
+export { StreamedBody } from './http/streamed-body';
 export {
   ApiBinary,
   ApiErrors,
   ApiNoContent,
   ApiStreamed,
   ApiSuccess,
-  envelopeSchema,
-  ErrorResponse,
-  PageDto,
-  pageSchema,
-  ValidationErrorResponse,
-  type ApiSuccessOptions,
   type ErrorStatus,
 } from './http/api-docs';
 export { envelope, type Envelope } from './http/envelope';
 
 // Pagination
-export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageQuery, type Page } from './pagination/page-query';
-export { newestFirst, Paginator, type KeysetColumn, type KeysetOrder } from './pagination/paginator';
+export { PageQuery, type Page } from './pagination/page-query';
+export { newestFirst, Paginator, type KeysetOrder } from './pagination/paginator';
 
 // Used by the libraries above this one
 export { KeptAnswerReplay } from './idempotency/kept-answer';

@@ -8,12 +8,7 @@ export { APP_CONFIG, APP_NAME } from './config/tokens';
 export { changedRows } from './database/changed-rows';
 export { PreparedQuery } from './database/prepared';
 export { uniqueViolation } from './database/errors';
-export {
-  DatabaseAvailability,
-  DatabaseUnavailable,
-  isDatabaseUnavailable,
-  isSessionLost,
-} from './database/availability';
+export { DatabaseAvailability } from './database/availability';
 
 // Validation
 export { ContractValidationPipe, validateDto } from './validation/validation.pipe';
@@ -22,12 +17,9 @@ export {
   contractConstraint,
   IsDateOnly,
   IsDateTime,
-  isDateOnly,
-  isDateTime,
   IsMoney,
   IsName,
   IsPlainObject,
-  nameProblem,
   Nullable,
   Optional,
   ToDecimalString,

@@ -11,23 +11,18 @@ export { natsConnectionOptions } from './nats/credentials';
 export { OnEvent, OnEvents } from './outbox/on-event';
 
 // Periodic work
-export {
-  ClaimLoop,
-  leaseFree,
-  releaseLeases,
-  type ClaimLoopOptions,
-  type ClaimRound,
-  type LeaseColumns,
-} from './jobs/claim-loop';
+export { ClaimLoop, leaseFree, releaseLeases, type ClaimRound, type LeaseColumns } from './jobs/claim-loop';
 export { GroupCommit } from './jobs/group-commit';
-export { PeriodicJob, type JobTimer, type PeriodicJobOptions } from './jobs/periodic-job';
-export { periodicJobProvider, periodicJobToken } from './jobs/periodic-job.provider';
+export { PeriodicJob } from './jobs/periodic-job';
+export { periodicJobProvider } from './jobs/periodic-job.provider';
 export { Outbox } from './outbox/outbox';
 
 // Used by the libraries above this one
 export { busListenerOptions, createBusClient, NATS_CLIENT } from './nats/transport';
 export { EventBus } from './outbox/event-bus';
-export { durableName, NS } from './outbox/event-delivery';
+export { NS } from './outbox/event-delivery';
+/** @public For the platform's integration tests (a consumer's durable name). */
+export { durableName } from './outbox/event-delivery';
 export { inProcessBus, InProcessClient } from './nats/in-process';
 export { subscribeInProcess } from './outbox/in-process-events';
 export { registerService } from './nats/service-discovery';
@@ -38,7 +33,10 @@ export {
   type NamedEventHandlers,
 } from './outbox/on-event';
 export { RpcContextInterceptor } from './nats/rpc-context.interceptor';
-export { clusterSpread, ClusterSpread, plannedMoveUnderWay } from './nats/cluster-spread';
+export { clusterSpread, plannedMoveUnderWay } from './nats/cluster-spread';
 export { CreateOutbox1700000000000 } from './outbox/outbox.migration';
 export { CreateDeadLetters1700000000900 } from './outbox/dead-letters.migration';
 export { DeadLetter, OutboxMessage, ProcessedEvent } from './outbox/outbox.entity';
+
+/** @public For the platform's integration tests (a spread of their own, a consumer's durable name). */
+export { ClusterSpread } from './nats/cluster-spread';

@@ -27,11 +27,6 @@ function run(tool: string, args: string[]): void {
   else execFileSync(command, args, { stdio: 'pipe' });
 }
 
-/** Whether a test can make its own cluster here (the binaries of PostgreSQL 15 are installed). */
-export function canStartPostgresCluster(): boolean {
-  return existsSync(join(BIN, 'initdb')) && existsSync(join(BIN, 'pg_ctl'));
-}
-
 /** initdb + pg_ctl start on a free port, in a temporary directory. */
 export async function startPostgresCluster(): Promise<PostgresCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'pg-cluster-'));

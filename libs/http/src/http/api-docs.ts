@@ -152,19 +152,6 @@ export function ApiSuccess(model: Type<unknown>, options: ApiSuccessOptions = {}
   );
 }
 
-/**
- * A cursor page of `item` (docs/api/contract.md §3) as a response class to name by extending it:
- * `export class PlanPageDto extends PageDto(PlanDto) {}`.
- */
-export function PageDto<T>(item: Type<T>) {
-  class Page {
-    @ApiProperty({ type: [item] }) results!: T[];
-    @ApiProperty({ type: String, nullable: true, format: 'uri' }) next!: string | null;
-    @ApiProperty({ type: String, nullable: true, format: 'uri' }) previous!: string | null;
-  }
-  return Page;
-}
-
 /** Documents an answer without a body (`204 No Content`, or e.g. `304 Not Modified`), with what it means for this route. */
 export function ApiNoContent(description = 'No content', status = 204) {
   return ApiResponse({ status, description });

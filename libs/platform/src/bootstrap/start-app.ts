@@ -298,11 +298,6 @@ export async function stopApp(app: INestApplication, timeoutMs: number): Promise
   await app.close();
 }
 
-/** True while the app drains (readiness reports 503 so load balancers stop sending). */
-export function isDraining(app: INestApplication): boolean {
-  return CONNECTIONS.get(app)?.draining ?? false;
-}
-
 /** `main.ts` of every app: boot from the environment, stop cleanly on SIGTERM/SIGINT. */
 export function runApp<C extends PlatformConfig>(def: AppDefinition<C>): Promise<void> {
   return runProcess({
