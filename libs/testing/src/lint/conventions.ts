@@ -61,7 +61,7 @@ export const RULES: Rule[] = [
             );
           } else if (depth === 0 && folder !== file.app && apps.includes(folder)) {
             messages.add(
-              `${path}: a client of the ${folder} app is not a feature: use its client from @media/platform, or move it into the feature that uses it`,
+              `${path}: a client of the ${folder} app is not a feature: use its client from @media/app-clients, or move it into the feature that uses it`,
             );
           }
         }

@@ -205,7 +205,7 @@ export const NAMING_RULES: Rule[] = [
             name === 'ApiNoContentResponse'
               ? "@ApiNoContent('what it means')"
               : '@ApiSuccess(XResponse, ...) (a download: @ApiBinary; no body: @ApiNoContent) / @ApiErrors(...)';
-          messages.push(`${where(file)}: replace Swagger's @${name} with ${instead} from @media/platform`);
+          messages.push(`${where(file)}: replace Swagger's @${name} with ${instead} from @media/http`);
         }
       }
       return messages;
