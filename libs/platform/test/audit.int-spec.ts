@@ -31,6 +31,7 @@ import {
   type TestKeys,
 } from '@media/testing';
 import { AuditCheckpoints, AuditReader, createApp, VERIFY_HEARTBEAT_MS } from '../src';
+import { AuditSealer } from '../src/audit/sealer';
 import { entryHash, GENESIS_HASH, type AuditCheckpoint, type AuditEntry } from '@media/core';
 import { fixtureApp } from './fixture/fixture.app';
 
@@ -237,6 +238,9 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
     nats = await startNats();
     nc = await connect({ servers: nats.url });
     fixture = await boot(name, { JWT_JWKS_URL: jwks.url, AUDIT_KEYS_URL: auditKeys.url, NATS_URL: nats.url });
+    // The entries here are inserted already sealed; the fixture's own sealer stops, so an entry
+    // inserted unsealed stays so (the recording side's tests seal for real).
+    await fixture.app.get(AuditSealer).onApplicationShutdown();
     reader = mintToken(tokenKeys, { permissions: ['audit:read'] });
   });
 
