@@ -85,7 +85,7 @@ export class AuditPublisher implements OnApplicationBootstrap, OnApplicationShut
   private async publishBatch(): Promise<number> {
     const rows: AuditEntryRow[] = await this.dataSource.query(
       `SELECT e.* FROM audit_entries e, audit_published p
-        WHERE e.seq > p.seq ORDER BY e.seq LIMIT $1`,
+        WHERE e.seq IS NOT NULL AND e.seq > p.seq ORDER BY e.seq LIMIT $1`,
       [BATCH],
     );
     if (rows.length === 0) return 0;

@@ -10,6 +10,7 @@ import {
 import { CreateIdempotencyKeys1700000000950 } from '@media/http';
 import { CreateAuditTrail1700000000980 } from '../audit/audit.migration';
 import { AuditReadIndexes1764900000400 } from '../audit/audit-read-indexes.migration';
+import { AuditSealedIndexes1764900000410 } from '../audit/audit-sealed-indexes.migration';
 import { AuditContextSubscriber } from '../audit/context';
 import { CreateAuditRecording1764900000100 } from '../audit/recording';
 import { SealedAuditEntry } from '../audit/sealed-entry.entity';
@@ -54,6 +55,7 @@ export function databaseOptions(
       CreateIdempotencyKeys1700000000950,
       CreateAuditTrail1700000000980,
       AuditReadIndexes1764900000400,
+      AuditSealedIndexes1764900000410,
       CreateAuditRecording1764900000100,
       ...parts.migrations,
     ] as DataSourceOptions['migrations'],
