@@ -31,7 +31,7 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(APP_NAME) app: string,
+    @Inject(APP_NAME) private readonly app: string,
     @InjectConfig() config: PlatformConfig,
     @Inject(AuditPublisher) private readonly publisher: AuditPublisher,
   ) {
@@ -40,7 +40,6 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
       every: config.audit.sealInterval,
       retryAfter: Math.max(config.audit.sealInterval, 1_000),
       after: (sealed) => (sealed === BATCH ? 0 : config.audit.sealInterval),
-      exclusive: { dataSource, lock: `audit-sealer:${app}` },
       run: () => this.sealBatch(),
       onResult: (sealed) => {
         if (sealed > 0) this.publisher.soon();
@@ -68,6 +67,14 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
 
   private sealBatch(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
+      // One replica at a time, by a lock held for this transaction only: one pooled connection
+      // per pass (a session lock would hold a second one, and two jobs each holding one while
+      // waiting for another can starve a small pool).
+      const [{ locked }]: { locked: boolean }[] = await manager.query(
+        'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
+        [`audit-sealer:${this.app}`],
+      );
+      if (!locked) return 0;
       const rows: UnsealedRow[] = await manager.query(
         `SELECT id, at, app, action, actor_type, actor_id, actor_name, resource_type, resource_id,
                 request_id, cause, changes
