@@ -22,7 +22,9 @@ import {
 } from '@media/testing';
 
 const MAIN = join(__dirname, '..', '..', '..', 'dist', 'tools', 'audit-verify', 'src', 'main.js');
-// A port of this test's range: the shared NATS would mix this stack's requests with another's.
+// A NATS of its own (on a fixed port of this test's range): on the shared one, another stack's
+// apps would answer this one's requests, and its AUDIT stream holds other runs' entries at the same
+// (app, seq), which acl's merged copy, keeping the first it saw, would list in place of these.
 const NATS_PORT = 25_042;
 
 interface Run {
