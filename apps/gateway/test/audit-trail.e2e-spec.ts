@@ -11,6 +11,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createApiClient } from '@media/client';
 import {
   call,
   eventually,
@@ -261,6 +262,13 @@ describe('the audit trail through the gateway', () => {
       expect(JSON.parse(result.stdout)).toMatchObject({ valid: true, first_break: null });
       expect(JSON.parse(result.stdout).checkpoints).toBeGreaterThan(0);
     }
+    // The typed client reads the export as the page says: as text (NDJSON is no single JSON value).
+    const client = createApiClient({ baseUrl: gw, token: tokens.doer });
+    const typed = await client.GET('/assignment/api/v1/audit/export', { parseAs: 'text' });
+    expect(typed.response.status).toBe(200);
+    const file = join(dir, 'assignment-typed.ndjson');
+    writeFileSync(file, typed.data as unknown as string);
+    expect((await auditVerify(file, '--jwks', keys.file)).code).toBe(0);
   });
 
   it('answers what the user did in every app from acl’s merged copy within 5 s, the same entries the apps list', async () => {
