@@ -1,11 +1,13 @@
 /**
  * The audit trail end to end (CONTRACT §8), its three parts together with nothing standing in:
- * a private stack of acl, content and assignment on a NATS of its own, checkpoints every second.
- * A user's changes in content and assignment are listed by each app with that user and the
- * request's id; the apps' checkpoints are signed by acl over NATS; an export fetched through the
- * gateway passes `npm run audit:verify` with acl's audit-keys.json fetched through the gateway; a
- * row edited behind the database's back breaks both; acl's merged copy answers "what did this user
- * do"; the AUDITOR role reads, a role without `audit:read` does not.
+ * a private stack of acl, content, assignment and chat-notifications on a NATS of its own,
+ * checkpoints every second. A user's changes are listed by each app with that user and the
+ * request's id; every app's checkpoints are signed by acl over NATS; exports fetched through the
+ * gateway (whole, in part, through the typed client) pass `npm run audit:verify` with acl's
+ * audit-keys.json fetched through the gateway, also across a rotation of acl's signing key; a row
+ * edited behind the database's back breaks verify and the offline check; acl's merged copy answers
+ * "what did this user do" with the apps' own entries; the AUDITOR role reads, a role without
+ * `audit:read` does not.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
