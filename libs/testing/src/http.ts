@@ -50,6 +50,8 @@ export async function call<T = any>(
   });
   const text = await response.text();
   let parsed: unknown = text;
-  if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+  // JSON itself (application/json, problem+json), not a stream of JSON lines (x-ndjson: the audit export).
+  const type = (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  if ((type === 'application/json' || type.endsWith('+json')) && text) parsed = JSON.parse(text);
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
