@@ -491,6 +491,26 @@ export const HEADLINES = {
       ),
     ],
   },
+  'audit-write.mjs': {
+    file: 'audit-write.json',
+    rows: (r) => [
+      row(
+        'claims/s with the audit trail on ÷ off (medians, same run, straight to assignment)',
+        get(r, ['summary', 'on_over_off']),
+        '',
+        atLeast(0.9),
+      ),
+      row(
+        "the claim's UPDATE with the audit trigger on − off, µs (medians)",
+        (() => {
+          const on = get(r, ['summary', 'statement', 'on_us_median']);
+          const off = get(r, ['summary', 'statement', 'off_us_median']);
+          return on === undefined || off === undefined ? undefined : on - off;
+        })(),
+        ' µs',
+      ),
+    ],
+  },
   'audit-verify.mjs': {
     file: 'audit-verify.json',
     rows: (r) => [
