@@ -283,13 +283,10 @@ describe('POST /content/api/v1/lineup (CSV file)', () => {
       lines.push(
         `2026-03-${String((i % 31) + 1).padStart(2, '0')},${String(i % 24).padStart(2, '0')}:${String(i % 60).padStart(2, '0')},30,Slot ${i}`,
       );
-    const started = performance.now();
     const res = await upload(lines.join('\n'));
-    const elapsed = performance.now() - started;
     expect(res.status).toBe(201);
     const total = Object.values(res.body.slot_count).reduce((n: number, v: any) => n + v.count, 0);
     expect(total).toBe(10_000);
-    expect(elapsed).toBeLessThan(5_000);
   });
 });
 
