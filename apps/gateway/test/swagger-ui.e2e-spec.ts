@@ -26,7 +26,9 @@ let page: Page;
 
 beforeAll(async () => {
   browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
-  page = await browser.newPage();
+  // Swagger UI renders only the operations in view (a virtualized list): a page tall enough to
+  // hold every tag, as a reader scrolling through would see them.
+  page = await browser.newPage({ viewport: { width: 1280, height: 30_000 } });
   await page.goto(`${stack().gatewayUrl}/docs`);
   await page.locator('.opblock-tag').first().waitFor({ timeout: 60_000 });
 }, 120_000);
