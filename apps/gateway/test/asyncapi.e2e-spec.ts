@@ -1,6 +1,6 @@
 /** The gateway serves the AsyncAPI document of the NATS side, generated from libs/contracts. */
 import { call, stack } from '@media/testing';
-import { ASYNCAPI_DOCUMENT } from '../src/docs/asyncapi.generated';
+import { ASYNCAPI_DOCUMENT } from '../src/docs/generated/asyncapi';
 
 describe('GET /asyncapi.json', () => {
   it('answers the generated AsyncAPI 3.0 document without a token', async () => {

@@ -5,7 +5,7 @@ import { asyncApiDocument, ROOT } from './asyncapi-document';
 import { asyncApiMarkdown } from './asyncapi-markdown';
 
 /** What `npm run asyncapi:generate` writes (committed; checked current by asyncapi.spec.ts). */
-export const ASYNCAPI_MODULE = 'apps/gateway/src/docs/asyncapi.generated.ts';
+export const ASYNCAPI_MODULE = 'apps/gateway/src/docs/generated/asyncapi.ts';
 export const EVENTS_PAGE = 'docs/events.md';
 
 /** Formatted by the repository's Prettier, as `npm run lint` checks it (its CLI: the API is ESM-only). */

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServiceName } from '@media/contracts';
 import { DomainError } from '@media/core';
 import type { Pool } from 'undici';
-import { ASYNCAPI_DOCUMENT } from '../docs/asyncapi.generated';
+import { ASYNCAPI_DOCUMENT } from '../docs/generated/asyncapi';
 import { mergedOpenApi } from '../docs/openapi';
 import { DOCS_CSP, serveDocs } from '../docs/swagger-ui';
 import { UpstreamHealth, type HealthLog, type Readiness } from '../health/readiness';
