@@ -738,6 +738,27 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
       }
     });
 
+    it("records no signature that acl's audit keys do not verify (another acl on the bus), and asks again next round", async () => {
+      const stranger = await standInSigner(nc, generateTestKeys());
+      const job = fixture.app.get(AuditCheckpoints);
+      try {
+        await direct(url, (db) => insertEntries(db, chain.slice(0, 4)));
+        expect(await job.runOnce()).toEqual({ skipped: 'signature_invalid' });
+        expect(stranger.signed).toHaveLength(1);
+        expect(await checkpoints()).toEqual([]);
+      } finally {
+        stranger.sub.unsubscribe();
+      }
+      const signer = await standInSigner(nc, signingKeys);
+      try {
+        expect(await job.runOnce()).toEqual({
+          recorded: expect.objectContaining({ seq: 4, kid: signingKeys.kid }),
+        });
+      } finally {
+        signer.sub.unsubscribe();
+      }
+    });
+
     it('with two replicas, signs once per round', async () => {
       const second = await boot(name, {
         JWT_JWKS_URL: jwks.url,
