@@ -7,14 +7,17 @@
  * at a time. For each shape: the status (a NATS error's code), the answer's size,
  * the wall time, and the CPU time acl (or assignment) and the gateway spent on it (from
  * /proc/<pid>/task/<tid>/schedstat, every thread, GC included), median and worst. Then, while
- * CONCURRENT clients send the LOAD_SHAPE body in a loop, the latency of `/acl/health/live` (the
- * same process) and `/assignment/health/live` (another app) against an idle stack.
+ * CONCURRENT clients send the LOAD_SHAPE body in a loop (from a child process at FLOOD_NICE, 19 by
+ * default: the attacker's own sending yields to the stack, see bench/lib/flood.mjs),
+ * the latency of `/acl/health/live` (the same process) and `/assignment/health/live` (another
+ * app) against the idle stack, measured after a warm-up round and again after the flood.
  *
  *   npx nx run-many -t build && NATS_URL=nats://127.0.0.1:4222 node bench/validation-amplification.mjs
  *
  * acl, assignment and the gateway run from dist on databases of their own (bench/lib/assignment-stack.mjs).
  * Env: NATS_URL, BENCH_DATABASE_URL, SINGLE (15 requests per shape), SHAPES (comma-separated
- * names, default all), LOAD_SHAPE (many_keys), CONCURRENT (3), PROBES (40 health calls per phase),
+ * names, default all), LOAD_SHAPE (many_keys), CONCURRENT (3), FLOOD_NICE (19; 0 for the flood at
+ * the stack's own priority), PROBES (100 health calls per phase),
  * PROFILE=1 (acl under `node --cpu-prof`: its self time during the many_keys requests, by package
  * and function), KEEP_DB=1, OUT (file name in bench/results, default validation-amplification.json),
  * PUBLIC_BODY_LIMIT (the gateway's, default its own: 16 KiB, so the bodies without a token are
@@ -29,14 +32,16 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { startAssignmentStack } from './lib/assignment-stack.mjs';
+import { startFlood } from './lib/flood.mjs';
 import { monotonicMicros, selfTime } from './lib/cpu-profile.mjs';
 import { assert, log, machine, withClient, writeResult } from './lib/seed-users.mjs';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const SINGLE = Number(process.env.SINGLE ?? 15);
 const CONCURRENT = Number(process.env.CONCURRENT ?? 3);
-const PROBES = Number(process.env.PROBES ?? 40);
+const PROBES = Number(process.env.PROBES ?? 100);
 const LOAD_SHAPE = process.env.LOAD_SHAPE ?? 'many_keys';
+const FLOOD_NICE = Number(process.env.FLOOD_NICE ?? 19);
 const PROFILE = process.env.PROFILE === '1';
 const OUT = process.env.OUT ?? 'validation-amplification.json';
 const PUBLIC_BODY_LIMIT = process.env.PUBLIC_BODY_LIMIT;
@@ -217,6 +222,7 @@ async function main() {
   try {
     const gateway = stack.urls.gateway;
     const token = stack.token({ roles: ['ADMIN'], permissions: ['*'], groups: ['newsroom'] });
+    await probeLatency(gateway); // warm-up: the first calls of a fresh stack compile its paths
     const idle = await probeLatency(gateway);
     log(`idle health: ${JSON.stringify(idle)}`);
 
@@ -230,15 +236,21 @@ async function main() {
     await nc.close();
 
     const load = SHAPES[LOAD_SHAPE];
-    const body = load.body();
-    let running = true;
-    const loaded = [];
-    const loops = Array.from({ length: CONCURRENT }, async () => {
-      while (running) loaded.push(await post(gateway, load, body, load.token ? token : undefined));
+    const flood = await startFlood({
+      url: `${gateway}${load.path}`,
+      body: load.body(),
+      headers: {
+        'content-type': 'application/json',
+        ...(load.token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      clients: CONCURRENT,
+      timeoutMs: TIMEOUT_MS,
+      nice: FLOOD_NICE,
     });
     const underLoad = await probeLatency(gateway);
-    running = false;
-    await Promise.all(loops);
+    const loaded = await flood.stop();
+    const idleAfter = await probeLatency(gateway);
+    log(`idle health after the flood: ${JSON.stringify(idleAfter)}`);
     log(`health under ${CONCURRENT} concurrent: ${JSON.stringify(underLoad)}`);
 
     const noToken = Object.values(shapes).filter((s) => !s.token);
@@ -260,6 +272,7 @@ async function main() {
       shapes,
       concurrent: {
         shape: LOAD_SHAPE,
+        nice: FLOOD_NICE,
         clients: CONCURRENT,
         requests: loaded.length,
         statuses: [...new Set(loaded.map((s) => s.status))],
@@ -268,6 +281,7 @@ async function main() {
       },
       health_idle_ms: idle,
       health_under_load_ms: underLoad,
+      health_idle_after_ms: idleAfter,
       health_p95_ratio: {
         acl: round(underLoad.acl.p95 / idle.acl.p95),
         assignment: round(underLoad.assignment.p95 / idle.assignment.p95),

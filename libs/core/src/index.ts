@@ -50,7 +50,7 @@ export { answerClientErrors, writeSocketError } from './http/client-errors';
 export { parseTrustedProxies, type TrustedProxies } from './http/public-url';
 export { runProcess } from './process/run-process';
 export { HEAP_GROWTH_PERCENT, limitHeapGrowth } from './process/heap';
-export { keepAliveGrace, lingerOnClose, stopAccepting } from './process/connections';
+export { keepAliveGrace, lingerReadingAtMost, lingerOnClose, stopAccepting } from './process/connections';
 export { AppMetrics } from './observability/metrics';
 export {
   contextFrom,

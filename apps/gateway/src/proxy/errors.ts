@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DomainError } from '@media/core';
+import { DomainError, lingerReadingAtMost } from '@media/core';
 
 /** Errors only the gateway raises; their codes are docs/api/contract.md §0 and §2's. */
 export class RouteNotFound extends DomainError {
@@ -68,14 +68,21 @@ export function sendError(
 
 /** How long a refused upload is still read (and discarded) so the client sees the answer. */
 const LINGER_MS = 2_000;
+/**
+ * What is still read of a refused body once its limit was: enough for the last bytes of a body
+ * just over its limit (the connection then closes at once), far less than a flood's megabyte.
+ */
+const LINGER_TAIL_BYTES = 64 * 1024;
 
 /**
  * Answers a request whose body is still arriving (too large, or refused before it was read),
  * then closes the connection. The whole answer is written at once (Content-Length tells the
  * client it is complete), but the response is only ended, and so the socket only closed, once
- * the rest of the upload has been read and discarded, at most `budget` bytes or LINGER_MS:
- * closing a socket with unread input makes the kernel send a reset, and the client would see
- * that instead of the status (docs/api/contract.md §2: "so the client sees the status").
+ * the rest of the upload has been read and discarded, at most `budget` bytes or LINGER_MS. Past
+ * that, at most LINGER_TAIL_BYTES more are read (docs/api/contract.md §2: "after reading at most
+ * the limit"); a longer body is left unread on the half-closed socket until LINGER_MS ends, since
+ * closing a socket with unread input makes the kernel send a reset, and the client would see that
+ * instead of the status.
  */
 export function refuseUpload(
   req: IncomingMessage,
@@ -89,6 +96,9 @@ export function refuseUpload(
   const finish = () => {
     clearTimeout(timer);
     req.off('data', onData);
+    // The limit was read (or the time ran out): a body that ends within LINGER_TAIL_BYTES more is
+    // read to its end, a longer one is not read any further.
+    if (!req.complete) lingerReadingAtMost(req, LINGER_TAIL_BYTES);
     if (!res.writableEnded) res.end();
   };
   const onData = (chunk: Buffer) => {

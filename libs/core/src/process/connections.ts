@@ -24,6 +24,20 @@ export interface HttpConnections {
 }
 
 const CURRENT = Symbol('current-request');
+const READ_AT_MOST = Symbol('read-at-most');
+
+/**
+ * Bounds what the lingering close of `req`'s connection still reads of its body to `bytes` (a
+ * request refused over its body limit, docs/api/contract.md §2: 413 "after reading at most the
+ * limit"): a body that ends within them is read to its end and the connection closed at once;
+ * past them nothing more is read, and the connection is closed when the linger time ends (the
+ * answer and a FIN are out; the unread rest waits in the kernel's buffer, not read, not parsed).
+ */
+export function lingerReadingAtMost(req: IncomingMessage, bytes: number): void {
+  (req as Bounded)[READ_AT_MOST] = bytes;
+}
+
+type Bounded = IncomingMessage & { [READ_AT_MOST]?: number };
 
 /**
  * Stops accepting connections without closing idle keep-alive ones at once, as `server.close()`
@@ -131,15 +145,25 @@ export function lingerOnClose(server: Server, linger: LingerOptions): void {
 }
 
 function lingeringClose(socket: Socket, req: IncomingMessage, linger: LingerOptions): void {
+  const bound = Math.min(linger.bytes, (req as Bounded)[READ_AT_MOST] ?? Number.POSITIVE_INFINITY);
   let seen = 0;
   const done = () => {
     clearTimeout(timer);
     socket.off('data', onData);
     socket.destroy();
   };
+  const stopReading = () => {
+    socket.off('data', onData);
+    req.pause();
+    socket.pause();
+  };
   const onData = (chunk: Buffer) => {
     seen += chunk.length;
-    if (seen > linger.bytes) done();
+    if (seen <= bound) return;
+    // Over the general bound: closed now. Over a refused body's own bound: read no more, and
+    // closed when the linger time ends, so that the client has read its answer by then.
+    if (bound < linger.bytes) stopReading();
+    else done();
   };
   const timer = setTimeout(done, linger.ms);
   timer.unref();
