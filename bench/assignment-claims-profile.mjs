@@ -16,13 +16,14 @@
  * to keep the .cpuprofile at, for DevTools), CPU_PROF=0 (no profiler: claims/s and CPU only). Prints JSON to stdout
  * (no result file: the profiler and the proxy change what they measure; compare runs of this script).
  */
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAutocannon } from './lib/app-server.mjs';
 import { startAssignmentStack } from './lib/assignment-stack.mjs';
 import { claimRun, createClaimers } from './lib/claims.mjs';
 import { monotonicMicros, selfTime } from './lib/cpu-profile.mjs';
+import { cpuMs } from './lib/cpu-time.mjs';
 import { startQueryCounter } from './lib/pg-query-counter.mjs';
 import { assert, log, withClient } from './lib/seed-users.mjs';
 
@@ -35,16 +36,6 @@ const TASKS = Number(process.env.TASKS ?? 30_000);
 const BACKGROUND = /^\s*(UPDATE|DELETE FROM)\s+(outbox|processed_events)\b/i;
 
 const CPU_PROF = process.env.CPU_PROF !== '0';
-
-/** CPU time (user + system) of a process so far, in ms; 0 once it is gone. */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in USER_HZ (100)
-  } catch {
-    return 0;
-  }
-}
 
 /** CPU ms so far of the stack's processes and of the PostgreSQL backends of its databases. */
 async function cpuNow(stack, db) {

@@ -9,8 +9,9 @@
  *
  *   npx nx run-many -t build && node bench/audit-read.mjs
  *
- * Seed: ENTRIES sealed entries (default 1,000,000) INSERTed directly, each hash computed with the
- * platform's `entryHash` as the sealer would, over RESOURCES resources (default 100,000, so about
+ * Seed: ENTRIES sealed entries (default 1,000,000) INSERTed directly, chained and inserted with
+ * @media/testing's `chainEntries` and `insertSealedEntries` (each hash the platform's `entryHash`,
+ * as the sealer computes it), over RESOURCES resources (default 100,000, so about
  * ten entries each, spread over the whole chain), and a checkpoint every CHECKPOINT_EVERY entries
  * (default 10,000) signed RS256 with a key of this script, whose public key it serves as the
  * stand-in `audit-keys.json` (AUDIT_KEYS_URL) beside the token JWKS.
@@ -53,7 +54,8 @@ import {
 } from './lib/seed-users.mjs';
 
 const require = createRequire(import.meta.url);
-const { entryHash, GENESIS_HASH } = require(dist('libs/core/src/audit/chain.js'));
+const { GENESIS_HASH } = require(dist('libs/core/src/audit/chain.js'));
+const { chainEntries, insertSealedEntries } = require(dist('libs/testing/src/audit.js'));
 const { CursorCodec } = require(dist('libs/http/src/pagination/cursor.js'));
 const { generateTestKeys, mintToken } = require(dist('libs/testing/src/tokens.js'));
 
@@ -84,20 +86,19 @@ function random(seed) {
 const ACTIONS = ['collection.created', 'collection.updated', 'plan.created', 'plan.updated', 'target.set'];
 const TYPES = ['collection', 'plan', 'target', 'tier', 'client'];
 
-/** Inserts the chain in batches (unnest), returning the entries' checkpoints' heads. */
+/** Inserts the chain in batches, returning the entries' checkpoints' heads. */
 async function seed(db, signingKeys) {
   const next = random(42);
   let prev = GENESIS_HASH;
   const start = performance.now();
   const checkpoints = [];
   for (let from = 1; from <= ENTRIES; from += BATCH) {
-    const columns = Array.from({ length: 15 }, () => []);
+    const unchained = [];
     for (let seq = from; seq < Math.min(from + BATCH, ENTRIES + 1); seq++) {
       const resource = Math.floor(next() * RESOURCES);
       const actor = Math.floor(next() * 1000);
-      const unsealed = {
+      unchained.push({
         id: `00000000-0000-4000-8000-${seq.toString(16).padStart(12, '0')}`,
-        seq,
         at: new Date(T0 + seq * 30_000).toISOString(),
         app: APP,
         action: ACTIONS[seq % ACTIONS.length],
@@ -110,39 +111,13 @@ async function seed(db, signingKeys) {
         request_id: `req-${seq}`,
         cause: null,
         changes: { status: ['OPEN', 'DONE'], amount: [String(seq), String(seq + 1)] },
-        prev_hash: prev,
-      };
-      const hash = entryHash(unsealed);
-      const e = { ...unsealed, hash };
-      const row = [
-        e.id,
-        e.seq,
-        e.at,
-        e.app,
-        e.action,
-        e.actor.type,
-        e.actor.id,
-        e.actor.name,
-        e.resource.type,
-        e.resource.id,
-        e.request_id,
-        e.cause,
-        JSON.stringify(e.changes),
-        e.prev_hash,
-        e.hash,
-      ];
-      row.forEach((value, i) => columns[i].push(value));
-      prev = hash;
-      if (seq % CHECKPOINT_EVERY === 0) checkpoints.push({ app: APP, seq, hash, at: e.at });
+      });
     }
-    await db.query(
-      `INSERT INTO audit_entries (id, seq, at, app, action, actor_type, actor_id, actor_name, resource_type,
-         resource_id, request_id, cause, changes, prev_hash, hash)
-       SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::timestamptz[], $4::text[], $5::text[], $6::text[],
-         $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::jsonb[], $14::text[],
-         $15::text[])`,
-      columns,
-    );
+    const entries = chainEntries(unchained, { seq: from, prevHash: prev });
+    for (const e of entries)
+      if (e.seq % CHECKPOINT_EVERY === 0) checkpoints.push({ app: APP, seq: e.seq, hash: e.hash, at: e.at });
+    prev = entries[entries.length - 1].hash;
+    await insertSealedEntries(db, entries);
   }
   for (const checkpoint of checkpoints) {
     const header = Buffer.from(JSON.stringify({ alg: 'RS256', kid: signingKeys.kid })).toString('base64url');

@@ -8,21 +8,29 @@
  * same). CONNECTIONS clients (default 50), each request a different OPEN task, straight to
  * assignment (the gateway's share is the same either way: bench/assignment-claims.mjs). Then the
  * claim's UPDATE alone, STATEMENTS (2000) one after another in one transaction, off and on: the
- * trigger's own cost in PostgreSQL, less noisy than claims/s on a shared machine.
+ * trigger's own cost in PostgreSQL, less noisy than claims/s on a shared machine. Each run also
+ * reads, from /proc, the CPU milliseconds per claim of assignment and of its database's
+ * PostgreSQL backends (claims, sealer, publisher; the 3 s after the run included, in which the
+ * last entries are sealed and published).
  *
- *   npm run build --silent && NATS_URL=nats://127.0.0.1:4222 node bench/audit-write.mjs
+ *   npm run build --silent && node bench/audit-write.mjs
  *
- * Env: NATS_URL, BENCH_DATABASE_URL, CONNECTIONS (50), USERS (50), DURATION (seconds per run, 10),
+ * Env: NATS_URL (default: a nats-server this script starts, whose CPU per claim it reads too; with
+ * NATS_PID, that of a given one), BUILD_DIST (the apps of another build's dist, e.g. the previous
+ * build's, to compare; default this checkout's), BENCH_DATABASE_URL, CONNECTIONS (50), USERS (50), DURATION (seconds per run, 10),
  * ROUNDS (3: off, on per round), KEEP_DB=1. Writes bench/results/audit-write.json. Every run is
  * checked: no error, no non-2xx; with the trigger on, one entry per claim, every one sealed and the
  * chain without gap.
  */
+import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { startAssignmentStack } from './lib/assignment-stack.mjs';
 import { claimRun, createClaimers } from './lib/claims.mjs';
-import { assert, log, machine, withClient, writeResult } from './lib/seed-users.mjs';
+import { backendsOf, cpuMs, cpuMsOf } from './lib/cpu-time.mjs';
+import { assert, dist, log, machine, withClient, writeResult } from './lib/seed-users.mjs';
 
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const { startNats } = createRequire(import.meta.url)(dist('libs/testing/src/nats-server.js'));
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 const USERS = Number(process.env.USERS ?? 50);
 const DURATION = Number(process.env.DURATION ?? 10);
@@ -31,10 +39,16 @@ const TASKS = Number(process.env.TASKS ?? 60_000);
 const STATEMENTS = Number(process.env.STATEMENTS ?? 2_000);
 
 async function main() {
+  // A nats-server of this run's own unless one is given: its CPU per claim is the AUDIT stream's
+  // share (with a shared server, other work would be counted too).
+  const nats = process.env.NATS_URL ? undefined : await startNats();
+  const NATS_URL = process.env.NATS_URL ?? nats.url;
+  const natsPid = nats?.pid ?? (process.env.NATS_PID ? Number(process.env.NATS_PID) : undefined);
   const stack = await startAssignmentStack({
     prefix: 'bench_audit_write',
     natsUrl: NATS_URL,
     env: { ESCALATION_CHECK_INTERVAL: '1h' },
+    distDir: process.env.BUILD_DIST ? resolve(process.env.BUILD_DIST) : undefined,
   });
   try {
     const tokens = await createClaimers(stack, USERS);
@@ -60,22 +74,57 @@ async function main() {
         count(`SELECT count(*)::int AS n FROM audit_entries WHERE action = 'task.claimed'`);
       const unsealed = () => count(`SELECT count(*)::int AS n FROM audit_entries WHERE seq IS NULL`);
 
+      /**
+       * CPU so far of assignment and of its database's backends (the claims', the sealer's and the
+       * publisher's); `perClaim(n)` answers the ms spent since, per claim.
+       */
+      const cpuNow = async () => {
+        const pids = await backendsOf(db, stack.databases.assignment.name);
+        const start = {
+          assignment: cpuMs(stack.pids.assignment),
+          postgres: cpuMsOf(pids),
+          nats: natsPid ? cpuMs(natsPid) : 0,
+        };
+        return {
+          perClaim: async (n) => {
+            const per = (ms) => Number((ms / n).toFixed(2));
+            return {
+              assignment: per(cpuMs(stack.pids.assignment) - start.assignment),
+              postgres_assignment: per(cpuMsOf(pids) - start.postgres),
+              ...(natsPid ? { nats_server: per(cpuMs(natsPid) - start.nats) } : {}),
+            };
+          },
+        };
+      };
+
+      /**
+       * Claims in flight when autocannon stopped still finish (on a busy machine, seconds later):
+       * waits until the count of claimed tasks held still for a second, 3 s at least, so that they
+       * land (and are sealed) before the next run counts.
+       */
+      const settled = async () => {
+        await new Promise((done) => setTimeout(done, 2000));
+        for (let last = -1, now = await claimed(); now !== last; last = now, now = await claimed())
+          await new Promise((done) => setTimeout(done, 1000));
+      };
+
       const cursor = { next: 0 };
       await claimRun(stack.urls.assignment, ids, tokens, cursor, { connections: CONNECTIONS, duration: 3 });
-      await new Promise((done) => setTimeout(done, 3000));
+      await settled();
       const runs = [];
       for (let round = 0; round < ROUNDS; round++) {
         for (const audit of ['off', 'on']) {
           await trigger(audit === 'on');
           const before = { claimed: await claimed(), entries: await entries() };
           const load = loadavg()[0];
+          const cpu = await cpuNow();
           const result = await claimRun(stack.urls.assignment, ids, tokens, cursor, {
             connections: CONNECTIONS,
             duration: DURATION,
           });
-          // Claims in flight when autocannon stopped still finish: let them land and be sealed.
-          await new Promise((done) => setTimeout(done, 3000));
+          await settled();
           const after = { claimed: await claimed(), entries: await entries() };
+          const cpuPerClaim = await cpu.perClaim(after.claimed - before.claimed);
           assert(
             result.errors === 0 && result.non2xx === 0,
             `${audit}: ${result.errors} errors, ${result.non2xx} non-2xx`,
@@ -99,6 +148,7 @@ async function main() {
             p99_ms: result.latency.p99,
             audit_entries: newEntries,
             unsealed_3s_after: await unsealed(),
+            cpu_ms_per_claim: cpuPerClaim,
             load_average_1m_before: Number(load.toFixed(1)),
           };
           runs.push(run);
@@ -139,10 +189,20 @@ async function main() {
       assert(gaps === 0, `${gaps} gaps in the chain`);
       const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
       const of = (audit) => runs.filter((r) => r.audit === audit);
-      const summary = {
-        off: { claims_per_second_median: median(of('off').map((r) => r.claims_per_second)) },
-        on: { claims_per_second_median: median(of('on').map((r) => r.claims_per_second)) },
-      };
+      const cpuMedian = (audit, key) => median(of(audit).map((r) => r.cpu_ms_per_claim[key]));
+      const summary = Object.fromEntries(
+        ['off', 'on'].map((audit) => [
+          audit,
+          {
+            claims_per_second_median: median(of(audit).map((r) => r.claims_per_second)),
+            cpu_ms_per_claim_median: {
+              assignment: cpuMedian(audit, 'assignment'),
+              postgres_assignment: cpuMedian(audit, 'postgres_assignment'),
+              ...(natsPid ? { nats_server: cpuMedian(audit, 'nats_server') } : {}),
+            },
+          },
+        ]),
+      );
       summary.statement = {
         off_us_median: median(statement.filter((r) => r.audit === 'off').map((r) => r.us_per_statement)),
         on_us_median: median(statement.filter((r) => r.audit === 'on').map((r) => r.us_per_statement)),
@@ -171,6 +231,7 @@ async function main() {
     });
   } finally {
     await stack.stop();
+    await nats?.stop();
   }
 }
 

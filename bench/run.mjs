@@ -112,7 +112,8 @@ async function main() {
     log(`== ${script}${QUICK ? ' (quick)' : ''}`);
     const env = {
       BENCH_RESULTS_DIR: resultsDir,
-      ...(nats ? { NATS_URL: nats.url } : {}),
+      // The server's process id too: a benchmark may read its CPU time.
+      ...(nats ? { NATS_URL: nats.url, NATS_PID: String(nats.pid) } : {}),
       ...(QUICK ? { BENCH_QUICK: '1', ...QUICK_ENV[script] } : {}),
     };
     const failure = await runScript(script, env);

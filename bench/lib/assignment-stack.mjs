@@ -5,9 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { BENCH_TOKEN_TTL, upstreamEnv } from './edge.mjs';
 import { startProcess, waitReady } from './processes.mjs';
-import { benchDatabase, dist, log } from './seed-users.mjs';
+import { benchDatabase, dist, log, root } from './seed-users.mjs';
 
 const require = createRequire(import.meta.url);
 const { generateTestKeys, mintToken } = require(dist('libs/testing/src/tokens.js'));
@@ -15,9 +16,9 @@ const { freePort } = require(dist('libs/testing/src/ports.js'));
 
 export { mintToken };
 
-/** Starts `main` (a dist path), adds it to `processes` and waits until `readyUrl` answers 2xx. */
+/** Starts `main` (a built file's path), adds it to `processes` and waits until `readyUrl` answers 2xx. */
 async function startReady(name, main, env, readyUrl, processes, nodeArgs) {
-  const { child, logFile, stop } = startProcess(`stack-${name}`, dist(main), env, { nodeArgs });
+  const { child, logFile, stop } = startProcess(`stack-${name}`, main, env, { nodeArgs });
   processes.push({ name, pid: child.pid, stop });
   await waitReady(readyUrl, { child, logFile, timeoutMs: 90_000 });
 }
@@ -33,6 +34,8 @@ export function startAssignmentStack(options) {
  * token minting helper and `stop()`, which also drops the databases (kept with KEEP_DB=1).
  * `appDatabaseUrl(url)` may rewrite the URL `app` connects with (e.g. through a statement
  * counter); `nodeArgs` by process name go before its entry (e.g. `{ acl: ['--cpu-prof'] }`).
+ * `distDir` runs the three from another build's `dist` (e.g. the previous build's, built in a
+ * scratch worktree, to measure beside it), its packages found in this checkout's node_modules.
  */
 export async function startAppStack({
   prefix,
@@ -41,7 +44,9 @@ export async function startAppStack({
   env: extra = {},
   nodeArgs = {},
   appDatabaseUrl = (url) => url,
+  distDir,
 }) {
+  const built = (path) => (distDir ? join(distDir, path) : dist(path));
   const databases = {
     acl: benchDatabase(`${prefix}_acl`),
     [app]: benchDatabase(`${prefix}_${app.replace('-', '_')}`),
@@ -60,12 +65,14 @@ export async function startAppStack({
     LOG_LEVEL: 'info',
     JWT_ACCESS_TTL: BENCH_TOKEN_TTL,
     ...extra,
+    // Another build's dist finds its packages here.
+    ...(distDir ? { NODE_PATH: join(root, 'node_modules') } : {}),
   };
   const processes = [];
   try {
     await startReady(
       'acl',
-      'apps/acl/src/main.js',
+      built('apps/acl/src/main.js'),
       {
         ...common,
         PORT: String(ports.acl),
@@ -80,7 +87,7 @@ export async function startAppStack({
     );
     await startReady(
       app,
-      `apps/${app}/src/main.js`,
+      built(`apps/${app}/src/main.js`),
       { ...common, PORT: String(ports[app]), DATABASE_URL: appDatabaseUrl(databases[app].url) },
       `${urls[app]}/${app}/health/ready`,
       processes,
@@ -98,7 +105,7 @@ export async function startAppStack({
     };
     await startReady(
       'gateway',
-      'apps/gateway/src/main.js',
+      built('apps/gateway/src/main.js'),
       gatewayEnv,
       `${urls.gateway}/health/live`,
       processes,

@@ -5,7 +5,8 @@
  * bulk claim leaves one per claimed task; the escalation job names itself; 20 concurrent claims
  * leave a chain without fork or gap; the app's own database user cannot UPDATE, DELETE or
  * TRUNCATE audit rows; every sealed entry reaches the AUDIT stream, also those sealed while NATS
- * was down; retention prunes a prefix and the rest still walks from the kept checkpoint (the
+ * was down; retention prunes a prefix and the rest still walks from the kept checkpoint, and even
+ * a pruning transaction may delete nothing but a prefix ending at a kept checkpoint (the
  * checkpoints are inserted by the test, standing in for the checkpoint job).
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -286,6 +287,44 @@ describe('publishing to the AUDIT stream', () => {
 });
 
 describe('AUDIT_RETENTION', () => {
+  it('lets a pruning transaction delete only a prefix of the chain that ends at a kept checkpoint', async () => {
+    await createTask();
+    await walkStoredChain(harness.db);
+    const dataSource = instance.app.get(DataSource);
+    /**
+     * `sql` run as the app in a pruning transaction, with checkpoints older than the retention at
+     * seq 3 and 5 (stand-ins for the checkpoint job); always rolled back. What it deleted, or why
+     * the database refused it.
+     */
+    const whilePruning = (sql: string) =>
+      dataSource
+        .transaction(async (manager) => {
+          await manager.query(`SELECT set_config('audit.retention', '1 hour', true)`);
+          await manager.query(
+            `INSERT INTO audit_checkpoints (seq, hash, at, kid, jws)
+             SELECT seq, hash, now() - interval '2 hours', 'k', 'stand-in' FROM audit_entries WHERE seq IN (3, 5)`,
+          );
+          const [, deleted]: [unknown, number] = await manager.query(sql);
+          throw new Error(`deleted ${deleted}, rolled back`);
+        })
+        .catch((error: Error) => error.message);
+
+    expect(await whilePruning('DELETE FROM audit_entries WHERE seq <= 3')).toBe('deleted 3, rolled back');
+    expect(await whilePruning('DELETE FROM audit_entries WHERE seq <= 5')).toBe('deleted 5, rolled back');
+    // A gap: the entries before it would stay.
+    expect(await whilePruning('DELETE FROM audit_entries WHERE seq = 2')).toMatch(/append-only.*gap/);
+    expect(await whilePruning('DELETE FROM audit_entries WHERE seq BETWEEN 4 AND 5')).toMatch(
+      /append-only.*gap/,
+    );
+    // A prefix ending between checkpoints: no checkpoint would vouch for the first entry left.
+    expect(await whilePruning('DELETE FROM audit_entries WHERE seq <= 4')).toMatch(
+      /append-only.*no kept checkpoint at seq 4/,
+    );
+    // A checkpoint whose entries are still there.
+    expect(await whilePruning('DELETE FROM audit_checkpoints WHERE seq = 3')).toMatch(/append-only/);
+    expect((await walkStoredChain(harness.db)).firstBreak).toBeNull();
+  });
+
   it('prunes the entries up to the newest checkpoint older than it; the rest walks from that checkpoint', async () => {
     await createTask();
     await walkStoredChain(harness.db);

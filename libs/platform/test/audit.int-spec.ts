@@ -17,18 +17,21 @@ import { Client } from 'pg';
 import { AclSubjects } from '@media/contracts';
 import {
   call,
+  chainEntries,
   createDatabases,
   databaseUrl,
   dropDatabases,
   eventually,
   freePort,
   generateTestKeys,
+  insertSealedEntries,
   mintToken,
   publicJwk,
   startJwks,
   startNats,
   type PrivateNats,
   type TestKeys,
+  type UnchainedEntry,
 } from '@media/testing';
 import { AuditCheckpoints, AuditReader, createApp, VERIFY_HEARTBEAT_MS } from '../src';
 import { AuditSealer } from '../src/audit/sealer';
@@ -88,30 +91,25 @@ async function standInSigner(
   return { signed, sub };
 }
 
-/** Entries `from`..`to` of a chain, sealed as the sealer would (hash computed with `entryHash`). */
-function chainOf(count: number, shape: (seq: number) => Partial<AuditEntry> = () => ({})): AuditEntry[] {
-  const entries: AuditEntry[] = [];
-  let prev = GENESIS_HASH;
-  for (let seq = 1; seq <= count; seq++) {
-    const unsealed: Omit<AuditEntry, 'hash'> = {
-      id: randomUUID(),
-      seq,
-      at: new Date(T0 + seq * 60_000).toISOString(),
-      app: APP,
-      action: 'thing.updated',
-      actor: { type: 'user', id: 'a0000000-0000-4000-8000-000000000001', name: 'Edna Editor' },
-      resource: { type: 'thing', id: `thing-${seq}` },
-      request_id: `req-${seq}`,
-      cause: null,
-      changes: { name: [`old ${seq}`, `new ${seq}`] },
-      ...shape(seq),
-      prev_hash: prev,
-    };
-    const entry = { ...unsealed, hash: entryHash(unsealed) };
-    entries.push(entry);
-    prev = entry.hash;
-  }
-  return entries;
+/** A chain of `count` entries from seq 1, sealed as the sealer would (`chainEntries`). */
+function chainOf(count: number, shape: (seq: number) => Partial<UnchainedEntry> = () => ({})): AuditEntry[] {
+  return chainEntries(
+    Array.from({ length: count }, (_, i) => {
+      const seq = i + 1;
+      return {
+        id: randomUUID(),
+        at: new Date(T0 + seq * 60_000).toISOString(),
+        app: APP,
+        action: 'thing.updated',
+        actor: { type: 'user', id: 'a0000000-0000-4000-8000-000000000001', name: 'Edna Editor' },
+        resource: { type: 'thing', id: `thing-${seq}` },
+        request_id: `req-${seq}`,
+        cause: null,
+        changes: { name: [`old ${seq}`, `new ${seq}`] },
+        ...shape(seq),
+      };
+    }),
+  );
 }
 
 /** A direct connection to the app's database, past the append-only rules (replica role: no triggers). */
@@ -124,32 +122,6 @@ async function direct<T>(url: string, work: (db: Client) => Promise<T>): Promise
   } finally {
     await db.end();
   }
-}
-
-async function insertEntries(db: Client, entries: AuditEntry[]): Promise<void> {
-  for (const e of entries)
-    await db.query(
-      `INSERT INTO audit_entries (id, seq, at, app, action, actor_type, actor_id, actor_name, resource_type,
-         resource_id, request_id, cause, changes, prev_hash, hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-      [
-        e.id,
-        e.seq,
-        e.at,
-        e.app,
-        e.action,
-        e.actor.type,
-        e.actor.id,
-        e.actor.name,
-        e.resource.type,
-        e.resource.id,
-        e.request_id,
-        e.cause,
-        JSON.stringify(e.changes),
-        e.prev_hash,
-        e.hash,
-      ],
-    );
 }
 
 /** A checkpoint of `entry` signed by `keys`, as the job would record it. */
@@ -269,7 +241,7 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
     beforeAll(async () => {
       await direct(url, async (db) => {
         await reset(db);
-        await insertEntries(db, chain);
+        await insertSealedEntries(db, chain);
         // Recorded, not yet sealed: never listed.
         await db.query(
           `INSERT INTO audit_entries (app, action, actor_type, actor_id, resource_type, resource_id)
@@ -402,7 +374,7 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
     async function seeded(tamper?: (db: Client) => Promise<unknown>): Promise<void> {
       await direct(url, async (db) => {
         await reset(db);
-        await insertEntries(db, chain);
+        await insertSealedEntries(db, chain);
         await insertCheckpoint(db, signingKeys, chain[3]);
         await insertCheckpoint(db, signingKeys, chain[7]);
         await tamper?.(db);
@@ -504,7 +476,7 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
         async (db) => {
           await db.query('UPDATE audit_entries SET seq = seq + 100 WHERE seq > 5');
           await db.query('UPDATE audit_entries SET seq = seq - 99 WHERE seq > 100');
-          await insertEntries(db, [forged]);
+          await insertSealedEntries(db, [forged]);
         },
         7,
         'hash_mismatch',
@@ -512,7 +484,8 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
       ],
       [
         'a row appended after the head',
-        (db) => insertEntries(db, [{ ...chain[9], id: randomUUID(), seq: 11, prev_hash: chain[9].hash }]),
+        (db) =>
+          insertSealedEntries(db, [{ ...chain[9], id: randomUUID(), seq: 11, prev_hash: chain[9].hash }]),
         11,
         'hash_mismatch',
         { entries: 11, head: 10, checkpoint: 8 },
@@ -633,7 +606,7 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
     beforeAll(async () => {
       await direct(url, async (db) => {
         await reset(db);
-        await insertEntries(db, chain);
+        await insertSealedEntries(db, chain);
         jws[4] = await insertCheckpoint(db, signingKeys, chain[3]);
         jws[8] = await insertCheckpoint(db, signingKeys, chain[7]);
         await db.query(
@@ -702,7 +675,7 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
       try {
         const job = fixture.app.get(AuditCheckpoints);
         expect(await job.runOnce()).toEqual({ skipped: 'no_new_entries' });
-        await direct(url, (db) => insertEntries(db, chain.slice(0, 5)));
+        await direct(url, (db) => insertSealedEntries(db, chain.slice(0, 5)));
         const round = await job.runOnce();
         expect(round).toEqual({
           recorded: { app: APP, seq: 5, hash: chain[4].hash, at: expect.any(String), kid: signingKeys.kid },
@@ -727,7 +700,7 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
 
     it('skips a round while acl does not answer, and checkpoints at the next one', async () => {
       const job = fixture.app.get(AuditCheckpoints);
-      await direct(url, (db) => insertEntries(db, chain.slice(0, 3)));
+      await direct(url, (db) => insertSealedEntries(db, chain.slice(0, 3)));
       expect(await job.runOnce()).toEqual({ skipped: 'acl_unavailable' });
       expect(await checkpoints()).toEqual([]);
       const signer = await standInSigner(nc, signingKeys);
@@ -742,7 +715,7 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
       const stranger = await standInSigner(nc, generateTestKeys());
       const job = fixture.app.get(AuditCheckpoints);
       try {
-        await direct(url, (db) => insertEntries(db, chain.slice(0, 4)));
+        await direct(url, (db) => insertSealedEntries(db, chain.slice(0, 4)));
         expect(await job.runOnce()).toEqual({ skipped: 'signature_invalid' });
         expect(stranger.signed).toHaveLength(1);
         expect(await checkpoints()).toEqual([]);
@@ -768,9 +741,9 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
       const signer = await standInSigner(nc, signingKeys);
       try {
         const replicas = [fixture.app.get(AuditCheckpoints), second.app.get(AuditCheckpoints)];
-        await direct(url, (db) => insertEntries(db, chain.slice(0, 6)));
+        await direct(url, (db) => insertSealedEntries(db, chain.slice(0, 6)));
         const first = await Promise.all(replicas.map((job) => job.runOnce()));
-        await direct(url, (db) => insertEntries(db, chain.slice(6, 12)));
+        await direct(url, (db) => insertSealedEntries(db, chain.slice(6, 12)));
         const next = await Promise.all(replicas.map((job) => job.runOnce()));
         // Per round one replica signs; the other is skipped (the lock) or finds nothing new.
         for (const round of [first, next])

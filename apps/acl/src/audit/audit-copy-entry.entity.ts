@@ -1,8 +1,13 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { AuditEntryRow } from '@media/core';
 
-/** One sealed audit entry of any app, as the AUDIT stream carried it (acl's merged copy). */
+/**
+ * One sealed audit entry of any app, as the AUDIT stream carried it (acl's merged copy): the
+ * columns under their own names, as in every app's `audit_entries`, so a row is an
+ * `AuditEntryRow` and the platform's `auditEntryOf` maps it.
+ */
 @Entity({ name: 'audit_all' })
-export class AuditCopyEntry {
+export class AuditCopyEntry implements AuditEntryRow {
   @PrimaryColumn({ type: 'text' })
   app!: string;
 
@@ -19,23 +24,23 @@ export class AuditCopyEntry {
   @Column({ type: 'text' })
   action!: string;
 
-  @Column({ name: 'actor_type', type: 'text' })
-  actorType!: 'user' | 'system';
+  @Column({ type: 'text' })
+  actor_type!: 'user' | 'system';
 
-  @Column({ name: 'actor_id', type: 'text' })
-  actorId!: string;
+  @Column({ type: 'text' })
+  actor_id!: string;
 
-  @Column({ name: 'actor_name', type: 'text', nullable: true })
-  actorName!: string | null;
+  @Column({ type: 'text', nullable: true })
+  actor_name!: string | null;
 
-  @Column({ name: 'resource_type', type: 'text' })
-  resourceType!: string;
+  @Column({ type: 'text' })
+  resource_type!: string;
 
-  @Column({ name: 'resource_id', type: 'text', nullable: true })
-  resourceId!: string | null;
+  @Column({ type: 'text', nullable: true })
+  resource_id!: string | null;
 
-  @Column({ name: 'request_id', type: 'text', nullable: true })
-  requestId!: string | null;
+  @Column({ type: 'text', nullable: true })
+  request_id!: string | null;
 
   @Column({ type: 'text', nullable: true })
   cause!: string | null;
@@ -43,8 +48,8 @@ export class AuditCopyEntry {
   @Column({ type: 'jsonb' })
   changes!: Record<string, [unknown, unknown]>;
 
-  @Column({ name: 'prev_hash', type: 'text' })
-  prevHash!: string;
+  @Column({ type: 'text' })
+  prev_hash!: string;
 
   @Column({ type: 'text' })
   hash!: string;

@@ -25,11 +25,11 @@ const NEWEST_FIRST: KeysetOrder<AuditCopyEntry> = {
 /** Filters of the list and the column each one matches exactly. */
 const EXACT: [keyof AuditCopyQuery & string, string][] = [
   ['app', 'e.app'],
-  ['resource_type', 'e.resourceType'],
-  ['resource_id', 'e.resourceId'],
-  ['actor_id', 'e.actorId'],
+  ['resource_type', 'e.resource_type'],
+  ['resource_id', 'e.resource_id'],
+  ['actor_id', 'e.actor_id'],
   ['action', 'e.action'],
-  ['request_id', 'e.requestId'],
+  ['request_id', 'e.request_id'],
 ];
 
 /** acl's merged, read-only copy of every app's sealed audit entries (CONTRACT §8.3). */

@@ -3,22 +3,63 @@ import { auditContextNow } from './context';
 
 /**
  * The SQL expression of one side (`ov` or `nv`, a jsonb field value, SQL NULL for the missing
- * row) as recorded: null for the missing row or a null value, "[redacted]" for a redacted column,
- * "sha256:<hex>" for a value whose text is over 1 KiB (a string's own UTF-8 bytes, another
- * value's JSON), else the value. Inline rather than a function: measured, a SQL function called
- * per field cost several times the whole UPDATE it audits.
+ * row) as recorded: null for the missing row or a null value, "[redacted]" for a redacted column
+ * (`key` names the field, `redacted` is the trigger's text[] of such columns), "sha256:<hex>"
+ * for a value whose text is over 1 KiB (a string's own UTF-8 bytes, another value's JSON), else
+ * the value. Inline rather than a function: measured, a SQL function called per field cost
+ * several times the whole UPDATE it audits.
  */
-function shown(side: 'ov' | 'nv'): string {
+export function recordedValueSql(side: string, key = 'k'): string {
   const digest = (text: string) =>
     `to_jsonb('sha256:' || encode(sha256(convert_to(${text}, 'UTF8')), 'hex'))`;
   return `CASE
     WHEN ${side} IS NULL OR ${side} = 'null'::jsonb THEN 'null'::jsonb
-    WHEN k = ANY (redacted) THEN '"[redacted]"'::jsonb
+    WHEN ${key} = ANY (redacted) THEN '"[redacted]"'::jsonb
     WHEN octet_length(${side}::text) <= 1024 THEN ${side}
     WHEN jsonb_typeof(${side}) <> 'string' THEN ${digest(`${side}::text`)}
     WHEN octet_length(${side} #>> '{}') > 1024 THEN ${digest(`${side} #>> '{}'`)}
     ELSE ${side} END`;
 }
+
+/** The body of `audit_record()` as this migration created it (a later one replaced it; its `down` puts this back). */
+export const FIRST_AUDIT_RECORD_BODY = `
+      DECLARE
+        app text := TG_ARGV[0];
+        rtype text := TG_ARGV[1];
+        redacted text[] := TG_ARGV[2]::text[];
+        ignored text[] := TG_ARGV[3]::text[];
+        id_column text := TG_ARGV[4];
+        verbs jsonb := TG_ARGV[5]::jsonb;
+        ctx jsonb := COALESCE(NULLIF(current_setting('audit.context', true), '')::jsonb, '{}'::jsonb);
+        old_row jsonb;
+        new_row jsonb;
+        diff jsonb;
+      BEGIN
+        IF TG_OP <> 'INSERT' THEN old_row := to_jsonb(OLD); END IF;
+        IF TG_OP <> 'DELETE' THEN new_row := to_jsonb(NEW); END IF;
+        SELECT COALESCE(jsonb_object_agg(k, jsonb_build_array(${recordedValueSql('ov')}, ${recordedValueSql('nv')})), '{}'::jsonb)
+          INTO diff
+          FROM (SELECT k, old_row -> k AS ov, new_row -> k AS nv
+                  FROM jsonb_object_keys(COALESCE(new_row, old_row)) AS k) AS fields
+         WHERE NOT (k = ANY (ignored))
+           AND (TG_OP <> 'UPDATE' OR ov IS DISTINCT FROM nv);
+        -- An update of ignored columns only (a timestamp, a version) is no change.
+        IF TG_OP = 'UPDATE' AND diff = '{}'::jsonb THEN RETURN NULL; END IF;
+        INSERT INTO audit_entries
+          (app, action, actor_type, actor_id, actor_name, resource_type, resource_id, request_id, cause, changes)
+        VALUES (
+          app,
+          COALESCE(ctx -> 'actions' ->> rtype, rtype || '.' || (verbs ->> TG_OP)),
+          COALESCE(ctx ->> 'actor_type', 'system'),
+          COALESCE(ctx ->> 'actor_id', app),
+          ctx ->> 'actor_name',
+          rtype,
+          COALESCE(new_row, old_row) ->> id_column,
+          ctx ->> 'request_id',
+          ctx ->> 'cause',
+          diff);
+        RETURN NULL;
+      END `;
 
 /**
  * The database side of recording (CONTRACT §8.1, §8.2), in every app's database:
@@ -41,44 +82,7 @@ export class CreateAuditRecording1764900000100 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
-      CREATE FUNCTION audit_record() RETURNS trigger LANGUAGE plpgsql AS $$
-      DECLARE
-        app text := TG_ARGV[0];
-        rtype text := TG_ARGV[1];
-        redacted text[] := TG_ARGV[2]::text[];
-        ignored text[] := TG_ARGV[3]::text[];
-        id_column text := TG_ARGV[4];
-        verbs jsonb := TG_ARGV[5]::jsonb;
-        ctx jsonb := COALESCE(NULLIF(current_setting('audit.context', true), '')::jsonb, '{}'::jsonb);
-        old_row jsonb;
-        new_row jsonb;
-        diff jsonb;
-      BEGIN
-        IF TG_OP <> 'INSERT' THEN old_row := to_jsonb(OLD); END IF;
-        IF TG_OP <> 'DELETE' THEN new_row := to_jsonb(NEW); END IF;
-        SELECT COALESCE(jsonb_object_agg(k, jsonb_build_array(${shown('ov')}, ${shown('nv')})), '{}'::jsonb)
-          INTO diff
-          FROM (SELECT k, old_row -> k AS ov, new_row -> k AS nv
-                  FROM jsonb_object_keys(COALESCE(new_row, old_row)) AS k) AS fields
-         WHERE NOT (k = ANY (ignored))
-           AND (TG_OP <> 'UPDATE' OR ov IS DISTINCT FROM nv);
-        -- An update of ignored columns only (a timestamp, a version) is no change.
-        IF TG_OP = 'UPDATE' AND diff = '{}'::jsonb THEN RETURN NULL; END IF;
-        INSERT INTO audit_entries
-          (app, action, actor_type, actor_id, actor_name, resource_type, resource_id, request_id, cause, changes)
-        VALUES (
-          app,
-          COALESCE(ctx -> 'actions' ->> rtype, rtype || '.' || (verbs ->> TG_OP)),
-          COALESCE(ctx ->> 'actor_type', 'system'),
-          COALESCE(ctx ->> 'actor_id', app),
-          ctx ->> 'actor_name',
-          rtype,
-          COALESCE(new_row, old_row) ->> id_column,
-          ctx ->> 'request_id',
-          ctx ->> 'cause',
-          diff);
-        RETURN NULL;
-      END $$`);
+      CREATE FUNCTION audit_record() RETURNS trigger LANGUAGE plpgsql AS $$${FIRST_AUDIT_RECORD_BODY}$$`);
     await q.query(`
       CREATE FUNCTION audit_entries_guard() RETURNS trigger LANGUAGE plpgsql AS $$
       DECLARE

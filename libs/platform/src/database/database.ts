@@ -11,6 +11,8 @@ import { CreateIdempotencyKeys1700000000950 } from '@media/http';
 import { CreateAuditTrail1700000000980 } from '../audit/audit.migration';
 import { AuditReadIndexes1764900000400 } from '../audit/audit-read-indexes.migration';
 import { AuditSealedIndexes1764900000410 } from '../audit/audit-sealed-indexes.migration';
+import { AuditRecordLean1765100000100 } from '../audit/audit-record-lean.migration';
+import { AuditRetentionPrefix1765100000200 } from '../audit/audit-retention-prefix.migration';
 import { AuditContextSubscriber } from '../audit/context';
 import { CreateAuditRecording1764900000100 } from '../audit/recording';
 import { SealedAuditEntry } from '../audit/sealed-entry.entity';
@@ -57,6 +59,8 @@ export function databaseOptions(
       AuditReadIndexes1764900000400,
       AuditSealedIndexes1764900000410,
       CreateAuditRecording1764900000100,
+      AuditRecordLean1765100000100,
+      AuditRetentionPrefix1765100000200,
       ...parts.migrations,
     ] as DataSourceOptions['migrations'],
     // Sets the audit context (actor, request, cause) at the start of every transaction.
