@@ -62,7 +62,7 @@ export {
   traceparentOf,
   type Span,
 } from './observability/tracing';
-export { currentApp, runInApp } from './observability/app-context';
+export { currentApp, runInApp, type AppContext } from './observability/app-context';
 
 export { formatCents, formatMoney, Money, toCents } from './money/money';
 export { publicOrigin, urlWithQuery } from './http/public-url';

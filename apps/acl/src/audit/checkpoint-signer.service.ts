@@ -1,13 +1,18 @@
 import { createPublicKey } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CompactSign } from 'jose';
 import type { AuditCheckpointPayload } from '@media/contracts';
 import type { DataSource } from 'typeorm';
 import type { PublicJwk } from '../keys/key.view';
 import { SigningKeysService } from '../keys/signing-keys.service';
 import { AuditSigningKey } from './audit-signing-key.entity';
 import { toAuditKeysView, type AuditKeysView } from './audit-keys.view';
+
+/**
+ * jose, loaded on the first signature rather than at start: half a MiB of heap that a process
+ * signing no checkpoint (most of its life) need not hold (docs/benchmarks.md).
+ */
+let jose: Promise<typeof import('jose')> | undefined;
 
 /**
  * Signs the apps' audit checkpoints (CONTRACT §8.2) with acl's current signing key, and keeps
@@ -41,6 +46,7 @@ export class CheckpointSignerService {
     }
     const { app, seq, hash, at } = checkpoint;
     const payload = new TextEncoder().encode(JSON.stringify({ app, seq, hash, at }));
+    const { CompactSign } = await (jose ??= import('jose'));
     const jws = await new CompactSign(payload).setProtectedHeader({ alg: 'RS256', kid }).sign(key);
     return { kid, jws };
   }

@@ -1,13 +1,69 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoggerService } from '@nestjs/common';
-import { pino, type Logger as Pino, type Level } from 'pino';
-import { pinoHttp, type Options } from 'pino-http';
-import { currentApp, runInApp } from '@media/core';
+import { pino, type Logger as Pino, type Level, type LoggerOptions } from 'pino';
+import { currentApp, runInApp, type AppContext } from '@media/core';
 
 /** What @nestjs/microservices logs at error level when a NATS connection drops. */
 const NEST_NATS_DISCONNECT = 'NatsError: type: "disconnect".';
 
 type NestLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+
+/** A logger's own options: the pino ones the platform sets, and how its lines are written. */
+export interface AppLoggerOptions extends Pick<LoggerOptions, 'level' | 'messageKey' | 'redact'> {
+  /**
+   * Lines gathered and written a few KB at a time (at the latest every 250 ms, and at exit)
+   * instead of one write per line: for an app alone in its process. Apps sharing a process (the
+   * embedded default) write each line at once, so that their lines never interleave.
+   */
+  buffered?: boolean;
+  /** Where lines go instead of stdout (a test's sink). */
+  destination?: pino.DestinationStream;
+}
+
+/** Which requests the access log leaves out (the probes). */
+export interface AccessLogOptions {
+  ignore(req: IncomingMessage): boolean;
+}
+
+/** A buffered logger writes once this many bytes of whole lines are waiting... */
+const BUFFER_BYTES = 2048;
+/** ...or this often, whichever comes first. */
+const FLUSH_EVERY_MS = 250;
+
+/** stdout, written synchronously, a few KB of whole lines at a time (see AppLoggerOptions). */
+function bufferedStdout(): pino.DestinationStream {
+  const destination = pino.destination({
+    dest: 1,
+    sync: true,
+    minLength: BUFFER_BYTES,
+    // A chunk never grows past a pipe's atomic 4 KiB, so processes sharing stdout do not interleave.
+    maxWrite: 2 * BUFFER_BYTES,
+    periodicFlush: FLUSH_EVERY_MS,
+  });
+  process.once('exit', () => destination.flushSync());
+  return destination;
+}
+
+type LoggedRequest = IncomingMessage & { id?: string; originalUrl?: string; user?: { id?: string } };
+
+/**
+ * The async context of one request: its app, and a logger bound to its `request_id`, made the
+ * first time a line of the request is logged (most requests log nothing but their access line,
+ * which is written from the app's logger with the id as a field, so they make none).
+ */
+class RequestLogContext implements AppContext {
+  private bound?: Pino;
+
+  constructor(
+    readonly app: string,
+    private readonly root: Pino,
+    private readonly requestId: string,
+  ) {}
+
+  get logger(): Pino {
+    return (this.bound ??= this.root.child({ request_id: this.requestId }));
+  }
+}
 
 /**
  * An app's Nest logger (not nestjs-pino's, whose root logger is one per process: in the embedded
@@ -29,19 +85,57 @@ export class AppLogger implements LoggerService {
    */
   constructor(
     readonly app: string,
-    options: Options,
+    { level, messageKey, redact, buffered = false, destination }: AppLoggerOptions,
     private readonly plannedNatsMove: () => boolean = () => false,
   ) {
-    const { level, messageKey, redact } = options as pino.LoggerOptions;
-    this.root = pino({ level, messageKey, redact, base: { app } });
+    const options = { level, messageKey, redact, base: { app } };
+    const stream = destination ?? (buffered ? bufferedStdout() : undefined);
+    this.root = stream ? pino(options, stream) : pino(options);
   }
 
-  /** The pino-http middleware of this app: one access line per request, `req.log` bound to its id. */
-  httpMiddleware(options: Options): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
-    const http = pinoHttp({ ...options, logger: this.root });
-    return (req, res, next) => {
-      http(req, res);
-      runInApp({ app: this.app, logger: (req as IncomingMessage & { log: Pino }).log }, next);
+  /**
+   * The access log of this app (docs/api/contract.md §6): one line per request when its answer
+   * ends, `request completed` (or `request aborted`) at info, `request errored` at error with
+   * `err` for a 5xx, carrying `request_id`, `req` (method and url), `user_id` once the caller is
+   * known, `res` (status) and `latency_ms`; the rest of the request runs in a context whose
+   * logger adds its `request_id` to every line (made on first use).
+   */
+  httpMiddleware({
+    ignore,
+  }: AccessLogOptions): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
+    const root = this.root;
+    return (req: LoggedRequest, res, next) => {
+      const requestId = req.id ?? 'unknown';
+      if (!ignore(req)) {
+        const started = Date.now();
+        const ended = (err?: Error) => {
+          res.removeListener('close', ended);
+          res.removeListener('error', ended);
+          const user = req.user?.id;
+          const status = res.statusCode;
+          const line: Record<string, unknown> = {
+            request_id: requestId,
+            req: { method: req.method, url: req.originalUrl || req.url },
+          };
+          if (user) line.user_id = user;
+          line.res = { status };
+          if (err || status >= 500) {
+            line.err = err ?? new Error(`failed with status code ${status}`);
+            line.latency_ms = Date.now() - started;
+            root.error(line, 'request errored');
+            return;
+          }
+          line.latency_ms = Date.now() - started;
+          root.info(
+            line,
+            !req.readableAborted && res.writableEnded ? 'request completed' : 'request aborted',
+          );
+        };
+        // An answer emits `close` once it has ended (after `finish`) or when it was cut.
+        res.on('close', ended);
+        res.on('error', ended);
+      }
+      runInApp(new RequestLogContext(this.app, root, requestId), next);
     };
   }
 

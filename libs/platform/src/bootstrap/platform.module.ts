@@ -50,6 +50,7 @@ import {
   EventConsumers,
   Outbox,
 } from '@media/messaging';
+import { PlatformInterceptor } from './platform.interceptor';
 import { PlatformMetrics } from './platform-metrics';
 import { auditControllerFor } from '../audit/audit.controller';
 import { AuditKeyStore } from '../audit/audit-keys';
@@ -138,10 +139,13 @@ export class PlatformModule {
         { provide: APP_GUARD, useClass: MalformedBodyGuard },
         { provide: APP_PIPE, useClass: ContractValidationPipe },
         { provide: APP_FILTER, useClass: ContractExceptionFilter },
-        { provide: APP_INTERCEPTOR, useClass: RpcContextInterceptor },
-        { provide: APP_INTERCEPTOR, useClass: ReadRetryInterceptor },
-        // Last: runs closest to the handler, after the guards have read the caller and the body.
-        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+        // One global interceptor (see PlatformInterceptor): the NATS request's context; for HTTP,
+        // reads run again on a lost session, around the idempotency key (closest to the handler,
+        // after the guards have read the caller and the body).
+        RpcContextInterceptor,
+        ReadRetryInterceptor,
+        IdempotencyInterceptor,
+        { provide: APP_INTERCEPTOR, useClass: PlatformInterceptor },
         IdempotencyCleanup,
         { provide: AuditKeyStore, useFactory: () => new AuditKeyStore(config.audit.keysUrl) },
         AuditReader,

@@ -183,11 +183,12 @@ export async function previewOpenApiDocument<C extends PlatformConfig>(
 export async function createApp<C extends PlatformConfig>(
   def: AppDefinition<C>,
   env: Record<string, string | undefined>,
-  options: { host?: string } = {},
+  options: { host?: string; alone?: boolean } = {},
 ): Promise<INestApplication> {
   const config = loadAppConfig(def, env);
-  const logging = loggerOptions(def.name, config.log).pinoHttp;
-  const logger = new AppLogger(def.name, logging, plannedMoveUnderWay);
+  const logging = loggerOptions(config.log);
+  // Alone in its process, the app's lines are written a few KB at a time (see AppLoggerOptions).
+  const logger = new AppLogger(def.name, { ...logging.logger, buffered: options.alone }, plannedMoveUnderWay);
   // Everything the boot starts (timers, workers, connections) descends from this context, so
   // its log lines carry this app even when several apps share the process (embedded default).
   return logger.run(() => bootApp(def, config, logger, logging, options));
@@ -197,7 +198,7 @@ async function bootApp<C extends PlatformConfig>(
   def: AppDefinition<C>,
   config: C,
   logger: AppLogger,
-  logging: ReturnType<typeof loggerOptions>['pinoHttp'],
+  logging: ReturnType<typeof loggerOptions>,
   options: { host?: string },
 ): Promise<INestApplication> {
   const trust = trustedProxies(config.trustedProxies);
@@ -226,8 +227,9 @@ async function bootApp<C extends PlatformConfig>(
   http.set('query parser', parseQueryString);
   app.use(pathDecoding);
   app.use(contextMiddleware);
-  // After the context middleware (it sets req.id): one access line per request, req.log bound to it.
-  app.use(logger.httpMiddleware(logging));
+  // After the context middleware (it sets req.id): one access line per request, and the request's
+  // lines bound to its id.
+  app.use(logger.httpMiddleware(logging.access));
   app.use(helmet({ contentSecurityPolicy: false }));
   app.use(bodyParsing(config.limits));
 
@@ -305,7 +307,7 @@ export function runApp<C extends PlatformConfig>(def: AppDefinition<C>): Promise
     start: async () => {
       const env = processEnv();
       const shutdownTimeout = loadAppConfig(def, env).shutdownTimeout;
-      return { app: await createApp(def, env), shutdownTimeout };
+      return { app: await createApp(def, env, { alone: true }), shutdownTimeout };
     },
     shutdownTimeout: (running) => running.shutdownTimeout,
     stop: async ({ app, shutdownTimeout }, signal) => {
