@@ -194,7 +194,7 @@ http {
   });
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitReady(`${url}/content/health/live`, { child, timeoutMs: 15_000, intervalMs: 100 });
+    await waitReady(`${url}/content/health/live`, { child, timeoutMs: 60_000, intervalMs: 100 });
   } catch (error) {
     await stopProcess(child);
     throw error;
@@ -244,7 +244,7 @@ async function startGateway(upstreamUrl, workers, nodeArgs = [], dist = join(roo
     },
   );
   const url = `http://127.0.0.1:${gatewayPort}`;
-  await waitReady(`${url}/health/live`, { child, timeoutMs: 15_000, intervalMs: 100 });
+  await waitReady(`${url}/health/live`, { child, timeoutMs: 60_000, intervalMs: 100 });
   return { url, child };
 }
 
