@@ -132,10 +132,13 @@ describe('the gateway with GATEWAY_WORKERS=2', () => {
 
   it('counts health probes of one address once across the workers', async () => {
     const statuses: number[] = [];
+    const started = Date.now();
     for (let i = 0; i < PER_MINUTE + 10; i++) statuses.push(await statusOf(`${url}/health/live`));
-    // The start-up probes of this file count too: at most the limit passes, the rest is 429.
-    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(PER_MINUTE);
-    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(10);
+    // At most the limit passes, and what refilled meanwhile (one a second: a loaded machine takes
+    // seconds for these); the rest is 429.
+    const refilled = Math.ceil(((Date.now() - started) / 60_000) * PER_MINUTE);
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(PER_MINUTE + refilled);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(10 - refilled);
     expect(statuses.every((status) => status === 200 || status === 429)).toBe(true);
   }, 60_000);
 
