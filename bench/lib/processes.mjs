@@ -56,7 +56,7 @@ export async function waitReady(url, { child, logFile, timeoutMs = 60_000, inter
   for (;;) {
     if (child && child.exitCode !== null) throw new Error(`${url}: exited with ${child.exitCode}${where}`);
     try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
       await res.arrayBuffer();
       if (res.ok) return;
     } catch {

@@ -4,7 +4,6 @@ import type { AccessTokenClaims, ServiceName } from '@media/contracts';
 import {
   answerClientErrors,
   AppMetrics,
-  bearerToken,
   contextFrom,
   DomainError,
   keepAliveGrace,
@@ -21,7 +20,7 @@ import {
   Unauthenticated,
   type TrustedProxies,
 } from '@media/core';
-import { AccessLog, type RequestNote } from './access-log/access-log';
+import { AccessLog, newNote, type RequestNote } from './access-log/access-log';
 import type { GatewayConfig } from './config';
 import { ConnectionCount } from './connections/connection-count';
 import { listenOn } from './connections/listen';
@@ -183,7 +182,7 @@ export class Gateway {
    * every upstream header one by one.
    */
   private begin(req: IncomingMessage, res: ServerResponse): RequestNote {
-    const note: RequestNote = { requestId: pickRequestId(req), started: performance.now() };
+    const note = newNote(pickRequestId(req));
     // Without an exporter a span would be a no-op, and the client's traceparent goes on as sent.
     if (this.mode.tracing) {
       const parent = contextFrom({ traceparent: req.headers.traceparent });
@@ -256,7 +255,7 @@ export class Gateway {
       this.admit(req, res, note, app, `ip:${clientAddress(req, this.trusted)}`);
       return;
     }
-    const raw = bearerToken(req.headers.authorization);
+    const raw = this.tokens.bearerOf(req);
     // Most requests carry a token verified before: those go on without waiting a turn.
     const claims = this.tokens.cached(raw);
     if (claims) {
@@ -284,18 +283,20 @@ export class Gateway {
     app: ServiceName,
     client: AccessTokenClaims | string,
   ): void {
-    let key: string;
-    if (typeof client === 'string') key = client;
-    else {
-      note.userId = client.sub;
-      key = `sub:${client.sub}`;
+    const authenticated = typeof client !== 'string';
+    if (authenticated) note.userId = client.sub;
+    const wait = this.limiter.take(authenticated ? `sub:${client.sub}` : client);
+    // Known at once (one process, or credits this worker holds): no closures, no promise.
+    if (typeof wait === 'number') {
+      if (wait > 0) throw new RateLimited(wait);
+      return this.forward(req, res, note, app, authenticated);
     }
-    whenAllowed(
-      this.limiter,
-      key,
-      () => this.forward(req, res, note, app, typeof client !== 'string'),
-      (error) => this.fail(req, res, note, error),
-    );
+    wait
+      .then((seconds) => {
+        if (seconds > 0) throw new RateLimited(seconds);
+        this.forward(req, res, note, app, authenticated);
+      })
+      .catch((error: unknown) => this.fail(req, res, note, error));
   }
 
   private forward(
@@ -309,7 +310,7 @@ export class Gateway {
     const limit = bodyLimitOf(req, this.config.limits, !authenticated);
     if (length !== undefined && Number(length) > limit) throw new PayloadTooLarge(limit);
     note.upstream = app;
-    this.forwarder.forward(app, req, res, note.requestId, authenticated, limit, (outcome) => {
+    note.exchange = this.forwarder.forward(app, req, res, note.requestId, authenticated, limit, (outcome) => {
       if (outcome.error) this.fail(req, res, note, outcome.error);
     });
   }
@@ -356,6 +357,7 @@ export class Gateway {
 
   /** The end of a request's answer (or its cut): out of the in-flight set, into the access log. */
   private finished(req: IncomingMessage, res: ServerResponse, note: RequestNote): void {
+    note.exchange?.clientClosed();
     this.active.delete(res);
     this.lastActivity = performance.now();
     this.accessLog.requestFinished(req, res, note);

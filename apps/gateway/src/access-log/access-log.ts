@@ -18,6 +18,22 @@ export interface RequestNote {
   span?: Span;
   /** `traceparent` of that span, passed to the upstream. */
   traceparent?: string;
+  /** The forwarded exchange: told when the response closes (one `close` listener per request). */
+  exchange?: { clientClosed(): void };
+}
+
+/** A request's note as it begins: every field there from the start, one object shape for every request. */
+export function newNote(requestId: string): RequestNote {
+  return {
+    requestId,
+    started: performance.now(),
+    userId: undefined,
+    upstream: undefined,
+    code: undefined,
+    span: undefined,
+    traceparent: undefined,
+    exchange: undefined,
+  };
 }
 
 /** The route label of a gateway request: its upstream's prefix, or its own path, never the raw path. */

@@ -149,7 +149,6 @@ class Exchange implements Dispatcher.DispatchHandler {
   ) {
     // Idempotent and body-less: safe to send again when a pooled connection turned out closed.
     this.retries = request.body === null && IDEMPOTENT.has(request.method) ? 1 : 0;
-    res.on('close', this.onClientClose);
   }
 
   start(): void {
@@ -157,11 +156,12 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.pool.dispatch(this.request, this);
   }
 
-  private readonly onClientClose = (): void => {
+  /** The client's response closed (the gateway's one `close` listener calls this): a client gone aborts the upstream request. */
+  clientClosed(): void {
     if (this.res.writableFinished) return;
     this.clientGone = true;
     this.controller?.abort(new ClientGone());
-  };
+  }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
@@ -267,7 +267,9 @@ export class Forwarder {
    * (down, timed out, upload over the limit) is handed to `done` as the contract's error; the
    * caller answers it, or cuts the connection when the upstream's answer had already started.
    * `authenticated`: the request carried a verified token (its answer is marked `no-store`);
-   * `bodyLimit`: the bytes its body may have (bodyLimitOf), counted as they arrive.
+   * `bodyLimit`: the bytes its body may have (bodyLimitOf), counted as they arrive. Returns what
+   * the response's `close` must call (the caller's one listener), so a client that leaves aborts
+   * the upstream request.
    */
   forward(
     app: ServiceName,
@@ -277,11 +279,11 @@ export class Forwarder {
     authenticated: boolean,
     bodyLimit: number,
     done: (outcome: ForwardOutcome) => void,
-  ): void {
+  ): { clientClosed(): void } | undefined {
     // The client may have left while its token was being checked: nothing to forward then.
     if (req.socket.destroyed) {
       done({ clientAborted: true });
-      return;
+      return undefined;
     }
     const method = req.method ?? 'GET';
     const headers = upstreamRequestHeaders(
@@ -312,7 +314,19 @@ export class Forwarder {
     }
     const request: Dispatcher.DispatchOptions = { path: req.url ?? '/', method, headers, body };
     const security = this.options.security.headersFor(req);
-    new Exchange(app, this.pool(app), request, requestId, req, res, security, authenticated, done).start();
+    const exchange = new Exchange(
+      app,
+      this.pool(app),
+      request,
+      requestId,
+      req,
+      res,
+      security,
+      authenticated,
+      done,
+    );
+    exchange.start();
+    return exchange;
   }
 
   /**

@@ -1,4 +1,5 @@
-const WINDOW_MS = 60_000;
+/** The limits' window: N requests per minute. */
+export const WINDOW_MS = 60_000;
 
 /**
  * Per-client limit of N requests per minute, in memory (one number per client), by the generic

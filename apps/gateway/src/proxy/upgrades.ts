@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { performance } from 'node:perf_hooks';
 import type { Duplex } from 'node:stream';
 import {
   bearerToken,
@@ -12,7 +11,7 @@ import {
   type TokenVersions,
   type TrustedProxies,
 } from '@media/core';
-import type { AccessLog, RequestNote } from '../access-log/access-log';
+import { newNote, type AccessLog, type RequestNote } from '../access-log/access-log';
 import type { GatewayConfig } from '../config';
 import type { ConnectionCount } from '../connections/connection-count';
 import type { GatewayLogger } from '../logger';
@@ -75,7 +74,7 @@ export class Upgrades {
   readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => socket.destroy());
     const id = pickRequestId(req);
-    const note: RequestNote = { requestId: id, started: performance.now() };
+    const note = newNote(id);
     const logLine = (status: number) => this.deps.accessLog.upgradeSettled(req, note, status);
     this.upgrade(req, socket, head, note, logLine).catch((error: unknown) => {
       const answer = error instanceof DomainError ? error : new InternalError();

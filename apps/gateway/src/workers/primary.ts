@@ -42,7 +42,7 @@ async function stopWorker(worker: Worker): Promise<number> {
  * did not exit cleanly.
  */
 export async function startPrimary(config: GatewayConfig, log: GatewayLogger): Promise<RunningGateway> {
-  const limits = new PrimaryLimits(config.limits);
+  const limits = new PrimaryLimits(config.limits, config.workers);
   const aggregator = new AggregatorRegistry();
   const metrics = new MetricsListener(
     {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { HttpSeries } from './http-series';
 
 /** Seconds; from sub-millisecond NATS hops to the gateway's 30 s upstream timeout. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -15,43 +16,19 @@ export type RpcOutcome = 'ok' | 'error' | 'unavailable';
 export class AppMetrics {
   readonly registry = new Registry();
 
-  readonly httpRequests: Counter<'method' | 'route' | 'status'>;
-  readonly httpDuration: Histogram<'method' | 'route' | 'status_class'>;
   readonly rpcClient: Histogram<'subject' | 'outcome'>;
   readonly rpcServer: Histogram<'subject' | 'outcome'>;
   readonly eventsHandled: Counter<'subject' | 'outcome'>;
   readonly deadLettered: Counter<'subject'>;
-  /**
-   * The labelled children of the HTTP counter and histogram, per method, route and status: each
-   * request then skips prom-client's label hashing (an object and a sorted string per call). The
-   * routes are templates, so there are few.
-   */
-  private readonly httpChildren = new Map<
-    string,
-    {
-      count: Counter.Internal;
-      duration: Histogram.Internal<'method' | 'route' | 'status_class'>;
-    }
-  >();
+  /** `http_requests_total` and `http_request_duration_seconds` (see HttpSeries). */
+  private readonly http: HttpSeries;
 
   constructor(readonly app: string) {
     this.registry.setDefaultLabels({ app });
     // Process memory, CPU, event-loop lag (nodejs_eventloop_lag_*), GC, handles.
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
     const registers = [this.registry];
-    this.httpRequests = new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests answered, by route template (never the raw path) and status.',
-      labelNames: ['method', 'route', 'status'],
-      registers,
-    });
-    this.httpDuration = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time from the request to the end of its answer, by route template.',
-      labelNames: ['method', 'route', 'status_class'],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
+    this.http = new HttpSeries(this.registry, LATENCY_BUCKETS);
     this.rpcClient = new Histogram({
       name: 'nats_client_request_duration_seconds',
       help: 'NATS requests this app made, by subject and outcome (unavailable: no answer in time).',
@@ -104,17 +81,7 @@ export class AppMetrics {
 
   /** Counts one answered HTTP request under its route template. */
   observeHttp(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
-    let child = this.httpChildren.get(key);
-    if (!child) {
-      child = {
-        count: this.httpRequests.labels({ method, route, status: String(status) }),
-        duration: this.httpDuration.labels({ method, route, status_class: `${Math.floor(status / 100)}xx` }),
-      };
-      this.httpChildren.set(key, child);
-    }
-    child.count.inc();
-    child.duration.observe(seconds);
+    this.http.observe(method, route, status, seconds);
   }
 
   /** Times a NATS request or handler and records its outcome. */
