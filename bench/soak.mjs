@@ -20,20 +20,35 @@
  *   message twice, a message sent twice with one key is one message, a deleted document answers
  *   404, and of each three-way claim race exactly one claim won.
  *
+ * - then BURST_S at BURST_FACTOR times the rate (as many times the workers): its own latency,
+ *   errors and largest RSS (the goals above are the steady phase's; "throughout" covers both);
+ * - every sample also records the machine's load average (the machine may be shared), and at
+ *   the end the tables that grew: per database the largest, with their scans, and the plans
+ *   (EXPLAIN ANALYZE, on the grown tables) of what attaching, downloading and deleting a
+ *   document run.
+ *
  *   node bench/soak.mjs          (npm run bench builds first)
  *   BENCH_QUICK=1 BENCH_RESULTS_DIR=/tmp/soak node bench/soak.mjs     (a 60 s smoke)
+ *   HEAP_SNAPSHOTS=300,900,1500 SNAPSHOT_DIR=/tmp/snaps node bench/soak.mjs
+ *       (the runner writes a heap snapshot at those seconds of the soak; a snapshot stops the
+ *       process for seconds and doubles its memory meanwhile, so such a run's figures are not
+ *       the table's)
  *
  * Env: DURATION_S (1800; quick 60), SAMPLE_S (30; quick 10), WARMUP_S (300; quick 10), WINDOW_S
  * (300; quick 20), SLOPE_S (1200; quick 60), RATE (68), WORKERS (8), SOCKETS (20; quick 5),
- * RECONNECT_S (180; quick 20). Writes bench/results/soak.json.
+ * RECONNECT_S (180; quick 20), BURST_S (300; quick 20), BURST_FACTOR (3), SLOTS (200),
+ * HEAP_SNAPSHOTS, SNAPSHOT_DIR, KEEP_DATA=1 (keep the data directory, and say where).
+ * Writes bench/results/soak.json.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import { loadavg } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { percentiles } from './lib/app-server.mjs';
 import { npmStart, npmStartEnv, rssMib } from './lib/npm-start.mjs';
-import { assert, log, writeResult } from './lib/seed-users.mjs';
+import { assert, log, withClient, writeResult } from './lib/seed-users.mjs';
 
 const WebSocket = createRequire(import.meta.url)('ws');
 
@@ -48,6 +63,12 @@ const RATE = setting('RATE', 68, 68);
 const WORKERS = setting('WORKERS', 8, 8);
 const SOCKETS = setting('SOCKETS', 20, 5);
 const RECONNECT_S = setting('RECONNECT_S', 180, 20);
+const BURST_S = setting('BURST_S', 300, 20);
+const BURST_FACTOR = setting('BURST_FACTOR', 3, 3);
+const SLOTS = setting('SLOTS', 200, 50);
+const HEAP_SNAPSHOTS = (process.env.HEAP_SNAPSHOTS ?? '').split(',').filter(Boolean).map(Number);
+const SNAPSHOT_DIR = process.env.SNAPSHOT_DIR ?? join(tmpdir(), 'soak-heap-snapshots');
+const KEEP_DATA = process.env.KEEP_DATA === '1';
 /** How long after its POST was answered a chat message must have reached an open socket. */
 const DELIVERY_GRACE_MS = 5_000;
 
@@ -196,7 +217,61 @@ async function setUp(base, record) {
     expect: [201],
   });
   assert(room.status === 201, `create room: ${room.status} ${JSON.stringify(room.data)}`);
-  return { root, groupId: group.data.id, users, roomId: (room.data.data ?? room.data).id };
+  const { scheduleId, slotIds } = await lineup(root);
+  return {
+    root,
+    groupId: group.data.id,
+    users,
+    roomId: (room.data.data ?? room.data).id,
+    scheduleId,
+    slotIds,
+  };
+}
+
+/** A broadcast schedule of this month with SLOTS slots, to which documents are attached. */
+async function lineup(root) {
+  const now = new Date();
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth() + 1;
+  const day = (d) => `${year}-${String(month).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  const two = (x) => String(x).padStart(2, '0');
+  const slots = Array.from({ length: SLOTS }, (_, i) => ({
+    air_date: day(1 + (i % 28)),
+    start_time: `${two(Math.floor(i / 28) % 24)}:${two((i * 7) % 60)}`,
+    duration_seconds: 1800,
+    title: `Soak slot ${i + 1}`,
+  }));
+  const made = await root.request('setup', 'POST', '/content/api/v1/lineup', {
+    body: {
+      medium: 'TV',
+      channel: 'Soak',
+      month,
+      year,
+      title: 'Soak schedule',
+      effective_from: day(1),
+      effective_to: day(28),
+      slots,
+    },
+    expect: [201],
+  });
+  assert(made.status === 201, `create schedule: ${made.status} ${JSON.stringify(made.data)}`);
+  const scheduleId = (made.data.data ?? made.data).id;
+  const slotIds = (await scheduleSlots(root, scheduleId)).map((s) => s.id);
+  assert(slotIds.length === SLOTS, `the schedule has ${slotIds.length} slots, not ${SLOTS}`);
+  return { scheduleId, slotIds };
+}
+
+/** Every slot of the schedule (with its assets), page after page. */
+async function scheduleSlots(root, scheduleId) {
+  const slots = [];
+  let next = `/content/api/v1/lineup/${scheduleId}/slots?page_size=100`;
+  while (next) {
+    const page = await root.request('setup', 'GET', next);
+    assert(page.status === 200, `slots of the schedule: ${page.status} ${JSON.stringify(page.data)}`);
+    slots.push(...page.data.results);
+    next = page.data.next;
+  }
+  return slots;
 }
 
 /**
@@ -269,7 +344,7 @@ function sockets(base, root, record) {
 
 /** The mixed operations; each returns when done, recording its own requests. */
 function operations(base, setup, record, checks) {
-  const { root, users, roomId, groupId } = setup;
+  const { root, users, roomId, groupId, slotIds } = setup;
   const year = new Date().getUTCFullYear();
   const claimants = users.slice(0, 3);
   const idle = [...users];
@@ -339,6 +414,8 @@ function operations(base, setup, record, checks) {
             }),
           ),
         );
+        // A race with a failed claim (an error, counted as such) says nothing about the winners.
+        if (answers.some((a) => a.status !== 200 && a.status !== 409)) return;
         checks.claimRaces += 1;
         if (answers.filter((a) => a.status === 200).length !== 1) checks.claimRacesWithoutOneWinner += 1;
       },
@@ -361,8 +438,10 @@ function operations(base, setup, record, checks) {
         checks.messages.push({ id, answeredAt: Date.now() });
         if (n++ % 4 === 0) {
           const again = await send();
+          // A failed retry is an error (counted as such), not a duplicate.
+          if (again.status !== 201) return;
           checks.retries += 1;
-          if (again.status !== 201 || (again.data.data ?? again.data).id !== id) checks.retryDuplicates += 1;
+          if ((again.data.data ?? again.data).id !== id) checks.retryDuplicates += 1;
         }
       },
     ],
@@ -378,6 +457,15 @@ function operations(base, setup, record, checks) {
         });
         if (made.status !== 201) return;
         const id = (made.data.data ?? made.data).id;
+        const slotId = slotIds[Math.floor(Math.random() * slotIds.length)];
+        await root.request(
+          'attach document to slot',
+          'POST',
+          `/content/api/v1/lineup/slots/${slotId}/assets`,
+          {
+            body: { document_id: id },
+          },
+        );
         const content = await root.request(
           'document download',
           'GET',
@@ -394,6 +482,7 @@ function operations(base, setup, record, checks) {
           expect: [404],
         });
         checks.documentsDeleted += 1;
+        checks.deletedIds.add(id);
         if (gone.status !== 404) checks.documentsStillThere += 1;
       },
     ],
@@ -409,8 +498,8 @@ function operations(base, setup, record, checks) {
   ];
 }
 
-/** Runs WORKERS clients, together about RATE operations' worth of requests a second, until `until`. */
-async function load(ops, until, record) {
+/** Runs `workers` clients, together about `rate` operations' worth of requests a second, until `until`. */
+async function load(ops, until, record, { workers = WORKERS, rate = RATE } = {}) {
   const total = ops.reduce((s, [w]) => s + w, 0);
   const pick = () => {
     let r = Math.random() * total;
@@ -418,9 +507,9 @@ async function load(ops, until, record) {
     return ops[0][1];
   };
   // An operation is about 2 requests on average: each worker paces itself to its share.
-  const paceMs = (WORKERS / RATE) * 2 * 1000;
+  const paceMs = (workers / rate) * 2 * 1000;
   await Promise.all(
-    Array.from({ length: WORKERS }, async () => {
+    Array.from({ length: workers }, async () => {
       while (Date.now() < until) {
         const started = Date.now();
         await pick()().catch((error) => record('unexpected', 0, error.stack));
@@ -455,14 +544,209 @@ function deliveries(messages, clients) {
   };
 }
 
+/** The URL of database `name` on the runner's own PostgreSQL (its port and password are in DATA_DIR). */
+function embeddedDatabaseUrl(dataDir, name) {
+  const { postgresPassword } = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8'));
+  const { postgres } = JSON.parse(readFileSync(join(dataDir, 'embedded.json'), 'utf8'));
+  return `postgres://postgres:${encodeURIComponent(postgresPassword)}@127.0.0.1:${postgres.port}/${name}`;
+}
+
+/**
+ * Per app database, its largest tables: rows live and dead, bytes, and how they were read
+ * (sequential scans and the rows they read, index scans). A table read whole again and again
+ * while it grows is what makes a latency creep.
+ */
+async function tableGrowth(dataDir) {
+  const names = await withClient(embeddedDatabaseUrl(dataDir, 'postgres'), async (db) =>
+    (await db.query(`SELECT datname FROM pg_database WHERE datname LIKE 'media%' ORDER BY datname`)).rows.map(
+      (r) => r.datname,
+    ),
+  );
+  const out = {};
+  for (const name of names) {
+    out[name] = await withClient(embeddedDatabaseUrl(dataDir, name), async (db) => {
+      const { rows } = await db.query(
+        `SELECT relname AS table, n_live_tup::int AS live, n_dead_tup::int AS dead,
+                pg_total_relation_size(relid)::bigint AS bytes, seq_scan::bigint AS seq_scans,
+                seq_tup_read::bigint AS seq_rows_read, COALESCE(idx_scan, 0)::bigint AS index_scans,
+                autovacuum_count::int AS autovacuums
+           FROM pg_stat_user_tables
+          ORDER BY pg_total_relation_size(relid) DESC
+          LIMIT 8`,
+      );
+      return rows.map((r) => ({
+        ...r,
+        bytes: Number(r.bytes),
+        seq_scans: Number(r.seq_scans),
+        seq_rows_read: Number(r.seq_rows_read),
+        index_scans: Number(r.index_scans),
+      }));
+    });
+  }
+  return out;
+}
+
+/**
+ * EXPLAIN ANALYZE, on the grown tables, of the statements of attaching a document to a slot,
+ * downloading one and applying its deletion (writes in a transaction rolled back): their
+ * execution time and whether any of them reads a table whole.
+ */
+async function explainPaths(dataDir, { slotId, documentId, userId }) {
+  const cases = [
+    ['media_content', 'slot of the attach', `SELECT schedule_id FROM slots WHERE id = $1`, [slotId]],
+    [
+      'media_content',
+      'tombstone check of the attach',
+      `SELECT 1 FROM deleted_documents WHERE document_id = $1`,
+      [documentId],
+    ],
+    [
+      'media_content',
+      'attach insert (with its audit entry)',
+      `INSERT INTO slot_assets (slot_id, document_id, attached_by, attached_at)
+       SELECT id, $2, $3, now() FROM slots WHERE id = $1 ON CONFLICT DO NOTHING RETURNING slot_id`,
+      [slotId, documentId, userId],
+    ],
+    [
+      'media_content',
+      "schedule's slot counts",
+      `SELECT schedule_id, air_date::text, count(*)::int FROM slots
+        WHERE schedule_id = ANY((SELECT array_agg(schedule_id) FROM slots WHERE id = $1)::uuid[])
+        GROUP BY schedule_id, air_date`,
+      [slotId],
+    ],
+    [
+      'media_content',
+      'deletion event: attachments removed',
+      `DELETE FROM slot_assets WHERE document_id = $1`,
+      [documentId],
+    ],
+    [
+      'media_content',
+      'deletion event: processed-event record',
+      `INSERT INTO processed_events (event_id, consumer) VALUES (gen_random_uuid(), 'soak') ON CONFLICT DO NOTHING`,
+      [],
+    ],
+    [
+      'media_documents',
+      'download: the live record',
+      `SELECT * FROM documents WHERE id = $1 AND deleted_at IS NULL`,
+      [documentId],
+    ],
+    [
+      'media_documents',
+      "sweeper's pick",
+      `SELECT id FROM documents WHERE deleted_at IS NOT NULL AND file_removed_at IS NULL ORDER BY deleted_at LIMIT 100`,
+      [],
+    ],
+    // What every app runs in the background beside the requests.
+    ...[
+      'media_acl',
+      'media_content',
+      'media_documents',
+      'media_chat_notifications',
+      'media_assignment',
+    ].flatMap((database) => [
+      [
+        database,
+        "audit sealer's pick",
+        `SELECT id FROM audit_entries WHERE seq IS NULL ORDER BY recorded LIMIT 500`,
+        [],
+      ],
+      [
+        database,
+        "audit chain's head",
+        `SELECT seq, hash FROM audit_entries WHERE seq IS NOT NULL AND hash IS NOT NULL ORDER BY seq DESC LIMIT 1`,
+        [],
+      ],
+      [
+        database,
+        "audit publisher's pick",
+        `SELECT e.* FROM audit_entries e, audit_published p
+            WHERE e.seq IS NOT NULL AND e.seq > p.seq ORDER BY e.seq LIMIT 200`,
+        [],
+      ],
+      [
+        database,
+        "outbox relay's pick",
+        `SELECT id FROM outbox WHERE published_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
+            ORDER BY created_at, id LIMIT 100 FOR UPDATE SKIP LOCKED`,
+        [],
+      ],
+    ]),
+  ];
+  const out = [];
+  for (const [database, name, sql, params] of cases) {
+    const result = await withClient(embeddedDatabaseUrl(dataDir, database), async (db) => {
+      await db.query('BEGIN');
+      try {
+        const { rows } = await db.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, params);
+        return rows[0]['QUERY PLAN'][0];
+      } catch (error) {
+        return { error: error.message };
+      } finally {
+        await db.query('ROLLBACK');
+      }
+    });
+    if (result.error) {
+      out.push({ database, statement: name, error: result.error });
+      continue;
+    }
+    const nodes = [];
+    const walk = (node) => {
+      nodes.push(
+        `${node['Node Type']}${node['Relation Name'] ? ` on ${node['Relation Name']}` : ''}${node['Index Name'] ? ` using ${node['Index Name']}` : ''}`,
+      );
+      for (const child of node.Plans ?? []) walk(child);
+    };
+    walk(result.Plan);
+    out.push({
+      database,
+      statement: name,
+      execution_ms: round2(result['Execution Time']),
+      shared_buffers: (result.Plan['Shared Hit Blocks'] ?? 0) + (result.Plan['Shared Read Blocks'] ?? 0),
+      reads_a_table_whole: nodes.some((n) => n.startsWith('Seq Scan')),
+      plan: nodes.join(' > '),
+    });
+  }
+  return out;
+}
+
+/** Slots of the schedule still naming a deleted document, once the deletions have been applied (up to 60 s). */
+async function referencesLeft(root, scheduleId, deletedIds) {
+  let left = [];
+  for (let i = 0; i < 60; i++) {
+    const slots = await scheduleSlots(root, scheduleId);
+    left = slots.flatMap((s) =>
+      s.assets.filter((a) => deletedIds.has(a.document_id)).map((a) => a.document_id),
+    );
+    if (left.length === 0) break;
+    await sleep(1000);
+  }
+  return left;
+}
+
+const spread = (xs) => {
+  const sorted = xs.filter((x) => x !== undefined).sort((a, b) => a - b);
+  if (!sorted.length) return undefined;
+  return { min: sorted[0], median: sorted[Math.floor(sorted.length / 2)], max: sorted[sorted.length - 1] };
+};
+
 async function main() {
-  const { env, remove } = await npmStartEnv('bench-soak-', admin);
+  const extra = {};
+  if (HEAP_SNAPSHOTS.length) {
+    mkdirSync(SNAPSHOT_DIR, { recursive: true });
+    // Node's own: SIGUSR2 writes a snapshot of the runner's heap to the directory.
+    extra.NODE_OPTIONS =
+      `${process.env.NODE_OPTIONS ?? ''} --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${SNAPSHOT_DIR}`.trim();
+  }
+  const { env, dataDir, remove } = await npmStartEnv('bench-soak-', admin, extra);
   const base = `http://127.0.0.1:${env.GATEWAY_PORT}`;
   const metricsUrl = `http://127.0.0.1:${env.GATEWAY_METRICS_PORT}/metrics`;
   let run;
   try {
     run = await npmStart(env);
-    log(`npm start ready in ${run.seconds} s (runner pid ${run.runner}); setting up`);
+    log(`npm start ready in ${run.seconds} s (runner pid ${run.runner}, data ${dataDir}); setting up`);
     const start = performance.now();
     const rec = recorder(start);
     const setup = await setUp(base, rec.record);
@@ -475,6 +759,7 @@ async function main() {
       documentsDeleted: 0,
       documentsStillThere: 0,
       documentsCorrupted: 0,
+      deletedIds: new Set(),
     };
     const ws = sockets(base, setup.root, rec.record);
     await ws.start();
@@ -487,6 +772,7 @@ async function main() {
       'nodejs_eventloop_lag_p99_seconds',
       'nodejs_active_handles_total',
     ];
+    let phase = 'steady';
     const sample = async () => {
       const metrics = await scrape(metricsUrl, metricNames).catch(() => ({}));
       const entries = rec.takeInterval();
@@ -494,6 +780,8 @@ async function main() {
       const lag = metrics.nodejs_eventloop_lag_p99_seconds;
       const s = {
         t_s: round2((performance.now() - start) / 1000),
+        phase,
+        load_average_1m: round2(loadavg()[0]),
         rss_mib: rssMib(run.runner),
         heap_used_mib: heap === undefined ? undefined : round2(heap / MIB),
         event_loop_lag_p99_ms: lag === undefined ? undefined : round2(lag * 1000),
@@ -502,16 +790,33 @@ async function main() {
       };
       samples.push(s);
       log(
-        `${s.t_s} s: RSS ${s.rss_mib} MiB, heap ${s.heap_used_mib} MiB, ${entries.length} requests, p99 ${s.overall?.p99_ms} ms, ${rec.errors.length} errors`,
+        `${s.t_s} s (${phase}, load ${s.load_average_1m}): RSS ${s.rss_mib} MiB, heap ${s.heap_used_mib} MiB, ${entries.length} requests, p99 ${s.overall?.p99_ms} ms, ${rec.errors.length} errors`,
       );
     };
     await sample();
     const sampler = setInterval(sample, SAMPLE_S * 1000);
+    const snapshots = HEAP_SNAPSHOTS.map((at) =>
+      setTimeout(() => {
+        log(`heap snapshot at ${at} s (into ${SNAPSHOT_DIR})`);
+        process.kill(run.runner, 'SIGUSR2');
+      }, at * 1000),
+    );
     const ops = operations(base, setup, rec.record, checks);
     log(`soak: ${DURATION_S} s at about ${RATE} requests/s, ${SOCKETS} websockets`);
     await load(ops, Date.now() + DURATION_S * 1000, rec.record);
+    const steadyEnd = (performance.now() - start) / 1000;
+    await sample();
+    const steadyErrors = rec.errors.length;
+    phase = 'burst';
+    log(`burst: ${BURST_S} s at ${BURST_FACTOR}x (${WORKERS * BURST_FACTOR} workers)`);
+    await load(ops, Date.now() + BURST_S * 1000, rec.record, {
+      workers: WORKERS * BURST_FACTOR,
+      rate: RATE * BURST_FACTOR,
+    });
+    const burstEnd = (performance.now() - start) / 1000;
     clearInterval(sampler);
     clearInterval(renew);
+    for (const timer of snapshots) clearTimeout(timer);
     await sample();
     // The last messages' deliveries are due DELIVERY_GRACE_MS after their answers.
     await sleep(DELIVERY_GRACE_MS + 1000);
@@ -519,13 +824,45 @@ async function main() {
     const delivered = deliveries(checks.messages, seen);
 
     const between = (from, to) => rec.all.filter((e) => e.t >= from && e.t < to);
-    const end = (performance.now() - start) / 1000;
-    const p99After = latencies(between(WARMUP_S, WARMUP_S + WINDOW_S)).overall?.p99_ms;
-    const p99End = latencies(between(end - WINDOW_S, end)).overall?.p99_ms;
-    const window = samples.filter((s) => s.t_s >= end - SLOPE_S);
+    const p99After = latencies(between(WARMUP_S, WARMUP_S + WINDOW_S));
+    const p99End = latencies(between(steadyEnd - WINDOW_S, steadyEnd));
+    const steadySamples = samples.filter((s) => s.phase === 'steady');
+    const window = steadySamples.filter((s) => s.t_s >= steadyEnd - SLOPE_S);
     const slope = (key) =>
       slopePerHour(window.filter((s) => s[key] !== undefined).map((s) => [s.t_s, s[key]]));
-    const requests = rec.all.length;
+    const steadyRequests = between(0, steadyEnd).length;
+    const burst = between(steadyEnd, burstEnd);
+    // How each operation's p99 moved from after the warm-up to the end of the steady phase.
+    const drift = Object.fromEntries(
+      Object.entries(p99End.by_operation).map(([op, end]) => {
+        const after = p99After.by_operation[op]?.p99_ms;
+        return [
+          op,
+          {
+            after_warmup_ms: after,
+            at_end_ms: end.p99_ms,
+            ratio: after ? round2(end.p99_ms / after) : undefined,
+          },
+        ];
+      }),
+    );
+
+    log('integrity and database checks');
+    const referenced = await referencesLeft(setup.root, setup.scheduleId, checks.deletedIds).catch(
+      (error) => {
+        rec.record('references check', 0, error.message);
+        return undefined;
+      },
+    );
+    const lastDeleted = [...checks.deletedIds].at(-1);
+    const database = {
+      tables: await tableGrowth(dataDir).catch((error) => ({ error: error.message })),
+      plans: await explainPaths(dataDir, {
+        slotId: setup.slotIds[0],
+        documentId: lastDeleted ?? randomUUID(),
+        userId: setup.users[0].id,
+      }).catch((error) => ({ error: error.message })),
+    };
 
     await writeResult('soak.json', {
       benchmark:
@@ -540,20 +877,43 @@ async function main() {
         workers: WORKERS,
         sockets: SOCKETS,
         reconnect_s: RECONNECT_S,
+        burst_s: BURST_S,
+        burst_factor: BURST_FACTOR,
+        slots: SLOTS,
+        heap_snapshots_at_s: HEAP_SNAPSHOTS.length ? HEAP_SNAPSHOTS : undefined,
       },
       measured_at: new Date().toISOString(),
       node: process.version,
-      load_average_at_end: loadavg().map(round2),
+      load_average: {
+        one_minute_over_the_steady_phase: spread(steadySamples.map((s) => s.load_average_1m)),
+        one_minute_over_the_burst: spread(
+          samples.filter((s) => s.phase === 'burst').map((s) => s.load_average_1m),
+        ),
+        at_end: loadavg().map(round2),
+      },
       summary: {
-        requests,
-        req_per_s: round2(requests / end),
-        errors: rec.errors.length,
+        requests: steadyRequests,
+        req_per_s: round2(steadyRequests / steadyEnd),
+        errors: steadyErrors,
         rss_max_mib: Math.max(...samples.map((s) => s.rss_mib)),
+        rss_max_steady_mib: Math.max(...steadySamples.map((s) => s.rss_mib)),
         rss_slope_mib_per_h: slope('rss_mib'),
         heap_slope_mib_per_h: slope('heap_used_mib'),
-        p99_after_warmup_ms: p99After,
-        p99_at_end_ms: p99End,
-        p99_end_vs_warmup: p99After && p99End ? round2(p99End / p99After) : undefined,
+        p99_after_warmup_ms: p99After.overall?.p99_ms,
+        p99_at_end_ms: p99End.overall?.p99_ms,
+        p99_end_vs_warmup:
+          p99After.overall && p99End.overall
+            ? round2(p99End.overall.p99_ms / p99After.overall.p99_ms)
+            : undefined,
+      },
+      p99_drift_by_operation: drift,
+      burst: {
+        seconds: round2(burstEnd - steadyEnd),
+        requests: burst.length,
+        req_per_s: round2(burst.length / (burstEnd - steadyEnd)),
+        errors: rec.errors.length - steadyErrors,
+        rss_max_mib: Math.max(...samples.filter((s) => s.t_s >= steadyEnd).map((s) => s.rss_mib)),
+        latency: latencies(burst),
       },
       integrity: {
         websocket_deliveries: delivered,
@@ -563,15 +923,18 @@ async function main() {
         claim_races_without_one_winner: checks.claimRacesWithoutOneWinner,
         documents_deleted: checks.documentsDeleted,
         documents_still_there_after_delete: checks.documentsStillThere,
+        documents_still_attached_after_delete: referenced?.length,
         documents_corrupted: checks.documentsCorrupted,
       },
-      latency: latencies(rec.all),
+      latency: latencies(between(0, steadyEnd)),
+      database,
       first_errors: rec.errors.slice(0, 20),
       samples,
     });
   } finally {
     await run?.stop();
-    remove();
+    if (KEEP_DATA) log(`data directory kept: ${dataDir}`);
+    else remove();
   }
 }
 

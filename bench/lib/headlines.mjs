@@ -477,6 +477,27 @@ export const HEADLINES = {
           '',
           atMost(0),
         ],
+        [
+          `soak: of ${count(integrity('documents_deleted'))} deleted documents, those still attached to a slot`,
+          integrity('documents_still_attached_after_delete'),
+          '',
+          atMost(0),
+        ],
+        [
+          `soak: errors of ${count(get(r, ['burst', 'requests']))} requests at ${count(get(r, ['settings', 'burst_factor']))}x for ${minutes('burst_s')} min after`,
+          get(r, ['burst', 'errors']),
+          '',
+          atMost(0),
+        ],
+        [
+          `soak: p99 at ${count(get(r, ['settings', 'burst_factor']))}x ÷ p99 after the warm-up`,
+          (() => {
+            const burst = get(r, ['burst', 'latency', 'overall', 'p99_ms']);
+            const after = summary('p99_after_warmup_ms');
+            return burst && after ? Number((burst / after).toFixed(2)) : undefined;
+          })(),
+          '',
+        ],
       ].map((args) => row(...args));
     },
   },

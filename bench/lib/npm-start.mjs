@@ -1,7 +1,8 @@
 /**
  * `npm start` (the embedded runner: all apps in one process) for a benchmark: a temporary data
- * directory, free ports for every app and the gateway's metrics, started until its `ready in`
- * line and stopped with SIGINT as a terminal's Ctrl-C; and the runner's resident memory from /proc.
+ * directory, free ports for every app and the gateway's metrics (ten from BENCH_PORT_BASE on when
+ * set), started until its `ready in` line and stopped with SIGINT as a terminal's Ctrl-C; and the
+ * runner's resident memory from /proc.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -50,8 +51,16 @@ export async function npmStartEnv(prefix, admin, extra = {}) {
     RATE_LIMIT_PER_MINUTE: '0',
     ...extra,
   };
-  for (const app of APPS) env[`${app}_PORT`] = String(await freePort());
-  env.GATEWAY_METRICS_PORT = String(await freePort());
+  // Distinct ports: from BENCH_PORT_BASE on when given (a range of this machine's own), else
+  // ones the OS calls free, which may hand out one port twice in a row.
+  const base = Number(process.env.BENCH_PORT_BASE) || undefined;
+  const taken = new Set();
+  for (const name of [...APPS.map((app) => `${app}_PORT`), 'GATEWAY_METRICS_PORT']) {
+    let port = base === undefined ? await freePort() : base + taken.size;
+    while (taken.has(port)) port = await freePort();
+    taken.add(port);
+    env[name] = String(port);
+  }
   const remove = () => {
     rmSync(relocationBase(join(dataDir, 'postgres')), { recursive: true, force: true });
     rmSync(dataDir, { recursive: true, force: true });

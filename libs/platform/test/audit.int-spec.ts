@@ -34,6 +34,7 @@ import {
   type UnchainedEntry,
 } from '@media/testing';
 import { AuditCheckpoints, AuditReader, createApp, VERIFY_HEARTBEAT_MS } from '../src';
+import { UNPUBLISHED_ENTRIES } from '../src/audit/publisher';
 import { AuditSealer } from '../src/audit/sealer';
 import { entryHash, GENESIS_HASH, type AuditCheckpoint, type AuditEntry } from '@media/core';
 import { fixtureApp } from './fixture/fixture.app';
@@ -754,6 +755,43 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
         signer.sub.unsubscribe();
         await second.app.close();
       }
+    });
+  });
+  describe('the publisher', () => {
+    /** The audit_entries rows a plan node and its children read: returned or filtered out. */
+    const entriesRead = (node: Record<string, unknown>): number =>
+      (node['Relation Name'] === 'audit_entries'
+        ? Number(node['Actual Rows'] ?? 0) * Number(node['Actual Loops'] ?? 1) +
+          Number(node['Rows Removed by Filter'] ?? 0)
+        : Number(node['Rows Removed by Join Filter'] ?? 0)) +
+      ((node.Plans as Record<string, unknown>[] | undefined) ?? []).reduce(
+        (sum, child) => sum + entriesRead(child),
+        0,
+      );
+
+    beforeEach(() => direct(url, reset));
+
+    it('reads what follows its resume point, not the chain from its first entry', async () => {
+      const plan = await direct(url, async (db) => {
+        // In a transaction rolled back, which the fixture's own publisher never sees: 3,000
+        // sealed entries the stream already has, and 5 it does not.
+        await db.query('BEGIN');
+        await db.query(
+          `INSERT INTO audit_entries (seq, app, action, actor_type, actor_id, resource_type, resource_id, prev_hash, hash)
+           SELECT g, $1, 'thing.updated', 'system', $1, 'thing', 'thing-' || g, md5(g::text), md5(g::text)
+             FROM generate_series(1, 3005) AS g`,
+          [APP],
+        );
+        await db.query('UPDATE audit_published SET seq = 3000');
+        await db.query('ANALYZE audit_entries');
+        const { rows } = await db.query<{ 'QUERY PLAN': { Plan: Record<string, unknown> }[] }>(
+          `EXPLAIN (ANALYZE, FORMAT JSON) ${UNPUBLISHED_ENTRIES}`,
+          [200],
+        );
+        await db.query('ROLLBACK');
+        return rows[0]['QUERY PLAN'][0].Plan;
+      });
+      expect(entriesRead(plan)).toBe(5);
     });
   });
 });

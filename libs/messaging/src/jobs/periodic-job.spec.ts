@@ -104,14 +104,51 @@ describe('PeriodicJob', () => {
     await settle();
     const second = job.runOnce();
     job.soon(0);
-    timer.fire();
+    // Asked for during a pass, the next is scheduled when that pass ends.
+    expect(timer.delays).toEqual([]);
     await settle();
     expect(passes).toBe(1);
     first.release();
     await second;
     await settle();
+    expect(passes).toBe(2);
+    expect(timer.delays).toEqual([0]);
+    timer.fire();
+    await settle();
     expect(passes).toBe(3);
     expect(maxActive).toBe(1);
+    await job.stop();
+  });
+
+  it('makes any number of requests during a pass one pass after it, never a queue of passes', async () => {
+    const timer = new HandTimer();
+    const slow = gate<void>();
+    let passes = 0;
+    const job = new PeriodicJob({
+      name: 't',
+      every: 500,
+      timer,
+      run: async () => {
+        passes++;
+        if (passes === 1) await slow.promise;
+      },
+    });
+    job.start();
+    timer.fire();
+    await settle();
+    // A nudge after every write, several a second, while one long pass runs.
+    for (let i = 0; i < 50; i++) job.soon(i % 2 === 0 ? 0 : 300);
+    await settle();
+    expect(timer.delays).toEqual([]);
+    slow.release();
+    await settle();
+    expect(passes).toBe(1);
+    expect(timer.delays).toEqual([0]);
+    timer.fire();
+    await settle();
+    expect(passes).toBe(2);
+    // Then back to its own pace: nothing else was left queued.
+    expect(timer.delays).toEqual([500]);
     await job.stop();
   });
 

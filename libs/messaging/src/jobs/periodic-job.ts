@@ -61,6 +61,10 @@ export class PeriodicJob<R = unknown> {
   private cancel?: () => void;
   private due = Number.POSITIVE_INFINITY;
   private running: Promise<unknown> = Promise.resolve();
+  /** A timer's pass is under way (queued behind an explicit `runOnce` or running). */
+  private passing = false;
+  /** When a pass asked for during that one (`soon`) is due: it follows it, once. */
+  private wantedAt?: number;
   private started = false;
   private stopped = false;
 
@@ -103,6 +107,14 @@ export class PeriodicJob<R = unknown> {
   private schedule(delay: number): void {
     if (this.stopped) return;
     const at = Date.now() + delay;
+    if (this.passing) {
+      // The pass under way schedules the next when it ends: requests meanwhile become one pass
+      // after it. Each one queued a pass of its own before, and under load (a pass longer than
+      // the pauses, a job nudged several times a second) they piled up faster than they ran:
+      // passes back to back with no pause, and a suspended pass each in memory.
+      this.wantedAt = Math.min(this.wantedAt ?? at, at);
+      return;
+    }
     if (this.cancel && at >= this.due) return;
     this.cancel?.();
     this.due = at;
@@ -116,6 +128,7 @@ export class PeriodicJob<R = unknown> {
   private async pass(): Promise<void> {
     const { every, after, onResult, retryAfter } = this.options;
     let pause = every;
+    this.passing = true;
     try {
       const result = await this.runOnce();
       if (result !== undefined) {
@@ -125,8 +138,13 @@ export class PeriodicJob<R = unknown> {
     } catch (error) {
       this.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'Pass failed');
       pause = retryAfter ?? every;
+    } finally {
+      this.passing = false;
     }
-    this.schedule(this.jittered(pause));
+    const wanted = this.wantedAt === undefined ? undefined : Math.max(0, this.wantedAt - Date.now());
+    this.wantedAt = undefined;
+    const next = this.jittered(pause);
+    this.schedule(wanted === undefined ? next : Math.min(wanted, next));
   }
 
   private jittered(ms: number): number {

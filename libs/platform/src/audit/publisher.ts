@@ -22,6 +22,16 @@ import { PeriodicJob, isInProcess, EventBus, NS } from '@media/messaging';
 import { auditEntryOf, type AuditEntryRow } from '@media/core';
 
 const BATCH = 200;
+
+/**
+ * The next sealed entries the stream does not have yet ($1 at most). The resume point is a
+ * scalar subquery so that it bounds the index range on seq: joined as a table it only filtered,
+ * and every pass read the chain from its first entry (a pass every AUDIT_SEAL_INTERVAL under
+ * load, each longer as the chain grew).
+ */
+export const UNPUBLISHED_ENTRIES = `SELECT e.* FROM audit_entries e
+  WHERE e.seq IS NOT NULL AND e.seq > (SELECT seq FROM audit_published)
+  ORDER BY e.seq LIMIT $1`;
 /** The pause after a failed publish (NATS down): sealing goes on meanwhile. */
 const RETRY_MS = 2_000;
 /** The pass every so often even without a nudge from the sealer (another replica sealed). */
@@ -83,11 +93,7 @@ export class AuditPublisher implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async publishBatch(): Promise<number> {
-    const rows: AuditEntryRow[] = await this.dataSource.query(
-      `SELECT e.* FROM audit_entries e, audit_published p
-        WHERE e.seq IS NOT NULL AND e.seq > p.seq ORDER BY e.seq LIMIT $1`,
-      [BATCH],
-    );
+    const rows: AuditEntryRow[] = await this.dataSource.query(UNPUBLISHED_ENTRIES, [BATCH]);
     if (rows.length === 0) return 0;
     let published = 0;
     try {
