@@ -59,6 +59,8 @@ const common = {
 };
 
 module.exports = {
+  // `--shard` (npm test's e2e shards) dealt by each file's time, not by a hash of its path.
+  testSequencer: '<rootDir>/scripts/jest-sequencer.js',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
     {

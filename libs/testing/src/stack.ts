@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { APPS, envPrefix, SERVICE_NAMES, type AppName, type ServiceName } from '@media/contracts';
 import { testEnv } from './env';
 import { createDatabases, databaseUrl, dropDatabases, dropStaleDatabases } from './databases';
@@ -22,11 +22,20 @@ export interface StackInfo {
 }
 
 const ROOT = resolve(__dirname, '../../..');
-export const STACK_FILE = join(ROOT, 'dist', '.e2e-stack.json');
 const DB_PREFIX = 'e2e_';
+/**
+ * The variable naming the file that describes the e2e run's stack: the global setup writes the
+ * file (one per run, so that e2e runs side by side, as `npm test`'s shards are, each find their
+ * own) and sets the variable, which Jest hands to the run's test files.
+ */
+const STACK_FILE_VARIABLE = 'E2E_STACK_FILE';
 
 interface RunningStack {
+  /** The run's name: its databases' prefix, its log and storage directories. */
+  run: string;
   info: StackInfo;
+  /** Where `startStack` described it for the test files. */
+  file?: string;
   processes: Map<AppName, ChildProcess>;
   /** The PostgreSQL of its databases, when not this machine's. */
   server?: string;
@@ -55,7 +64,11 @@ export async function startStack(
   extraEnv: Record<string, string> = {},
 ): Promise<StackInfo> {
   running = await bootStack(apps, extraEnv);
-  writeFileSync(STACK_FILE, JSON.stringify(running.info));
+  const file = join(ROOT, 'dist', 'e2e-stacks', `${running.run}.json`);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(running.info));
+  running.file = file;
+  process.env[STACK_FILE_VARIABLE] = file;
   return running.info;
 }
 
@@ -168,7 +181,7 @@ async function bootStack(
   }
 
   const info: StackInfo = { gatewayUrl: urls.gateway, urls, databases: dbUrls, env, keys, admin, logDir };
-  return { info, processes, server };
+  return { run, info, processes, server };
 }
 
 /** Stops the apps (SIGTERM, so their graceful shutdown runs) and drops the run's databases. */
@@ -177,6 +190,7 @@ export async function stopStack(): Promise<void> {
   const stack = running;
   running = undefined;
   await shutdown(stack);
+  if (stack.file) rmSync(stack.file, { force: true });
 }
 
 async function shutdown({ info, processes, server }: RunningStack): Promise<void> {
@@ -188,9 +202,11 @@ async function shutdown({ info, processes, server }: RunningStack): Promise<void
     rmSync(info.env.STORAGE_DIR, { recursive: true, force: true });
 }
 
-/** The stack booted by the e2e global setup. */
+/** The stack booted by the e2e global setup of this run. */
 export function stack(): StackInfo {
-  return JSON.parse(readFileSync(STACK_FILE, 'utf8')) as StackInfo;
+  const file = process.env[STACK_FILE_VARIABLE];
+  if (!file) throw new Error(`no e2e stack: ${STACK_FILE_VARIABLE} is set by the e2e project's global setup`);
+  return JSON.parse(readFileSync(file, 'utf8')) as StackInfo;
 }
 
 const adminLogins = new Map<string, Promise<string>>();
