@@ -214,7 +214,9 @@ export class PlatformEnv {
   @Max(1_000, { message: 'must be at most 1s (entries are visible within 2 s)' })
   AUDIT_SEAL_INTERVAL: number = 250;
 
-  /** pino level (`trace` .. `fatal`); logs are JSON lines with `app`, `request_id`, `user_id` and the latency. */
+  /**
+   * pino level (`trace` .. `fatal`); logs are JSON lines with `app`, `request_id`, `user_id` and the latency. An app alone in its process writes them a few KB at a time (at the latest every 250 ms, and at exit).
+   */
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 
