@@ -71,7 +71,7 @@ afterEach(async () => {
       30_000,
     ),
   ).toBe(false);
-}, 150_000);
+}, 300_000);
 
 async function consumerHealthy(): Promise<void> {
   const durable = await eventually(
@@ -87,7 +87,8 @@ async function consumerHealthy(): Promise<void> {
         return !!info.cluster?.leader && replicas.length === 2 && replicas.every((r) => r.current);
       }).catch(() => false),
     (ok) => ok,
-    60_000,
+    // After a quorum loss on a loaded machine, a replica may take over a minute to catch up.
+    150_000,
   );
   expect(healthy).toBe(true);
 }
@@ -101,7 +102,8 @@ async function streamHealthy(): Promise<void> {
         return !!info.cluster?.leader && replicas.length === 2 && replicas.every((r) => r.current);
       }).catch(() => false),
     (ok) => ok,
-    60_000,
+    // After a quorum loss on a loaded machine, a replica may take over a minute to catch up.
+    150_000,
   );
   expect(healthy).toBe(true);
 }
