@@ -86,6 +86,8 @@ describe('a session ended by pg_terminate_backend', () => {
       await admin.query('BEGIN');
       await admin.query('LOCK TABLE story_categories IN ACCESS EXCLUSIVE MODE');
       const pending = viaGateway();
+      // Every content session waiting on the lock reads this table for the request (one, unless
+      // the gateway or the pool opened another meanwhile); each is terminated mid-query.
       const waiting = await eventually(
         async () =>
           (
@@ -94,10 +96,10 @@ describe('a session ended by pg_terminate_backend', () => {
             )
           ).rows,
         (rows) => rows.length > 0,
-        10_000,
+        30_000,
       );
-      expect(waiting).toHaveLength(1);
-      await admin.query('SELECT pg_terminate_backend($1)', [waiting[0].pid]);
+      expect(waiting.length).toBeGreaterThan(0);
+      for (const { pid } of waiting) await admin.query('SELECT pg_terminate_backend($1)', [pid]);
       await admin.query('ROLLBACK');
       const answer = await pending;
       expect(answer.status).toBe(200);
