@@ -18,6 +18,8 @@ export { AuditCheckpoints } from './audit/checkpoints';
 /** @public */
 export { AuditReader, VERIFY_HEARTBEAT_MS } from './audit/audit-reader.service';
 export { AuditEntryResponse } from './audit/dto/audit.response';
+/** @public The sealed entry's columns, for a table that holds copies of entries (acl's merged trail). */
+export { AuditEntryColumns } from './audit/sealed-entry.entity';
 export { asAuditJob, auditContextJson, withAudit } from './audit/context';
 export { auditTrigger, dropAuditTrigger, recordAuditEvent, type AuditedTable } from './audit/recording';
 /** @public For tests that run a retention pass themselves. */

@@ -2,22 +2,14 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { AuditEntryRow } from '@media/core';
 
 /**
- * `audit_entries` as the reading side queries it (the keyset list): the columns under their own
- * names, so a row is an `AuditEntryRow` and `auditEntryOf` maps it. Never written through.
+ * The columns of a sealed audit entry that every table holding one has alike, under their own
+ * names, so that a row is an `AuditEntryRow` and `auditEntryOf` maps it. Each table adds `id`,
+ * `app` and `seq` with its own key: an app's `audit_entries` is keyed by the entry's id, acl's
+ * merged copy by (app, seq).
  */
-@Entity({ name: 'audit_entries' })
-export class SealedAuditEntry implements AuditEntryRow {
-  @PrimaryColumn({ type: 'uuid' })
-  id!: string;
-
-  @Column({ type: 'bigint' })
-  seq!: string;
-
+export abstract class AuditEntryColumns implements Omit<AuditEntryRow, 'id' | 'app' | 'seq'> {
   @Column({ type: 'timestamptz', precision: 3 })
   at!: Date;
-
-  @Column({ type: 'text' })
-  app!: string;
 
   @Column({ type: 'text' })
   action!: string;
@@ -51,4 +43,18 @@ export class SealedAuditEntry implements AuditEntryRow {
 
   @Column({ type: 'text' })
   hash!: string;
+}
+
+/** `audit_entries` as the reading side queries it (the keyset list). Never written through. */
+@Entity({ name: 'audit_entries' })
+export class SealedAuditEntry extends AuditEntryColumns implements AuditEntryRow {
+  @PrimaryColumn({ type: 'uuid' })
+  id!: string;
+
+  /** bigint: read back as a string. */
+  @Column({ type: 'bigint' })
+  seq!: string;
+
+  @Column({ type: 'text' })
+  app!: string;
 }
