@@ -8,6 +8,8 @@
  *   BENCH_QUICK=1 npm run bench        # small sizes, a few minutes; results go to
  *                                      # dist/bench-quick and the table is printed, not written
  *   npm run bench -- startup gateway   # only the benchmarks whose file name contains a word
+ *   node bench/run.mjs --table         # no benchmark: the table from the results as they are
+ *                                      # (after one script was run alone)
  *
  * A benchmark that fails is reported and the others still run; the exit code says if any failed.
  * The benchmarks' apps use a nats-server of this run's own (NATS_URL, unless given), so that they
@@ -101,11 +103,14 @@ async function writeTable(table) {
 
 async function main() {
   const words = process.argv.slice(2);
-  const scripts = Object.keys(HEADLINES).filter((s) => !words.length || words.some((w) => s.includes(w)));
-  if (!scripts.length) throw new Error(`no benchmark matches ${words.join(', ')}`);
+  const tableOnly = words.includes('--table');
+  const scripts = tableOnly
+    ? []
+    : Object.keys(HEADLINES).filter((s) => !words.length || words.some((w) => s.includes(w)));
+  if (!scripts.length && !tableOnly) throw new Error(`no benchmark matches ${words.join(', ')}`);
   const resultsDir = QUICK ? QUICK_DIR : (process.env.BENCH_RESULTS_DIR ?? join(root, 'bench', 'results'));
   const failed = [];
-  const nats = process.env.NATS_URL ? undefined : await startNats();
+  const nats = process.env.NATS_URL || tableOnly ? undefined : await startNats();
   if (nats) log(`NATS of this run: ${nats.url}`);
   for (const script of scripts) {
     const started = Date.now();
