@@ -65,6 +65,11 @@ def nats_users():
 
 
 REVOCATIONS = "acl.user.tokens-revoked"
+# The EVENTS stream's and its consumers' leader elections, which every app may hear.
+LEADER_ADVISORIES = {
+    "$JS.EVENT.ADVISORY.STREAM.LEADER_ELECTED.EVENTS",
+    "$JS.EVENT.ADVISORY.CONSUMER.LEADER_ELECTED.EVENTS.*",
+}
 
 
 def check_nats_auth(apps):
@@ -86,7 +91,7 @@ def check_nats_auth(apps):
         if app not in users:
             problem("nats-auth.conf", f"no NATS user for {app}")
             continue
-        subscribe = [s for s in users[app]["subscribe"] if s != REVOCATIONS]
+        subscribe = [s for s in users[app]["subscribe"] if s != REVOCATIONS and s not in LEADER_ADVISORIES]
         prefixes = [s[:-2] for s in subscribe if s.endswith(".>") and s != "_INBOX.>"]
         if REVOCATIONS not in users[app]["subscribe"] and REVOCATIONS.split(".")[0] not in prefixes:
             problem(f"nats-auth.conf {app}", f"must hear {REVOCATIONS} (revoked tokens)")

@@ -9,11 +9,11 @@
 import { Logger } from '@nestjs/common';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { ChatEvents, EVENTS_STREAM } from '@media/contracts';
+import { AssignmentEvents, ChatEvents, EVENTS_STREAM } from '@media/contracts';
 import { call, eventually, mintToken, queryDatabase } from '@media/testing';
 import { randomUUID } from 'node:crypto';
 import { bootFixture, type BootedFixture } from './fixture/boot';
-import { ClusterSpread, plannedMoveUnderWay, durableName } from '@media/messaging';
+import { ClusterSpread, EventBus, plannedMoveUnderWay, durableName } from '@media/messaging';
 import { NatsCluster } from './fixture/nats-cluster';
 
 /**
@@ -487,3 +487,212 @@ it('starts while the stream has no quorum, reports its consumers stalled, and cr
     await late?.stop();
   }
 }, 150_000);
+
+/** A subject no test publishes on this cluster: its consumers stay idle. */
+const IDLE_SUBJECT = AssignmentEvents.taskCancelled;
+/** Idle consumers each replica adds: chat-notifications has a dozen, of rarely used subjects. */
+const IDLE_CONSUMERS = 6;
+/** Prints the recovery's timeline (docs/operations/nats-cluster.md). */
+const timeline = process.env.NATS_CLUSTER_TIMELINE === '1';
+
+it('after quorum returns, resumes and creates consumers as the cluster elects their leaders, and an idle one is not reported stalled once its leader answers', async () => {
+  const prefix = `quorum-${randomUUID().slice(0, 8)}`;
+  const env = {
+    NATS_URL: cluster.natsUrl,
+    EVENTS_REPLICAS: '3',
+    // Past a planned connection move's short gap between two pulls (no more than that).
+    EVENTS_STALL_AFTER: '5s',
+    EVENTS_CONSUMER_PREFIX: prefix,
+  };
+  const name = (subject: string, handler: string) =>
+    durableName(prefix, 'fixture-platform', subject, handler);
+  // The fixture's three handlers, shared by both replicas: they get the events written meanwhile.
+  const busy = ['ReceiptRecorder.record', 'AuditRecorder.audit', 'BatchRecorder.many'].map((h) =>
+    name(ChatEvents.messageCreated, h),
+  );
+  /** Each replica's own idle consumers (so that what each logs of them is its own). */
+  const idleOf = (replica: string) =>
+    Array.from({ length: IDLE_CONSUMERS }, (_, i) => name(IDLE_SUBJECT, `Idle${replica}${i}`));
+  const addIdle = async (app: BootedFixture, replica: string) => {
+    const bus = app.app.get(EventBus, { strict: false });
+    for (let i = 0; i < IDLE_CONSUMERS; i++)
+      await bus.subscribe(IDLE_SUBJECT, async () => undefined, { handler: `Idle${replica}${i}` });
+  };
+  const idle = [idleOf('A'), idleOf('B')];
+
+  const logged: { at: number; message: string; consumer?: string }[] = [];
+  const record = (fields: unknown, message: unknown) =>
+    logged.push({
+      at: Date.now(),
+      message: String(message),
+      consumer: (fields as { consumer?: string } | undefined)?.consumer,
+    });
+  const logSpy = jest.spyOn(Logger.prototype, 'log').mockImplementation(record);
+  const warnSpy = jest.spyOn(Logger.prototype, 'warn').mockImplementation(record);
+
+  const replicas: BootedFixture[] = [];
+  let sampling = true;
+  let sampler: Promise<void> | undefined;
+  let probe: NatsConnection | undefined;
+  try {
+    const first = await bootFixture(env);
+    replicas.push(first);
+    await addIdle(first, 'A');
+    const firstToken = mintToken(first.keys, { permissions: ['*'] });
+    const emitTo = async (marker: string) =>
+      expect((await call(first.base, '/api/v1/events', { token: firstToken, json: { marker } })).status).toBe(
+        201,
+      );
+    // Applied by either replica, each in its own database.
+    const receiptsAnywhere = async (markers: string[]) =>
+      (
+        await Promise.all(
+          replicas.map((app) =>
+            queryDatabase<{ marker: string }>(
+              app.db,
+              `SELECT data->>'fixture' AS marker FROM fixture_receipts WHERE data->>'fixture' = ANY($1::text[])`,
+              [markers],
+            ),
+          ),
+        )
+      ).flat();
+    const warm = `qr-warm-${randomUUID()}`;
+    await emitTo(warm);
+    expect(
+      await eventually(
+        () => receiptsAnywhere([warm]),
+        (rows) => rows.length === 1,
+        45_000,
+      ),
+    ).toHaveLength(1);
+    const stalledIn = async (app: BootedFixture) =>
+      ((await call(app.base, '/health/ready')).body?.details?.events?.stalled ?? []) as string[];
+
+    // Quorum lost: two of three nodes killed; events written meanwhile wait in the outbox.
+    const lost = cluster.nodes.slice(1).map((n) => n.name);
+    const lostAt = Date.now();
+    for (const node of lost) await cluster.kill(node);
+    const markers = Array.from({ length: 5 }, (_, i) => `qr-${i}-${randomUUID()}`);
+    for (const marker of markers) await emitTo(marker);
+    // A second replica starts meanwhile: the shared consumers exist on the server, its idle ones
+    // not yet, and it can reach neither.
+    const second = await bootFixture(env);
+    replicas.push(second);
+    await addIdle(second, 'B');
+    const expected = [
+      [...busy, ...idle[0]],
+      [...busy, ...idle[1]],
+    ];
+    const before = await eventually(
+      () => Promise.all(replicas.map(stalledIn)),
+      (lists) => lists.every((stalled, i) => expected[i].every((c) => stalled.includes(c))),
+      30_000,
+    );
+    expect(before.map((stalled, i) => expected[i].filter((c) => !stalled.includes(c)))).toEqual([[], []]);
+
+    // From when quorum returns: each consumer's leader election (the advisory), and what each
+    // replica's readiness says, sampled with the time each sample was asked.
+    const elected = new Map<string, number>();
+    const samples: { replica: number; at: number; stalled: string[] }[] = [];
+    let t0 = 0;
+    probe = await cluster.connect();
+    probe.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.LEADER_ELECTED.${EVENTS_STREAM}.*`, {
+      callback: (_, msg) => {
+        const consumer = msg.subject.split('.').pop()!;
+        if (t0 > 0 && !elected.has(consumer)) elected.set(consumer, Date.now());
+      },
+    });
+    sampler = (async () => {
+      while (sampling) {
+        await Promise.all(
+          replicas.map(async (app, replica) => {
+            const at = Date.now();
+            const stalled = await stalledIn(app).catch(() => undefined);
+            if (stalled) samples.push({ replica, at, stalled });
+          }),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    })();
+
+    // Counted from the moment the first lost node is started again: quorum (two of three) can
+    // return before its client port listens (routes and elections come first), so a consumer may
+    // resume while `restart` is still waiting for that port.
+    t0 = Date.now();
+    await cluster.restart(lost[0]);
+    const rejoinedAt = Date.now();
+    await cluster.restart(lost[1]);
+    const all = await eventually(
+      () => receiptsAnywhere(markers),
+      (rows) => rows.length >= markers.length,
+      90_000,
+    );
+    const settled = await eventually(
+      () => Promise.all(replicas.map(stalledIn)),
+      (lists) => lists.every((stalled) => stalled.length === 0),
+      90_000,
+    );
+    const after = (message: string, consumer: string) =>
+      logged.filter((e) => e.at >= t0 && e.message === message && e.consumer === consumer).map((e) => e.at);
+    const resumedAt = (consumer: string) => after('Event consumer resumed', consumer)[0];
+    // Every idle consumer's pull is answered again. Readiness may clear one before that: the
+    // consumer's info, read aside, shows nothing pending, which is not a stall.
+    const unanswered = await eventually(
+      async () => [...idle[0], ...idle[1]].filter((c) => resumedAt(c) === undefined),
+      (left) => left.length === 0,
+      60_000,
+    );
+    sampling = false;
+    await sampler;
+    const lastStalled = (replica: number, consumer: string) =>
+      Math.max(
+        -Infinity,
+        ...samples.filter((s) => s.replica === replica && s.stalled.includes(consumer)).map((s) => s.at),
+      );
+    const ms = (at: number | undefined) => (at === undefined || !Number.isFinite(at) ? '-' : `${at - t0}`);
+    if (timeline)
+      process.stderr.write(
+        [
+          `[quorum] lost for ${t0 - lostAt} ms; ms after the first lost node was started again (its client port listened ${rejoinedAt - t0} ms into the restart):`,
+          ...[0, 1].flatMap((replica) =>
+            expected[replica].map(
+              (c) =>
+                `[quorum] replica ${replica + 1} ${c.split('--').pop()}: leader elected ${ms(elected.get(c))}, created ${after('Event consumer created', c).map(ms).join('/') || '-'}, resumed ${after('Event consumer resumed', c).map(ms).join('/') || '-'}, last listed stalled ${ms(lastStalled(replica, c))}`,
+            ),
+          ),
+        ].join('\n') + '\n',
+      );
+
+    // Each event once, whichever replica applied it; every consumer back and none stalled.
+    expect(all.map((row) => row.marker).sort()).toEqual([...markers].sort());
+    expect(settled).toEqual([[], []]);
+    // The second replica created its own consumers once quorum returned, and every idle
+    // consumer's pull was answered again.
+    // Listed until the cluster answers (its API can time out for a while after a rejoin).
+    const created = await eventually(
+      () =>
+        withJsm(async (jsm) => {
+          const names: string[] = [];
+          for await (const info of jsm.consumers.list(EVENTS_STREAM)) names.push(info.name);
+          return names;
+        }).catch(() => undefined),
+      (names) => names !== undefined,
+      30_000,
+    );
+    expect(created).toEqual(expect.arrayContaining(idle[1]));
+    expect(unanswered).toEqual([]);
+    // An idle consumer has nothing pending: once its leader answered its pull, no readiness
+    // sample asked afterwards lists it stalled.
+    const listedAfterAnswer = [0, 1].flatMap((replica) =>
+      idle[replica].filter((c) => lastStalled(replica, c) >= resumedAt(c)),
+    );
+    expect(listedAfterAnswer).toEqual([]);
+  } finally {
+    sampling = false;
+    await sampler?.catch(() => undefined);
+    await probe?.close();
+    logSpy.mockRestore();
+    warnSpy.mockRestore();
+    for (const app of replicas) await app.stop();
+  }
+}, 300_000);

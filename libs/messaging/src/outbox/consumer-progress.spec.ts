@@ -56,21 +56,68 @@ describe('ConsumerProgress', () => {
     expect(progress.report(3_000).reason).toMatch(/not created yet/);
   });
 
-  it('is no longer stalled once its pull runs again when it was idle, and stays stalled with a backlog', () => {
+  it('is no longer stalled once its leader answers again when it was idle, and stays stalled with a backlog', () => {
     const idle = new ConsumerProgress('idle', 2_000, 0);
     idle.observed(snapshot(0, 0, 10), 1_000);
     idle.unreadable('JetStream system temporarily unavailable');
     expect(idle.report(10_000)).toMatchObject({ stalled: true });
-    idle.resumed();
+    idle.answered(false, 10_000);
     expect(idle.report(10_000)).toMatchObject({ stalled: false, stalledSeconds: 0 });
 
     const busy = new ConsumerProgress('busy', 2_000, 0);
     busy.observed(snapshot(5, 0, 10), 1_000);
     busy.unreadable('JetStream system temporarily unavailable');
-    busy.resumed();
+    busy.answered(false, 10_000);
     expect(busy.report(10_000)).toMatchObject({
       stalled: true,
       reason: '5 events pending, none acknowledged',
+    });
+  });
+
+  it('stays readable while its leader answers, whatever a failed reading of its info says', () => {
+    const progress = new ConsumerProgress('c', 2_000, 0, 3_000);
+    progress.observed(snapshot(0, 0, 10), 0);
+    progress.unreadable('JetStream system temporarily unavailable');
+    expect(progress.report(5_000)).toMatchObject({ stalled: true });
+    progress.answered(false, 5_000);
+    // The monitor's next reading fails again (the API is still settling): the pull vouches.
+    progress.unreadable('TimeoutError: timeout');
+    expect(progress.report(6_000)).toMatchObject({ stalled: false, stalledSeconds: 0 });
+    // Nothing heard from the leader for longer than it vouches: unreadable again.
+    expect(progress.report(9_000)).toMatchObject({
+      stalled: true,
+      reason: 'consumer info unavailable (TimeoutError: timeout)',
+    });
+  });
+
+  it('counts an idle heartbeat as progress: a consumer never read, or read with a stale backlog, is not stalled once its leader has nothing to deliver', () => {
+    const created = new ConsumerProgress('created', 2_000, 0);
+    expect(created.report(5_000)).toMatchObject({ stalled: true, pending: null });
+    created.answered(true, 5_000);
+    expect(created.report(5_000)).toMatchObject({ stalled: false, stalledSeconds: 0 });
+
+    // Read before quorum was lost with a backlog since applied by another replica.
+    const stale = new ConsumerProgress('stale', 2_000, 0);
+    stale.observed(snapshot(5, 0, 10), 0);
+    stale.unreadable('JetStream system temporarily unavailable');
+    stale.answered(true, 20_000);
+    expect(stale.report(21_000)).toMatchObject({ stalled: false, stalledSeconds: 0 });
+    // The heartbeats stop (leader lost): the time counts from the last one.
+    expect(stale.report(26_000)).toMatchObject({ stalled: true, stalledSeconds: 6 });
+  });
+
+  it('does not count an idle heartbeat as progress while a failed delivery waits for its redelivery', () => {
+    const progress = new ConsumerProgress('c', 2_000, 0);
+    progress.observed(snapshot(0, 0, 10), 0);
+    progress.failed();
+    progress.answered(true, 5_000);
+    expect(progress.report(5_000)).toMatchObject({ stalled: false });
+    // The reading shows it waiting for acknowledgement: heartbeats do not hide it.
+    progress.observed(snapshot(0, 1, 10), 6_000);
+    progress.answered(true, 9_000);
+    expect(progress.report(9_000)).toMatchObject({
+      stalled: true,
+      reason: '1 events pending, none acknowledged',
     });
   });
 });

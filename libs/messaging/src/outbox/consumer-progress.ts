@@ -25,20 +25,33 @@ export interface ConsumerReport {
 
 /**
  * "Pending and not progressing" for one durable consumer. Progress is an event acknowledged here
- * (applied or dead-lettered; a failed attempt is not progress) or the server's ack floor moving
- * (another replica applied one); a consumer with nothing pending is never stalled. While the
- * server cannot be asked (quorum lost, consumer not created yet) work may be waiting, so the
- * time since the last progress counts as well.
+ * (applied or dead-lettered; a failed attempt is not progress), the server's ack floor moving
+ * (another replica applied one), or the consumer's leader telling this process's pull that it has
+ * nothing to deliver while nothing is unsettled here (an idle heartbeat): a consumer with nothing
+ * pending is never stalled. While the server cannot be asked (quorum lost, consumer not created
+ * yet) and the pull hears nothing either, work may be waiting, so the time since the last
+ * progress counts as well.
  */
 export class ConsumerProgress {
   private last?: ConsumerSnapshot;
   private progressAt: number;
   private unavailable?: string = 'not created yet';
+  /** When the consumer's leader last answered this process (its info, a message, a heartbeat). */
+  private answeredAt?: number;
+  /** When the leader last said it had nothing to deliver while nothing was unsettled here. */
+  private idleAt?: number;
+  /** A delivery failed here since the last reading: it waits on the server for its redelivery. */
+  private redelivering = false;
 
+  /**
+   * `liveMs`: how long an answer from the consumer's leader vouches for it (a little over the
+   * two heartbeats after which the pull is started over).
+   */
   constructor(
     readonly name: string,
     private readonly stallAfterMs: number,
     now = Date.now(),
+    private readonly liveMs = 3_000,
   ) {
     this.progressAt = now;
   }
@@ -48,21 +61,34 @@ export class ConsumerProgress {
     this.progressAt = now;
   }
 
+  /** A delivery failed here and is to be redelivered later: the consumer is not idle meanwhile. */
+  failed(): void {
+    this.redelivering = true;
+  }
+
   /** The server's consumer info was read. */
   observed(snapshot: ConsumerSnapshot, now = Date.now()): void {
     const idle = snapshot.pending + snapshot.ackPending === 0;
     if (idle || (this.last && snapshot.ackFloor !== this.last.ackFloor)) this.progressAt = now;
     this.last = snapshot;
     this.unavailable = undefined;
+    this.redelivering = false;
   }
 
   /**
-   * Its pull runs again (the server answered for it): the consumer is readable, so an idle one is
-   * not reported stalled until the next reading, while one with a backlog stays stalled until it
-   * acknowledges.
+   * The consumer's leader answered this process: its info for a new pull, a message, or a
+   * heartbeat. `idle`: it was a heartbeat (the leader has nothing to deliver to the pull) while
+   * this process held no message unsettled. The consumer is readable while such answers keep
+   * coming, whatever a reading of its info says meanwhile; an idle answer is progress unless a
+   * failed delivery (here, or pending acknowledgement at the last reading) is waiting.
    */
-  resumed(): void {
+  answered(idle: boolean, now = Date.now()): void {
+    this.answeredAt = now;
     this.unavailable = undefined;
+    if (idle && !this.redelivering && (this.last?.ackPending ?? 0) === 0) {
+      this.idleAt = now;
+      this.progressAt = now;
+    }
   }
 
   /** The server could not be asked (`reason` is kept for the report). */
@@ -76,7 +102,10 @@ export class ConsumerProgress {
 
   report(now = Date.now()): ConsumerReport {
     const known = this.last;
-    const waiting = this.unavailable !== undefined || !known || known.pending + known.ackPending > 0;
+    const live = this.answeredAt !== undefined && now - this.answeredAt <= this.liveMs;
+    const idle = this.idleAt !== undefined && now - this.idleAt <= this.liveMs;
+    const unavailable = live ? undefined : this.unavailable;
+    const waiting = !idle && (unavailable !== undefined || !known || known.pending + known.ackPending > 0);
     const stalledMs = waiting ? Math.max(0, now - this.progressAt) : 0;
     const stalled = stalledMs >= this.stallAfterMs;
     const report: ConsumerReport = {
@@ -88,9 +117,12 @@ export class ConsumerProgress {
       stalled,
     };
     if (stalled) {
-      report.reason = this.unavailable
-        ? `consumer info unavailable (${this.unavailable})`
-        : `${known!.pending + known!.ackPending} events pending, none acknowledged`;
+      report.reason =
+        unavailable !== undefined
+          ? `consumer info unavailable (${unavailable})`
+          : known
+            ? `${known.pending + known.ackPending} events pending, none acknowledged`
+            : 'no answer from the server yet';
     }
     return report;
   }

@@ -3,6 +3,8 @@ import {
   DiscardPolicy,
   jetstream,
   jetstreamManager,
+  JetStreamApiCodes,
+  JetStreamApiError,
   RetentionPolicy,
   StorageType,
   type JetStreamClient,
@@ -17,7 +19,7 @@ import { isInProcess } from '../nats/transport';
 import { clusterSpread, type ClusterSpread } from '../nats/cluster-spread';
 import { natsConnectionOptions } from '../nats/credentials';
 import type { ConsumerReport } from './consumer-progress';
-import { API_TIMEOUT_MS, EventConsumer, type ConsumerHost } from './event-consumer';
+import { API_TIMEOUT_MS, CLUSTER_UNAVAILABLE, EventConsumer, type ConsumerHost } from './event-consumer';
 import { durableName, errorText, NS, type EventDelivery, type SubscribeOptions } from './event-delivery';
 import { publishInProcess, subscribeInProcess } from './in-process-events';
 
@@ -27,6 +29,9 @@ export interface ConsumerStats {
   ackPending: number;
   redelivered: number;
 }
+
+/** JetStream's advisories, e.g. `$JS.EVENT.ADVISORY.STREAM.LEADER_ELECTED.<stream>`. */
+const ADVISORY = '$JS.EVENT.ADVISORY';
 
 /** How long start-up waits for a consumer before going on (the loop keeps creating it). */
 const STARTUP_WAIT_MS = 10_000;
@@ -125,6 +130,7 @@ export class EventBus implements OnApplicationShutdown {
         .then((nc) => {
           spread.attach(nc);
           void this.followConnection(nc, spread);
+          this.followLeaders(nc);
         })
         .catch(() => undefined);
     }
@@ -160,6 +166,35 @@ export class EventBus implements OnApplicationShutdown {
     }
   }
 
+  /**
+   * Wakes the consumers waiting to retry when the cluster elects a leader for one of them (that
+   * one) or for the stream (all of them): after quorum returns, each comes back as soon as the
+   * cluster can serve it instead of at its next retry, and no faster polling is needed for that.
+   * The advisories need subscribe permission on their two subjects; without it the consumers
+   * keep their own retry cadence (said once in the log).
+   */
+  private followLeaders(nc: NatsConnection): void {
+    let refused = false;
+    const follow = (subject: string, wake: (subject: string) => void) =>
+      nc.subscribe(subject, {
+        callback: (error, message) => {
+          if (!error) return wake(message.subject);
+          if (refused || this.closing) return;
+          refused = true;
+          this.logger.warn(
+            { subject, err: errorText(error) },
+            'Leader elections not heard; consumers retry on their own cadence',
+          );
+        },
+      });
+    follow(`${ADVISORY}.CONSUMER.LEADER_ELECTED.${EVENTS_STREAM}.*`, (subject) =>
+      this.consumers.get(subject.slice(subject.lastIndexOf('.') + 1))?.wake(),
+    );
+    follow(`${ADVISORY}.STREAM.LEADER_ELECTED.${EVENTS_STREAM}`, () => {
+      for (const consumer of this.consumers.values()) consumer.wake();
+    });
+  }
+
   private async jetStream(): Promise<JetStreamClient> {
     this.stream ??= this.ensureStream().then(async () => jetstream(await this.nats()));
     return this.stream.catch((error: unknown) => {
@@ -179,45 +214,53 @@ export class EventBus implements OnApplicationShutdown {
   /**
    * Creates the stream, or updates it with the union of its subjects and ours: during a rolling
    * deploy an older version must not remove the subjects a newer one added. Limits are explicit.
+   * A stream that has them all already is left alone: an update is one more proposal to the
+   * cluster, answered only once the stream has a leader, and every start would wait on it.
    */
   private async createOrUpdateStream(): Promise<void> {
-    const jsm = await jetstreamManager(await this.nats());
-    const limits: Partial<StreamConfig> = {
+    // No API check first: that is one more request, answered by the meta leader only.
+    const jsm = await jetstreamManager(await this.nats(), { timeout: API_TIMEOUT_MS, checkAPI: false });
+    const limits = {
       max_age: this.config.events.maxAge * NS,
       max_bytes: this.config.events.maxBytes,
       duplicate_window: this.config.events.duplicateWindow * NS,
       discard: DiscardPolicy.Old,
-    };
-    const existing = await this.streamSubjects(jsm);
-    if (existing === undefined) {
+      num_replicas: this.config.events.replicas,
+    } satisfies Partial<StreamConfig>;
+    let current = await this.streamConfig(jsm);
+    if (!current) {
       try {
         await jsm.streams.add({
           name: EVENTS_STREAM,
           subjects: [...EVENT_SUBJECTS],
           retention: RetentionPolicy.Limits,
           storage: StorageType.File,
-          num_replicas: this.config.events.replicas,
           ...limits,
         });
         return;
-      } catch {
-        // Another app created it meanwhile: update it as below.
+      } catch (error) {
+        // Refused because another app created it meanwhile: update it as below. No answer, or
+        // no leader to give one, is retried by the caller.
+        if (!(error instanceof JetStreamApiError) || error.code === CLUSTER_UNAVAILABLE) throw error;
+        current = await this.streamConfig(jsm);
+        if (!current) throw error;
       }
     }
-    const current = (await this.streamSubjects(jsm)) ?? [];
-    const subjects = [...new Set([...current, ...EVENT_SUBJECTS])];
-    await jsm.streams.update(EVENTS_STREAM, {
-      subjects,
-      num_replicas: this.config.events.replicas,
-      ...limits,
-    });
+    const subjects = [...new Set([...(current.subjects ?? []), ...EVENT_SUBJECTS])];
+    const unchanged =
+      subjects.length === (current.subjects ?? []).length &&
+      (Object.keys(limits) as (keyof typeof limits)[]).every((key) => current[key] === limits[key]);
+    if (!unchanged) await jsm.streams.update(EVENTS_STREAM, { subjects, ...limits });
   }
 
-  private async streamSubjects(jsm: JetStreamManager): Promise<string[] | undefined> {
+  /** The stream's settings, or undefined when the server says it does not exist. */
+  private async streamConfig(jsm: JetStreamManager): Promise<StreamConfig | undefined> {
     try {
-      return (await jsm.streams.info(EVENTS_STREAM)).config.subjects ?? [];
-    } catch {
-      return undefined;
+      return (await jsm.streams.info(EVENTS_STREAM)).config;
+    } catch (error) {
+      if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound)
+        return undefined;
+      throw error;
     }
   }
 
@@ -264,7 +307,7 @@ export class EventBus implements OnApplicationShutdown {
     const progresses = () => [...this.consumers.values()].map(({ progress }) => progress);
     let jsm: JetStreamManager;
     try {
-      jsm = await jetstreamManager(await this.nats(), { timeout: API_TIMEOUT_MS });
+      jsm = await jetstreamManager(await this.nats(), { timeout: API_TIMEOUT_MS, checkAPI: false });
     } catch (error) {
       for (const progress of progresses()) progress.unreadable(errorText(error));
       return;

@@ -4,23 +4,18 @@ import {
   DeliverPolicy,
   jetstream,
   jetstreamManager,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type Consumer,
+  type ConsumerInfo,
   type ConsumerMessages,
-  type JsMsg,
 } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { EVENTS_STREAM, type EventEnvelope } from '@media/contracts';
+import { EVENTS_STREAM } from '@media/contracts';
 import type { EventsConfig } from '@media/core';
 import { ConsumerProgress } from './consumer-progress';
-import {
-  envelopeProblem,
-  errorText,
-  NS,
-  restartDelayMs,
-  retryDelayMs,
-  type DeadLetterRecord,
-  type EventDelivery,
-  type SubscribeOptions,
-} from './event-delivery';
+import { errorText, NS, restartDelayMs, type EventDelivery, type SubscribeOptions } from './event-delivery';
+import { EventHandling } from './event-handling';
 
 const ACK_WAIT_MS = 30_000;
 
@@ -28,18 +23,26 @@ const ACK_WAIT_MS = 30_000;
  * Pull requests: each lives `expires` ms and the server heartbeats it every `idle_heartbeat` ms
  * while it has nothing to send. Two missed heartbeats (the consumer's leader died, the request
  * with it) restart the consume loop, so delivery resumes about 2 s after a new leader exists
- * instead of after the library's 30 s expiry plus its 30 s retry.
+ * instead of after the library's 30 s expiry plus its 30 s retry. `bind`: the library asks no
+ * consumer info of its own (the loop decides when to, see `consume`).
  */
-export const CONSUME_OPTIONS = { max_messages: 50, expires: 5_000, idle_heartbeat: 1_000 } as const;
-/** Notifications of `consume` after which the loop starts over (re-creating the consumer if gone). */
-const RESTART_ON = new Set([
-  'heartbeats_missed',
-  'consumer_deleted',
-  'consumer_not_found',
-  'stream_not_found',
-]);
+export const CONSUME_OPTIONS = {
+  max_messages: 50,
+  expires: 5_000,
+  idle_heartbeat: 1_000,
+  bind: true,
+} as const;
+/**
+ * Notifications of `consume` after which the loop starts over (re-creating the consumer if gone);
+ * `no_responders`: no node leads the consumer (or it is gone), nothing will answer that pull.
+ */
+const RESTART_ON = new Set(['heartbeats_missed', 'no_responders', 'consumer_deleted']);
+/** Unanswered pulls in a row after which the loop asks whether the consumer still exists. */
+const VERIFY_EVERY = 3;
 /** JetStream API calls of the consume loop and the monitor: short, they are retried. */
 export const API_TIMEOUT_MS = 2_000;
+/** The JetStream API's "JetStream system temporarily unavailable" (no leader to answer). */
+export const CLUSTER_UNAVAILABLE = 10008;
 
 /** What a consumer needs of the bus: its connection, the stream, and whether it shuts down. */
 export interface ConsumerHost {
@@ -50,26 +53,42 @@ export interface ConsumerHost {
 
 /**
  * One durable JetStream consumer of one handler: creates it (retried with backoff, logged),
- * pulls and handles its messages (ack, redelivery with a doubling delay, dead letter at the
- * end), and records its progress for readiness and the gauges.
+ * pulls its messages and hands them to its `EventHandling` (ack, redelivery with a doubling
+ * delay, dead letter at the end), and records its progress for readiness and the gauges.
  */
 export class EventConsumer {
   private readonly logger = new Logger('EventBus');
   readonly progress: ConsumerProgress;
+  /** Applies, acknowledges and dead-letters the messages of its pulls. */
+  private readonly handling: EventHandling;
   /** The running pull, closed to restart the loop or at shutdown. */
   private pull?: ConsumerMessages;
   /** Why the running pull was closed to restart the loop (logged with the restart). */
   private restartReason?: string;
+  /** Since when the loop has been failing, until the leader answers a new pull (then logged). */
+  private failingSince?: number;
+  /** Ends the running retry wait early (see `wake`). */
+  private wakeUp?: () => void;
+  /** A wake-up came during an attempt: if that attempt fails, the next one starts at once. */
+  private woken = false;
+  /** The running pull has been answered by the consumer's leader (a message or a heartbeat). */
+  private pullAnswered = false;
+  /** The server said the consumer does not exist: the loop creates it again. */
+  private gone = false;
 
   constructor(
     private readonly subject: string,
     readonly durable: string,
-    private readonly deliver: EventDelivery,
-    private readonly options: SubscribeOptions,
+    deliver: EventDelivery,
+    options: SubscribeOptions,
     private readonly config: EventsConfig,
     private readonly host: ConsumerHost,
   ) {
     this.progress = new ConsumerProgress(durable, config.stallAfter);
+    this.handling = new EventHandling(
+      { subject, durable, deliver, options, config, maxBatch: CONSUME_OPTIONS.max_messages },
+      this.progress,
+    );
   }
 
   /** Starts the loop; the promise resolves once the durable consumer exists. */
@@ -91,6 +110,18 @@ export class EventConsumer {
     void pull.close().catch(() => undefined);
   }
 
+  /**
+   * The cluster just elected a leader for this consumer or for the stream: a loop waiting to
+   * retry tries now rather than at the end of its delay, and a pull nobody has answered yet is
+   * sent again (to the new leader), so a consumer comes back as soon as the cluster can serve it,
+   * without polling faster meanwhile.
+   */
+  wake(): void {
+    if (this.wakeUp) this.wakeUp();
+    else if (this.pull && !this.pullAnswered) this.restart('leader elected');
+    else this.woken = true;
+  }
+
   /** Ends the running pull (the loop sees the host closing and stops). */
   async close(): Promise<void> {
     await this.pull?.close().catch(() => undefined);
@@ -98,80 +129,141 @@ export class EventConsumer {
 
   /**
    * The loop: creates the durable consumer, pulls and handles its messages, and starts over when
-   * the pull stops delivering (missed heartbeats: the consumer's leader is gone) or the consumer
-   * or stream was deleted, until shutdown.
+   * the pull stops delivering (no answer: the consumer's leader is gone) or the consumer was
+   * deleted, until shutdown. A pull starts over without asking the consumer's info first: a pull
+   * reaches only the consumer's leader, whereas an info request takes the first answer of any
+   * node, and after quorum returns a node that has not heard of the new leader yet answers
+   * "JetStream system temporarily unavailable" meanwhile (for 19 s in one test run). Whether the
+   * consumer still exists is asked aside, after a few unanswered pulls in a row.
    */
   private async consume(created: () => void): Promise<void> {
     const { subject, durable } = this;
-    let exists = false;
+    /** The consumer as created; undefined until then, and once the server said it is gone. */
+    let consumer: Consumer | undefined;
     let attempt = 0;
     while (!this.host.closing()) {
       try {
         const nc = await this.host.nats();
-        if (!exists) {
-          await this.createConsumer();
-          exists = true;
+        if (!consumer) {
+          const info = await this.createConsumer();
+          consumer = jetstream(nc, { timeout: API_TIMEOUT_MS }).consumers.getConsumerFromInfo(info);
+          this.gone = false;
           created();
+          this.progress.answered(false);
           if (attempt > 0)
             this.logger.log({ subject, consumer: durable, attempts: attempt + 1 }, 'Event consumer created');
         }
-        const consumer = await jetstream(nc, { timeout: API_TIMEOUT_MS }).consumers.get(
-          EVENTS_STREAM,
-          durable,
-        );
         const messages = await consumer.consume(CONSUME_OPTIONS);
         this.pull = messages;
         if (this.host.closing()) {
           await messages.close();
           break;
         }
-        this.progress.resumed();
-        if (attempt > 0) this.logger.log({ subject, consumer: durable }, 'Event consumer resumed');
-        attempt = 0;
         this.restartReason = undefined;
+        this.pullAnswered = false;
         void (async () => {
           for await (const status of messages.status()) {
+            if (status.type === 'heartbeat') this.answered(messages, true);
             if (!RESTART_ON.has(status.type)) continue;
             this.restartReason ??= status.type;
             void messages.close();
             break;
           }
         })();
-        if (this.options.deliverMany) await this.handleInBatches(messages);
-        else for await (const message of messages) await this.handle(message);
+        if (attempt > 0 && attempt % VERIFY_EVERY === 0) void this.verify(consumer);
+        await this.handling.run(messages, () => this.answered(messages, false));
         if (this.host.closing()) break;
-        const restartReason = this.restartReason;
-        if (restartReason === 'consumer_deleted' || restartReason === 'consumer_not_found') exists = false;
+        const reason: string = this.restartReason ?? 'pull ended';
+        if (reason === 'consumer_deleted' || this.gone) consumer = undefined;
+        this.failingSince ??= Date.now();
+        if (this.pullAnswered) {
+          // It was delivering: start over at once, and say why.
+          attempt = 1;
+          this.woken = false;
+          this.logger.warn({ subject, consumer: durable, reason }, 'Event consumer restarting');
+          continue;
+        }
         attempt++;
-        this.logger.warn(
-          { subject, consumer: durable, reason: restartReason ?? 'pull ended' },
-          'Event consumer restarting',
-        );
+        await this.retryAfter(attempt, consumer !== undefined, `no answer to the pull (${reason})`);
       } catch (error) {
         if (this.host.closing()) break;
         attempt++;
-        // Jittered down (never later than the plain backoff): after quorum returns every consumer
-        // of every app retries at once, and the JetStream API answers such a burst with
-        // 'temporarily unavailable'.
-        const delay = Math.round(restartDelayMs(attempt) * (0.5 + Math.random() / 2));
-        // Every failure at first, then every ~30 s: a long quorum loss must not flood the log.
-        if (attempt <= 3 || attempt % 15 === 0) {
-          this.logger.warn(
-            { subject, consumer: durable, attempt, retry_in_ms: delay, err: errorText(error) },
-            exists ? 'Event consumer failed; retrying' : 'Creating the event consumer failed; retrying',
-          );
-        }
-        await new Promise((resolve) => setTimeout(resolve, delay));
+        this.failingSince ??= Date.now();
+        await this.retryAfter(attempt, consumer !== undefined, errorText(error));
       } finally {
         this.pull = undefined;
       }
     }
   }
 
-  /** Adds the durable consumer, or updates the settings this version owns when it exists. */
-  private async createConsumer(): Promise<void> {
+  /**
+   * Waits before attempt `attempt` (250 ms doubling to 2 s, less when woken: a leader was just
+   * elected), logging the failure: every one at first, then every ~30 s, so that a long quorum
+   * loss does not flood the log. Jittered down (never later than the plain backoff), so the
+   * consumers of every app do not hit a recovering JetStream API in lockstep.
+   */
+  private async retryAfter(attempt: number, exists: boolean, err: string): Promise<void> {
+    const delay = this.woken ? 0 : Math.round(restartDelayMs(attempt) * (0.5 + Math.random() / 2));
+    this.woken = false;
+    if (attempt <= 3 || attempt % 15 === 0) {
+      this.logger.warn(
+        { subject: this.subject, consumer: this.durable, attempt, retry_in_ms: delay, err },
+        exists ? 'Event consumer failed; retrying' : 'Creating the event consumer failed; retrying',
+      );
+    }
+    await this.pause(delay);
+  }
+
+  /** Asks whether the consumer still exists; if the server says not, the loop re-creates it. */
+  private async verify(consumer: Consumer): Promise<void> {
+    try {
+      await consumer.info();
+    } catch (error) {
+      if (!(error instanceof JetStreamApiError) || error.code !== JetStreamApiCodes.ConsumerNotFound) return;
+      this.gone = true;
+      this.restart('consumer_not_found');
+    }
+  }
+
+  /**
+   * The consumer's leader answered the running pull (a message, or a heartbeat: nothing to
+   * deliver). After a failure this is when the consumer is back, and it is logged then.
+   */
+  private answered(messages: ConsumerMessages, heartbeat: boolean): void {
+    this.pullAnswered = true;
+    this.progress.answered(heartbeat && this.handling.inHand === 0 && messages.getPending() === 0);
+    if (this.failingSince === undefined) return;
+    this.logger.log(
+      { subject: this.subject, consumer: this.durable, after_ms: Date.now() - this.failingSince },
+      'Event consumer resumed',
+    );
+    this.failingSince = undefined;
+  }
+
+  /** Waits `ms`, or less when woken meanwhile. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
+    });
+  }
+
+  /**
+   * Adds the durable consumer (one request: the same settings as the server's make it a no-op),
+   * or updates the settings this version owns when it exists with others. Its info is returned.
+   */
+  private async createConsumer(): Promise<ConsumerInfo> {
     await this.host.ensureStream();
-    const jsm = await jetstreamManager(await this.host.nats(), { timeout: API_TIMEOUT_MS });
+    // No API check first: that is one more request, answered by the meta leader only.
+    const jsm = await jetstreamManager(await this.host.nats(), {
+      timeout: API_TIMEOUT_MS,
+      checkAPI: false,
+    });
     const consumerConfig = {
       filter_subject: this.subject,
       ack_wait: ACK_WAIT_MS * NS,
@@ -179,163 +271,18 @@ export class EventConsumer {
       // the server's bound only stops a message whose every delivery crashed the process.
       max_deliver: this.config.maxDeliver + 1,
     };
-    await jsm.consumers
-      .add(EVENTS_STREAM, {
+    try {
+      return await jsm.consumers.add(EVENTS_STREAM, {
         durable_name: this.durable,
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.All,
         ...consumerConfig,
-      })
-      .catch(async () => jsm.consumers.update(EVENTS_STREAM, this.durable, consumerConfig));
-  }
-
-  /**
-   * Group commit: the first message is applied at once, those that arrive meanwhile wait and are
-   * applied together next (at most CONSUME_OPTIONS.max_messages at a time), so a burst costs one
-   * transaction per batch and a lone event waits for nothing. The pull waits while a full batch
-   * is queued, so no more than about two batches are held unacknowledged.
-   */
-  private async handleInBatches(messages: ConsumerMessages): Promise<void> {
-    const queue: JsMsg[] = [];
-    let draining: Promise<void> | undefined;
-    const drain = async () => {
-      while (queue.length > 0) await this.handleBatch(queue.splice(0, CONSUME_OPTIONS.max_messages));
-    };
-    for await (const message of messages) {
-      queue.push(message);
-      draining ??= drain().finally(() => (draining = undefined));
-      if (queue.length >= CONSUME_OPTIONS.max_messages) await draining;
-    }
-    await draining;
-  }
-
-  /** Applies messages together; any that cannot be read, or a failing batch, go one at a time. */
-  private async handleBatch(batch: JsMsg[]): Promise<void> {
-    const readable: { message: JsMsg; event: EventEnvelope }[] = [];
-    for (const message of batch) {
-      const event = this.read(message);
-      if (event) readable.push({ message, event });
-      else await this.handle(message);
-    }
-    if (readable.length === 0) return;
-    if (readable.length > 1) {
-      try {
-        await this.options.deliverMany!(readable.map((r) => r.event));
-        for (const { message } of readable) {
-          message.ack();
-          this.progress.acknowledged();
-        }
-        return;
-      } catch (error) {
-        this.logger.warn(
-          { subject: this.subject, consumer: this.durable, events: readable.length, err: errorText(error) },
-          'Applying events together failed; applying them one at a time',
-        );
-      }
-    }
-    for (const { message, event } of readable) await this.handle(message, event);
-  }
-
-  /** The message's event, or undefined when it is not an event envelope. */
-  private read(message: JsMsg): EventEnvelope | undefined {
-    try {
-      const parsed: unknown = JSON.parse(message.string());
-      return envelopeProblem(parsed) ? undefined : (parsed as EventEnvelope);
-    } catch {
-      return undefined;
-    }
-  }
-
-  /**
-   * Applies one message (`event` when already read): ack on success, redelivery later on
-   * failure, dead letter at the end.
-   */
-  private async handle(message: JsMsg, read?: EventEnvelope): Promise<void> {
-    const { subject, durable } = this;
-    const maxDeliver = this.config.maxDeliver;
-    const deliveries = message.info.deliveryCount;
-    const raw = message.string();
-    let event: EventEnvelope | undefined = read;
-    let problem: string | undefined;
-    if (!event) {
-      try {
-        const parsed: unknown = JSON.parse(raw);
-        problem = envelopeProblem(parsed);
-        if (!problem) event = parsed as EventEnvelope;
-      } catch {
-        problem = 'the message is not JSON';
-      }
-    }
-    const idOf = () => {
-      try {
-        const id = (JSON.parse(raw) as { id?: unknown }).id;
-        return typeof id === 'string' ? id : null;
-      } catch {
-        return null;
-      }
-    };
-    if (!event) {
-      await this.giveUp(message, {
-        consumer: durable,
-        subject,
-        eventId: idOf(),
-        payload: raw,
-        error: problem!,
-        deliveries,
       });
-      return;
-    }
-    try {
-      await this.deliver(event);
-      message.ack();
-      this.progress.acknowledged();
     } catch (error) {
-      const reason = errorText(error);
-      if (deliveries >= maxDeliver) {
-        await this.giveUp(message, {
-          consumer: durable,
-          subject,
-          eventId: event.id,
-          payload: raw,
-          error: reason,
-          deliveries,
-        });
-        return;
-      }
-      const delay = retryDelayMs(deliveries, this.config.retryDelay);
-      this.logger.warn(
-        { subject, event_id: event.id, consumer: durable, deliveries, retry_in_ms: delay, err: reason },
-        'Event handler failed; redelivering',
-      );
-      message.nak(delay);
+      // Refused by a server that answered (it exists with other settings): update those. No
+      // answer, or no leader to give one, is for the loop to retry, not two more requests.
+      if (!(error instanceof JetStreamApiError) || error.code === CLUSTER_UNAVAILABLE) throw error;
+      return jsm.consumers.update(EVENTS_STREAM, this.durable, consumerConfig);
     }
-  }
-
-  /** Dead-letters a message; if even that fails, it is redelivered later instead of lost. */
-  private async giveUp(message: JsMsg, letter: DeadLetterRecord): Promise<void> {
-    try {
-      await this.options.onDeadLetter?.(letter);
-    } catch (error) {
-      this.logger.error(
-        { subject: letter.subject, consumer: letter.consumer, err: errorText(error) },
-        'Could not store a dead letter; redelivering',
-      );
-      message.nak(retryDelayMs(letter.deliveries, this.config.retryDelay));
-      return;
-    }
-    this.logger.error(
-      {
-        subject: letter.subject,
-        event_id: letter.eventId,
-        consumer: letter.consumer,
-        deliveries: letter.deliveries,
-        err: letter.error,
-      },
-      'Event dead-lettered',
-    );
-    // Without a reason: nats-server before 2.10 ignores `+TERM <reason>` and redelivers the
-    // message after ack_wait (the error is in the dead letter and the log line above anyway).
-    message.term();
-    this.progress.acknowledged();
   }
 }
