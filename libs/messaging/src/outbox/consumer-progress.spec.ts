@@ -102,8 +102,24 @@ describe('ConsumerProgress', () => {
     stale.unreadable('JetStream system temporarily unavailable');
     stale.answered(true, 20_000);
     expect(stale.report(21_000)).toMatchObject({ stalled: false, stalledSeconds: 0 });
-    // The heartbeats stop (leader lost): the time counts from the last one.
+    // The heartbeats stop and the server cannot be asked (leader lost): the time counts from
+    // the last heartbeat.
+    stale.unreadable('JetStream system temporarily unavailable');
     expect(stale.report(26_000)).toMatchObject({ stalled: true, stalledSeconds: 6 });
+  });
+
+  it('does not suspect a backlog in a consumer its leader said idle, when a heartbeat is late and no reading says otherwise', () => {
+    // Created during a recovery: never read yet, answered idle, then a heartbeat is late
+    // (a loaded process, a new pull) while the monitor has not read it.
+    const created = new ConsumerProgress('created', 2_000, 0, 3_000);
+    created.answered(true, 5_000);
+    expect(created.report(12_000)).toMatchObject({ stalled: false, stalledSeconds: 0 });
+    // A reading after that heartbeat decides again: a backlog with no progress is a stall.
+    created.observed(snapshot(3, 0, 0), 12_000);
+    expect(created.report(15_000)).toMatchObject({
+      stalled: true,
+      reason: '3 events pending, none acknowledged',
+    });
   });
 
   it('does not count an idle heartbeat as progress while a failed delivery waits for its redelivery', () => {

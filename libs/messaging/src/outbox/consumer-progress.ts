@@ -34,6 +34,8 @@ export interface ConsumerReport {
  */
 export class ConsumerProgress {
   private last?: ConsumerSnapshot;
+  /** When `last` was read. */
+  private observedAt?: number;
   private progressAt: number;
   private unavailable?: string = 'not created yet';
   /** When the consumer's leader last answered this process (its info, a message, a heartbeat). */
@@ -71,6 +73,7 @@ export class ConsumerProgress {
     const idle = snapshot.pending + snapshot.ackPending === 0;
     if (idle || (this.last && snapshot.ackFloor !== this.last.ackFloor)) this.progressAt = now;
     this.last = snapshot;
+    this.observedAt = now;
     this.unavailable = undefined;
     this.redelivering = false;
   }
@@ -105,7 +108,13 @@ export class ConsumerProgress {
     const live = this.answeredAt !== undefined && now - this.answeredAt <= this.liveMs;
     const idle = this.idleAt !== undefined && now - this.idleAt <= this.liveMs;
     const unavailable = live ? undefined : this.unavailable;
-    const waiting = !idle && (unavailable !== undefined || !known || known.pending + known.ackPending > 0);
+    // What may be waiting: the newer of the last reading and the leader's last "nothing to
+    // deliver" says (a consumer created since its last reading, or never read, that its leader
+    // said idle has no backlog to suspect until a reading or the server says otherwise).
+    const saidIdleSince =
+      this.idleAt !== undefined && (this.observedAt === undefined || this.idleAt > this.observedAt);
+    const backlog = !saidIdleSince && (!known || known.pending + known.ackPending > 0);
+    const waiting = !idle && (unavailable !== undefined || backlog);
     const stalledMs = waiting ? Math.max(0, now - this.progressAt) : 0;
     const stalled = stalledMs >= this.stallAfterMs;
     const report: ConsumerReport = {
