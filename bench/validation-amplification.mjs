@@ -97,8 +97,16 @@ const SHAPES = {
     app: 'assignment',
     body: () => task(`[[${list(400_000, '0')}]]`),
   },
+  /**
+   * Not a costly shape: the cheapest request there is (a path no app serves, answered 404 by the
+   * gateway), as LOAD_SHAPE the floor of what any flood of requests does to the other apps'
+   * health latency on these shared cores. Measured only when named in SHAPES or LOAD_SHAPE.
+   */
+  cheapest_request: { path: '/nowhere/api/v1/x', control: true, body: () => '{}' },
 };
-const chosen = process.env.SHAPES ? process.env.SHAPES.split(',') : Object.keys(SHAPES);
+const chosen = process.env.SHAPES
+  ? process.env.SHAPES.split(',')
+  : Object.keys(SHAPES).filter((name) => !SHAPES[name].control);
 
 /** CPU time of a process so far, every thread, in ms (schedstat's first field is ns on a CPU). */
 function cpuMs(pid) {

@@ -101,6 +101,11 @@ export async function startAppStack({
       RATE_LIMIT_PER_MINUTE: '0',
       // Benchmarks probe health more often than a client may (120 a minute by default).
       HEALTH_RATE_LIMIT_PER_MINUTE: '1000000',
+      // The gateway's processes (one per core by default), when a run sets them.
+      ...(process.env.GATEWAY_WORKERS ? { GATEWAY_WORKERS: process.env.GATEWAY_WORKERS } : {}),
+      ...(process.env.NODE_CLUSTER_SCHED_POLICY
+        ? { NODE_CLUSTER_SCHED_POLICY: process.env.NODE_CLUSTER_SCHED_POLICY }
+        : {}),
       ...upstreamEnv(urls[app], { ACL_URL: urls.acl }),
     };
     await startReady(

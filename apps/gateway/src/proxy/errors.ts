@@ -80,9 +80,9 @@ const LINGER_TAIL_BYTES = 64 * 1024;
  * client it is complete), but the response is only ended, and so the socket only closed, once
  * the rest of the upload has been read and discarded, at most `budget` bytes or LINGER_MS. Past
  * that, at most LINGER_TAIL_BYTES more are read (docs/api/contract.md §2: "after reading at most
- * the limit"); a longer body is left unread on the half-closed socket until LINGER_MS ends, since
- * closing a socket with unread input makes the kernel send a reset, and the client would see that
- * instead of the status.
+ * the limit"); a longer body (or one declared longer than both) is left unread on the half-closed
+ * socket until LINGER_MS ends, since closing a socket with unread input makes the kernel send a
+ * reset, and the client would see that instead of the status.
  */
 export function refuseUpload(
   req: IncomingMessage,
@@ -92,6 +92,13 @@ export function refuseUpload(
   extraHeaders: Record<string, string> = {},
 ): void {
   res.write(writeErrorHead(res, error, { ...extraHeaders, Connection: 'close' }));
+  // A declared body too long to end within the budget and the tail is not read at all: its
+  // first bytes would only be dropped (a flood of megabyte bodies costs no reading).
+  if (Number(req.headers['content-length']) > budget + LINGER_TAIL_BYTES) {
+    lingerReadingAtMost(req, 0);
+    res.end();
+    return;
+  }
   let seen = 0;
   const finish = () => {
     clearTimeout(timer);
