@@ -80,8 +80,11 @@ ARG APP=gateway
 # NODE_OPTIONS: a young generation of two 4 MiB semi-spaces, not V8's two 16 MiB ones, which are
 # a fifth of a small app's resident memory under load for no throughput we could measure
 # (docs/benchmarks.md, "Where an app's memory goes"; bench/memory.mjs runs acl with these flags).
+# MALLOC_ARENA_MAX: glibc's malloc keeps up to 8 arenas per core, one per thread that allocates
+# at once (libuv's pool, V8's workers), each holding freed memory; two bound what a burst leaves.
 ENV NODE_ENV=production \
     NODE_OPTIONS=--max-semi-space-size=4 \
+    MALLOC_ARENA_MAX=2 \
     APP=${APP} \
     PATH=/usr/local/bin:/bin
 WORKDIR /app

@@ -10,10 +10,13 @@
  *   Idempotency-Key (one in four sent twice), small documents uploaded (1-64 KiB), downloaded,
  *   deleted and then looked for, and the top-clients analytics; SOCKETS websockets on the chat
  *   room, each reconnecting every RECONNECT_S with `?resume=` its last seq;
- * - every sample: the runner's RSS (/proc), and from the gateway's metrics (the whole process's
- *   registry) the used heap, the event-loop lag p99 and the open handles; per operation, the
- *   p50/p99 of the requests of that interval;
- * - the goals: RSS and heap slope (MiB/h, least squares) over the last SLOPE_S, p99 of the last
+ * - every sample: the runner's RSS (/proc) and its parts (anonymous pages, mapped files), and
+ *   from the gateway's metrics (the whole process's registry) the used heap, V8's committed heap,
+ *   external memory, the event-loop lag p99 and the open handles; the heap's floor, the least used
+ *   heap of readings FLOOR_S apart over the interval (what survives a collection, where one
+ *   reading lands anywhere on the GC's saw-tooth); per operation, the p50/p99 of the requests of
+ *   that interval;
+ * - the goals: RSS and heap (its floor) slope (MiB/h, least squares) over the last SLOPE_S, p99 of the last
  *   WINDOW_S against the WINDOW_S after the warm-up (WARMUP_S), the largest RSS, the errors
  *   (any answer but the expected one), and the exact checks: every chat message reached every
  *   websocket client (over its reconnections) from its first opening until the end, none saw a
@@ -34,7 +37,7 @@
  *       process for seconds and doubles its memory meanwhile, so such a run's figures are not
  *       the table's)
  *
- * Env: DURATION_S (1800; quick 60), SAMPLE_S (30; quick 10), WARMUP_S (300; quick 10), WINDOW_S
+ * Env: DURATION_S (1800; quick 60), SAMPLE_S (30; quick 10), FLOOR_S (2), WARMUP_S (300; quick 10), WINDOW_S
  * (300; quick 20), SLOPE_S (1200; quick 60), RATE (68), WORKERS (8), SOCKETS (20; quick 5),
  * RECONNECT_S (180; quick 20), BURST_S (300; quick 20), BURST_FACTOR (3), SLOTS (200),
  * HEAP_SNAPSHOTS, SNAPSHOT_DIR, KEEP_DATA=1 (keep the data directory, and say where).
@@ -47,7 +50,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { percentiles } from './lib/app-server.mjs';
-import { npmStart, npmStartEnv, rssMib } from './lib/npm-start.mjs';
+import { npmStart, npmStartEnv, residentMib } from './lib/npm-start.mjs';
 import { assert, log, withClient, writeResult } from './lib/seed-users.mjs';
 
 const WebSocket = createRequire(import.meta.url)('ws');
@@ -56,6 +59,7 @@ const QUICK = process.env.BENCH_QUICK === '1';
 const setting = (name, full, quick) => Number(process.env[name] ?? (QUICK ? quick : full));
 const DURATION_S = setting('DURATION_S', 1800, 60);
 const SAMPLE_S = setting('SAMPLE_S', 30, 10);
+const FLOOR_S = setting('FLOOR_S', 2, 2);
 const WARMUP_S = setting('WARMUP_S', 300, 10);
 const WINDOW_S = setting('WINDOW_S', 300, 20);
 const SLOPE_S = setting('SLOPE_S', 1200, 60);
@@ -769,32 +773,57 @@ async function main() {
     const samples = [];
     const metricNames = [
       'nodejs_heap_size_used_bytes',
+      'nodejs_heap_size_total_bytes',
+      'nodejs_external_memory_bytes',
       'nodejs_eventloop_lag_p99_seconds',
       'nodejs_active_handles_total',
     ];
     let phase = 'steady';
+    // The used heap at one moment is wherever the GC's saw-tooth happens to be (here ±8 MiB
+    // between two samples), too noisy for a slope of a few MiB an hour over 20 minutes. What the
+    // heap keeps is its floor: the least of readings FLOOR_S apart over each interval, taken
+    // right after a collection.
+    let floor = Number.POSITIVE_INFINITY;
+    const readFloor = async () => {
+      const { nodejs_heap_size_used_bytes: used } = await scrape(metricsUrl, [
+        'nodejs_heap_size_used_bytes',
+      ]).catch(() => ({}));
+      if (used !== undefined) floor = Math.min(floor, used);
+    };
     const sample = async () => {
       const metrics = await scrape(metricsUrl, metricNames).catch(() => ({}));
+      const heapFloor = Math.min(floor, metrics.nodejs_heap_size_used_bytes ?? Number.POSITIVE_INFINITY);
+      floor = Number.POSITIVE_INFINITY;
       const entries = rec.takeInterval();
       const heap = metrics.nodejs_heap_size_used_bytes;
       const lag = metrics.nodejs_eventloop_lag_p99_seconds;
+      const mib = (bytes) => (bytes === undefined ? undefined : round2(bytes / MIB));
+      const resident = residentMib(run.runner);
       const s = {
         t_s: round2((performance.now() - start) / 1000),
         phase,
         load_average_1m: round2(loadavg()[0]),
-        rss_mib: rssMib(run.runner),
-        heap_used_mib: heap === undefined ? undefined : round2(heap / MIB),
+        rss_mib: resident.rss,
+        // What the RSS is made of: the process's own pages (V8's heap as committed, which is more
+        // than the used heap, external memory such as Buffers, malloc's arenas) and mapped files.
+        rss_anon_mib: resident.anon,
+        rss_file_mib: resident.file,
+        heap_used_mib: mib(heap),
+        heap_floor_mib: Number.isFinite(heapFloor) ? mib(heapFloor) : undefined,
+        heap_committed_mib: mib(metrics.nodejs_heap_size_total_bytes),
+        external_mib: mib(metrics.nodejs_external_memory_bytes),
         event_loop_lag_p99_ms: lag === undefined ? undefined : round2(lag * 1000),
         active_handles: metrics.nodejs_active_handles_total,
         ...latencies(entries),
       };
       samples.push(s);
       log(
-        `${s.t_s} s (${phase}, load ${s.load_average_1m}): RSS ${s.rss_mib} MiB, heap ${s.heap_used_mib} MiB, ${entries.length} requests, p99 ${s.overall?.p99_ms} ms, ${rec.errors.length} errors`,
+        `${s.t_s} s (${phase}, load ${s.load_average_1m}): RSS ${s.rss_mib} MiB (anon ${s.rss_anon_mib}), heap ${s.heap_used_mib} (floor ${s.heap_floor_mib}) of ${s.heap_committed_mib} MiB, external ${s.external_mib} MiB, ${entries.length} requests, p99 ${s.overall?.p99_ms} ms, ${rec.errors.length} errors`,
       );
     };
     await sample();
     const sampler = setInterval(sample, SAMPLE_S * 1000);
+    const floorReader = setInterval(readFloor, FLOOR_S * 1000);
     const snapshots = HEAP_SNAPSHOTS.map((at) =>
       setTimeout(() => {
         log(`heap snapshot at ${at} s (into ${SNAPSHOT_DIR})`);
@@ -815,6 +844,7 @@ async function main() {
     });
     const burstEnd = (performance.now() - start) / 1000;
     clearInterval(sampler);
+    clearInterval(floorReader);
     clearInterval(renew);
     for (const timer of snapshots) clearTimeout(timer);
     await sample();
@@ -898,7 +928,8 @@ async function main() {
         rss_max_mib: Math.max(...samples.map((s) => s.rss_mib)),
         rss_max_steady_mib: Math.max(...steadySamples.map((s) => s.rss_mib)),
         rss_slope_mib_per_h: slope('rss_mib'),
-        heap_slope_mib_per_h: slope('heap_used_mib'),
+        heap_slope_mib_per_h: slope('heap_floor_mib'),
+        heap_used_slope_mib_per_h: slope('heap_used_mib'),
         p99_after_warmup_ms: p99After.overall?.p99_ms,
         p99_at_end_ms: p99End.overall?.p99_ms,
         p99_end_vs_warmup:

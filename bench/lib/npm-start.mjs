@@ -31,8 +31,22 @@ const round2 = (x) => Number(x.toFixed(2));
 
 /** The resident memory of process `pid`, in MiB (VmRSS). */
 export function rssMib(pid) {
+  return residentMib(pid).rss;
+}
+
+/**
+ * The resident memory of process `pid`, in MiB, and its parts (/proc/<pid>/status): `anon`,
+ * the process's own pages (heaps, V8's and malloc's), and `file`, mapped files (the node binary
+ * and its libraries, shared with every other node process).
+ */
+export function residentMib(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return round2(Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) / 1024);
+  const kib = (field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
+  return {
+    rss: round2(kib('VmRSS') / 1024),
+    anon: round2(kib('RssAnon') / 1024),
+    file: round2(kib('RssFile') / 1024),
+  };
 }
 
 /**
