@@ -25,4 +25,23 @@ export const testEnv = {
   postgresBin: process.env.TEST_POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin',
   /** Passed on to app processes, so they find the same binaries. */
   path: process.env.PATH ?? '',
+  /** A directory the 3-node NATS cluster tests write each node's log to (none by default). */
+  natsClusterLogs: process.env.NATS_CLUSTER_LOGS || undefined,
+} as const;
+
+/**
+ * The variable naming the file that describes the e2e run's stack: the global setup writes the
+ * file (one per run, so that e2e runs side by side, as `npm test`'s shards are, each find their
+ * own) and sets the variable, which Jest hands to the run's test files (its workers inherit the
+ * global setup's environment). Read when asked, since the global setup sets it after this module
+ * is loaded.
+ */
+export const e2eStackFile = {
+  variable: 'E2E_STACK_FILE',
+  get(): string | undefined {
+    return process.env[this.variable] || undefined;
+  },
+  set(file: string): void {
+    process.env[this.variable] = file;
+  },
 } as const;

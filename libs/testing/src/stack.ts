@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { APPS, envPrefix, SERVICE_NAMES, type AppName, type ServiceName } from '@media/contracts';
-import { testEnv } from './env';
+import { e2eStackFile, testEnv } from './env';
 import { createDatabases, databaseUrl, dropDatabases, dropStaleDatabases } from './databases';
 import { freePort } from './ports';
 import { distEntry, stopChild, waitReady } from './processes';
@@ -23,13 +23,6 @@ export interface StackInfo {
 
 const ROOT = resolve(__dirname, '../../..');
 const DB_PREFIX = 'e2e_';
-/**
- * The variable naming the file that describes the e2e run's stack: the global setup writes the
- * file (one per run, so that e2e runs side by side, as `npm test`'s shards are, each find their
- * own) and sets the variable, which Jest hands to the run's test files.
- */
-const STACK_FILE_VARIABLE = 'E2E_STACK_FILE';
-
 interface RunningStack {
   /** The run's name: its databases' prefix, its log and storage directories. */
   run: string;
@@ -68,7 +61,7 @@ export async function startStack(
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(running.info));
   running.file = file;
-  process.env[STACK_FILE_VARIABLE] = file;
+  e2eStackFile.set(file);
   return running.info;
 }
 
@@ -204,8 +197,9 @@ async function shutdown({ info, processes, server }: RunningStack): Promise<void
 
 /** The stack booted by the e2e global setup of this run. */
 export function stack(): StackInfo {
-  const file = process.env[STACK_FILE_VARIABLE];
-  if (!file) throw new Error(`no e2e stack: ${STACK_FILE_VARIABLE} is set by the e2e project's global setup`);
+  const file = e2eStackFile.get();
+  if (!file)
+    throw new Error(`no e2e stack: ${e2eStackFile.variable} is set by the e2e project's global setup`);
   return JSON.parse(readFileSync(file, 'utf8')) as StackInfo;
 }
 
