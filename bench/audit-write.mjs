@@ -10,8 +10,9 @@
  * claim's UPDATE alone, STATEMENTS (2000) one after another in one transaction, off and on: the
  * trigger's own cost in PostgreSQL, less noisy than claims/s on a shared machine. Each run also
  * reads, from /proc, the CPU milliseconds per claim of assignment and of its database's
- * PostgreSQL backends (claims, sealer, publisher; the 3 s after the run included, in which the
- * last entries are sealed and published).
+ * PostgreSQL backends (claims, sealer, publisher), of acl and its database's backends (the merged
+ * audit copy) and of nats-server (the 3 s after the run included, in which the last entries are
+ * sealed, published and copied).
  *
  *   npm run build --silent && node bench/audit-write.mjs
  *
@@ -35,7 +36,7 @@ const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 const USERS = Number(process.env.USERS ?? 50);
 const DURATION = Number(process.env.DURATION ?? 10);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const TASKS = Number(process.env.TASKS ?? 60_000);
+const TASKS = Number(process.env.TASKS ?? 150_000);
 const STATEMENTS = Number(process.env.STATEMENTS ?? 2_000);
 
 async function main() {
@@ -80,9 +81,12 @@ async function main() {
        */
       const cpuNow = async () => {
         const pids = await backendsOf(db, stack.databases.assignment.name);
+        const aclPids = await backendsOf(db, stack.databases.acl.name);
         const start = {
           assignment: cpuMs(stack.pids.assignment),
           postgres: cpuMsOf(pids),
+          acl: cpuMs(stack.pids.acl),
+          postgresAcl: cpuMsOf(aclPids),
           nats: natsPid ? cpuMs(natsPid) : 0,
         };
         return {
@@ -91,6 +95,9 @@ async function main() {
             return {
               assignment: per(cpuMs(stack.pids.assignment) - start.assignment),
               postgres_assignment: per(cpuMsOf(pids) - start.postgres),
+              // acl checks each claim's token (its own cache) and keeps the merged audit copy.
+              acl: per(cpuMs(stack.pids.acl) - start.acl),
+              postgres_acl: per(cpuMsOf(aclPids) - start.postgresAcl),
               ...(natsPid ? { nats_server: per(cpuMs(natsPid) - start.nats) } : {}),
             };
           },
@@ -165,6 +172,7 @@ async function main() {
           await trigger(audit === 'on');
           const batch = ids.slice(cursor.next, cursor.next + STATEMENTS);
           cursor.next += STATEMENTS;
+          assert(batch.length === STATEMENTS, `${TASKS} tasks are too few for ${ROUNDS} rounds: set TASKS`);
           // In one transaction: the statements' CPU, not a WAL flush per commit.
           await db.query('BEGIN');
           const t0 = performance.now();
@@ -198,6 +206,8 @@ async function main() {
             cpu_ms_per_claim_median: {
               assignment: cpuMedian(audit, 'assignment'),
               postgres_assignment: cpuMedian(audit, 'postgres_assignment'),
+              acl: cpuMedian(audit, 'acl'),
+              postgres_acl: cpuMedian(audit, 'postgres_acl'),
               ...(natsPid ? { nats_server: cpuMedian(audit, 'nats_server') } : {}),
             },
           },

@@ -304,6 +304,44 @@ describe('GET /acl/api/v1/audit/all (the merged copy)', () => {
     expect(rows).toEqual([{ n: 1 }]);
   });
 
+  it('stores a burst (entries a pull brings together) once each, with a redelivery, an impostor and a malformed message among them', async () => {
+    const request = `req-${randomUUID()}`;
+    const seq = freshSeq();
+    const entries = sealed(
+      'assignment',
+      seq,
+      Array.from({ length: 450 }, () => ({ request_id: request })),
+    );
+    const [impostor] = sealed('assignment', seq + 7, [{ request_id: request, action: 'task.deleted' }]);
+    const js = jetstream(rpc.nc);
+    await publish(entries[0]);
+    // All at once, without waiting for each acknowledgement: the consumer's pulls bring them in
+    // batches, stored together.
+    await Promise.all([
+      ...entries
+        .slice(1)
+        .map((entry) =>
+          js.publish(auditSubject('assignment'), JSON.stringify(entry), { msgID: `assignment:${entry.seq}` }),
+        ),
+      js.publish(auditSubject('assignment'), JSON.stringify(entries[3]), { msgID: randomUUID() }),
+      js.publish(auditSubject('assignment'), JSON.stringify(impostor), { msgID: randomUUID() }),
+      js.publish(auditSubject('assignment'), 'not json'),
+    ]);
+    const counted = () =>
+      aclDb(`SELECT count(*)::int AS n FROM audit_all WHERE request_id = $1`, [request]) as Promise<
+        { n: number }[]
+      >;
+    await eventually(counted, (rows) => rows[0].n === entries.length, {
+      orThrow: 'the burst was not copied within 10 s',
+      timeoutMs: 10_000,
+    });
+    const rows = await aclDb(
+      `SELECT seq::int AS seq, hash FROM audit_all WHERE request_id = $1 ORDER BY seq`,
+      [request],
+    );
+    expect(rows).toEqual(entries.map((entry) => ({ seq: entry.seq, hash: entry.hash })));
+  });
+
   it('drops a message that is not a sealed entry of its subject’s app and goes on with the next', async () => {
     const request = `req-${randomUUID()}`;
     const [good] = sealed('documents', freshSeq(), [{ request_id: request }]);

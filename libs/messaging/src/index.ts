@@ -13,6 +13,7 @@ export { OnEvent, OnEvents } from './outbox/on-event';
 // Periodic work
 export { ClaimLoop, leaseFree, releaseLeases, type ClaimRound, type LeaseColumns } from './jobs/claim-loop';
 export { GroupCommit } from './jobs/group-commit';
+export { inBatches } from './jobs/in-batches';
 export { PeriodicJob } from './jobs/periodic-job';
 export { periodicJobProvider } from './jobs/periodic-job.provider';
 export { Outbox } from './outbox/outbox';

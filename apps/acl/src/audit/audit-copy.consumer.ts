@@ -19,8 +19,9 @@ import {
 } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { AUDIT_STREAM, auditSubject } from '@media/contracts';
+import type { AuditEntry } from '@media/core';
 import { InjectConfig } from '@media/kernel';
-import { isInProcess, natsConnectionOptions } from '@media/messaging';
+import { inBatches, isInProcess, natsConnectionOptions } from '@media/messaging';
 import type { AclConfig } from '../config';
 import { AuditCopyService } from './audit-copy.service';
 import { asAuditEntry, auditMessageProblem } from './audit-message';
@@ -42,8 +43,9 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
 
 /**
  * Feeds acl's merged copy (`audit_all`) from the AUDIT stream (`audit.<app>`, one message per
- * sealed entry): one durable pull consumer shared by acl's replicas, an entry stored before its
- * message is acked, redelivery harmless (`(app, seq)` is unique). Creates the stream when no
+ * sealed entry): one durable pull consumer shared by acl's replicas, the entries a pull brought
+ * meanwhile stored together (`inBatches`), each before its message is acked, redelivery harmless
+ * (`(app, seq)` is unique). Creates the stream when no
  * app has yet, with the EVENTS stream's retention (limits, file storage, EVENTS_* limits).
  */
 @Injectable()
@@ -108,7 +110,7 @@ export class AuditCopyConsumer implements OnApplicationBootstrap, OnApplicationS
               break;
             }
         })();
-        for await (const message of messages) await this.handle(message);
+        await inBatches(messages, CONSUME.max_messages, (batch) => this.handleBatch(batch));
       } catch (error) {
         if (this.closing) break;
         attempt++;
@@ -160,8 +162,33 @@ export class AuditCopyConsumer implements OnApplicationBootstrap, OnApplicationS
       .catch(async () => jsm.consumers.update(AUDIT_STREAM, this.durable, settings));
   }
 
-  /** Stores one entry and acks it; a malformed one is logged and dropped, a failure retried. */
-  private async handle(message: JsMsg): Promise<void> {
+  /**
+   * Stores what a pull brought meanwhile together (one statement), then acks it; a malformed
+   * message is logged and dropped, and when the batch fails each entry is stored on its own.
+   */
+  private async handleBatch(batch: JsMsg[]): Promise<void> {
+    const readable: { message: JsMsg; entry: AuditEntry }[] = [];
+    for (const message of batch) {
+      const entry = this.read(message);
+      if (entry) readable.push({ message, entry });
+    }
+    if (readable.length > 1) {
+      try {
+        await this.copy.store(readable.map(({ entry }) => entry));
+        for (const { message } of readable) message.ack();
+        return;
+      } catch (error) {
+        this.logger.warn(
+          { entries: readable.length, err: errorText(error) },
+          'Storing audit entries together failed; storing them one at a time',
+        );
+      }
+    }
+    for (const { message, entry } of readable) await this.storeOne(message, entry);
+  }
+
+  /** The message's sealed entry; a message that is not one is logged and terminated. */
+  private read(message: JsMsg): AuditEntry | undefined {
     let parsed: unknown;
     try {
       parsed = message.json<unknown>();
@@ -169,16 +196,19 @@ export class AuditCopyConsumer implements OnApplicationBootstrap, OnApplicationS
       parsed = undefined;
     }
     const problem = auditMessageProblem(message.subject, parsed);
-    if (problem) {
-      this.logger.error(
-        { subject: message.subject, stream_seq: message.seq, problem },
-        'Dropped an AUDIT message that is not a sealed entry',
-      );
-      message.term();
-      return;
-    }
+    if (!problem) return asAuditEntry(parsed);
+    this.logger.error(
+      { subject: message.subject, stream_seq: message.seq, problem },
+      'Dropped an AUDIT message that is not a sealed entry',
+    );
+    message.term();
+    return undefined;
+  }
+
+  /** Stores one entry and acks it; a failure is redelivered later, with a doubling delay. */
+  private async storeOne(message: JsMsg, entry: AuditEntry): Promise<void> {
     try {
-      await this.copy.store(asAuditEntry(parsed));
+      await this.copy.store([entry]);
       message.ack();
     } catch (error) {
       const delay = Math.min(60_000, 1_000 * 2 ** Math.min(6, message.info.deliveryCount - 1));

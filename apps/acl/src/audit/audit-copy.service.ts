@@ -56,42 +56,55 @@ export class AuditCopyService {
   }
 
   /**
-   * Stores one entry; a redelivered one (same app and seq) changes nothing. A different entry at
-   * a seq already held is not taken: the copy keeps what it first saw, and says so.
+   * Stores entries (those the stream brought together, in one statement); a redelivered one
+   * (same app and seq) changes nothing. A different entry at a seq already held is not taken:
+   * the copy keeps what it first saw, and says so.
    */
-  async store(entry: AuditEntry): Promise<void> {
-    const inserted: { hash: string }[] = await this.dataSource.query(
+  async store(entries: readonly AuditEntry[]): Promise<void> {
+    const rows = entries.map((entry) => ({
+      app: entry.app,
+      seq: entry.seq,
+      id: entry.id,
+      at: entry.at,
+      action: entry.action,
+      actor_type: entry.actor.type,
+      actor_id: entry.actor.id,
+      actor_name: entry.actor.name,
+      resource_type: entry.resource.type,
+      resource_id: entry.resource.id,
+      request_id: entry.request_id,
+      cause: entry.cause,
+      changes: entry.changes,
+      prev_hash: entry.prev_hash,
+      hash: entry.hash,
+    }));
+    const inserted: { app: string; seq: string }[] = await this.dataSource.query(
       `INSERT INTO audit_all (app, seq, id, at, action, actor_type, actor_id, actor_name, resource_type,
                               resource_id, request_id, cause, changes, prev_hash, hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-       ON CONFLICT (app, seq) DO NOTHING RETURNING hash`,
-      [
-        entry.app,
-        entry.seq,
-        entry.id,
-        entry.at,
-        entry.action,
-        entry.actor.type,
-        entry.actor.id,
-        entry.actor.name,
-        entry.resource.type,
-        entry.resource.id,
-        entry.request_id,
-        entry.cause,
-        JSON.stringify(entry.changes),
-        entry.prev_hash,
-        entry.hash,
-      ],
+       SELECT app, seq, id, at, action, actor_type, actor_id, actor_name, resource_type,
+              resource_id, request_id, cause, changes, prev_hash, hash
+         FROM jsonb_to_recordset($1::jsonb) AS r(app text, seq bigint, id uuid, at timestamptz,
+              action text, actor_type text, actor_id text, actor_name text, resource_type text,
+              resource_id text, request_id text, cause text, changes jsonb, prev_hash text, hash text)
+       ON CONFLICT (app, seq) DO NOTHING RETURNING app, seq`,
+      [JSON.stringify(rows)],
     );
-    if (inserted.length > 0) return;
-    const [held]: { hash: string }[] = await this.dataSource.query(
-      `SELECT hash FROM audit_all WHERE app = $1 AND seq = $2`,
-      [entry.app, entry.seq],
+    if (inserted.length === entries.length) return;
+    const copied = new Set(inserted.map((row) => `${row.app}:${row.seq}`));
+    const others = entries.filter((entry) => !copied.has(`${entry.app}:${entry.seq}`));
+    const held: { app: string; seq: string; hash: string }[] = await this.dataSource.query(
+      `SELECT a.app, a.seq, a.hash
+         FROM audit_all a JOIN jsonb_to_recordset($1::jsonb) AS r(app text, seq bigint) USING (app, seq)`,
+      [JSON.stringify(others.map(({ app, seq }) => ({ app, seq })))],
     );
-    if (held && held.hash !== entry.hash)
-      this.logger.error(
-        { app: entry.app, seq: entry.seq, held: held.hash, received: entry.hash },
-        'An audit entry differs from the one already copied at its seq; the copy keeps the first',
-      );
+    const heldHash = new Map(held.map((row) => [`${row.app}:${row.seq}`, row.hash]));
+    for (const entry of others) {
+      const hash = heldHash.get(`${entry.app}:${entry.seq}`);
+      if (hash !== undefined && hash !== entry.hash)
+        this.logger.error(
+          { app: entry.app, seq: entry.seq, held: hash, received: entry.hash },
+          'An audit entry differs from the one already copied at its seq; the copy keeps the first',
+        );
+    }
   }
 }

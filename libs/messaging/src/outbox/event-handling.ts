@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
 import type { EventEnvelope } from '@media/contracts';
 import type { EventsConfig } from '@media/core';
+import { inBatches } from '../jobs/in-batches';
 import type { ConsumerProgress } from './consumer-progress';
 import {
   envelopeProblem,
@@ -77,25 +78,21 @@ export class EventHandling {
   }
 
   /**
-   * Group commit: the first message is applied at once, those that arrive meanwhile wait and are
-   * applied together next (at most `maxBatch`, a pull's batch, at a time), so a burst costs one
-   * transaction per batch and a lone event waits for nothing. The pull waits while a full batch
-   * is queued, so no more than about two batches are held unacknowledged.
+   * Group commit (`inBatches`): the first message is applied at once, those that arrive meanwhile
+   * are applied together next (at most `maxBatch`, a pull's batch, at a time), so a burst costs
+   * one transaction per batch and a lone event waits for nothing; the pull waits while a full
+   * batch is queued.
    */
-  private async handleInBatches(messages: ConsumerMessages, received: () => void): Promise<void> {
-    const queue: JsMsg[] = [];
-    let draining: Promise<void> | undefined;
-    const drain = async () => {
-      while (queue.length > 0) await this.handleBatch(queue.splice(0, this.maxBatch));
-    };
-    for await (const message of messages) {
-      this.held++;
-      received();
-      queue.push(message);
-      draining ??= drain().finally(() => (draining = undefined));
-      if (queue.length >= this.maxBatch) await draining;
-    }
-    await draining;
+  private handleInBatches(messages: ConsumerMessages, received: () => void): Promise<void> {
+    return inBatches(
+      messages,
+      this.maxBatch,
+      (batch) => this.handleBatch(batch),
+      () => {
+        this.held++;
+        received();
+      },
+    );
   }
 
   /** Applies messages together; any that cannot be read, or a failing batch, go one at a time. */
