@@ -45,8 +45,8 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
  * Feeds acl's merged copy (`audit_all`) from the AUDIT stream (`audit.<app>`, one message per
  * sealed entry): one durable pull consumer shared by acl's replicas, the entries a pull brought
  * meanwhile stored together (`inBatches`), each before its message is acked, redelivery harmless
- * (`(app, seq)` is unique). Creates the stream when no
- * app has yet, with the EVENTS stream's retention (limits, file storage, EVENTS_* limits).
+ * (`(app, seq)` is unique). Creates the stream when no app has yet, with the EVENTS stream's
+ * retention (limits, file storage, EVENTS_* limits).
  */
 @Injectable()
 export class AuditCopyConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -165,8 +165,9 @@ export class AuditCopyConsumer implements OnApplicationBootstrap, OnApplicationS
   /**
    * Stores what a pull brought meanwhile together (one statement), then acks it; a malformed
    * message is logged and dropped, and when the batch fails each entry is stored on its own.
+   * (Called by the pull loop; public for its unit test.)
    */
-  private async handleBatch(batch: JsMsg[]): Promise<void> {
+  async handleBatch(batch: JsMsg[]): Promise<void> {
     const readable: { message: JsMsg; entry: AuditEntry }[] = [];
     for (const message of batch) {
       const entry = this.read(message);

@@ -1,0 +1,76 @@
+import type { JsMsg } from '@nats-io/jetstream';
+import type { AuditEntry } from '@media/core';
+import type { AclConfig } from '../config';
+import { AuditCopyConsumer } from './audit-copy.consumer';
+import type { AuditCopyService } from './audit-copy.service';
+
+/** A sealed entry of assignment at `seq` (the hashes are not checked by the consumer). */
+const entry = (seq: number): AuditEntry => ({
+  id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
+  seq,
+  at: '2026-11-27T12:00:00.000Z',
+  app: 'assignment',
+  action: 'task.claimed',
+  actor: { type: 'user', id: 'u', name: 'Ana' },
+  resource: { type: 'task', id: 't' },
+  request_id: null,
+  cause: null,
+  changes: {},
+  prev_hash: '0'.repeat(64),
+  hash: 'a'.repeat(64),
+});
+
+/** A stand-in JetStream message carrying `payload`, recording how it was settled. */
+function message(payload: unknown) {
+  const settled: string[] = [];
+  const msg = {
+    subject: 'audit.assignment',
+    seq: 1,
+    info: { deliveryCount: 1 },
+    json: () => (typeof payload === 'string' ? JSON.parse(payload) : payload),
+    ack: () => settled.push('ack'),
+    nak: () => settled.push('nak'),
+    term: () => settled.push('term'),
+  };
+  return { msg: msg as unknown as JsMsg, settled };
+}
+
+/** A stand-in copy store: refuses any write that holds `poison`, records every write. */
+function standInCopy(poison: number) {
+  const writes: number[][] = [];
+  const store = (entries: readonly AuditEntry[]) => {
+    writes.push(entries.map((e) => e.seq));
+    return entries.some((e) => e.seq === poison) ? Promise.reject(new Error('refused')) : Promise.resolve();
+  };
+  return { copy: { store } as unknown as AuditCopyService, writes };
+}
+
+describe('AuditCopyConsumer.handleBatch (a stand-in copy store and stand-in messages)', () => {
+  it('stores a batch in one write and acks every message after it', async () => {
+    const { copy, writes } = standInCopy(-1);
+    const consumer = new AuditCopyConsumer({} as AclConfig, copy);
+    const messages = [1, 2, 3].map((seq) => message(entry(seq)));
+    await consumer.handleBatch(messages.map((m) => m.msg));
+    expect(writes).toEqual([[1, 2, 3]]);
+    expect(messages.map((m) => m.settled)).toEqual([['ack'], ['ack'], ['ack']]);
+  });
+
+  it('stores each entry on its own when the batch fails: the others acked, the failing one redelivered', async () => {
+    const { copy, writes } = standInCopy(2);
+    const consumer = new AuditCopyConsumer({} as AclConfig, copy);
+    const messages = [1, 2, 3].map((seq) => message(entry(seq)));
+    await consumer.handleBatch(messages.map((m) => m.msg));
+    expect(writes).toEqual([[1, 2, 3], [1], [2], [3]]);
+    expect(messages.map((m) => m.settled)).toEqual([['ack'], ['nak'], ['ack']]);
+  });
+
+  it('drops a malformed message (terminated, never stored) and stores the rest', async () => {
+    const { copy, writes } = standInCopy(-1);
+    const consumer = new AuditCopyConsumer({} as AclConfig, copy);
+    const good = message(entry(5));
+    const bad = message('not json');
+    await consumer.handleBatch([bad.msg, good.msg]);
+    expect(writes).toEqual([[5]]);
+    expect([bad.settled, good.settled]).toEqual([['term'], ['ack']]);
+  });
+});
