@@ -449,7 +449,7 @@ export const HEADLINES = {
       // [figure, value, unit, goal]
       return [
         ['soak: RSS slope ' + slope, summary('rss_slope_mib_per_h'), ' MiB/h', atMost(5, ' MiB/h')],
-        ['soak: used heap slope ' + slope, summary('heap_slope_mib_per_h'), ' MiB/h', atMost(5, ' MiB/h')],
+        ['soak: heap floor slope ' + slope, summary('heap_slope_mib_per_h'), ' MiB/h', atMost(5, ' MiB/h')],
         ['soak: p99 at the end ÷ p99 after the warm-up', summary('p99_end_vs_warmup'), '', atMost(1.1)],
         ['soak: largest RSS, all nine in one process', summary('rss_max_mib'), ' MiB', atMost(200, ' MiB')],
         [`soak: errors of ${count(summary('requests'))} requests`, summary('errors'), '', atMost(0)],
