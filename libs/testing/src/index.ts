@@ -4,6 +4,7 @@ export * from './databases';
 export * from './env';
 export * from './fences';
 export * from './http';
+export * from './raw-body';
 export * from './idempotency';
 export * from './jwks';
 export * from './migrations';

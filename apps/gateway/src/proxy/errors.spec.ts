@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { lingerOnClose, PayloadTooLarge } from '@media/core';
+import { sendDeclaredBody } from '@media/testing';
 import { refuseUpload } from './errors';
 
 /** The refused body's own budget: what is still read of a body that may end soon after it. */
@@ -16,32 +17,10 @@ async function refusingServer(): Promise<{ server: Server; sockets: Socket[]; po
   return { server, sockets, port: (server.address() as AddressInfo).port };
 }
 
-/** Sends a declared `size`-byte body as fast as the connection takes it; the answer once closed. */
-function sendBody(port: number, size: number): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    let answer = '';
-    const piece = Buffer.alloc(64 * 1024, 0x61);
-    let written = 0;
-    const pump = () => {
-      while (written < size && !socket.destroyed) {
-        const part = piece.subarray(0, Math.min(piece.length, size - written));
-        written += part.length;
-        if (!socket.write(part)) return void socket.once('drain', pump);
-      }
-    };
-    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
-    socket.on('error', () => undefined);
-    socket.once('close', () => resolve(answer));
-    socket.write(`POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: ${size}\r\n\r\n`);
-    pump();
-  });
-}
-
 describe('refuseUpload', () => {
   it('reads none of a body declared longer than its budget and the tail; the client still gets the 413', async () => {
     const { server, sockets, port } = await refusingServer();
-    const answer = await sendBody(port, 4 * 1024 * 1024);
+    const answer = await sendDeclaredBody(port, 4 * 1024 * 1024);
     server.close();
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     // At most what the parser had in hand with the head (the kernel's first reads), far below
@@ -52,7 +31,7 @@ describe('refuseUpload', () => {
   it('reads a body declared just over its budget to the end, and closes at once', async () => {
     const { server, sockets, port } = await refusingServer();
     const size = BUDGET + 16 * 1024;
-    const answer = await sendBody(port, size);
+    const answer = await sendDeclaredBody(port, size);
     server.close();
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(sockets[0].bytesRead).toBeGreaterThanOrEqual(size);

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { sendDeclaredBody } from '@media/testing';
 import { lingerOnClose, lingerReadingAtMost } from './connections';
 
 const LIMIT = 64 * 1024;
@@ -33,32 +34,10 @@ async function refusingServer(
   return { server, sockets, port: (server.address() as AddressInfo).port };
 }
 
-/** Sends a declared `size`-byte body as fast as the connection takes it; the answer and the close. */
-function sendBody(port: number, size: number): Promise<{ answer: string }> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    let answer = '';
-    const piece = Buffer.alloc(64 * 1024, 0x61);
-    let written = 0;
-    const pump = () => {
-      while (written < size && !socket.destroyed) {
-        const part = piece.subarray(0, Math.min(piece.length, size - written));
-        written += part.length;
-        if (!socket.write(part)) return void socket.once('drain', pump);
-      }
-    };
-    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
-    socket.on('error', () => undefined);
-    socket.once('close', () => resolve({ answer }));
-    socket.write(`POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: ${size}\r\n\r\n`);
-    pump();
-  });
-}
-
 describe('lingerOnClose', () => {
   it('reads no more than its bound of a longer body; the client still gets the answer', async () => {
     const { server, sockets, port } = await refusingServer(true);
-    const { answer } = await sendBody(port, 256 * 1024 * 1024);
+    const answer = await sendDeclaredBody(port, 256 * 1024 * 1024);
     server.close();
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     // What the handler read to see the limit passed (a few of the kernel's reads), then nothing.
@@ -67,7 +46,7 @@ describe('lingerOnClose', () => {
 
   it('reads on (and drops) the rest of a body without a bound, so a client still sending sees the answer', async () => {
     const { server, sockets, port } = await refusingServer(false);
-    const { answer } = await sendBody(port, 4 * 1024 * 1024);
+    const answer = await sendDeclaredBody(port, 4 * 1024 * 1024);
     server.close();
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(sockets[0].bytesRead).toBeGreaterThan(PAST_LIMIT);
@@ -76,7 +55,7 @@ describe('lingerOnClose', () => {
   it('reads a body that ends within its bound to the end, and closes at once', async () => {
     const { server, port } = await refusingServer(true);
     const started = performance.now();
-    const { answer } = await sendBody(port, LIMIT + TAIL / 2);
+    const answer = await sendDeclaredBody(port, LIMIT + TAIL / 2);
     server.close();
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     // Closed by the end of the body, not by the linger time.
