@@ -790,9 +790,15 @@ async function main() {
       ]).catch(() => ({}));
       if (used !== undefined) floor = Math.min(floor, used);
     };
+    let lastSampleAt = performance.now();
     const sample = async () => {
       const metrics = await scrape(metricsUrl, metricNames).catch(() => ({}));
-      const heapFloor = Math.min(floor, metrics.nodejs_heap_size_used_bytes ?? Number.POSITIVE_INFINITY);
+      // A sample right after another (the one that ends a phase) has too few readings for a floor.
+      const fullInterval = performance.now() - lastSampleAt >= (SAMPLE_S * 1000) / 2;
+      lastSampleAt = performance.now();
+      const heapFloor = fullInterval
+        ? Math.min(floor, metrics.nodejs_heap_size_used_bytes ?? Number.POSITIVE_INFINITY)
+        : Number.POSITIVE_INFINITY;
       floor = Number.POSITIVE_INFINITY;
       const entries = rec.takeInterval();
       const heap = metrics.nodejs_heap_size_used_bytes;
