@@ -4,6 +4,7 @@ describe('natsConnectionOptions', () => {
   it('takes user and password out of the URL', () => {
     expect(natsConnectionOptions('nats://content:s%40cret@nats:4222')).toEqual({
       servers: ['nats:4222'],
+      noAsyncTraces: true,
       user: 'content',
       pass: 's@cret',
     });
@@ -12,12 +13,16 @@ describe('natsConnectionOptions', () => {
   it('reads a lone user part as a token', () => {
     expect(natsConnectionOptions('nats://t0ken@nats:4222')).toEqual({
       servers: ['nats:4222'],
+      noAsyncTraces: true,
       token: 't0ken',
     });
   });
 
   it('keeps several servers and a default port, without credentials when none are given', () => {
-    expect(natsConnectionOptions('nats://a:4222, nats://b')).toEqual({ servers: ['a:4222', 'b:4222'] });
+    expect(natsConnectionOptions('nats://a:4222, nats://b')).toEqual({
+      servers: ['a:4222', 'b:4222'],
+      noAsyncTraces: true,
+    });
   });
 
   it('turns TLS on for tls:// URLs and for CA or client certificate files', () => {

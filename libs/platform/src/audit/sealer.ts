@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { PlatformConfig } from '@media/core';
 import { InjectConfig, APP_NAME } from '@media/kernel';
 import { PeriodicJob } from '@media/messaging';
-import { auditEntryOf, type AuditEntryRow, entryHash, GENESIS_HASH } from '@media/core';
+import { auditEntryOf, type AuditEntry, type AuditEntryRow, entryHash, GENESIS_HASH } from '@media/core';
 import { AuditPublisher } from './publisher';
 
 /** Entries sealed per transaction at most. */
@@ -41,9 +41,6 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
       retryAfter: Math.max(config.audit.sealInterval, 1_000),
       after: (sealed) => (sealed === BATCH ? 0 : config.audit.sealInterval),
       run: () => this.sealBatch(),
-      onResult: (sealed) => {
-        if (sealed > 0) this.publisher.soon();
-      },
     });
   }
 
@@ -65,7 +62,17 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
-  private sealBatch(): Promise<number> {
+  /**
+   * One pass: seals up to BATCH entries in one transaction, then hands them to the publisher, which
+   * publishes them without reading back what was just written when they follow its resume point.
+   */
+  private async sealBatch(): Promise<number> {
+    const sealed = await this.sealedInTransaction();
+    if (sealed.length > 0) this.publisher.sealed(sealed);
+    return sealed.length;
+  }
+
+  private sealedInTransaction(): Promise<AuditEntry[]> {
     return this.dataSource.transaction(async (manager) => {
       // One replica at a time, by a lock held for this transaction only: one pooled connection
       // per pass (a session lock would hold a second one, and two jobs each holding one while
@@ -74,7 +81,7 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
         'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
         [`audit-sealer:${this.app}`],
       );
-      if (!locked) return 0;
+      if (!locked) return [];
       const rows: UnsealedRow[] = await manager.query(
         `SELECT id, at, app, action, actor_type, actor_id, actor_name, resource_type, resource_id,
                 request_id, cause, changes
@@ -84,33 +91,32 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
           LIMIT $1`,
         [BATCH],
       );
-      if (rows.length === 0) return 0;
+      if (rows.length === 0) return [];
       const [head]: { seq: string; hash: string }[] = await manager.query(
         `SELECT seq, hash FROM audit_entries WHERE seq IS NOT NULL ORDER BY seq DESC LIMIT 1`,
       );
       let seq = head ? Number(head.seq) : (await this.prunedHead(manager)).seq;
       let prevHash = head ? head.hash : (await this.prunedHead(manager)).hash;
-      const ids: string[] = [];
-      const seqs: number[] = [];
-      const prevs: string[] = [];
-      const hashes: string[] = [];
+      const entries: AuditEntry[] = [];
       for (const row of rows) {
         seq += 1;
         const entry = auditEntryOf({ ...row, seq, prev_hash: prevHash, hash: '' });
-        const hash = entryHash(entry);
-        ids.push(row.id);
-        seqs.push(seq);
-        prevs.push(prevHash);
-        hashes.push(hash);
-        prevHash = hash;
+        entry.hash = entryHash(entry);
+        entries.push(entry);
+        prevHash = entry.hash;
       }
       await manager.query(
         `UPDATE audit_entries e SET seq = s.seq, prev_hash = s.prev_hash, hash = s.hash
            FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[]) AS s(id, seq, prev_hash, hash)
           WHERE e.id = s.id`,
-        [ids, seqs, prevs, hashes],
+        [
+          entries.map((e) => e.id),
+          entries.map((e) => e.seq),
+          entries.map((e) => e.prev_hash),
+          entries.map((e) => e.hash),
+        ],
       );
-      return rows.length;
+      return entries;
     });
   }
 
