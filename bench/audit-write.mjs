@@ -19,15 +19,19 @@
  * Env: NATS_URL (default: a nats-server this script starts, whose CPU per claim it reads too; with
  * NATS_PID, that of a given one), BUILD_DIST (the apps of another build's dist, e.g. the previous
  * build's, to compare; default this checkout's), BENCH_DATABASE_URL, CONNECTIONS (50), USERS (50), DURATION (seconds per run, 10),
- * ROUNDS (3: off, on per round), KEEP_DB=1. Writes bench/results/audit-write.json. Every run is
+ * ROUNDS (3: off, on per round), KEEP_DB=1, PROFILE_DIR (assignment runs with --cpu-prof into it, and
+ * the result names where its CPU per claim went, off and on: self time per package and the
+ * functions whose share grew most). Writes bench/results/audit-write.json. Every run is
  * checked: no error, no non-2xx; with the trigger on, one entry per claim, every one sealed and the
  * chain without gap.
  */
+import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { startAssignmentStack } from './lib/assignment-stack.mjs';
 import { claimRun, createClaimers } from './lib/claims.mjs';
+import { monotonicMicros, selfTime } from './lib/cpu-profile.mjs';
 import { backendsOf, cpuMs, cpuMsOf } from './lib/cpu-time.mjs';
 import { assert, dist, log, machine, withClient, writeResult } from './lib/seed-users.mjs';
 
@@ -38,6 +42,35 @@ const DURATION = Number(process.env.DURATION ?? 10);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const TASKS = Number(process.env.TASKS ?? 150_000);
 const STATEMENTS = Number(process.env.STATEMENTS ?? 2_000);
+const PROFILE_DIR = process.env.PROFILE_DIR ? resolve(process.env.PROFILE_DIR) : undefined;
+
+/**
+ * Assignment's self time per claim (µs) in the runs of each mode, by package and by function:
+ * `{ off, on, grew }`, `grew` the functions whose time per claim grew most from off to on.
+ */
+function profileOf(dir, windows) {
+  const [file] = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile'));
+  const perClaim = (audit, key) => {
+    const totals = new Map();
+    const runs = windows.filter((w) => w.audit === audit);
+    const claims = runs.reduce((sum, w) => sum + w.claims, 0);
+    for (const w of runs)
+      for (const row of selfTime(resolve(dir, file), { ...w, top: 400 })[key])
+        totals.set(
+          row[key === 'groups' ? 'group' : 'function'],
+          (totals.get(row[key === 'groups' ? 'group' : 'function']) ?? 0) + row.ms * 1000,
+        );
+    return new Map([...totals].map(([name, us]) => [name, Math.round(us / claims)]));
+  };
+  const table = (map, top) => Object.fromEntries([...map].sort((a, b) => b[1] - a[1]).slice(0, top));
+  const [offFns, onFns] = [perClaim('off', 'functions'), perClaim('on', 'functions')];
+  const grew = new Map([...onFns].map(([name, us]) => [name, us - (offFns.get(name) ?? 0)]));
+  return {
+    off: table(perClaim('off', 'groups'), 12),
+    on: table(perClaim('on', 'groups'), 12),
+    grew: table(grew, 20),
+  };
+}
 
 async function main() {
   // A nats-server of this run's own unless one is given: its CPU per claim is the AUDIT stream's
@@ -50,7 +83,10 @@ async function main() {
     natsUrl: NATS_URL,
     env: { ESCALATION_CHECK_INTERVAL: '1h' },
     distDir: process.env.BUILD_DIST ? resolve(process.env.BUILD_DIST) : undefined,
+    nodeArgs: PROFILE_DIR ? { assignment: ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] } : {},
   });
+  const windows = [];
+  let result;
   try {
     const tokens = await createClaimers(stack, USERS);
     log(`${tokens.length} acl users created`);
@@ -125,11 +161,13 @@ async function main() {
           const before = { claimed: await claimed(), entries: await entries() };
           const load = loadavg()[0];
           const cpu = await cpuNow();
+          const from = monotonicMicros();
           const result = await claimRun(stack.urls.assignment, ids, tokens, cursor, {
             connections: CONNECTIONS,
             duration: DURATION,
           });
           await settled();
+          windows.push({ audit, from, to: monotonicMicros(), claims: 0 });
           const after = { claimed: await claimed(), entries: await entries() };
           const cpuPerClaim = await cpu.perClaim(after.claimed - before.claimed);
           assert(
@@ -141,6 +179,7 @@ async function main() {
             newlyClaimed >= result['2xx'] && newlyClaimed <= result['2xx'] + CONNECTIONS,
             `${audit}: ${result['2xx']} 200s but ${newlyClaimed} tasks claimed`,
           );
+          windows.at(-1).claims = newlyClaimed;
           const newEntries = after.entries - before.entries;
           assert(
             audit === 'on' ? newEntries === newlyClaimed : newEntries === 0,
@@ -221,7 +260,7 @@ async function main() {
         (summary.on.claims_per_second_median / summary.off.claims_per_second_median).toFixed(2),
       );
       log(`audit on / off: ${summary.on_over_off}x`);
-      await writeResult('audit-write.json', {
+      result = {
         benchmark:
           'claims per second (endpoint 4) with the audit row trigger on tasks enabled vs disabled, same run',
         measured_at: new Date().toISOString(),
@@ -237,12 +276,17 @@ async function main() {
         summary,
         runs,
         statement,
-      });
+      };
     });
   } finally {
     await stack.stop();
     await nats?.stop();
   }
+  if (PROFILE_DIR) {
+    result.assignment_self_us_per_claim = profileOf(PROFILE_DIR, windows);
+    log(JSON.stringify(result.assignment_self_us_per_claim, null, 1));
+  }
+  await writeResult('audit-write.json', result);
 }
 
 main().catch((error) => {

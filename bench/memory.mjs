@@ -13,7 +13,8 @@
  *   npm run build --silent && node bench/memory.mjs
  *
  * Env: NATS_URL, LOAD_SECONDS (600), CONNECTIONS (16), IDLE_SECONDS (5), NODE_ARGS (acl's node
- * flags; by default the image's NODE_OPTIONS from the Dockerfile, `NODE_ARGS=` for none).
+ * flags; by default the image's NODE_OPTIONS from the Dockerfile, `NODE_ARGS=` for none),
+ * MALLOC_ARENA_MAX (glibc's arenas; by default the image's, from the Dockerfile).
  * Writes bench/results/memory.json.
  */
 import { randomBytes } from 'node:crypto';
@@ -33,8 +34,10 @@ const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 600);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
 const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 5);
 /** The image's NODE_OPTIONS (Dockerfile), so that acl runs as deployed; NODE_ARGS replaces them. */
-const IMAGE_NODE_OPTIONS =
-  /NODE_OPTIONS=(\S+)/.exec(readFileSync(join(root, 'Dockerfile'), 'utf8'))?.[1] ?? '';
+const DOCKERFILE = readFileSync(join(root, 'Dockerfile'), 'utf8');
+const IMAGE_NODE_OPTIONS = /NODE_OPTIONS=(\S+)/.exec(DOCKERFILE)?.[1] ?? '';
+/** The image's glibc arena limit (Dockerfile), which bounds what a burst leaves in malloc. */
+const MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX ?? /MALLOC_ARENA_MAX=(\d+)/.exec(DOCKERFILE)?.[1];
 const NODE_ARGS = (process.env.NODE_ARGS ?? IMAGE_NODE_OPTIONS).split(/\s+/).filter(Boolean);
 const PROBE = join(root, 'bench', 'lib', 'memory-probe.cjs');
 
@@ -104,6 +107,7 @@ async function main() {
       ADMIN_PASSWORD: admin.password,
       LOG_LEVEL: 'info',
       MEMORY_PROBE_FILE: probeFile,
+      ...(MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX } : {}),
     },
     { nodeArgs: ['--require', PROBE, ...NODE_ARGS] },
   );
@@ -141,6 +145,7 @@ async function main() {
         connections: CONNECTIONS,
         idle_seconds: IDLE_SECONDS,
         node_args: NODE_ARGS,
+        malloc_arena_max: MALLOC_ARENA_MAX ?? null,
       },
       idle: breakdown(idle),
       after_load: breakdown(afterLoad),
