@@ -113,13 +113,29 @@ export const HEADLINES = {
         `memory of one app process after ${count(get(r, ['settings', 'load_seconds']))} s of load (acl, RSS)`,
         get(r, ['after_load', 'rss_mib']),
         ' MiB',
-        atMost(120, ' MiB'),
+        atMost(130, ' MiB'),
       ),
       row(
         'RSS growth over the last quarter of that load (acl)',
         get(r, ['load', 'rss_last_quarter_growth_mib']),
         ' MiB',
         atMost(5, ' MiB'),
+      ),
+    ],
+  },
+  'acl-get-many.mjs': {
+    file: 'acl-get-many.json',
+    rows: (r) => [
+      row(
+        'NATS `acl.users.get-many` (100 ids), Nest client p50, one request at a time',
+        get(r, ['sequential', 'acl_nest', 'p50_ms']),
+        ' ms',
+        atMost(2, ' ms'),
+      ),
+      row(
+        'the same, its statement alone from a pool in the bench, p50',
+        get(r, ['sequential', 'sql', 'p50_ms']),
+        ' ms',
       ),
     ],
   },
