@@ -14,7 +14,9 @@
  * ROUNDS (2, interleaved gateway/direct), KEEP_DB=1, BEFORE_DIST (another build's dist directory:
  * its acl, assignment and gateway run as a second stack on databases of their own, and every round
  * measures both builds one after the other, so the two meet the same machine; its figures go to
- * `before_build` and `summary.gateway_over_before`). Writes bench/results/assignment-claims.json.
+ * `before_build` and `summary.gateway_over_before`; each stack then gets a nats-server of its own,
+ * since two acl on one server would answer each other's requests from the wrong database).
+ * Writes bench/results/assignment-claims.json.
  * Every run is checked: no error, no non-2xx, and the database holds as many newly CLAIMED tasks
  * as 200s were counted. Compare ratios: client, apps and PostgreSQL share this machine's 2 cores.
  */
@@ -23,7 +25,7 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { startAssignmentStack } from './lib/assignment-stack.mjs';
 import { claimRun, createClaimers } from './lib/claims.mjs';
-import { assert, log, machine, writeResult } from './lib/seed-users.mjs';
+import { assert, dist, log, machine, writeResult } from './lib/seed-users.mjs';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
@@ -35,7 +37,8 @@ const TASKS = Number(process.env.TASKS ?? 80_000);
 const SEQUENTIAL = Number(process.env.SEQUENTIAL ?? 200);
 /** Another build's dist (e.g. the previous build's, built in a scratch worktree): measured beside this one. */
 const BEFORE_DIST = process.env.BEFORE_DIST;
-const { Client } = createRequire(import.meta.url)('pg');
+const require = createRequire(import.meta.url);
+const { Client } = require('pg');
 
 /** A connection to `url` (closed by the caller). */
 async function connect(url) {
@@ -114,9 +117,10 @@ async function main() {
   if (BEFORE_DIST) builds.push({ name: 'before', distDir: resolve(BEFORE_DIST) });
   try {
     for (const build of builds) {
+      if (BEFORE_DIST) build.nats = await require(dist('libs/testing/src/nats-server.js')).startNats();
       build.stack = await startAssignmentStack({
         prefix: build.name === 'this' ? 'bench_assignment_claims' : 'bench_assignment_claims_before',
-        natsUrl: NATS_URL,
+        natsUrl: build.nats?.url ?? NATS_URL,
         env: { ESCALATION_CHECK_INTERVAL: '1h' },
         distDir: build.distDir,
       });
@@ -205,7 +209,7 @@ async function main() {
       machine: host,
       setup:
         'acl, assignment and the gateway from dist (LOG_LEVEL info to files), each app on its own database, ' +
-        `NATS ${NATS_URL}; autocannon in this process; all on one machine` +
+        `NATS ${BEFORE_DIST ? 'a nats-server of its own per build' : NATS_URL}; autocannon in this process; all on one machine` +
         (beside ? `; beside them the same three of ${BEFORE_DIST}, rounds interleaved` : ''),
       connections: CONNECTIONS,
       users: USERS,
@@ -225,6 +229,7 @@ async function main() {
     for (const build of builds) {
       await build.db?.end();
       await build.stack?.stop();
+      await build.nats?.stop();
     }
   }
 }
