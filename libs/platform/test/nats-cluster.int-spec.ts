@@ -363,14 +363,16 @@ it('keeps events in the outbox while quorum is lost, reports the stalled consume
   );
   expect(unpublished[0].n).toBe(0);
 
-  // And once it moves again, readiness no longer names it.
+  // And once it moves again, readiness no longer names it, nor any idle consumer once its leader
+  // answers its pull again (as long after quorum returns as the quorum test below allows: an
+  // election can come twice on a loaded machine, docs/operations/nats-cluster.md).
   const recovered = await eventually(
     () => call(fixture.base, '/health/ready'),
     (res) => res.body?.details?.events?.stalled?.length === 0,
-    20_000,
+    90_000,
   );
   expect(recovered.body.details.events.stalled).toEqual([]);
-}, 240_000);
+}, 330_000);
 
 it('spreads connections again over nodes that rejoin after a failover', async () => {
   // Clients set up as the platform sets up its own three connections per app.
