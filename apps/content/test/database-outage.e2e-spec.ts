@@ -106,5 +106,7 @@ describe('a session ended by pg_terminate_backend', () => {
     } finally {
       await admin.end();
     }
-  });
+    // Longer than its waits (20 s for the stack, 30 s for the session on the lock) and the retry:
+    // Jest's default 30 s cut it short on a loaded machine.
+  }, 90_000);
 });
