@@ -4,7 +4,7 @@
  * nats-server of its own that this script starts (JetStream in a temporary directory) and hands
  * to the tests as TEST_NATS_URL:
  *
- *   - e2e, in E2E_SHARDS shards (default 1): each shard is a Jest run of its own with
+ *   - e2e, in E2E_SHARDS shards (default 2): each shard is a Jest run of its own with
  *     `--shard=<i>/<n>` (scripts/jest-sequencer.js deals the files by their time of an earlier
  *     run), whose global setup boots a whole stack of its own: every app on its NATS, fresh
  *     databases named after the run, free ports, its own log and storage directories. A shard's
@@ -42,11 +42,10 @@ function run(command, args, env = process.env) {
 }
 
 /**
- * One by default: two took a clean-clone `.ci/run` on 2 cores from 17.3 to 12.7 min, but under
- * their heavier load two of three such runs each found a test's time bound too short (both since
- * widened); two becomes the default once sharded runs pass in a row (docs/benchmarks.md).
+ * Two by default: on 2 cores they took a clean-clone `.ci/run` from 17.3 to 12.7 min
+ * (docs/benchmarks.md); `E2E_SHARDS=1` runs every e2e file against one stack.
  */
-const shards = Number(process.env.E2E_SHARDS ?? 1);
+const shards = Number(process.env.E2E_SHARDS ?? 2);
 if (!Number.isInteger(shards) || shards < 1)
   throw new Error(`E2E_SHARDS must be a whole number ≥ 1, not ${process.env.E2E_SHARDS}`);
 
