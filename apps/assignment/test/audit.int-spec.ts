@@ -109,6 +109,40 @@ describe('entries of changes', () => {
     expect(created.changes.node_preview_name).toEqual([null, 'Audit me']);
   });
 
+  it('records an update as the columns it changed only: to and from null, a long text as its SHA-256, none for an ignored column alone', async () => {
+    const id = await createTask({ node_instructions: 'short' });
+    await sealedEntries(harness.db, { type: 'task', id }, 1);
+    // An ignored column alone (updated_at) is no change: no entry.
+    await queryDatabase(
+      harness.db,
+      `UPDATE tasks SET updated_at = now() + interval '1 minute' WHERE id = $1`,
+      [id],
+    );
+    expect(await recordedEntries(harness.db, id)).toBe(1);
+    const long = 'x'.repeat(1_500);
+    await queryDatabase(
+      harness.db,
+      `UPDATE tasks SET node_instructions = $2, due_at = '2030-01-02T03:04:05.678Z', entity_reference = NULL,
+                        updated_at = now() + interval '2 minutes'
+        WHERE id = $1`,
+      [id, long],
+    );
+    await queryDatabase(harness.db, `UPDATE tasks SET due_at = NULL, escalation_level = 2 WHERE id = $1`, [
+      id,
+    ]);
+    const [, changed, cleared] = await sealedEntries(harness.db, { type: 'task', id }, 3);
+    const digest = createHash('sha256').update(long, 'utf8').digest('hex');
+    // A timestamp is recorded in the session's time zone: compared as an instant.
+    const due = Date.parse('2030-01-02T03:04:05.678Z');
+    expect(changed.changes).toEqual({
+      node_instructions: ['short', `sha256:${digest}`],
+      due_at: [null, expect.any(String)],
+    });
+    expect(Date.parse(changed.changes.due_at[1] as string)).toBe(due);
+    expect(cleared.changes).toEqual({ due_at: [expect.any(String), null], escalation_level: [0, 2] });
+    expect(Date.parse(cleared.changes.due_at[0] as string)).toBe(due);
+  });
+
   it('leaves no entry for a refused change', async () => {
     const id = await createTask({ required_permissions_snapshot: [{ code: 'users:admin' }] });
     await sealedEntries(harness.db, { type: 'task', id }, 1);
