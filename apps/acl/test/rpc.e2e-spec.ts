@@ -73,6 +73,8 @@ describe('acl.users.get-many', () => {
       await createUser({ roles: ['SALES', 'CORRESPONDENT'], groups: [groups[0]] }),
       await createUser({ roles: ['ADMIN', 'EDITOR', 'CM'], groups }),
       await createUser({}),
+      // The same set of roles as the first, named in another order: one union for both.
+      await createUser({ roles: ['CORRESPONDENT', 'SALES'] }),
     ];
     const ids = users.map((u) => u.id);
     const together = (await ask('acl.users.get-many', { ids })).response;
@@ -83,9 +85,13 @@ describe('acl.users.get-many', () => {
       ['CORRESPONDENT', 'SALES'],
       ['ADMIN', 'CM', 'EDITOR'],
       [],
+      ['CORRESPONDENT', 'SALES'],
     ]);
     expect(together[1].groups).toEqual([...groups].sort());
     expect(together[1].permissions[0]).toBe('*');
+    expect(together[0].permissions.length).toBeGreaterThan(0);
+    expect(together[3].permissions).toEqual(together[0].permissions);
+    expect(together[2].permissions).toEqual([]);
   });
 
   it('answers [] for no ids', async () => {

@@ -70,9 +70,11 @@ const LOAD_ONE = new PreparedQuery<UserRow>(
 
 /**
  * The references of the users whose ids are in `$1`, set-based (one scan of each table for all of
- * them, where the subqueries above would run three times per user): `roles_of`, `groups_of` and
- * `permissions_of`, one row per user that has any, in the orders of the subqueries above. For
- * 100 users, 0.6 ms of execution against 1.4 ms (docs/benchmarks.md, "Prepared statements").
+ * them, where the subqueries above would run three times per user): `roles_of` and `groups_of`,
+ * one row per user that has any, in the orders of the subqueries above, and `permissions_of`, the
+ * union of each distinct set of roles among them (users mostly share a few sets: the union is
+ * sorted and deduplicated once per set, not once per user, which was more than half of the
+ * statement for 100 users of one role; docs/benchmarks.md, "acl.users.get-many").
  */
 const REFERENCE_CTES = `
   roles_of AS (
@@ -82,10 +84,12 @@ const REFERENCE_CTES = `
     SELECT gm.user_id, array_agg(gm.group_id ORDER BY gm.group_id)::text[] AS groups
       FROM group_members gm WHERE gm.user_id = ANY($1::uuid[]) GROUP BY gm.user_id),
   permissions_of AS (
-    SELECT ur.user_id,
-           array_agg(DISTINCT p.permission COLLATE "C" ORDER BY p.permission COLLATE "C")::text[] AS permissions
-      FROM user_roles ur JOIN roles r ON r.code = ur.role_code, unnest(r.permissions) AS p(permission)
-     WHERE ur.user_id = ANY($1::uuid[]) GROUP BY ur.user_id)`;
+    SELECT s.roles,
+           ARRAY(SELECT DISTINCT p.permission COLLATE "C"
+                   FROM roles r, unnest(r.permissions) AS p(permission)
+                  WHERE r.code = ANY (s.roles)
+                  ORDER BY 1)::text[] AS permissions
+      FROM (SELECT DISTINCT roles FROM roles_of) AS s)`;
 
 /** Joins the reference CTEs to the ids in `u.id`; a user without any gets empty arrays. */
 const REFERENCE_COLUMNS = `
@@ -94,7 +98,7 @@ const REFERENCE_COLUMNS = `
 const REFERENCE_JOINS = `
   LEFT JOIN roles_of ro ON ro.user_id = u.id
   LEFT JOIN groups_of go ON go.user_id = u.id
-  LEFT JOIN permissions_of po ON po.user_id = u.id`;
+  LEFT JOIN permissions_of po ON po.roles = ro.roles`;
 
 /**
  * Profiles of many users (`acl.users.get-many`): the columns a profile shows, no timestamps (their
