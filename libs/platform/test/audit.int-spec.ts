@@ -786,7 +786,7 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
         await db.query('ANALYZE audit_entries');
         const { rows } = await db.query<{ 'QUERY PLAN': { Plan: Record<string, unknown> }[] }>(
           `EXPLAIN (ANALYZE, FORMAT JSON) ${UNPUBLISHED_ENTRIES}`,
-          [200],
+          [3000, 200],
         );
         await db.query('ROLLBACK');
         return rows[0]['QUERY PLAN'][0].Plan;

@@ -26,14 +26,14 @@ const BATCH = 200;
 const HANDED_MAX = 1_000;
 
 /**
- * The next sealed entries the stream does not have yet ($1 at most). The resume point is a
- * scalar subquery so that it bounds the index range on seq: joined as a table it only filtered,
- * and every pass read the chain from its first entry (a pass every AUDIT_SEAL_INTERVAL under
- * load, each longer as the chain grew).
+ * The next sealed entries the stream does not have yet: after the resume point $1 (read from
+ * `audit_published` by the caller), $2 at most. The resume point is a value, so it bounds the
+ * index range on seq: joined as a table it only filtered, and every pass read the chain from its
+ * first entry (a pass every AUDIT_SEAL_INTERVAL under load, each longer as the chain grew).
  */
 export const UNPUBLISHED_ENTRIES = `SELECT e.* FROM audit_entries e
-  WHERE e.seq IS NOT NULL AND e.seq > (SELECT seq FROM audit_published)
-  ORDER BY e.seq LIMIT $1`;
+  WHERE e.seq IS NOT NULL AND e.seq > $1
+  ORDER BY e.seq LIMIT $2`;
 /**
  * Entries this process's sealer just sealed, kept so that the publisher need not read back what
  * was just written (the rows, their JSON and their dates parsed again: a tenth of what the trail
@@ -129,10 +129,11 @@ export class AuditPublisher implements OnApplicationBootstrap, OnApplicationShut
 
   /** The next entries the stream does not have: handed by the sealer when they are next, else read. */
   private async unpublished(): Promise<AuditEntry[]> {
-    const [resume]: { seq: string }[] = await this.dataSource.query(`SELECT seq FROM audit_published`);
-    const handed = resume ? this.handed.after(Number(resume.seq), BATCH) : [];
+    const [{ seq }]: { seq: string }[] = await this.dataSource.query(`SELECT seq FROM audit_published`);
+    const resume = Number(seq);
+    const handed = this.handed.after(resume, BATCH);
     if (handed.length > 0) return handed;
-    const rows: AuditEntryRow[] = await this.dataSource.query(UNPUBLISHED_ENTRIES, [BATCH]);
+    const rows: AuditEntryRow[] = await this.dataSource.query(UNPUBLISHED_ENTRIES, [resume, BATCH]);
     return rows.map(auditEntryOf);
   }
 
