@@ -42,7 +42,7 @@ function run(command, args, env = process.env) {
 }
 
 /**
- * Two by default: on 2 cores they took a clean-clone `.ci/run` from 17.3 to 12.7 min
+ * Two by default: on 2 cores they took a clean-clone `.ci/run` from 16.3–17.3 to 12.7–14.3 min
  * (docs/benchmarks.md); `E2E_SHARDS=1` runs every e2e file against one stack.
  */
 const shards = Number(process.env.E2E_SHARDS ?? 2);
