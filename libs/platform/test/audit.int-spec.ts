@@ -774,7 +774,7 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
     it('reads what follows its resume point, not the chain from its first entry', async () => {
       const plan = await direct(url, async (db) => {
         // In a transaction rolled back, which the fixture's own publisher never sees: 3,000
-        // sealed entries the stream already has, and 5 it does not.
+        // sealed entries the stream already has (the resume point, 3,000), and 5 it does not.
         await db.query('BEGIN');
         await db.query(
           `INSERT INTO audit_entries (seq, app, action, actor_type, actor_id, resource_type, resource_id, prev_hash, hash)
@@ -782,7 +782,6 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
              FROM generate_series(1, 3005) AS g`,
           [APP],
         );
-        await db.query('UPDATE audit_published SET seq = 3000');
         await db.query('ANALYZE audit_entries');
         const { rows } = await db.query<{ 'QUERY PLAN': { Plan: Record<string, unknown> }[] }>(
           `EXPLAIN (ANALYZE, FORMAT JSON) ${UNPUBLISHED_ENTRIES}`,
