@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { APPS, type AppName } from '@media/contracts';
-import { findFreePort } from '../src/ports';
+import { freePort } from '@media/testing';
 
 /** Helpers of the tests that run the embedded default as a user does. */
 
@@ -24,9 +24,13 @@ export function pathWithoutNats(path: string): string {
     .join(delimiter);
 }
 
+/**
+ * One port per app, all different: reserved like every test's ports, since the OS may hand out a
+ * port it just handed out again once nothing listens on it (a run failed on two apps given one).
+ */
 export async function freePorts(): Promise<Record<AppName, number>> {
   const ports = {} as Record<AppName, number>;
-  for (const app of Object.keys(APPS) as AppName[]) ports[app] = await findFreePort();
+  for (const app of Object.keys(APPS) as AppName[]) ports[app] = await freePort();
   return ports;
 }
 
