@@ -19,18 +19,24 @@
  *
  *   npm run build --silent && node bench/acl-get-many.mjs
  *
- * Env: NATS_URL, REQUESTS (1000), ROUNDS (5). Writes bench/results/acl-get-many.json.
+ * With PROFILE=1, acl runs under `node --cpu-prof` and, after the rounds, serves REQUESTS more from
+ * the bare client in one window: acl's self time per request, by package and by function
+ * (bench/lib/cpu-profile.mjs), goes into the result as `acl_profile`.
+ *
+ * Env: NATS_URL, REQUESTS (1000), ROUNDS (5), PROFILE. Writes bench/results/acl-get-many.json.
  */
 import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { Logger } from '@nestjs/common';
 import { ClientProxyFactory, Transport } from '@nestjs/microservices';
 import { firstValueFrom } from 'rxjs';
 import { logIn, percentiles } from './lib/app-server.mjs';
+import { monotonicMicros, selfTime } from './lib/cpu-profile.mjs';
 import { freePort, startProcess, waitReady } from './lib/processes.mjs';
 import { assert, benchDatabase, dist, log, writeResult } from './lib/seed-users.mjs';
 
@@ -47,6 +53,7 @@ const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const USERS = 100;
 const TICKS_PER_S = Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
 const SUBJECT = 'acl.users.get-many';
+const PROFILE = process.env.PROFILE === '1';
 
 const round3 = (x) => Number(x.toFixed(3));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
@@ -104,18 +111,27 @@ async function main() {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const admin = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
-  const { child, logFile, stop } = startProcess('get-many-acl', dist('apps/acl/src/main.js'), {
-    NATS_URL,
-    PORT: String(port),
-    DATABASE_URL: db.url,
-    CURSOR_SECRET: randomBytes(32).toString('hex'),
-    JWT_PRIVATE_KEY: keys.privateKeyPem,
-    JWT_JWKS_URL: `${base}/acl/.well-known/jwks.json`,
-    ADMIN_EMAIL: admin.email,
-    ADMIN_PASSWORD: admin.password,
-    LOG_LEVEL: 'info',
-  });
+  const profiles = PROFILE ? mkdtempSync(join(tmpdir(), 'bench-get-many-profile-')) : undefined;
+  const nodeArgs = profiles ? ['--cpu-prof', `--cpu-prof-dir=${profiles}`] : [];
+  const { child, logFile, stop } = startProcess(
+    'get-many-acl',
+    dist('apps/acl/src/main.js'),
+    {
+      NATS_URL,
+      PORT: String(port),
+      DATABASE_URL: db.url,
+      CURSOR_SECRET: randomBytes(32).toString('hex'),
+      JWT_PRIVATE_KEY: keys.privateKeyPem,
+      JWT_JWKS_URL: `${base}/acl/.well-known/jwks.json`,
+      ADMIN_EMAIL: admin.email,
+      ADMIN_PASSWORD: admin.password,
+      LOG_LEVEL: 'info',
+    },
+    { nodeArgs },
+  );
   let here;
+  let profileWindow;
+  let report;
   const nc = await connect({ servers: NATS_URL });
   const nest = ClientProxyFactory.create({ transport: Transport.NATS, options: { servers: [NATS_URL] } });
   try {
@@ -165,6 +181,11 @@ async function main() {
     }
     echo.unsubscribe();
     responder.unsubscribe();
+    if (profiles) {
+      profileWindow = { from: monotonicMicros() };
+      for (let i = 0; i < REQUESTS; i++) await cases.acl_bare();
+      profileWindow.to = monotonicMicros();
+    }
 
     const stringify = [];
     for (let i = 0; i < 2000; i++) {
@@ -191,7 +212,7 @@ async function main() {
     const stats = Object.fromEntries(
       Object.entries(samples).map(([k, s]) => [k, percentiles(s, { quantiles: [50, 90, 99], mean: true })]),
     );
-    await writeResult('acl-get-many.json', {
+    report = {
       benchmark: 'acl.users.get-many (100 ids): where the time between the echo and the answer goes',
       measured_at: new Date().toISOString(),
       load_average_at_round_start: loads,
@@ -206,7 +227,8 @@ async function main() {
         statement_planning_ms_median: median(plans.map((p) => p.planning_ms)),
         statement_execution_ms_median: median(plans.map((p) => p.execution_ms)),
       },
-    });
+    };
+    await writeResult('acl-get-many.json', report);
     for (const [k, s] of Object.entries(stats))
       log(`${k.padEnd(22)} p50 ${s.p50_ms} ms  p90 ${s.p90_ms} ms  mean ${s.mean_ms} ms`);
     log(
@@ -218,6 +240,24 @@ async function main() {
     await here?.dataSource.destroy();
     await stop();
     await db.drop();
+  }
+  if (profiles) {
+    const file = readdirSync(profiles).find((name) => name.includes(`.${child.pid}.`));
+    assert(file, `no profile of acl (pid ${child.pid}) in ${profiles}`);
+    const { groups, functions } = selfTime(join(profiles, file), { ...profileWindow, top: 40 });
+    rmSync(profiles, { recursive: true, force: true });
+    const perRequest = (us) => Number((us / REQUESTS).toFixed(1));
+    const acl_profile = {
+      note: `acl's self time while it served ${REQUESTS} requests from the bare client, one at a time, µs per request`,
+      busy_us_per_request: perRequest(groups.reduce((sum, g) => sum + g.us, 0)),
+      groups: groups.map(({ group, us }) => ({ group, us: perRequest(us) })),
+      functions: functions.map(({ function: name, us }) => ({ function: name, us: perRequest(us) })),
+    };
+    await writeResult('acl-get-many.json', { ...report, acl_profile });
+    log(`acl busy ${acl_profile.busy_us_per_request} µs per request`);
+    for (const { group, us } of acl_profile.groups.slice(0, 20))
+      log(`${String(us).padStart(8)} µs  ${group}`);
+    for (const { function: name, us } of acl_profile.functions) log(`${String(us).padStart(8)} µs  ${name}`);
   }
 }
 

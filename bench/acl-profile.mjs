@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 /**
  * Where an authenticated request's CPU goes: acl runs under `node --cpu-prof` while autocannon
- * sends `GET /acl/api/v1/users/me` (CONNECTIONS connections, DURATION seconds) straight to it;
- * the profile's self time is grouped by package (bench/lib/cpu-profile.mjs). The gateway and
- * content of the stack are started too but not loaded.
+ * sends `GET /acl/api/v1/users/me` (CONNECTIONS connections, DURATION seconds) straight to it,
+ * then `GET /acl/health/live` as long; the profile's self time in each window is grouped by
+ * package (bench/lib/cpu-profile.mjs) and divided by the requests served: µs per request of each
+ * group for both, and what `users/me` pays beyond the probe (`users/me` ÷ `health/live`
+ * is request-path.mjs's figure). The gateway and content of the stack are started too but not
+ * loaded.
  *
  *   npx nx run-many -t build && node bench/acl-profile.mjs
  *
@@ -29,8 +32,7 @@ async function main() {
     app: 'content',
     nodeArgs: { acl: ['--cpu-prof', `--cpu-prof-dir=${profiles}`] },
   });
-  let result;
-  const window = {};
+  const windows = {};
   try {
     const login = await fetch(`${stack.urls.acl}/acl/api/v1/auth/token`, {
       method: 'POST',
@@ -39,35 +41,70 @@ async function main() {
     });
     const { access_token: token } = await login.json();
     assert(login.status === 200, `login: ${login.status}`);
-    log(`users/me for ${DURATION} s`);
-    window.from = monotonicMicros();
-    result = await runAutocannon({
-      url: `${stack.urls.acl}/acl/api/v1/users/me`,
-      headers: { authorization: `Bearer ${token}` },
-      connections: CONNECTIONS,
-      duration: DURATION,
-    });
-    window.to = monotonicMicros();
-    assert(result.non2xx === 0, `${result.non2xx} non-2xx`);
+    // As request-path.mjs asks them: the probe without a token.
+    for (const [name, path, headers] of [
+      ['users_me', '/acl/api/v1/users/me', { authorization: `Bearer ${token}` }],
+      ['health_live', '/acl/health/live', {}],
+    ]) {
+      log(`${path} for ${DURATION} s`);
+      const from = monotonicMicros();
+      const result = await runAutocannon({
+        url: `${stack.urls.acl}${path}`,
+        headers,
+        connections: CONNECTIONS,
+        duration: DURATION,
+      });
+      assert(result.non2xx === 0, `${path}: ${result.non2xx} non-2xx`);
+      windows[name] = { from, to: monotonicMicros(), result };
+    }
   } finally {
     await stack.stop();
   }
   const file = readdirSync(profiles).find((name) => name.includes(`.${stack.pids.acl}.`));
   assert(file, `no profile of acl (pid ${stack.pids.acl}) in ${profiles}`);
-  const { groups, functions } = selfTime(join(profiles, file), window);
+  const profiled = {};
+  for (const [name, { from, to, result }] of Object.entries(windows))
+    profiled[name] = {
+      ...selfTime(join(profiles, file), { from, to }),
+      requests: result.requests.total,
+      result,
+    };
   rmSync(profiles, { recursive: true, force: true });
+
+  const { users_me: me, health_live: live } = profiled;
+  const perRequest = (run, group) =>
+    ((run.groups.find((g) => g.group === group)?.us ?? 0) / run.requests).toFixed(1);
+  const groupNames = [...new Set([...me.groups, ...live.groups].map((g) => g.group))];
+  const per_request_us = groupNames
+    .map((group) => {
+      const users_me = Number(perRequest(me, group));
+      const health_live = Number(perRequest(live, group));
+      return { group, users_me, health_live, beyond_the_probe: Number((users_me - health_live).toFixed(1)) };
+    })
+    .sort((a, b) => b.beyond_the_probe - a.beyond_the_probe);
+  const busy = (run) => Number((run.groups.reduce((sum, g) => sum + g.us, 0) / run.requests).toFixed(1));
   await writeResult('acl-profile.json', {
-    benchmark: 'self time of acl serving GET /acl/api/v1/users/me, grouped by package',
+    benchmark:
+      'self time of acl serving GET /acl/api/v1/users/me, then GET /acl/health/live, grouped by package',
     measured_at: new Date().toISOString(),
     load_average_at_end: loadavg().map((x) => Number(x.toFixed(2))),
-    requests: result.requests.total,
-    req_per_s: result.requests.average,
-    note: 'samples taken while the load ran only (start-up and shutdown left out)',
-    self_time: groups,
-    top_functions: functions,
+    requests: me.requests,
+    req_per_s: me.result.requests.average,
+    health_live: { requests: live.requests, req_per_s: live.result.requests.average },
+    busy_us_per_request: { users_me: busy(me), health_live: busy(live) },
+    note: 'samples taken while each load ran only (start-up and shutdown left out); µs of self time per request served',
+    self_time: me.groups,
+    top_functions: me.functions,
+    per_request_us,
+    health_live_top_functions: live.functions,
   });
-  for (const { group, share } of groups.slice(0, 20)) log(`${String(share).padStart(5)} %  ${group}`);
-  for (const { function: name, share } of functions) log(`${String(share).padStart(5)} %  ${name}`);
+  log(`busy µs per request: users/me ${busy(me)}, health/live ${busy(live)}`);
+  log('µs per request   users/me  health/live  beyond');
+  for (const row of per_request_us.slice(0, 25))
+    log(
+      `${String(row.users_me).padStart(9)} ${String(row.health_live).padStart(12)} ${String(row.beyond_the_probe).padStart(7)}  ${row.group}`,
+    );
+  for (const { function: name, share } of me.functions) log(`${String(share).padStart(5)} %  ${name}`);
 }
 
 main().catch((error) => {

@@ -14,7 +14,8 @@
  *
  * Env: NATS_URL, LOAD_SECONDS (600), CONNECTIONS (16), IDLE_SECONDS (5), NODE_ARGS (acl's node
  * flags; by default the image's NODE_OPTIONS from the Dockerfile, `NODE_ARGS=` for none),
- * MALLOC_ARENA_MAX (glibc's arenas; by default the image's, from the Dockerfile).
+ * MALLOC_ARENA_MAX (glibc's arenas; by default the image's, from the Dockerfile), and any other
+ * of glibc's malloc settings in the environment (`MALLOC_*_`, GLIBC_TUNABLES), handed to acl as is.
  * Writes bench/results/memory.json.
  */
 import { randomBytes } from 'node:crypto';
@@ -38,6 +39,12 @@ const DOCKERFILE = readFileSync(join(root, 'Dockerfile'), 'utf8');
 const IMAGE_NODE_OPTIONS = /NODE_OPTIONS=(\S+)/.exec(DOCKERFILE)?.[1] ?? '';
 /** The image's glibc arena limit (Dockerfile), which bounds what a burst leaves in malloc. */
 const MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX ?? /MALLOC_ARENA_MAX=(\d+)/.exec(DOCKERFILE)?.[1];
+/** glibc's other malloc settings given to this run (a variant to measure), passed on to acl. */
+const MALLOC_SETTINGS = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([name]) => (name.startsWith('MALLOC_') && name !== 'MALLOC_ARENA_MAX') || name === 'GLIBC_TUNABLES',
+  ),
+);
 const NODE_ARGS = (process.env.NODE_ARGS ?? IMAGE_NODE_OPTIONS).split(/\s+/).filter(Boolean);
 const PROBE = join(root, 'bench', 'lib', 'memory-probe.cjs');
 
@@ -108,6 +115,7 @@ async function main() {
       LOG_LEVEL: 'info',
       MEMORY_PROBE_FILE: probeFile,
       ...(MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX } : {}),
+      ...MALLOC_SETTINGS,
     },
     { nodeArgs: ['--require', PROBE, ...NODE_ARGS] },
   );
@@ -146,6 +154,7 @@ async function main() {
         idle_seconds: IDLE_SECONDS,
         node_args: NODE_ARGS,
         malloc_arena_max: MALLOC_ARENA_MAX ?? null,
+        ...(Object.keys(MALLOC_SETTINGS).length ? { malloc_settings: MALLOC_SETTINGS } : {}),
       },
       idle: breakdown(idle),
       after_load: breakdown(afterLoad),

@@ -21,6 +21,7 @@ function ranked(totals, busy, key) {
     .map(([name, us]) => ({
       [key]: name,
       ms: Math.round(us / 1000),
+      us: Math.round(us),
       share: Number(((100 * us) / busy).toFixed(1)),
     }))
     .sort((a, b) => b.ms - a.ms);
