@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import {
+  BOOT_MS,
   caller,
   db,
   download,
@@ -59,7 +60,7 @@ describe('resumable uploads on the filesystem driver', () => {
       DATABASE_URL: a.databaseUrl,
       STORAGE_DIR: a.storageDir,
     });
-  });
+  }, 2 * BOOT_MS);
   afterAll(async () => {
     await b?.stop();
     await a?.stop();
@@ -148,7 +149,7 @@ describe('resumable uploads on the S3 driver', () => {
       forcePathStyle: true,
       credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
     });
-  });
+  }, BOOT_MS);
   afterAll(async () => {
     client?.destroy();
     await app?.stop();

@@ -271,7 +271,9 @@ describe('the audit trail through the gateway', () => {
     const file = join(dir, 'assignment-typed.ndjson');
     writeFileSync(file, typed.data as unknown as string);
     expect((await auditVerify(file, '--jwks', keys.file)).code).toBe(0);
-  });
+    // Five exports and five runs of the verifier (a node process each): over 30 s in a CI run at
+    // load 21.
+  }, 120_000);
 
   it('answers what the user did in every app from acl’s merged copy within 5 s, the same entries the apps list', async () => {
     const all = await eventually(

@@ -10,7 +10,7 @@ import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { call, stack } from '@media/testing';
+import { completeOpenApi, stack } from '@media/testing';
 import { GATEWAY_PATHS } from '../src/docs/gateway-paths';
 import { isPublicPath } from '../src/proxy/routes';
 
@@ -42,9 +42,7 @@ let operations: { key: string; method: string; path: string; op: Operation }[];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'openapi-client-'));
-  const res = await call(stack().gatewayUrl, '/openapi.json');
-  expect(res.status).toBe(200);
-  document = res.body as Document;
+  document = await completeOpenApi<Document>(stack().gatewayUrl);
   await writeFile(join(dir, 'openapi.json'), JSON.stringify(document));
   operations = Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(item)

@@ -9,6 +9,7 @@ export * from './idempotency';
 export * from './jwks';
 export * from './migrations';
 export * from './nats-server';
+export * from './openapi';
 export * from './poll';
 export * from './ports';
 export * from './postgres-cluster';

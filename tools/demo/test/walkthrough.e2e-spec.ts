@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVICE_NAMES } from '@media/contracts';
 import {
-  call,
+  completeOpenApi,
   startNats,
   startPrism,
   startPrivateStack,
@@ -45,9 +45,7 @@ describe('the demo data and the walkthrough', () => {
       RATE_LIMIT_PER_MINUTE: '1200',
       HEALTH_RATE_LIMIT_PER_MINUTE: '120',
     });
-    const document = await call(system.info.gatewayUrl, '/openapi.json');
-    expect(document.status).toBe(200);
-    prism = await startPrism(document.body as object, system.info.gatewayUrl);
+    prism = await startPrism(await completeOpenApi(system.info.gatewayUrl), system.info.gatewayUrl);
   }, 300_000);
   afterAll(async () => {
     await prism?.stop();
