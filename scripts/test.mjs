@@ -52,7 +52,18 @@ if (!Number.isInteger(shards) || shards < 1)
 /** One Jest run of `projects` on `nats`; `extra`: its own arguments (a shard). */
 function jest(projects, name, nats, extra = []) {
   const output = report ? [`--json`, `--outputFile=${report}.${name}`] : [];
-  const args = [JEST, '--selectProjects', ...projects, '--runInBand', '--passWithNoTests', ...extra];
+  // --forceExit: a test that failed midway can leave a handle open (a child's pipe, a socket),
+  // and Jest then waits for it forever after writing its report (a CI run hung so); the global
+  // teardown still runs before the exit.
+  const args = [
+    JEST,
+    '--selectProjects',
+    ...projects,
+    '--runInBand',
+    '--passWithNoTests',
+    '--forceExit',
+    ...extra,
+  ];
   return run(process.execPath, [...args, ...output, ...jestArgs], {
     ...process.env,
     TEST_NATS_URL: nats.url,

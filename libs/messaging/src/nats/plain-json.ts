@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
 import type {
   ConsumerDeserializer,
   ConsumerSerializer,
@@ -19,6 +20,8 @@ import { jsonBytesProblem, narrowWideObjects, NOT_UTF8, TOO_DEEP } from '@media/
  * `{"error": {status, code, detail}}` with the NATS service-error headers
  * (`Nats-Service-Error`, `Nats-Service-Error-Code`). Never silence.
  */
+
+const logger = new Logger('Bus');
 
 /** Ids of the plain requests, so the serializer answers them unframed. */
 const PLAIN = 'plain:';
@@ -105,6 +108,10 @@ export class BusSerializer implements ConsumerSerializer {
     // Nest's framed reply, as its NatsRecordSerializer writes it (no handler here returns a NatsRecord).
     if (!id.startsWith(PLAIN)) return { data: JSON.stringify(packet) };
     if (packet.err !== undefined && packet.err !== null) {
+      // The exception filter turns whatever a handler throws into a payload; anything else (Nest's
+      // own "no handler" message) is a fault, said in the log as the filter says its own.
+      if (!isRpcErrorPayload(packet.err))
+        logger.error({ err: packet.err }, 'Unexpected error in a NATS reply');
       const error: RpcErrorPayload = isRpcErrorPayload(packet.err)
         ? { status: packet.err.status, code: packet.err.code, detail: packet.err.detail }
         : { status: 500, code: 'internal_error', detail: 'An unexpected error occurred.' };
