@@ -165,7 +165,7 @@ describe('SIGTERM to the gateway under load', () => {
     await eventually(
       async () => (await fetch(`${url}/health/live`).catch(() => undefined))?.ok === true,
       (ok) => ok,
-      { timeoutMs: 20_000, intervalMs: 20, orThrow: `gateway up (${gateway.output()})` },
+      { timeoutMs: 60_000, intervalMs: 20, orThrow: `gateway up (${gateway.output()})` },
     );
     let stopped = false;
     // Each request takes 200 ms upstream, so every connection has one in flight when the signal
@@ -200,7 +200,7 @@ describe('SIGTERM to the gateway under load', () => {
     expect(result.errors.filter((error) => error !== 'ECONNREFUSED')).toEqual([]);
     expect([...result.statuses.keys()]).toEqual([200]);
     expect(result.statuses.get(200) ?? 0).toBeGreaterThan(20);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('SIGTERM to the gateway with a websocket tunnelled', () => {
@@ -231,7 +231,7 @@ describe('SIGTERM to the gateway with a websocket tunnelled', () => {
       await eventually(
         async () => (await fetch(`${url}/health/live`).catch(() => undefined))?.ok === true,
         (ok) => ok,
-        { timeoutMs: 20_000, intervalMs: 20, orThrow: `gateway up (${gateway.output()})` },
+        { timeoutMs: 60_000, intervalMs: 20, orThrow: `gateway up (${gateway.output()})` },
       );
       const socket = new WebSocket(`ws://127.0.0.1:${port}/api/v1/ws`, {
         headers: { authorization: `Bearer ${mintToken(upstream.keys)}` },
@@ -257,5 +257,5 @@ describe('SIGTERM to the gateway with a websocket tunnelled', () => {
     } finally {
       await gateway.stop();
     }
-  }, 60_000);
+  }, 120_000);
 });
