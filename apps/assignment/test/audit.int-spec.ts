@@ -35,7 +35,9 @@ const assignerId = randomUUID();
 
 beforeAll(async () => {
   await harness.start();
-  instance = await harness.boot({ AUDIT_RETENTION: '1h' });
+  // A connection for each of the 20 concurrent claims below, so that they race in the database
+  // rather than queue for the pool (at load 20, 16 of them waited out its 5 s and answered 503).
+  instance = await harness.boot({ AUDIT_RETENTION: '1h', DB_POOL_MAX: '20' });
   acl = new FakeAcl(harness.nats.url);
   await acl.start();
 }, 60_000);
