@@ -8,6 +8,7 @@
  * - `echo`: a bare responder in this process answering the same 40 KB reply (already a string):
  *   the broker's floor;
  * - `sql`: the statement acl runs (read from acl's own code), on a pool of this process;
+ * - `sql_generic_plan`: the same on a connection with `plan_cache_mode = force_generic_plan`;
  * - `get_many_in_process`: acl's UserProfilesService.getMany (statement, rows, profiles) here;
  * - `responder_in_process`: a bare NATS responder in this process doing getMany and JSON.stringify:
  *   the same work without Nest, acl's pipes, interceptors or process;
@@ -46,6 +47,7 @@ const { databaseOptions } = require(dist('libs/platform/src/database/database.js
 const { UserDirectoryService } = require(dist('apps/acl/src/users/user-directory.service.js'));
 const { UserProfilesService } = require(dist('apps/acl/src/users/user-profiles.service.js'));
 const { DataSource } = require('typeorm');
+const pg = require('pg');
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const REQUESTS = Number(process.env.REQUESTS ?? 1000);
@@ -100,7 +102,12 @@ async function inProcess(url, ids) {
   const reply = await profiles.getMany(ids);
   assert(reply.length === USERS && statement, 'getMany in this process');
   pool.query = query;
-  return { dataSource, pool, profiles, statement, reply };
+  // The same statement on a connection that always runs prepared statements with their generic
+  // plan (PostgreSQL otherwise plans this one for each list of ids).
+  const generic = new pg.Client({ connectionString: url });
+  await generic.connect();
+  await generic.query('SET plan_cache_mode = force_generic_plan');
+  return { dataSource, pool, profiles, statement, reply, generic };
 }
 
 async function main() {
@@ -152,6 +159,7 @@ async function main() {
     const cases = {
       echo: () => nc.request('bench.get-many.echo', body, { timeout: 5000 }),
       sql: () => here.pool.query({ name, text, values: here.statement.values }),
+      sql_generic_plan: () => here.generic.query({ name, text, values: here.statement.values }),
       get_many_in_process: () => here.profiles.getMany(ids),
       responder_in_process: () => nc.request('bench.get-many.responder', body, { timeout: 5000 }),
       acl_bare: () => nc.request(SUBJECT, body, { timeout: 5000 }),
@@ -208,6 +216,18 @@ async function main() {
         execution_ms: Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1]),
       });
     }
+    // Whether PostgreSQL planned the statement per run or kept a generic plan (PostgreSQL 14+), on
+    // each connection that ran it: the pool's, and the one forced to the generic plan.
+    const planCounts = async (client) =>
+      (
+        await client.query('SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = $1', [
+          name,
+        ])
+      ).rows[0] ?? null;
+    const prepared_plans = {
+      pool: await planCounts(here.pool),
+      forced_generic: await planCounts(here.generic),
+    };
 
     const stats = Object.fromEntries(
       Object.entries(samples).map(([k, s]) => [k, percentiles(s, { quantiles: [50, 90, 99], mean: true })]),
@@ -226,6 +246,7 @@ async function main() {
         parse_reply_p50_ms: round3(median(parse)),
         statement_planning_ms_median: median(plans.map((p) => p.planning_ms)),
         statement_execution_ms_median: median(plans.map((p) => p.execution_ms)),
+        prepared_plans,
       },
     };
     await writeResult('acl-get-many.json', report);
@@ -237,6 +258,7 @@ async function main() {
   } finally {
     await nest.close();
     await nc.close();
+    await here?.generic.end();
     await here?.dataSource.destroy();
     await stop();
     await db.drop();
