@@ -161,7 +161,10 @@ export interface OwnDocuments {
   stop(): Promise<void>;
 }
 
-/** A bound for a `beforeAll` that boots one documents process: creating its database and booting took over 30 s at a load of 35. */
+/**
+ * A bound for a `beforeAll` that boots one documents process: creating its database and booting
+ * took over 30 s at a load of 35.
+ */
 export const BOOT_MS = 90_000;
 
 export async function startDocuments(env: Record<string, string> = {}): Promise<OwnDocuments> {

@@ -64,9 +64,10 @@ export class ContractExceptionFilter implements ExceptionFilter {
     // A database that cannot be reached is a 503 with Retry-After, logged once per outage.
     const exception = this.database ? this.database.classify(thrown) : thrown;
     const { headers, ...payload } = toErrorPayload(exception);
-    // Every 5xx but the platform's own (a dependency's outage, a 503) is a fault to look into,
-    // whatever threw it (an HttpException of 500 answers with code `error`, not `internal_error`).
-    if (payload.status >= 500 && !(exception instanceof DomainError)) {
+    // A 5xx that no domain error chose, and that is not an unavailability (503: an outage, said
+    // once per outage above), is a fault to look into, whatever threw it (an HttpException of
+    // 500 answers with code `error`, not `internal_error`).
+    if (payload.status >= 500 && payload.status !== 503 && !(exception instanceof DomainError)) {
       this.logger.error({ err: exception }, 'Unhandled error');
     }
     if (host.getType() === 'rpc') return throwError(() => payload);
