@@ -158,10 +158,15 @@ describe('JWKS reachability (docs/api/contract.md §1, §2)', () => {
     jwks.keys = [keys, rotated];
     await jwks.cooldownOver();
     const before = jwks.fetches;
+    const startedAt = Date.now();
     const answers = await Promise.all(Array.from({ length: 30 }, () => me(booted.base, mintToken(rotated))));
+    const elapsed = Date.now() - startedAt;
     expect(answers.map((r) => r.status)).toEqual(Array(30).fill(503));
-    // One attempt for the 30 (shared), then backing off.
-    expect(jwks.fetches - before).toBeLessThanOrEqual(2);
+    // The first refresh for the new kid and the one queued behind it are shared by the 30; after
+    // them the key store backs off at least MIN_REFRESH_MS between attempts. On a loaded machine
+    // the 30 may take longer than that to arrive, so one more attempt per elapsed window is allowed
+    // (a store that fetched per request would make 30).
+    expect(jwks.fetches - before).toBeLessThanOrEqual(2 + Math.floor(elapsed / MIN_REFRESH_MS));
     jwks.up = true;
     // Once the back-off lets it try again, the new kid is fetched and verifies.
     const verified = await eventually(
@@ -173,6 +178,7 @@ describe('JWKS reachability (docs/api/contract.md §1, §2)', () => {
   });
 
   it('still answers 401 for a kid the reachable JWKS does not publish', async () => {
+    jwks.up = true;
     await jwks.cooldownOver();
     const before = jwks.fetches;
     const res = await me(booted.base, mintToken(generateTestKeys()));
