@@ -80,7 +80,11 @@ describe('a session ended by pg_terminate_backend', () => {
   it('retries a read whose query was killed mid-transaction and answers 200', async () => {
     expect((await eventually(viaGateway, (res) => res.status === 200, 20_000)).status).toBe(200);
     const admin = new Client({ connectionString: stack.info.databases.content });
-    await admin.connect();
+    // A session of its own watches for the blocked read: inside the admin's transaction,
+    // pg_stat_activity stays as it was at its first read (PostgreSQL freezes it per transaction),
+    // so polling it there never sees a read that arrived after the first poll.
+    const observer = new Client({ connectionString: stack.info.databases.content });
+    await Promise.all([admin.connect(), observer.connect()]);
     try {
       // The read waits on this lock, so its session is surely mid-query when it is terminated.
       await admin.query('BEGIN');
@@ -91,7 +95,7 @@ describe('a session ended by pg_terminate_backend', () => {
       const waiting = await eventually(
         async () =>
           (
-            await admin.query<{ pid: number }>(
+            await observer.query<{ pid: number }>(
               `SELECT pid FROM pg_stat_activity WHERE application_name = 'content' AND wait_event_type = 'Lock'`,
             )
           ).rows,
@@ -104,7 +108,7 @@ describe('a session ended by pg_terminate_backend', () => {
       const answer = await pending;
       expect(answer.status).toBe(200);
     } finally {
-      await admin.end();
+      await Promise.all([admin.end(), observer.end()]);
     }
     // Longer than its waits (20 s for the stack, 30 s for the session on the lock) and the retry:
     // Jest's default 30 s cut it short on a loaded machine.
