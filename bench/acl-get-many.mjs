@@ -27,7 +27,6 @@
  * Env: NATS_URL, REQUESTS (1000), ROUNDS (5), PROFILE. Writes bench/results/acl-get-many.json.
  */
 import { execSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
@@ -39,7 +38,7 @@ import { firstValueFrom } from 'rxjs';
 import { logIn, percentiles } from './lib/app-server.mjs';
 import { monotonicMicros, selfTime } from './lib/cpu-profile.mjs';
 import { freePort, startProcess, waitReady } from './lib/processes.mjs';
-import { assert, benchDatabase, dist, log, writeResult } from './lib/seed-users.mjs';
+import { aclEnv, assert, BENCH_ADMIN, benchDatabase, dist, log, writeResult } from './lib/seed-users.mjs';
 
 const require = createRequire(import.meta.url);
 const { generateTestKeys } = require(dist('libs/testing/src/tokens.js'));
@@ -117,23 +116,12 @@ async function main() {
   const keys = generateTestKeys();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const admin = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
   const profiles = PROFILE ? mkdtempSync(join(tmpdir(), 'bench-get-many-profile-')) : undefined;
   const nodeArgs = profiles ? ['--cpu-prof', `--cpu-prof-dir=${profiles}`] : [];
   const { child, logFile, stop } = startProcess(
     'get-many-acl',
     dist('apps/acl/src/main.js'),
-    {
-      NATS_URL,
-      PORT: String(port),
-      DATABASE_URL: db.url,
-      CURSOR_SECRET: randomBytes(32).toString('hex'),
-      JWT_PRIVATE_KEY: keys.privateKeyPem,
-      JWT_JWKS_URL: `${base}/acl/.well-known/jwks.json`,
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-      LOG_LEVEL: 'info',
-    },
+    aclEnv({ port, databaseUrl: db.url, natsUrl: NATS_URL, keys }),
     { nodeArgs },
   );
   let here;
@@ -143,7 +131,7 @@ async function main() {
   const nest = ClientProxyFactory.create({ transport: Transport.NATS, options: { servers: [NATS_URL] } });
   try {
     await waitReady(`${base}/acl/health/ready`, { child, logFile, timeoutMs: 120_000 });
-    const ids = await seed(base, await logIn(base, admin));
+    const ids = await seed(base, await logIn(base, BENCH_ADMIN));
     here = await inProcess(db.url, ids);
     const replyText = JSON.stringify(here.reply);
     const body = JSON.stringify({ ids });

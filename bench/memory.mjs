@@ -18,14 +18,22 @@
  * of glibc's malloc settings in the environment (`MALLOC_*_`, GLIBC_TUNABLES), handed to acl as is.
  * Writes bench/results/memory.json.
  */
-import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_TOKEN_TTL, logIn, runAutocannon } from './lib/app-server.mjs';
 import { freePort, startProcess, waitReady } from './lib/processes.mjs';
-import { assert, benchDatabase, dist, log, root, writeResult } from './lib/seed-users.mjs';
+import {
+  aclEnv,
+  assert,
+  BENCH_ADMIN,
+  benchDatabase,
+  dist,
+  log,
+  root,
+  writeResult,
+} from './lib/seed-users.mjs';
 
 const require = createRequire(import.meta.url);
 const { generateTestKeys } = require(dist('libs/testing/src/tokens.js'));
@@ -97,26 +105,19 @@ async function main() {
   const keys = generateTestKeys();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const admin = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
   const probeFile = join(tmpdir(), `bench-memory-${Date.now()}.jsonl`);
   const { child, logFile, stop } = startProcess(
     'memory-acl',
     dist('apps/acl/src/main.js'),
-    {
-      NATS_URL,
-      PORT: String(port),
-      DATABASE_URL: db.url,
-      CURSOR_SECRET: randomBytes(32).toString('hex'),
-      JWT_PRIVATE_KEY: keys.privateKeyPem,
-      JWT_JWKS_URL: `${url}/acl/.well-known/jwks.json`,
-      JWT_ACCESS_TTL: BENCH_TOKEN_TTL,
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-      LOG_LEVEL: 'info',
-      MEMORY_PROBE_FILE: probeFile,
-      ...(MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX } : {}),
-      ...MALLOC_SETTINGS,
-    },
+    aclEnv(
+      { port, databaseUrl: db.url, natsUrl: NATS_URL, keys },
+      {
+        JWT_ACCESS_TTL: BENCH_TOKEN_TTL,
+        MEMORY_PROBE_FILE: probeFile,
+        ...(MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX } : {}),
+        ...MALLOC_SETTINGS,
+      },
+    ),
     { nodeArgs: ['--require', PROBE, ...NODE_ARGS] },
   );
   try {
@@ -124,7 +125,7 @@ async function main() {
     await sleep(IDLE_SECONDS * 1000);
     const idle = readSamples(probeFile).at(-1);
 
-    const token = await logIn(url, admin);
+    const token = await logIn(url, BENCH_ADMIN);
 
     log(`acl: GET users/me for ${LOAD_SECONDS} s, ${CONNECTIONS} connections`);
     const from = Date.now();

@@ -12,13 +12,12 @@
  * Env: NATS_URL, APP (acl), AFTER_MS (20000: when the report is taken, from the start), TOP (25).
  * Writes bench/results/module-memory.json.
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startProcess, waitReady } from './lib/processes.mjs';
-import { benchDatabase, dist, log, root, writeResult } from './lib/seed-users.mjs';
+import { aclEnv, benchDatabase, dist, log, root, writeResult } from './lib/seed-users.mjs';
 
 const require = createRequire(import.meta.url);
 const { generateTestKeys } = require(dist('libs/testing/src/tokens.js'));
@@ -40,19 +39,10 @@ async function main() {
   const { child, logFile, stop } = startProcess(
     'module-memory-acl',
     dist('apps/acl/src/main.js'),
-    {
-      NATS_URL,
-      PORT: String(port),
-      DATABASE_URL: db.url,
-      CURSOR_SECRET: randomBytes(32).toString('hex'),
-      JWT_PRIVATE_KEY: keys.privateKeyPem,
-      JWT_JWKS_URL: `${url}/acl/.well-known/jwks.json`,
-      ADMIN_EMAIL: 'bench-admin@example.com',
-      ADMIN_PASSWORD: 'bench-admin-password',
-      LOG_LEVEL: 'info',
-      MODULE_MEMORY_FILE: reportFile,
-      MODULE_MEMORY_AFTER_MS: String(AFTER_MS),
-    },
+    aclEnv(
+      { port, databaseUrl: db.url, natsUrl: NATS_URL, keys },
+      { MODULE_MEMORY_FILE: reportFile, MODULE_MEMORY_AFTER_MS: String(AFTER_MS) },
+    ),
     { nodeArgs: ['--expose-gc', '--require', PROBE] },
   );
   try {

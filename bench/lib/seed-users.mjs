@@ -8,6 +8,7 @@
  * row versions) and the rollup is then filled with the migration's own backfill statement and
  * checked against a count of users; see bench/acl-growth.mjs.
  */
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -30,6 +31,29 @@ export function appMigrations(app) {
 const { USER_JOIN_DAYS_BACKFILL } = require(
   dist('apps/acl/src/database/migrations/1764000000003-create-user-join-days.js'),
 );
+
+/** The admin the acl benchmarks boot with (ADMIN_EMAIL, ADMIN_PASSWORD) and log in as. */
+export const BENCH_ADMIN = { email: 'bench-admin@example.com', password: 'bench-admin-password' };
+
+/**
+ * The environment of acl alone from dist in a benchmark: on `port`, its own database, its own
+ * signing key (`keys` of generateTestKeys), verifying against its own JWKS, booting BENCH_ADMIN,
+ * access log on as in production; `extra` is added last.
+ */
+export function aclEnv({ port, databaseUrl, natsUrl, keys }, extra = {}) {
+  return {
+    NATS_URL: natsUrl,
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    CURSOR_SECRET: randomBytes(32).toString('hex'),
+    JWT_PRIVATE_KEY: keys.privateKeyPem,
+    JWT_JWKS_URL: `http://127.0.0.1:${port}/acl/.well-known/jwks.json`,
+    ADMIN_EMAIL: BENCH_ADMIN.email,
+    ADMIN_PASSWORD: BENCH_ADMIN.password,
+    LOG_LEVEL: 'info',
+    ...extra,
+  };
+}
 
 export const log = (...args) => process.stderr.write(`${args.join(' ')}\n`);
 
