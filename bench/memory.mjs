@@ -14,11 +14,13 @@
  *
  * Env: NATS_URL, LOAD_SECONDS (600), CONNECTIONS (16), IDLE_SECONDS (5), NODE_ARGS (acl's node
  * flags; by default the image's NODE_OPTIONS from the Dockerfile, `NODE_ARGS=` for none),
- * MALLOC_ARENA_MAX (glibc's arenas; by default the image's, from the Dockerfile), and any other
- * of glibc's malloc settings in the environment (`MALLOC_*_`, GLIBC_TUNABLES), handed to acl as is.
+ * the allocator (by default the image's: jemalloc preloaded with its MALLOC_CONF, from the
+ * Dockerfile; LD_PRELOAD replaces it, `LD_PRELOAD=` for glibc's malloc), and any other allocator
+ * setting in the environment (glibc's `MALLOC_*` and GLIBC_TUNABLES, jemalloc's MALLOC_CONF),
+ * handed to acl as is.
  * Writes bench/results/memory.json.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,16 +47,38 @@ const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 5);
 /** The image's NODE_OPTIONS (Dockerfile), so that acl runs as deployed; NODE_ARGS replaces them. */
 const DOCKERFILE = readFileSync(join(root, 'Dockerfile'), 'utf8');
 const IMAGE_NODE_OPTIONS = /NODE_OPTIONS=(\S+)/.exec(DOCKERFILE)?.[1] ?? '';
-/** The image's glibc arena limit (Dockerfile), which bounds what a burst leaves in malloc. */
-const MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX ?? /MALLOC_ARENA_MAX=(\d+)/.exec(DOCKERFILE)?.[1];
-/** glibc's other malloc settings given to this run (a variant to measure), passed on to acl. */
+/**
+ * The image's allocator (Dockerfile): jemalloc preloaded, with its MALLOC_CONF. acl gets the
+ * host's copy of the library (Debian's libjemalloc2) in place of the image's path; LD_PRELOAD in
+ * this run's environment replaces it (`LD_PRELOAD=` for glibc's malloc).
+ */
+const IMAGE_PRELOAD = /LD_PRELOAD=(\S+)/.exec(DOCKERFILE)?.[1];
+const IMAGE_MALLOC_CONF = /MALLOC_CONF=(\S+)/.exec(DOCKERFILE)?.[1];
+const HOST_JEMALLOC = ['x86_64-linux-gnu', 'aarch64-linux-gnu', '']
+  .map((dir) => join('/usr/lib', dir, 'libjemalloc.so.2'))
+  .find((path) => existsSync(path));
+function allocator() {
+  if (process.env.LD_PRELOAD !== undefined) return { LD_PRELOAD: process.env.LD_PRELOAD };
+  if (!IMAGE_PRELOAD) return {};
+  if (!IMAGE_PRELOAD.includes('jemalloc'))
+    throw new Error(`the image preloads ${IMAGE_PRELOAD}: not known here`);
+  if (!HOST_JEMALLOC) {
+    throw new Error(
+      'the image preloads jemalloc: install it here (apt-get install libjemalloc2), or set LD_PRELOAD=',
+    );
+  }
+  return { LD_PRELOAD: HOST_JEMALLOC, ...(IMAGE_MALLOC_CONF ? { MALLOC_CONF: IMAGE_MALLOC_CONF } : {}) };
+}
+/**
+ * The allocator settings given to this run (a variant to measure), passed on to acl after the
+ * image's: glibc's (`MALLOC_*`, GLIBC_TUNABLES) or jemalloc's MALLOC_CONF.
+ */
 const MALLOC_SETTINGS = Object.fromEntries(
-  Object.entries(process.env).filter(
-    ([name]) => (name.startsWith('MALLOC_') && name !== 'MALLOC_ARENA_MAX') || name === 'GLIBC_TUNABLES',
-  ),
+  Object.entries(process.env).filter(([name]) => name.startsWith('MALLOC_') || name === 'GLIBC_TUNABLES'),
 );
 const NODE_ARGS = (process.env.NODE_ARGS ?? IMAGE_NODE_OPTIONS).split(/\s+/).filter(Boolean);
 const PROBE = join(root, 'bench', 'lib', 'memory-probe.cjs');
+const ALLOCATOR = allocator();
 
 const round2 = (x) => Number(x.toFixed(2));
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
@@ -114,7 +138,7 @@ async function main() {
       {
         JWT_ACCESS_TTL: BENCH_TOKEN_TTL,
         MEMORY_PROBE_FILE: probeFile,
-        ...(MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX } : {}),
+        ...ALLOCATOR,
         ...MALLOC_SETTINGS,
       },
     ),
@@ -154,8 +178,7 @@ async function main() {
         connections: CONNECTIONS,
         idle_seconds: IDLE_SECONDS,
         node_args: NODE_ARGS,
-        malloc_arena_max: MALLOC_ARENA_MAX ?? null,
-        ...(Object.keys(MALLOC_SETTINGS).length ? { malloc_settings: MALLOC_SETTINGS } : {}),
+        allocator: { ...ALLOCATOR, ...MALLOC_SETTINGS },
       },
       idle: breakdown(idle),
       after_load: breakdown(afterLoad),

@@ -15,7 +15,8 @@
 #     IMAGE_BUDGET_MB (250).
 #  3. acl alone: read-only root filesystem, uid 1000, every capability dropped, no new
 #     privileges, against a private nats-server and a fresh database on the machine's PostgreSQL;
-#     ready through the image's healthcheck.js; SIGTERM ends it with exit code 0.
+#     ready through the image's healthcheck.js; running on the image's jemalloc (LD_PRELOAD);
+#     SIGTERM ends it with exit code 0.
 #  4. docker-compose up on a free port (own project name), the gateway at its fixed address and
 #     the apps in the dynamic range, a login and one GET per app through the gateway; down -v.
 #  5. Nothing left: containers, networks, volumes of the run, iptables rules and
@@ -290,6 +291,12 @@ status=$(podman exec "$RUN_ID-acl" node -e '
 [ "$status" = "1000 0000000000000000 1 false" ] ||
   fail "acl is not locked down (uid, effective capabilities, no_new_privs, root fs writable): $status"
 say "acl ready; uid 1000, no capabilities, no new privileges, read-only root filesystem"
+# The image's allocator (LD_PRELOAD): a library the loader cannot find is only warned about on
+# stderr and glibc's malloc runs instead, so the app process itself is asked what it mapped.
+podman exec "$RUN_ID-acl" node -e '
+  process.exit(require("node:fs").readFileSync("/proc/1/maps", "utf8").includes("/libjemalloc.so.2") ? 0 : 1)' ||
+  fail "acl does not run on jemalloc (the image's LD_PRELOAD): $(podman logs --tail 5 "$RUN_ID-acl" 2>&1)"
+say "acl runs on jemalloc (LD_PRELOAD)"
 podman stop -t 30 "$RUN_ID-acl" >/dev/null
 code=$(podman inspect --format '{{.State.ExitCode}}' "$RUN_ID-acl")
 [ "$code" = 0 ] || fail "acl exited $code on SIGTERM:
