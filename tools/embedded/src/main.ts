@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { loadRunnerConfig, RunnerConfigError, runnerEnv, type RunnerConfig } from './config';
 import { Lifecycle, StopRequested } from './lifecycle';
+import { keepAllocatorToRunner } from './processes';
 import type { StartedSystem } from './runner';
 
 /**
@@ -64,6 +65,7 @@ function banner(system: StartedSystem, startedAt: number): string {
 
 async function main(): Promise<void> {
   const startedAt = Date.now();
+  keepAllocatorToRunner();
   let config: RunnerConfig;
   try {
     config = loadRunnerConfig(runnerEnv(), process.cwd());

@@ -2,6 +2,19 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, readFileSync } from 'node:fs';
 import { ChildLog } from './logfile';
 
+/**
+ * The allocator `npm start` preloads into the runner (scripts/start.sh: jemalloc, by LD_PRELOAD with
+ * its MALLOC_CONF) is the runner's own: taken out of the environment the runner's children inherit,
+ * so PostgreSQL and nats-server run on their usual malloc (with jemalloc's settings for a Node
+ * process, the embedded PostgreSQL started slower and served less; docs/benchmarks.md, "All nine
+ * in one on jemalloc"). Any other LD_PRELOAD is left as it is.
+ */
+export function keepAllocatorToRunner(env: NodeJS.ProcessEnv = process.env): void {
+  if (!env.LD_PRELOAD?.includes('libjemalloc')) return;
+  delete env.LD_PRELOAD;
+  delete env.MALLOC_CONF;
+}
+
 /** Whether a process with this pid exists (EPERM means it does, owned by someone else). */
 export function isAlive(pid: number): boolean {
   try {
