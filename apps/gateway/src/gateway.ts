@@ -6,6 +6,7 @@ import {
   AppMetrics,
   contextFrom,
   DomainError,
+  InFlight,
   keepAliveGrace,
   lingerOnClose,
   openSpan,
@@ -44,6 +45,7 @@ import { SECURITY_HEADERS, SecurityPolicy } from './proxy/security-headers';
 import {
   firstSegment,
   hasDotSegment,
+  isHealthPath,
   isPublicPath,
   isUpstreamMetrics,
   OWN_SEGMENTS,
@@ -56,9 +58,6 @@ import { gatewayRevocations, type GatewayRevocations } from './revocation/token-
 import { publicServer } from './connections/server';
 import { processShare, type GatewayMode } from './workers/mode';
 import { whenAllowed, type ClientLimit } from './workers/shared-rate-limit';
-
-/** `/health/*` of the gateway and `/<prefix>/health/*` of every app. */
-const HEALTH_PATH = /^\/(?:[^/]+\/)?health(?:\/|$)/;
 
 /** The gateway's server, its routes and its shutdown; `startGateway` (./start.ts) runs one. */
 export class Gateway {
@@ -73,7 +72,7 @@ export class Gateway {
   private readonly connections: ConnectionCount;
   private readonly upgrades: Upgrades;
   /** Requests whose answer is not complete yet: shutdown waits for these. */
-  private readonly active = new Set<ServerResponse>();
+  private readonly active = new InFlight<ServerResponse>();
   private closing?: Promise<void>;
   /** When a request last began or ended, for the shutdown's keep-alive grace. */
   private lastActivity = 0;
@@ -193,12 +192,12 @@ export class Gateway {
       note.span = span.span;
       note.traceparent = traceparentOf(span.context);
     }
-    this.active.add(res);
+    const slot = this.active.add(res);
     if (this.closing) {
       res.setHeader('Connection', 'close');
       this.lastActivity = performance.now();
     }
-    res.on('close', () => this.finished(req, res, note));
+    res.on('close', () => this.finished(req, res, note, slot));
     return note;
   }
 
@@ -210,7 +209,7 @@ export class Gateway {
     const path = pathOf(url);
     if (hasDotSegment(path)) throw new InvalidPath();
     // Before routing and tokens (as Django's ALLOWED_HOSTS); probes use pod addresses.
-    const health = HEALTH_PATH.test(path);
+    const health = isHealthPath(path);
     if (!health) this.hosts.check(req);
     const segment = firstSegment(path);
     const own = OWN_SEGMENTS.has(segment);
@@ -356,9 +355,9 @@ export class Gateway {
   }
 
   /** The end of a request's answer (or its cut): out of the in-flight set, into the access log. */
-  private finished(req: IncomingMessage, res: ServerResponse, note: RequestNote): void {
+  private finished(req: IncomingMessage, res: ServerResponse, note: RequestNote, slot: number): void {
     note.exchange?.clientClosed();
-    this.active.delete(res);
+    this.active.delete(slot);
     this.lastActivity = performance.now();
     this.accessLog.requestFinished(req, res, note);
   }

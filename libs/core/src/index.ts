@@ -51,6 +51,7 @@ export { parseTrustedProxies, type TrustedProxies } from './http/public-url';
 export { runProcess } from './process/run-process';
 export { HEAP_GROWTH_PERCENT, limitHeapGrowth } from './process/heap';
 export { keepAliveGrace, lingerReadingAtMost, lingerOnClose, stopAccepting } from './process/connections';
+export { InFlight } from './process/in-flight';
 export { AppMetrics } from './observability/metrics';
 export {
   contextFrom,

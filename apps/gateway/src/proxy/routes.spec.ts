@@ -1,4 +1,4 @@
-import { firstSegment, hasDotSegment, isPublicPath, pathOf, ROUTES } from './routes';
+import { firstSegment, hasDotSegment, isHealthPath, isPublicPath, pathOf, ROUTES } from './routes';
 
 describe('route table (docs/api/contract.md §0)', () => {
   it('maps each prefix to its app, api to chat-notifications', () => {
@@ -12,6 +12,13 @@ describe('route table (docs/api/contract.md §0)', () => {
       documents: 'documents',
       api: 'chat-notifications',
     });
+  });
+
+  it('tells the health probes of the gateway and of every app from other paths', () => {
+    for (const path of ['/health/live', '/health', '/content/health/ready', '/acl/health/'])
+      expect(isHealthPath(path)).toBe(true);
+    for (const path of ['/healthy', '/content/api/v1/health', '/content/healthz', '/a/b/health/live'])
+      expect(isHealthPath(path)).toBe(false);
   });
 
   it('finds the first segment of a path without its query', () => {

@@ -12,6 +12,12 @@ export const ROUTES: ReadonlyMap<string, ServiceName> = new Map(
 export const OWN_SEGMENTS = new Set(['health', 'openapi.json', 'asyncapi.json', 'docs']);
 
 const UPSTREAM_METRICS = /^\/[^/]+\/metrics\/?$/;
+const HEALTH_PATH = /^\/(?:[^/]+\/)?health(?:\/|$)/;
+
+/** `/health/*` of the gateway and `/<prefix>/health/*` of every app. */
+export function isHealthPath(path: string): boolean {
+  return HEALTH_PATH.test(path);
+}
 
 /** An app's Prometheus endpoint: scraped on the app's own port, never routed to the public. */
 export function isUpstreamMetrics(path: string): boolean {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { InFlight } from './in-flight';
 
 /** How much of an unread request body is still read (and dropped) after an early answer. */
 export interface LingerOptions {
@@ -76,24 +77,24 @@ function within(work: Promise<void>, ms: number): Promise<void> {
  * dropped, at most `linger.bytes` or `linger.ms`, before the socket is destroyed.
  */
 export function manageConnections(server: Server, linger: LingerOptions): HttpConnections {
-  const active = new Set<ServerResponse>();
+  const active = new InFlight<ServerResponse>();
   let draining = false;
   let lastActivity = 0;
-  const sockets = new Set<Socket>();
+  const sockets = new InFlight<Socket>();
 
   lingerOnClose(server, linger);
   server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+    const slot = sockets.add(socket);
+    socket.once('close', () => sockets.delete(slot));
   });
   server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
-    active.add(res);
+    const slot = active.add(res);
     if (draining) {
       res.shouldKeepAlive = false;
       lastActivity = Date.now();
     }
     res.once('close', () => {
-      active.delete(res);
+      active.delete(slot);
       lastActivity = Date.now();
     });
   });

@@ -1,0 +1,44 @@
+/**
+ * What a server is working on (its answers in flight, its open sockets), for its shutdown: how
+ * many there are, and each of them. Added and removed once per request, so it is on the hottest
+ * path of every process.
+ *
+ * Not a `Set`: V8 keeps what was deleted from a long-lived `Set` or `Map` (one in the old
+ * generation) reachable for its young-generation collections, until a full collection. A server's
+ * set of answers in flight sees every request go through it, so every request's objects (the
+ * response, its request, headers, buffers, the log line) survived the scavenges and were
+ * promoted: in the gateway under load, 14 MB of each 55 MB allocated survived a scavenge against
+ * 0.4 MB without the set, scavenges took 15–25 ms instead of 1–2, and the old generation filled at
+ * 20 MB/s (docs/benchmarks.md, "The gateway beside nginx"). An array of slots, each freed slot
+ * cleared and reused, holds nothing once an item is gone.
+ */
+export class InFlight<T extends object> {
+  private readonly slots: (T | undefined)[] = [];
+  /** Indexes of cleared slots, reused before the array grows. */
+  private readonly free: number[] = [];
+  private count = 0;
+
+  /** Adds `item`; the slot returned is what `delete` takes. */
+  add(item: T): number {
+    const slot = this.free.length > 0 ? this.free.pop()! : this.slots.length;
+    this.slots[slot] = item;
+    this.count += 1;
+    return slot;
+  }
+
+  /** Removes the item in `slot` (from `add`); a slot already cleared is left as it is. */
+  delete(slot: number): void {
+    if (this.slots[slot] === undefined) return;
+    this.slots[slot] = undefined;
+    this.free.push(slot);
+    this.count -= 1;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  *[Symbol.iterator](): IterableIterator<T> {
+    for (const item of this.slots) if (item !== undefined) yield item;
+  }
+}
