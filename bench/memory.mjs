@@ -17,13 +17,14 @@
  * the allocator (by default the image's: jemalloc preloaded with its MALLOC_CONF, from the
  * Dockerfile; LD_PRELOAD replaces it, `LD_PRELOAD=` for glibc's malloc), and any other allocator
  * setting in the environment (glibc's `MALLOC_*` and GLIBC_TUNABLES, jemalloc's MALLOC_CONF),
- * handed to acl as is.
+ * handed to acl as is. BUILD_DIST: acl of another build's dist (e.g. the previous build's, to
+ * compare; default this checkout's).
  * Writes bench/results/memory.json.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { BENCH_TOKEN_TTL, logIn, runAutocannon } from './lib/app-server.mjs';
 import { freePort, startProcess, waitReady } from './lib/processes.mjs';
 import {
@@ -44,6 +45,7 @@ const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 600);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
 const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 5);
+const BUILD_DIST = process.env.BUILD_DIST ? resolve(process.env.BUILD_DIST) : undefined;
 /** The image's NODE_OPTIONS (Dockerfile), so that acl runs as deployed; NODE_ARGS replaces them. */
 const DOCKERFILE = readFileSync(join(root, 'Dockerfile'), 'utf8');
 const IMAGE_NODE_OPTIONS = /NODE_OPTIONS=(\S+)/.exec(DOCKERFILE)?.[1] ?? '';
@@ -132,11 +134,13 @@ async function main() {
   const probeFile = join(tmpdir(), `bench-memory-${Date.now()}.jsonl`);
   const { child, logFile, stop } = startProcess(
     'memory-acl',
-    dist('apps/acl/src/main.js'),
+    BUILD_DIST ? join(BUILD_DIST, 'apps/acl/src/main.js') : dist('apps/acl/src/main.js'),
     aclEnv(
       { port, databaseUrl: db.url, natsUrl: NATS_URL, keys },
       {
         JWT_ACCESS_TTL: BENCH_TOKEN_TTL,
+        // Another build's dist finds its packages here.
+        ...(BUILD_DIST ? { NODE_PATH: join(root, 'node_modules') } : {}),
         MEMORY_PROBE_FILE: probeFile,
         ...ALLOCATOR,
         ...MALLOC_SETTINGS,

@@ -18,10 +18,12 @@
  *
  * acl, content and the gateway run from dist on databases of their own (bench/lib/assignment-stack.mjs),
  * logging at `info` as in production. Env: NATS_URL, CONNECTIONS (16), DURATION (5), ROUNDS (3),
- * NATS_REQUESTS (1000), SEQUENTIAL (1000). Writes bench/results/request-path.json.
+ * NATS_REQUESTS (1000), SEQUENTIAL (1000), BUILD_DIST (the apps of another build's dist, e.g. the
+ * previous build's, to compare; default this checkout's). Writes bench/results/request-path.json.
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { Logger } from '@nestjs/common';
 import { ClientProxyFactory, Transport } from '@nestjs/microservices';
@@ -160,7 +162,12 @@ function rssMib(pid) {
 }
 
 async function main() {
-  const stack = await startAppStack({ prefix: 'bench_path', natsUrl: NATS_URL, app: 'content' });
+  const stack = await startAppStack({
+    prefix: 'bench_path',
+    natsUrl: NATS_URL,
+    app: 'content',
+    distDir: process.env.BUILD_DIST ? resolve(process.env.BUILD_DIST) : undefined,
+  });
   try {
     const token = await adminToken(stack);
     const ids = await seed(stack, token);
