@@ -357,7 +357,7 @@ export class Gateway {
   /** The end of a request's answer (or its cut): out of the in-flight set, into the access log. */
   private finished(req: IncomingMessage, res: ServerResponse, note: RequestNote, slot: number): void {
     note.exchange?.clientClosed();
-    this.active.delete(slot);
+    this.active.delete(slot, res);
     this.lastActivity = performance.now();
     this.accessLog.requestFinished(req, res, note);
   }

@@ -1,7 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { ServiceName } from '@media/contracts';
-import { DomainError, PayloadTooLarge, UpstreamUnavailable, type TrustedProxies } from '@media/core';
+import {
+  DomainError,
+  InFlight,
+  PayloadTooLarge,
+  UpstreamUnavailable,
+  type TrustedProxies,
+} from '@media/core';
 import { Pool, type Dispatcher } from 'undici';
 import { BodyRate } from './body-rate';
 import { BodyTooSlow, InternalError, UpstreamTimeout } from './errors';
@@ -33,6 +39,8 @@ class ClientGone extends Error {
  */
 class ByteLimit extends Transform {
   private seen = 0;
+  /** Its slot among the Forwarder's bodies being sent. */
+  slot = -1;
   /** Whether the gateway held the body back (the request paused) since the last rate tick. */
   private held = false;
 
@@ -230,8 +238,8 @@ export interface ForwardOptions {
  */
 export class Forwarder {
   private readonly pools = new Map<ServiceName, Pool>();
-  /** Bodies being sent, for the rate check. */
-  private readonly bodies = new Set<ByteLimit>();
+  /** Bodies being sent, for the rate check (not a Set: see InFlight). */
+  private readonly bodies = new InFlight<ByteLimit>();
   private readonly rateCheck?: NodeJS.Timeout;
 
   constructor(
@@ -303,8 +311,8 @@ export class Forwarder {
           : undefined;
       const limited = new ByteLimit(bodyLimit, req, rate);
       body = req.pipe(limited);
-      this.bodies.add(limited);
-      const settle = () => this.bodies.delete(limited);
+      limited.slot = this.bodies.add(limited);
+      const settle = () => this.bodies.delete(limited.slot, limited);
       limited.once('close', settle);
       req.once('end', settle);
       // pipe() does not pass on a client abort; without this the upstream would wait for the rest.
@@ -338,11 +346,11 @@ export class Forwarder {
   private checkRates(now = Date.now()): void {
     for (const body of this.bodies) {
       if (body.source.complete || body.destroyed) {
-        this.bodies.delete(body);
+        this.bodies.delete(body.slot, body);
         continue;
       }
       if (body.rate?.tick(now, body.heldSinceLastTick())) {
-        this.bodies.delete(body);
+        this.bodies.delete(body.slot, body);
         body.destroy(new BodyTooSlow(this.options.minBodyRate));
       }
     }

@@ -85,7 +85,7 @@ export function manageConnections(server: Server, linger: LingerOptions): HttpCo
   lingerOnClose(server, linger);
   server.on('connection', (socket: Socket) => {
     const slot = sockets.add(socket);
-    socket.once('close', () => sockets.delete(slot));
+    socket.once('close', () => sockets.delete(slot, socket));
   });
   server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
     const slot = active.add(res);
@@ -94,7 +94,7 @@ export function manageConnections(server: Server, linger: LingerOptions): HttpCo
       lastActivity = Date.now();
     }
     res.once('close', () => {
-      active.delete(slot);
+      active.delete(slot, res);
       lastActivity = Date.now();
     });
   });

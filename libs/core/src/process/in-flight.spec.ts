@@ -9,32 +9,35 @@ describe('InFlight', () => {
     const slotA = inFlight.add(a);
     const slotB = inFlight.add(b);
     inFlight.add(c);
-    inFlight.delete(slotB);
+    inFlight.delete(slotB, b);
     expect(inFlight.size).toBe(2);
     expect([...inFlight]).toEqual([a, c]);
-    inFlight.delete(slotA);
+    inFlight.delete(slotA, a);
     expect([...inFlight]).toEqual([c]);
   });
 
-  it('reuses a freed slot before growing, and holds nothing in it once deleted', () => {
+  it('reuses a freed slot before growing', () => {
     const inFlight = new InFlight<object>();
-    const first = inFlight.add({});
+    const first = {};
+    const slot = inFlight.add(first);
     inFlight.add({});
-    inFlight.delete(first);
-    const again = inFlight.add({ again: true });
-    expect(again).toBe(first);
+    inFlight.delete(slot, first);
+    expect(inFlight.add({ again: true })).toBe(slot);
     expect(inFlight.size).toBe(2);
     expect((inFlight as unknown as { slots: unknown[] }).slots).toHaveLength(2);
   });
 
-  it('ignores a slot deleted twice, so the count cannot go wrong', () => {
+  it('ignores a second delete, even once the slot holds another item', () => {
     const inFlight = new InFlight<object>();
-    const slot = inFlight.add({});
-    inFlight.add({});
-    inFlight.delete(slot);
-    inFlight.delete(slot);
+    const gone = {};
+    const slot = inFlight.add(gone);
+    inFlight.delete(slot, gone);
+    inFlight.delete(slot, gone);
+    expect(inFlight.size).toBe(0);
+    const next = {};
+    expect(inFlight.add(next)).toBe(slot);
+    inFlight.delete(slot, gone);
     expect(inFlight.size).toBe(1);
-    expect(inFlight.add({})).toBe(slot);
-    expect(inFlight.size).toBe(2);
+    expect([...inFlight]).toEqual([next]);
   });
 });

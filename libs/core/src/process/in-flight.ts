@@ -26,9 +26,12 @@ export class InFlight<T extends object> {
     return slot;
   }
 
-  /** Removes the item in `slot` (from `add`); a slot already cleared is left as it is. */
-  delete(slot: number): void {
-    if (this.slots[slot] === undefined) return;
+  /**
+   * Removes `item` from its `slot` (from `add`). A slot that holds something else (the item was
+   * removed before, and the slot reused) is left as it is, so removing twice does no harm.
+   */
+  delete(slot: number, item: T): void {
+    if (this.slots[slot] !== item) return;
     this.slots[slot] = undefined;
     this.free.push(slot);
     this.count -= 1;
