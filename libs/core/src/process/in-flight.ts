@@ -3,14 +3,15 @@
  * many there are, and each of them. Added and removed once per request, so it is on the hottest
  * path of every process.
  *
- * Not a `Set`: V8 keeps what was deleted from a long-lived `Set` or `Map` (one in the old
- * generation) reachable for its young-generation collections, until a full collection. A server's
- * set of answers in flight sees every request go through it, so every request's objects (the
- * response, its request, headers, buffers, the log line) survived the scavenges and were
- * promoted: in the gateway under load, 14 MB of each 55 MB allocated survived a scavenge against
- * 0.4 MB without the set, scavenges took 15–25 ms instead of 1–2, and the old generation filled at
- * 20 MB/s (docs/benchmarks.md, "The gateway beside nginx"). An array of slots, each freed slot
- * cleared and reused, holds nothing once an item is gone.
+ * Not a `Set`: objects added to and deleted from a `Set` or `Map` that has reached V8's old
+ * generation stay alive for its young-generation collections after they were deleted (the table's
+ * backing store keeps deleted entries until it is rebuilt). A server's set of answers in flight
+ * sees every request go through it, so every request's objects (the response, its request,
+ * headers, buffers, the log line) survived the scavenges and were promoted: in the gateway under
+ * load, 14 MB of each 55 MB allocated survived a scavenge against 0.4 MB without the set,
+ * scavenges took 15–25 ms instead of 1–2, and the old generation filled at 20 MB/s
+ * (docs/benchmarks.md, "Third pass: a Set that kept every request alive"). An array of slots,
+ * each freed slot cleared and reused, holds nothing once an item is gone.
  */
 export class InFlight<T extends object> {
   private readonly slots: (T | undefined)[] = [];
