@@ -3,11 +3,10 @@
  * many there are, and each of them. Added and removed once per request, so it is on the hottest
  * path of every process.
  *
- * Not a `Set`: objects added to and deleted from a `Set` or `Map` that has reached V8's old
- * generation stay alive for its young-generation collections after they were deleted (the table's
- * backing store keeps deleted entries until it is rebuilt). A server's set of answers in flight
- * sees every request go through it, so every request's objects (the response, its request,
- * headers, buffers, the log line) survived the scavenges and were promoted: in the gateway under
+ * Not a `Set`: a server's set of answers in flight sees every request go through it, and with a
+ * `Set` in V8's old generation every request's objects (the response, its request, headers,
+ * buffers, the log line) survived the young-generation collections and were promoted, most likely
+ * because the set's table keeps deleted entries until it is rebuilt: in the gateway under
  * load, 14 MB of each 55 MB allocated survived a scavenge against 0.4 MB without the set,
  * scavenges took 15–25 ms instead of 1–2, and the old generation filled at 20 MB/s
  * (docs/benchmarks.md, "Third pass: a Set that kept every request alive"). An array of slots,
