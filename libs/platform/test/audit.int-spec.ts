@@ -89,6 +89,9 @@ async function standInSigner(
       );
     },
   });
+  // The subscription is the server's once a round trip after it has come back: otherwise the
+  // app's first request can reach the server before it and find no signer.
+  await nc.flush();
   return { signed, sub };
 }
 
