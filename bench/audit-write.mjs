@@ -82,7 +82,7 @@ async function main() {
     prefix: 'bench_audit_write',
     natsUrl: NATS_URL,
     env: { ESCALATION_CHECK_INTERVAL: '1h' },
-    distDir: process.env.BUILD_DIST ? resolve(process.env.BUILD_DIST) : undefined,
+    distDir: process.env.BUILD_DIST,
     nodeArgs: PROFILE_DIR ? { assignment: ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] } : {},
   });
   const windows = [];

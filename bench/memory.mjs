@@ -24,7 +24,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { BENCH_TOKEN_TTL, logIn, runAutocannon } from './lib/app-server.mjs';
 import { freePort, startProcess, waitReady } from './lib/processes.mjs';
 import {
@@ -32,6 +32,7 @@ import {
   assert,
   BENCH_ADMIN,
   benchDatabase,
+  build,
   dist,
   log,
   root,
@@ -45,7 +46,7 @@ const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 600);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
 const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 5);
-const BUILD_DIST = process.env.BUILD_DIST ? resolve(process.env.BUILD_DIST) : undefined;
+const BUILD = build(process.env.BUILD_DIST);
 /** The image's NODE_OPTIONS (Dockerfile), so that acl runs as deployed; NODE_ARGS replaces them. */
 const DOCKERFILE = readFileSync(join(root, 'Dockerfile'), 'utf8');
 const IMAGE_NODE_OPTIONS = /NODE_OPTIONS=(\S+)/.exec(DOCKERFILE)?.[1] ?? '';
@@ -134,13 +135,12 @@ async function main() {
   const probeFile = join(tmpdir(), `bench-memory-${Date.now()}.jsonl`);
   const { child, logFile, stop } = startProcess(
     'memory-acl',
-    BUILD_DIST ? join(BUILD_DIST, 'apps/acl/src/main.js') : dist('apps/acl/src/main.js'),
+    BUILD.entry('apps/acl/src/main.js'),
     aclEnv(
       { port, databaseUrl: db.url, natsUrl: NATS_URL, keys },
       {
         JWT_ACCESS_TTL: BENCH_TOKEN_TTL,
-        // Another build's dist finds its packages here.
-        ...(BUILD_DIST ? { NODE_PATH: join(root, 'node_modules') } : {}),
+        ...BUILD.env,
         MEMORY_PROBE_FILE: probeFile,
         ...ALLOCATOR,
         ...MALLOC_SETTINGS,

@@ -23,7 +23,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { resolve } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { Logger } from '@nestjs/common';
 import { ClientProxyFactory, Transport } from '@nestjs/microservices';
@@ -166,7 +165,7 @@ async function main() {
     prefix: 'bench_path',
     natsUrl: NATS_URL,
     app: 'content',
-    distDir: process.env.BUILD_DIST ? resolve(process.env.BUILD_DIST) : undefined,
+    distDir: process.env.BUILD_DIST,
   });
   try {
     const token = await adminToken(stack);

@@ -5,10 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { BENCH_TOKEN_TTL, upstreamEnv } from './edge.mjs';
 import { startProcess, waitReady } from './processes.mjs';
-import { benchDatabase, dist, log, root } from './seed-users.mjs';
+import { benchDatabase, build, dist, log } from './seed-users.mjs';
 
 const require = createRequire(import.meta.url);
 const { generateTestKeys, mintToken } = require(dist('libs/testing/src/tokens.js'));
@@ -46,7 +45,7 @@ export async function startAppStack({
   appDatabaseUrl = (url) => url,
   distDir,
 }) {
-  const built = (path) => (distDir ? join(distDir, path) : dist(path));
+  const { entry: built, env: buildEnv } = build(distDir);
   const databases = {
     acl: benchDatabase(`${prefix}_acl`),
     [app]: benchDatabase(`${prefix}_${app.replace('-', '_')}`),
@@ -65,8 +64,7 @@ export async function startAppStack({
     LOG_LEVEL: 'info',
     JWT_ACCESS_TTL: BENCH_TOKEN_TTL,
     ...extra,
-    // Another build's dist finds its packages here.
-    ...(distDir ? { NODE_PATH: join(root, 'node_modules') } : {}),
+    ...buildEnv,
   };
   const processes = [];
   try {
