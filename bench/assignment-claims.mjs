@@ -22,7 +22,6 @@
  */
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
-import { resolve } from 'node:path';
 import { startAssignmentStack } from './lib/assignment-stack.mjs';
 import { claimRun, createClaimers } from './lib/claims.mjs';
 import { assert, dist, log, machine, writeResult } from './lib/seed-users.mjs';
@@ -114,7 +113,7 @@ function summaryOf(runs) {
 
 async function main() {
   const builds = [{ name: 'this' }];
-  if (BEFORE_DIST) builds.push({ name: 'before', distDir: resolve(BEFORE_DIST) });
+  if (BEFORE_DIST) builds.push({ name: 'before', distDir: BEFORE_DIST });
   try {
     for (const build of builds) {
       if (BEFORE_DIST) build.nats = await require(dist('libs/testing/src/nats-server.js')).startNats();

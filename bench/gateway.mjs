@@ -44,7 +44,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { monotonicMicros, selfTime } from './lib/cpu-profile.mjs';
 import { BENCH_TOKEN_TTL, signToken, upstreamEnv } from './lib/edge.mjs';
-import { freePort, startProcess, stopProcess, waitReady } from './lib/processes.mjs';
+import { build, freePort, startProcess, stopProcess, waitReady } from './lib/processes.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -217,8 +217,8 @@ http {
 }
 
 /** Starts the built gateway with `workers` processes (GATEWAY_WORKERS); its URL and child. */
-async function startGateway(upstreamUrl, workers, nodeArgs = [], dist = join(root, 'dist')) {
-  const gatewayMain = join(dist, 'apps/gateway/src/main.js');
+async function startGateway(upstreamUrl, workers, nodeArgs = [], distDir) {
+  const gateway = build(distDir);
   const gatewayPort = await freePort();
   const env = {
     ...process.env,
@@ -231,12 +231,11 @@ async function startGateway(upstreamUrl, workers, nodeArgs = [], dist = join(roo
     // Access logs are written (one line per request, as in production) and discarded.
     LOG_LEVEL: 'info',
     JWT_ACCESS_TTL: BENCH_TOKEN_TTL,
-    // Another build's dist finds its packages here.
-    NODE_PATH: join(root, 'node_modules'),
+    ...gateway.env,
   };
   const { child } = startProcess(
     'gateway',
-    gatewayMain,
+    gateway.entry('apps/gateway/src/main.js'),
     { ...env, ...upstreamEnv(upstreamUrl) },
     {
       stderr: 'inherit',
@@ -284,9 +283,7 @@ async function startLocal({ profileDir } = {}) {
     if (profileDir) {
       const gateway = await startGateway(upstreamUrl, 1, profiling);
       children.push(gateway.child);
-      const before = args.before
-        ? await startGateway(upstreamUrl, 1, profiling, resolve(args.before))
-        : undefined;
+      const before = args.before ? await startGateway(upstreamUrl, 1, profiling, args.before) : undefined;
       if (before) children.push(before.child);
       return {
         upstreamUrl,
@@ -310,7 +307,7 @@ async function startLocal({ profileDir } = {}) {
     children.push(single.child);
     const many = workers > 1 ? await startGateway(upstreamUrl, workers) : undefined;
     if (many) children.push(many.child);
-    const before = args.before ? await startGateway(upstreamUrl, 1, [], resolve(args.before)) : undefined;
+    const before = args.before ? await startGateway(upstreamUrl, 1, [], args.before) : undefined;
     if (before) children.push(before.child);
     return {
       gatewayBeforeUrl: before?.url,

@@ -26,13 +26,12 @@ import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_TOKEN_TTL, logIn, runAutocannon } from './lib/app-server.mjs';
-import { freePort, startProcess, waitReady } from './lib/processes.mjs';
+import { build, freePort, startProcess, waitReady } from './lib/processes.mjs';
 import {
   aclEnv,
   assert,
   BENCH_ADMIN,
   benchDatabase,
-  build,
   dist,
   log,
   root,

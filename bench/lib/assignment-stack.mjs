@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { BENCH_TOKEN_TTL, upstreamEnv } from './edge.mjs';
-import { startProcess, waitReady } from './processes.mjs';
-import { benchDatabase, build, dist, log } from './seed-users.mjs';
+import { build, startProcess, waitReady } from './processes.mjs';
+import { benchDatabase, dist, log } from './seed-users.mjs';
 
 const require = createRequire(import.meta.url);
 const { generateTestKeys, mintToken } = require(dist('libs/testing/src/tokens.js'));

@@ -9,7 +9,21 @@ import { once } from 'node:events';
 import { closeSync, openSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * The apps of a build: this checkout's `dist`, or another build's (`distDir`, e.g. the previous
+ * build's, built in a scratch worktree, to measure beside it), whose processes find their
+ * packages in this checkout's node_modules through `env`.
+ */
+export function build(distDir) {
+  if (!distDir) return { entry: (path) => join(root, 'dist', path), env: {} };
+  const dir = resolve(distDir);
+  return { entry: (path) => join(dir, path), env: { NODE_PATH: join(root, 'node_modules') } };
+}
 
 /** A TCP port free on 127.0.0.1 this moment. */
 export async function freePort() {

@@ -12,23 +12,12 @@ import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const dist = (path) => join(root, 'dist', path);
-
-/**
- * The apps of a build: this checkout's `dist`, or another build's (`distDir`, e.g. the previous
- * build's, built in a scratch worktree, to measure beside it), whose processes find their
- * packages in this checkout's node_modules through `env`.
- */
-export function build(distDir) {
-  if (!distDir) return { entry: dist, env: {} };
-  const dir = resolve(distDir);
-  return { entry: (path) => join(dir, path), env: { NODE_PATH: join(root, 'node_modules') } };
-}
 
 const { Client } = require('pg');
 const { hash } = require('@node-rs/argon2');
