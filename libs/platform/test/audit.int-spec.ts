@@ -11,7 +11,7 @@
 import { createPrivateKey, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
-import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { CompactSign } from 'jose';
 import { Client } from 'pg';
 import { AclSubjects } from '@media/contracts';
@@ -77,7 +77,7 @@ async function sign(keys: TestKeys, checkpoint: AuditCheckpoint): Promise<string
 async function standInSigner(
   nc: NatsConnection,
   keys: TestKeys,
-): Promise<{ signed: AuditCheckpoint[]; sub: Subscription }> {
+): Promise<{ signed: AuditCheckpoint[]; stop: () => Promise<void> }> {
   const signed: AuditCheckpoint[] = [];
   const sub = nc.subscribe(AclSubjects.auditSignCheckpoint, {
     callback: (_error, msg) => {
@@ -89,10 +89,17 @@ async function standInSigner(
       );
     },
   });
-  // The subscription is the server's once a round trip after it has come back: otherwise the
-  // app's first request can reach the server before it and find no signer.
+  // A subscription (and its end) is the server's once a round trip after it has come back:
+  // otherwise the app's next request can reach the server first and find no signer, or one that
+  // a test has already stopped.
   await nc.flush();
-  return { signed, sub };
+  return {
+    signed,
+    stop: async () => {
+      sub.unsubscribe();
+      await nc.flush();
+    },
+  };
 }
 
 /** A chain of `count` entries from seq 1, sealed as the sealer would (`chainEntries`). */
@@ -698,7 +705,7 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
           first_break: null,
         });
       } finally {
-        signer.sub.unsubscribe();
+        await signer.stop();
       }
     });
 
@@ -711,7 +718,7 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
       try {
         expect(await job.runOnce()).toEqual({ recorded: expect.objectContaining({ seq: 3 }) });
       } finally {
-        signer.sub.unsubscribe();
+        await signer.stop();
       }
     });
 
@@ -724,7 +731,7 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
         expect(stranger.signed).toHaveLength(1);
         expect(await checkpoints()).toEqual([]);
       } finally {
-        stranger.sub.unsubscribe();
+        await stranger.stop();
       }
       const signer = await standInSigner(nc, signingKeys);
       try {
@@ -732,7 +739,7 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
           recorded: expect.objectContaining({ seq: 4, kid: signingKeys.kid }),
         });
       } finally {
-        signer.sub.unsubscribe();
+        await signer.stop();
       }
     });
 
@@ -755,7 +762,7 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
         expect(signer.signed.map((c) => c.seq)).toEqual([6, 12]);
         expect((await checkpoints()).map((c) => c.seq)).toEqual(['6', '12']);
       } finally {
-        signer.sub.unsubscribe();
+        await signer.stop();
         await second.app.close();
       }
     });
