@@ -354,8 +354,10 @@ done
 [ "$ready" = true ] || fail "the gateway did not become ready within $ready_within s (load average $(cut -d' ' -f1-3 /proc/loadavg)): $(curl -s "$gateway/health/ready")
 $(podman ps -a --filter "label=com.docker.compose.project=$PROJECT" --format '{{.Names}} {{.Status}}')
 $(for app in "${apps[@]}" gateway; do "${compose[@]}" logs --tail 4 "$app" 2>&1; done)"
-# An engine calls a container unhealthy after the compose file's 5 failures in a row, not one: a
-# check (a Node process started, 5 s to answer) can miss once at that load while the app is ready.
+# An engine calls a container unhealthy after the compose file's 5 failures in a row (10 s apart),
+# not one: a check (a Node process started, 5 s to answer) can miss once at that load while the
+# app is ready. Here 5 in a row 2 s apart fail the test: as many misses as the engine allows, in
+# less time, so stricter than the engine.
 healthy() {
   local attempt
   for attempt in 1 2 3 4 5; do
