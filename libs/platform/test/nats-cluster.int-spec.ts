@@ -98,8 +98,9 @@ const CATCH_UP_GRACE_MS = 20_000;
  * Waits until the asset (the stream or the receipt consumer) has a leader and both replicas
  * current. After a quorum loss a replica can stay behind a leader that does not send it what it
  * missed (seen once in three CI runs: over 150 s of waiting); what an operator does then is ask the
- * leader to step down, and the new leader catches the replica up. So every 20 s a replica stays
- * behind, the clean-up asks that, and waits on.
+ * leader to step down, and the new leader catches the replica up. So once a replica has stayed
+ * 20 s behind the same leader (the clock stopped during an election), the clean-up asks that
+ * leader to step down, and waits on.
  */
 async function replicasCurrent(
   info: (
@@ -107,17 +108,21 @@ async function replicasCurrent(
   ) => Promise<{ cluster?: { leader?: string; replicas?: { current: boolean }[] } }>,
   stepdown: string,
 ): Promise<void> {
-  let behindSince: number | undefined;
+  // The leader the clock runs for, and since when a replica has been behind it.
+  let behind: { leader: string; since: number } | undefined;
   const healthy = await eventually(
     () =>
       withJsm(async (jsm, nc) => {
         const { cluster: placement } = await info(jsm);
+        const leader = placement?.leader;
         const replicas = placement?.replicas ?? [];
-        if (!!placement?.leader && replicas.length === 2 && replicas.every((r) => r.current)) return true;
-        behindSince ??= Date.now();
-        if (placement?.leader && Date.now() - behindSince >= CATCH_UP_GRACE_MS) {
-          behindSince = Date.now();
-          process.stderr.write(`[nats-cluster] a replica stayed behind for 20 s: ${stepdown}\n`);
+        if (!!leader && replicas.length === 2 && replicas.every((r) => r.current)) return true;
+        // The clock starts again with each new leader, and stops while there is none (an election).
+        if (!leader) behind = undefined;
+        else if (behind?.leader !== leader) behind = { leader, since: Date.now() };
+        else if (Date.now() - behind.since >= CATCH_UP_GRACE_MS) {
+          behind = undefined;
+          process.stderr.write(`[nats-cluster] a replica stayed behind ${leader} for 20 s: ${stepdown}\n`);
           await nc.request(stepdown, '', { timeout: 2_000 }).catch(() => undefined);
         }
         return false;
@@ -677,6 +682,7 @@ it('after quorum returns, resumes and creates consumers as the cluster elects th
     );
     sampling = false;
     await sampler;
+    const samplingEnded = Date.now();
     const lastStalled = (replica: number, consumer: string) =>
       Math.max(
         -Infinity,
@@ -717,8 +723,12 @@ it('after quorum returns, resumes and creates consumers as the cluster elects th
     // An idle consumer has nothing pending: once its leader answered its pull, no readiness
     // sample asked afterwards lists it stalled. Counted from its last return: while the rest of
     // the cluster rejoins, a leader can stop answering again (two heartbeats missed restart the
-    // pull, and it resumes once more), and meanwhile work may be waiting, as designed.
-    const lastResumedAt = (consumer: string) => after('Event consumer resumed', consumer).at(-1)!;
+    // pull, and it resumes once more), and meanwhile work may be waiting, as designed. Only
+    // returns while samples were taken count: one after the last sample would hide a stall.
+    const lastResumedAt = (consumer: string) =>
+      after('Event consumer resumed', consumer)
+        .filter((at) => at <= samplingEnded)
+        .at(-1)!;
     const listedAfterAnswer = [0, 1].flatMap((replica) =>
       idle[replica].filter((c) => lastStalled(replica, c) >= lastResumedAt(c)),
     );
