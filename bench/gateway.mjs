@@ -216,6 +216,8 @@ http {
   };
 }
 
+const GATEWAY_MAIN = 'apps/gateway/src/main.js';
+
 /** Starts the built gateway with `workers` processes (GATEWAY_WORKERS); its URL and child. */
 async function startGateway(upstreamUrl, workers, nodeArgs = [], distDir) {
   const gateway = build(distDir);
@@ -235,7 +237,7 @@ async function startGateway(upstreamUrl, workers, nodeArgs = [], distDir) {
   };
   const { child } = startProcess(
     'gateway',
-    gateway.entry('apps/gateway/src/main.js'),
+    gateway.entry(GATEWAY_MAIN),
     { ...env, ...upstreamEnv(upstreamUrl) },
     {
       stderr: 'inherit',
@@ -249,8 +251,7 @@ async function startGateway(upstreamUrl, workers, nodeArgs = [], distDir) {
 
 /** Starts the fake upstream, nginx, the bare proxy and the built gateway; returns URLs and a stop(). */
 async function startLocal({ profileDir } = {}) {
-  const gatewayMain = join(root, 'dist/apps/gateway/src/main.js');
-  if (!existsSync(gatewayMain)) throw new Error('Build first: npx nx run gateway:build');
+  if (!existsSync(build().entry(GATEWAY_MAIN))) throw new Error('Build first: npx nx run gateway:build');
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const kid = 'bench-key';
   const jwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' };
