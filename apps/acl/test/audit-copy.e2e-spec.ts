@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { compactVerify, decodeProtectedHeader, importJWK } from 'jose';
-import { AUDIT_STREAM, auditSubject } from '@media/contracts';
+import { AUDIT_STREAM, auditMessageId, auditSubject } from '@media/contracts';
 import { entryHash, type AuditEntry } from '@media/core';
 import { call, eventually, rpcTestClientForFile } from '@media/testing';
 import { acl, aclDb, createUser, follow, gateway, login, system, tokenWith } from './support';
@@ -145,7 +145,10 @@ function sealed(
 /** A seq range of this test's own, so tests never meet each other's entries. */
 const freshSeq = () => 1_000_000 + Math.floor(Math.random() * 1_000_000_000);
 
-/** Stands in for the apps' publishers: one JetStream message per entry, id `<app>:<seq>`. */
+/**
+ * Stands in for the apps' publishers as they published before runs: one JetStream message per
+ * entry (a §8.1 object), id `<app>:<seq>`; such messages are still read.
+ */
 async function publish(...entries: (AuditEntry | { subject: string; raw: string })[]): Promise<void> {
   const jsm = await jetstreamManager(rpc.nc);
   await eventually(
@@ -340,6 +343,36 @@ describe('GET /acl/api/v1/audit/all (the merged copy)', () => {
       [request],
     );
     expect(rows).toEqual(entries.map((entry) => ({ seq: entry.seq, hash: entry.hash })));
+  });
+
+  it('stores runs as the apps publish them (a JSON array a message), a longer resend once each, a malformed entry dropped', async () => {
+    const request = `req-${randomUUID()}`;
+    const seq = freshSeq();
+    const entries = sealed(
+      'commercial',
+      seq,
+      Array.from({ length: 6 }, () => ({ request_id: request })),
+    );
+    await publish(); // waits for the stream
+    const js = jetstream(rpc.nc);
+    const run = (from: number, to: number, extra: unknown[] = []) =>
+      js.publish(auditSubject('commercial'), JSON.stringify([...entries.slice(from, to), ...extra]), {
+        msgID: auditMessageId('commercial', entries[from].seq, entries[to - 1].seq),
+      });
+    await run(0, 3);
+    // After a crash between the stream's ack and the resume point's move: the same entries again,
+    // in a longer run under another message id, which the copy must absorb.
+    await run(0, 5, [{ ...entries[5], seq: -1 }]);
+    await run(5, 6);
+    const rows = await eventually(
+      () =>
+        aclDb(`SELECT seq::int AS seq, hash FROM audit_all WHERE request_id = $1 ORDER BY seq`, [request]),
+      (found) => found.length === entries.length,
+      { orThrow: 'the runs were not copied within 5 s', timeoutMs: 5_000 },
+    );
+    expect(rows).toEqual(entries.map((entry) => ({ seq: entry.seq, hash: entry.hash })));
+    const res = await all(`request_id=${request}`);
+    expect(res.body.results).toEqual([...entries].reverse());
   });
 
   it('drops a message that is not a sealed entry of its subject’s app and goes on with the next', async () => {

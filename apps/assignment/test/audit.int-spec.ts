@@ -255,21 +255,23 @@ describe('the chain', () => {
   });
 });
 
+/** An entry as the AUDIT stream has it: the id of the message that carried it, and that message's seqs. */
+type Streamed = { entry: AuditEntry; msgId: string | undefined; seqs: number[] };
+
 describe('publishing to the AUDIT stream', () => {
-  /** Every message of the stream (entry and message id), read one by one. */
-  async function streamed(
-    url: string,
-  ): Promise<Map<number, { entry: AuditEntry; msgId: string | undefined }>> {
+  /** Every entry of the stream with the id of the message (a run) that carried it, read one by one. */
+  async function streamed(url: string): Promise<Map<number, Streamed>> {
     const nc = await connect({ servers: url });
     try {
       const jsm = await jetstreamManager(nc);
       const { state } = await jsm.streams.info(AUDIT_STREAM);
-      const found = new Map<number, { entry: AuditEntry; msgId: string | undefined }>();
+      const found = new Map<number, Streamed>();
       for (let seq = state.first_seq; seq <= state.last_seq && state.messages > 0; seq++) {
         const message = await jsm.streams.getMessage(AUDIT_STREAM, { seq });
         if (!message) continue;
-        const entry = message.json<AuditEntry>();
-        found.set(entry.seq, { entry, msgId: message.header.get('Nats-Msg-Id') });
+        const run = message.json<AuditEntry[]>();
+        const carried = { msgId: message.header.get('Nats-Msg-Id'), seqs: run.map((e) => e.seq) };
+        for (const entry of run) found.set(entry.seq, { entry, ...carried });
       }
       return found;
     } finally {
@@ -285,20 +287,22 @@ describe('publishing to the AUDIT stream', () => {
       )
     ).map((row) => auditEntryOf(row));
 
-  it('publishes each sealed entry as its §8.1 object, message id assignment:<seq>', async () => {
+  it('publishes the sealed entries as runs of §8.1 objects, message id assignment:<first>-<last>', async () => {
     await createTask();
     await walkStoredChain(harness.db);
     const entries = await allEntries();
     const published = await eventually(
-      () =>
-        streamed(harness.nats.url).catch(
-          () => new Map<number, { entry: AuditEntry; msgId: string | undefined }>(),
-        ),
+      () => streamed(harness.nats.url).catch(() => new Map<number, Streamed>()),
       (found) => entries.every((e) => found.has(e.seq)),
       { timeoutMs: 10_000 },
     );
     for (const entry of entries) {
-      expect(published.get(entry.seq)).toEqual({ entry, msgId: `assignment:${entry.seq}` });
+      const { entry: streamedEntry, msgId, seqs } = published.get(entry.seq)!;
+      expect(streamedEntry).toEqual(entry);
+      // Its message is the run of consecutive entries its id names.
+      const [, first, last] = /^assignment:(\d+)-(\d+)$/.exec(msgId ?? '')!.map(Number);
+      expect(seqs).toEqual(Array.from({ length: last - first + 1 }, (_, i) => first + i));
+      expect(seqs).toContain(entry.seq);
     }
   });
 
@@ -311,10 +315,7 @@ describe('publishing to the AUDIT stream', () => {
     harness.nats = await startNats({ port });
     const missed = (await allEntries()).filter((e) => ids.includes(e.resource.id!));
     const published = await eventually(
-      () =>
-        streamed(harness.nats.url).catch(
-          () => new Map<number, { entry: AuditEntry; msgId: string | undefined }>(),
-        ),
+      () => streamed(harness.nats.url).catch(() => new Map<number, Streamed>()),
       (found) => missed.every((e) => found.has(e.seq)),
       { timeoutMs: 15_000, orThrow: 'the entries sealed during the outage on the AUDIT stream' },
     );

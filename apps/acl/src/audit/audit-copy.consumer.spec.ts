@@ -64,6 +64,35 @@ describe('AuditCopyConsumer.handleBatch (a stand-in copy store and stand-in mess
     expect(messages.map((m) => m.settled)).toEqual([['ack'], ['nak'], ['ack']]);
   });
 
+  it('reads runs (arrays of entries) and single entries alike, all stored in one write', async () => {
+    const { copy, writes } = standInCopy(-1);
+    const consumer = new AuditCopyConsumer({} as AclConfig, copy);
+    const messages = [message([entry(1), entry(2), entry(3)]), message(entry(4)), message([entry(5)])];
+    await consumer.handleBatch(messages.map((m) => m.msg));
+    expect(writes).toEqual([[1, 2, 3, 4, 5]]);
+    expect(messages.map((m) => m.settled)).toEqual([['ack'], ['ack'], ['ack']]);
+  });
+
+  it('stores each run on its own when the batch fails: the run holding the failing entry redelivered', async () => {
+    const { copy, writes } = standInCopy(4);
+    const consumer = new AuditCopyConsumer({} as AclConfig, copy);
+    const messages = [message([entry(1), entry(2)]), message([entry(3), entry(4)]), message([entry(5)])];
+    await consumer.handleBatch(messages.map((m) => m.msg));
+    expect(writes).toEqual([[1, 2, 3, 4, 5], [1, 2], [3, 4], [5]]);
+    expect(messages.map((m) => m.settled)).toEqual([['ack'], ['nak'], ['ack']]);
+  });
+
+  it('drops a malformed entry of a run and stores the others; a run with none is terminated', async () => {
+    const { copy, writes } = standInCopy(-1);
+    const consumer = new AuditCopyConsumer({} as AclConfig, copy);
+    const mixed = message([entry(1), { ...entry(2), seq: -2 }, entry(3)]);
+    const empty = message([]);
+    const misfiled = message([{ ...entry(4), app: 'inventory' }]);
+    await consumer.handleBatch([mixed.msg, empty.msg, misfiled.msg]);
+    expect(writes).toEqual([[1, 3]]);
+    expect([mixed.settled, empty.settled, misfiled.settled]).toEqual([['ack'], ['term'], ['term']]);
+  });
+
   it('drops a malformed message (terminated, never stored) and stores the rest', async () => {
     const { copy, writes } = standInCopy(-1);
     const consumer = new AuditCopyConsumer({} as AclConfig, copy);

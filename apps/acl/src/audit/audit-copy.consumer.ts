@@ -42,8 +42,8 @@ const API_TIMEOUT_MS = 2_000;
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * Feeds acl's merged copy (`audit_all`) from the AUDIT stream (`audit.<app>`, one message per
- * sealed entry): one durable pull consumer shared by acl's replicas, the entries a pull brought
+ * Feeds acl's merged copy (`audit_all`) from the AUDIT stream (`audit.<app>`, a message per run
+ * of sealed entries, or per entry from before runs): one durable pull consumer shared by acl's replicas, the entries a pull brought
  * meanwhile stored together (`inBatches`), each before its message is acked, redelivery harmless
  * (`(app, seq)` is unique). Creates the stream when no app has yet, with the EVENTS stream's
  * retention (limits, file storage, EVENTS_* limits).
@@ -164,58 +164,68 @@ export class AuditCopyConsumer implements OnApplicationBootstrap, OnApplicationS
 
   /**
    * Stores what a pull brought meanwhile together (one statement), then acks it; a malformed
-   * message is logged and dropped, and when the batch fails each entry is stored on its own.
-   * (Called by the pull loop; public for its unit test.)
+   * message or entry is logged and dropped, and when the batch fails each message's entries are
+   * stored on their own. (Called by the pull loop; public for its unit test.)
    */
   async handleBatch(batch: JsMsg[]): Promise<void> {
-    const readable: { message: JsMsg; entry: AuditEntry }[] = [];
+    const readable: { message: JsMsg; entries: AuditEntry[] }[] = [];
     for (const message of batch) {
-      const entry = this.read(message);
-      if (entry) readable.push({ message, entry });
+      const entries = this.read(message);
+      if (entries) readable.push({ message, entries });
     }
     if (readable.length > 1) {
       try {
-        await this.copy.store(readable.map(({ entry }) => entry));
+        await this.copy.store(readable.flatMap(({ entries }) => entries));
         for (const { message } of readable) message.ack();
         return;
       } catch (error) {
         this.logger.warn(
-          { entries: readable.length, err: errorText(error) },
-          'Storing audit entries together failed; storing them one at a time',
+          { messages: readable.length, err: errorText(error) },
+          'Storing audit entries together failed; storing them message by message',
         );
       }
     }
-    for (const { message, entry } of readable) await this.storeOne(message, entry);
+    for (const { message, entries } of readable) await this.storeOne(message, entries);
   }
 
-  /** The message's sealed entry; a message that is not one is logged and terminated. */
-  private read(message: JsMsg): AuditEntry | undefined {
+  /**
+   * The message's sealed entries: a run (a JSON array of §8.1 entries) or one entry (a §8.1
+   * object, as published before runs). An entry that is not one is logged and dropped; a message
+   * with none is terminated (it can never be stored, so it is not redelivered).
+   */
+  private read(message: JsMsg): AuditEntry[] | undefined {
     let parsed: unknown;
     try {
       parsed = message.json<unknown>();
     } catch {
       parsed = undefined;
     }
-    const problem = auditMessageProblem(message.subject, parsed);
-    if (!problem) return asAuditEntry(parsed);
-    this.logger.error(
-      { subject: message.subject, stream_seq: message.seq, problem },
-      'Dropped an AUDIT message that is not a sealed entry',
-    );
+    const candidates = Array.isArray(parsed) ? parsed : [parsed];
+    const entries: AuditEntry[] = [];
+    for (const candidate of candidates) {
+      const problem = auditMessageProblem(message.subject, candidate);
+      if (!problem) entries.push(asAuditEntry(candidate));
+      else
+        this.logger.error(
+          { subject: message.subject, stream_seq: message.seq, problem },
+          'Dropped an AUDIT message entry that is not a sealed entry',
+        );
+    }
+    if (entries.length > 0) return entries;
     message.term();
     return undefined;
   }
 
-  /** Stores one entry and acks it; a failure is redelivered later, with a doubling delay. */
-  private async storeOne(message: JsMsg, entry: AuditEntry): Promise<void> {
+  /** Stores one message's entries and acks it; a failure is redelivered later, with a doubling delay. */
+  private async storeOne(message: JsMsg, entries: AuditEntry[]): Promise<void> {
     try {
-      await this.copy.store([entry]);
+      await this.copy.store(entries);
       message.ack();
     } catch (error) {
       const delay = Math.min(60_000, 1_000 * 2 ** Math.min(6, message.info.deliveryCount - 1));
       this.logger.warn(
         { subject: message.subject, deliveries: message.info.deliveryCount, err: errorText(error) },
-        'Storing an audit entry failed; redelivering',
+        'Storing audit entries failed; redelivering',
       );
       message.nak(delay);
     }

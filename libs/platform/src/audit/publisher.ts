@@ -14,7 +14,7 @@ import {
   StorageType,
   type JetStreamClient,
 } from '@nats-io/jetstream';
-import { AUDIT_STREAM, auditSubject } from '@media/contracts';
+import { AUDIT_STREAM, auditMessageId, auditSubject } from '@media/contracts';
 import type { DataSource } from 'typeorm';
 import type { PlatformConfig } from '@media/core';
 import { InjectConfig, APP_NAME } from '@media/kernel';
@@ -64,17 +64,63 @@ export class SealedEntries {
   }
 }
 
+/**
+ * A message's body at most (a run's JSON; an entry larger than this alone is one message): a
+ * quarter of NATS's default max_payload (1 MiB), or that of the server, less room for headers,
+ * when it is set lower.
+ */
+export const MAX_RUN_BYTES = 256 * 1024;
+const HEADERS_ROOM = 4 * 1024;
+
+/** A run of consecutive entries as one AUDIT message. */
+export interface AuditRun {
+  first: number;
+  last: number;
+  entries: number;
+  body: string;
+}
+
+/**
+ * `entries` (consecutive, in seq order) as the messages that carry them: JSON arrays of §8.1
+ * objects, each body `maxBytes` at most unless one entry alone is larger.
+ */
+export function auditRuns(entries: readonly AuditEntry[], maxBytes = MAX_RUN_BYTES): AuditRun[] {
+  const runs: AuditRun[] = [];
+  let from = 0; // the open run's first entry
+  let texts: string[] = [];
+  let bytes = 2; // its brackets
+  const close = (to: number) => {
+    const body = `[${texts.join(',')}]`;
+    runs.push({ first: entries[from].seq, last: entries[to - 1].seq, entries: to - from, body });
+    [from, texts, bytes] = [to, [], 2];
+  };
+  entries.forEach((entry, i) => {
+    const text = JSON.stringify(entry);
+    const size = Buffer.byteLength(text) + 1; // and its comma
+    if (i > from && bytes + size > maxBytes) close(i);
+    texts.push(text);
+    bytes += size;
+  });
+  if (entries.length > from) close(entries.length);
+  return runs;
+}
+
 /** The pause after a failed publish (NATS down): sealing goes on meanwhile. */
 const RETRY_MS = 2_000;
 /** The pass every so often even without a nudge from the sealer (another replica sealed). */
 const EVERY_MS = 1_000;
 
 /**
- * Publishes every sealed entry to the JetStream stream AUDIT (subject `audit.<app>`, message id
- * `<app>:<seq>`, the §8.1 object as JSON), in seq order, one replica at a time. `audit_published`
+ * Publishes every sealed entry to the JetStream stream AUDIT, in seq order, one replica at a
+ * time: a pass's entries as runs (subject `audit.<app>`, a JSON array of §8.1 objects, message id
+ * `<app>:<first seq>-<last seq>`), one message per run rather than per entry, which is most of
+ * what publishing and acl's copy cost per entry (NATS's own work per message, on both sides and
+ * in the server, and acl's ack of each: bench/audit-write.mjs). `audit_published`
  * holds how far the stream has them; it moves only after JetStream acknowledged, so a NATS outage
- * loses nothing (the next pass resumes there; JetStream's de-duplication on the message id absorbs
- * a resend after a crash between the ack and the move). Sealing never waits on this.
+ * loses nothing (the next pass resumes there). A resend after a crash between the ack and the move
+ * is the same run, which JetStream's de-duplication on the message id absorbs, or a longer one,
+ * whose entries acl's copy already holds are ignored there (`(app, seq)` is unique). Sealing
+ * never waits on this.
  * With in-process NATS (`NATS_URL=inproc`) there is no stream and nothing is published.
  */
 @Injectable()
@@ -144,20 +190,25 @@ export class AuditPublisher implements OnApplicationBootstrap, OnApplicationShut
     try {
       const js = await this.jetStream();
       const subject = auditSubject(this.app);
-      // The whole batch in flight at once on the one connection, which JetStream stores in the
-      // order sent (one socket write and one wake-up for many, not a round trip each); what is
-      // published is the run of acknowledged entries from the first.
+      // Every run in flight at once on the one connection, which JetStream stores in the order
+      // sent; what is published is the entries of the acknowledged runs from the first.
+      const { info } = await this.bus.natsConnection();
+      const runs = auditRuns(
+        entries,
+        Math.min(MAX_RUN_BYTES, (info?.max_payload ?? Infinity) - HEADERS_ROOM),
+      );
       const acks = await Promise.allSettled(
-        entries.map((entry) =>
-          js.publish(subject, JSON.stringify(entry), {
-            msgID: `${this.app}:${entry.seq}`,
+        runs.map((run) =>
+          js.publish(subject, run.body, {
+            msgID: auditMessageId(this.app, run.first, run.last),
             timeout: 2_000,
           }),
         ),
       );
-      const failed = acks.find((ack) => ack.status === 'rejected');
-      published = failed ? acks.indexOf(failed) : acks.length;
-      if (failed) throw failed.reason;
+      const failed = acks.findIndex((ack) => ack.status === 'rejected');
+      const acked = failed < 0 ? runs : runs.slice(0, failed);
+      published = acked.reduce((sum, run) => sum + run.entries, 0);
+      if (failed >= 0) throw (acks[failed] as PromiseRejectedResult).reason;
       if (this.failing) this.logger.log('AUDIT stream reachable again; publishing resumed');
       this.failing = false;
     } catch (error) {
