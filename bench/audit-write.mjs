@@ -21,7 +21,12 @@
  * build's, to compare; default this checkout's), BENCH_DATABASE_URL, CONNECTIONS (50), USERS (50), DURATION (seconds per run, 10),
  * ROUNDS (3: off, on per round), KEEP_DB=1, PROFILE_DIR (assignment runs with --cpu-prof into it, and
  * the result names where its CPU per claim went, off and on: self time per package and the
- * functions whose share grew most). Writes bench/results/audit-write.json. Every run is
+ * functions whose share grew most), STAGES=1 (two more modes between off and on, where the trail's
+ * cost lands: `trigger`, the entries written but the sealer held off by holding its advisory
+ * lock, and `sealed`, sealing but the publisher held off by its lock, so nothing is published or
+ * copied; after each held run the lock is let go and the backlog sealed, published and copied
+ * before the next run; the CPU of a held run is read when it ends, without that backlog). Writes
+ * bench/results/audit-write.json. Every run is
  * checked: no error, no non-2xx; with the trigger on, one entry per claim, every one sealed and the
  * chain without gap.
  */
@@ -29,6 +34,7 @@ import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
+import pg from 'pg';
 import { startAssignmentStack } from './lib/assignment-stack.mjs';
 import { claimRun, createClaimers } from './lib/claims.mjs';
 import { monotonicMicros, selfTime } from './lib/cpu-profile.mjs';
@@ -42,6 +48,9 @@ const DURATION = Number(process.env.DURATION ?? 10);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const TASKS = Number(process.env.TASKS ?? 150_000);
 const STATEMENTS = Number(process.env.STATEMENTS ?? 2_000);
+const MODES = process.env.STAGES === '1' ? ['off', 'trigger', 'sealed', 'on'] : ['off', 'on'];
+/** What each held mode holds off: the job's advisory lock (`pg_try_advisory_*lock(hashtextextended(name, 0))`). */
+const HELD = { trigger: 'audit-sealer:assignment', sealed: 'audit-publisher:assignment' };
 const PROFILE_DIR = process.env.PROFILE_DIR ? resolve(process.env.PROFILE_DIR) : undefined;
 
 /**
@@ -151,13 +160,46 @@ async function main() {
           await new Promise((done) => setTimeout(done, 1000));
       };
 
+      /**
+       * Holds the job `mode` holds off (none for off and on) from a connection of its own until
+       * the answer is called: the sealer's lock inside a transaction, the publisher's for the session.
+       */
+      const holdOff = async (mode) => {
+        if (!HELD[mode]) return async () => undefined;
+        const holder = new pg.Client({ connectionString: stack.databases.assignment.url });
+        await holder.connect();
+        const lock = `hashtextextended('${HELD[mode]}', 0)`;
+        if (mode === 'trigger') await holder.query(`BEGIN; SELECT pg_advisory_xact_lock(${lock})`);
+        else await holder.query(`SELECT pg_advisory_lock(${lock})`);
+        return () => holder.end();
+      };
+      /** Until every entry is sealed and acl's copy has the chain's head: a held run's backlog. */
+      const caughtUp = async () => {
+        const until = async (done) => {
+          while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 500));
+        };
+        await until(async () => (await unsealed()) === 0);
+        const head = await count(`SELECT coalesce(max(seq), 0)::int AS n FROM audit_entries`);
+        await withClient(stack.databases.acl.url, (acl) =>
+          until(
+            async () =>
+              (
+                await acl.query(
+                  `SELECT coalesce(max(seq), 0)::int AS n FROM audit_all WHERE app = 'assignment'`,
+                )
+              ).rows[0].n >= head,
+          ),
+        );
+      };
+
       const cursor = { next: 0 };
       await claimRun(stack.urls.assignment, ids, tokens, cursor, { connections: CONNECTIONS, duration: 3 });
       await settled();
       const runs = [];
       for (let round = 0; round < ROUNDS; round++) {
-        for (const audit of ['off', 'on']) {
-          await trigger(audit === 'on');
+        for (const audit of MODES) {
+          await trigger(audit !== 'off');
+          const release = await holdOff(audit);
           const before = { claimed: await claimed(), entries: await entries() };
           const load = loadavg()[0];
           const cpu = await cpuNow();
@@ -170,6 +212,8 @@ async function main() {
           windows.push({ audit, from, to: monotonicMicros(), claims: 0 });
           const after = { claimed: await claimed(), entries: await entries() };
           const cpuPerClaim = await cpu.perClaim(after.claimed - before.claimed);
+          await release();
+          if (HELD[audit]) await caughtUp();
           assert(
             result.errors === 0 && result.non2xx === 0,
             `${audit}: ${result.errors} errors, ${result.non2xx} non-2xx`,
@@ -182,7 +226,7 @@ async function main() {
           windows.at(-1).claims = newlyClaimed;
           const newEntries = after.entries - before.entries;
           assert(
-            audit === 'on' ? newEntries === newlyClaimed : newEntries === 0,
+            audit === 'off' ? newEntries === 0 : newEntries === newlyClaimed,
             `${audit}: ${newlyClaimed} claims but ${newEntries} audit entries`,
           );
           const run = {
@@ -238,7 +282,7 @@ async function main() {
       const of = (audit) => runs.filter((r) => r.audit === audit);
       const cpuMedian = (audit, key) => median(of(audit).map((r) => r.cpu_ms_per_claim[key]));
       const summary = Object.fromEntries(
-        ['off', 'on'].map((audit) => [
+        MODES.map((audit) => [
           audit,
           {
             claims_per_second_median: median(of(audit).map((r) => r.claims_per_second)),
@@ -256,10 +300,13 @@ async function main() {
         off_us_median: median(statement.filter((r) => r.audit === 'off').map((r) => r.us_per_statement)),
         on_us_median: median(statement.filter((r) => r.audit === 'on').map((r) => r.us_per_statement)),
       };
-      summary.on_over_off = Number(
-        (summary.on.claims_per_second_median / summary.off.claims_per_second_median).toFixed(2),
-      );
+      const overOff = (audit) =>
+        Number((summary[audit].claims_per_second_median / summary.off.claims_per_second_median).toFixed(2));
+      summary.on_over_off = overOff('on');
+      if (MODES.length > 2)
+        summary.stages_over_off = Object.fromEntries(MODES.slice(1).map((audit) => [audit, overOff(audit)]));
       log(`audit on / off: ${summary.on_over_off}x`);
+      if (summary.stages_over_off) log(`each stage / off: ${JSON.stringify(summary.stages_over_off)}`);
       result = {
         benchmark:
           'claims per second (endpoint 4) with the audit row trigger on tasks enabled vs disabled, same run',
@@ -271,8 +318,9 @@ async function main() {
         connections: CONNECTIONS,
         users: USERS,
         duration_seconds_per_run: DURATION,
+        modes: MODES,
         checks:
-          'every run: 0 errors, 0 non-2xx, newly CLAIMED rows = 200s; on: one entry per claim; the chain without gap',
+          'every run: 0 errors, 0 non-2xx, newly CLAIMED rows = 200s; but off: one entry per claim; the chain without gap',
         summary,
         runs,
         statement,

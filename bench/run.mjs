@@ -48,7 +48,7 @@ const QUICK_ENV = {
   },
   'gateway.mjs': {},
   'webhooks.mjs': { EVENTS: '200', ISOLATION_EVENTS: '50' },
-  'audit-write.mjs': { ROUNDS: '1', DURATION: '3', TASKS: '5000' },
+  'audit-write.mjs': { ROUNDS: '1', DURATION: '3', TASKS: '12000', STATEMENTS: '500', STAGES: '1' },
   'acl-growth.mjs': { USERS: '20000', RUNS: '3' },
   'acl-users-list.mjs': { USERS: '20000', DURATION: '2', SEQUENTIAL: '20', WALK_PAGES: '5' },
   'assignment-list.mjs': { TASKS: '20000', DURATION: '2', SEQUENTIAL: '20' },
