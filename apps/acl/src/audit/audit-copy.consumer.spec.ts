@@ -73,12 +73,13 @@ describe('AuditCopyConsumer.handleBatch (a stand-in copy store and stand-in mess
     expect(messages.map((m) => m.settled)).toEqual([['ack'], ['ack'], ['ack']]);
   });
 
-  it('stores each run on its own when the batch fails: the run holding the failing entry redelivered', async () => {
+  it('stores each run on its own when the batch fails, a failing run entry by entry: only that run redelivered', async () => {
     const { copy, writes } = standInCopy(4);
     const consumer = new AuditCopyConsumer({} as AclConfig, copy);
     const messages = [message([entry(1), entry(2)]), message([entry(3), entry(4)]), message([entry(5)])];
     await consumer.handleBatch(messages.map((m) => m.msg));
-    expect(writes).toEqual([[1, 2, 3, 4, 5], [1, 2], [3, 4], [5]]);
+    // Entry 3 is in the copy even though its run is redelivered for entry 4.
+    expect(writes).toEqual([[1, 2, 3, 4, 5], [1, 2], [3, 4], [3], [4], [5]]);
     expect(messages.map((m) => m.settled)).toEqual([['ack'], ['nak'], ['ack']]);
   });
 
@@ -91,6 +92,22 @@ describe('AuditCopyConsumer.handleBatch (a stand-in copy store and stand-in mess
     await consumer.handleBatch([mixed.msg, empty.msg, misfiled.msg]);
     expect(writes).toEqual([[1, 3]]);
     expect([mixed.settled, empty.settled, misfiled.settled]).toEqual([['ack'], ['term'], ['term']]);
+  });
+
+  it('stores a large batch a statement per 1,000 entries, acking after the last', async () => {
+    const { copy, writes } = standInCopy(-1);
+    const consumer = new AuditCopyConsumer({} as AclConfig, copy);
+    const runs = Array.from({ length: 12 }, (_, r) =>
+      Array.from({ length: 200 }, (_, i) => entry(r * 200 + i + 1)),
+    );
+    const messages = runs.map((run) => message(run));
+    await consumer.handleBatch(messages.map((m) => m.msg));
+    expect(writes.map((seqs) => [seqs[0], seqs.length])).toEqual([
+      [1, 1000],
+      [1001, 1000],
+      [2001, 400],
+    ]);
+    expect(messages.every((m) => m.settled.join() === 'ack')).toBe(true);
   });
 
   it('drops a malformed message (terminated, never stored) and stores the rest', async () => {

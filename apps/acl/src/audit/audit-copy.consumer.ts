@@ -29,8 +29,14 @@ import { asAuditEntry, auditMessageProblem } from './audit-message';
 /** Nanoseconds per millisecond: JetStream durations are in nanoseconds. */
 const NS = 1_000_000;
 const SUBJECTS = auditSubject('>');
-/** Pulls heartbeat every second; two missed (the consumer's leader died) start the loop over. */
-const CONSUME = { max_messages: 200, expires: 5_000, idle_heartbeat: 1_000 } as const;
+/**
+ * Messages a pull brings at most (runs of up to 200 entries each, or single entries from before
+ * runs: 10,000 entries, 12.5 MiB at most). Pulls heartbeat every second; two missed (the
+ * consumer's leader died) start the loop over.
+ */
+const CONSUME = { max_messages: 50, expires: 5_000, idle_heartbeat: 1_000 } as const;
+/** Entries stored by one statement at most. */
+const STATEMENT_ENTRIES = 1_000;
 const RESTART_ON = new Set([
   'heartbeats_missed',
   'consumer_deleted',
@@ -163,9 +169,9 @@ export class AuditCopyConsumer implements OnApplicationBootstrap, OnApplicationS
   }
 
   /**
-   * Stores what a pull brought meanwhile together (one statement), then acks it; a malformed
-   * message or entry is logged and dropped, and when the batch fails each message's entries are
-   * stored on their own. (Called by the pull loop; public for its unit test.)
+   * Stores what a pull brought meanwhile together (a statement per STATEMENT_ENTRIES), then acks
+   * it; a malformed message or entry is logged and dropped, and when storing fails each message's
+   * entries are stored on their own. (Called by the pull loop; public for its unit test.)
    */
   async handleBatch(batch: JsMsg[]): Promise<void> {
     const readable: { message: JsMsg; entries: AuditEntry[] }[] = [];
@@ -175,7 +181,9 @@ export class AuditCopyConsumer implements OnApplicationBootstrap, OnApplicationS
     }
     if (readable.length > 1) {
       try {
-        await this.copy.store(readable.flatMap(({ entries }) => entries));
+        const entries = readable.flatMap((message) => message.entries);
+        for (let from = 0; from < entries.length; from += STATEMENT_ENTRIES)
+          await this.copy.store(entries.slice(from, from + STATEMENT_ENTRIES));
         for (const { message } of readable) message.ack();
         return;
       } catch (error) {
@@ -216,10 +224,20 @@ export class AuditCopyConsumer implements OnApplicationBootstrap, OnApplicationS
     return undefined;
   }
 
-  /** Stores one message's entries and acks it; a failure is redelivered later, with a doubling delay. */
+  /**
+   * Stores one message's entries and acks it: together, else (a run) one at a time, so that one
+   * entry that cannot be stored holds back only itself; re-storing the others when the message is
+   * redelivered changes nothing. A failure is redelivered later, with a doubling delay.
+   */
   private async storeOne(message: JsMsg, entries: AuditEntry[]): Promise<void> {
     try {
-      await this.copy.store(entries);
+      await this.copy.store(entries).catch(async (error: unknown) => {
+        if (entries.length === 1) throw error;
+        let failure: unknown;
+        for (const entry of entries)
+          await this.copy.store([entry]).catch((entryError: unknown) => (failure ??= entryError));
+        if (failure !== undefined) throw failure;
+      });
       message.ack();
     } catch (error) {
       const delay = Math.min(60_000, 1_000 * 2 ** Math.min(6, message.info.deliveryCount - 1));

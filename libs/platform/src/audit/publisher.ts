@@ -113,14 +113,15 @@ const EVERY_MS = 1_000;
 /**
  * Publishes every sealed entry to the JetStream stream AUDIT, in seq order, one replica at a
  * time: a pass's entries as runs (subject `audit.<app>`, a JSON array of §8.1 objects, message id
- * `<app>:<first seq>-<last seq>`), one message per run rather than per entry, which is most of
+ * `<app>:<first seq>-<last seq>`), one message per run rather than per entry, which is much of
  * what publishing and acl's copy cost per entry (NATS's own work per message, on both sides and
  * in the server, and acl's ack of each: bench/audit-write.mjs). `audit_published`
  * holds how far the stream has them; it moves only after JetStream acknowledged, so a NATS outage
- * loses nothing (the next pass resumes there). A resend after a crash between the ack and the move
- * is the same run, which JetStream's de-duplication on the message id absorbs, or a longer one,
- * whose entries acl's copy already holds are ignored there (`(app, seq)` is unique). Sealing
- * never waits on this.
+ * loses nothing (the next pass resumes there). What is sent again after a failure (a run refused
+ * or unanswered, perhaps stored all the same, or a crash between the ack and the move) is the same
+ * run, which JetStream's de-duplication on the message id absorbs, or runs cut differently, whose
+ * entries acl's copy already holds are ignored there (`(app, seq)` is unique). Sealing never
+ * waits on this.
  * With in-process NATS (`NATS_URL=inproc`) there is no stream and nothing is published.
  */
 @Injectable()
