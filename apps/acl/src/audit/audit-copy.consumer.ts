@@ -49,10 +49,10 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
 
 /**
  * Feeds acl's merged copy (`audit_all`) from the AUDIT stream (`audit.<app>`, a message per run
- * of sealed entries, or per entry from before runs): one durable pull consumer shared by acl's replicas, the entries a pull brought
- * meanwhile stored together (`inBatches`), each before its message is acked, redelivery harmless
- * (`(app, seq)` is unique). Creates the stream when no app has yet, with the EVENTS stream's
- * retention (limits, file storage, EVENTS_* limits).
+ * of sealed entries, or per entry from before runs): one durable pull consumer shared by acl's
+ * replicas, the entries a pull brought meanwhile stored together (`inBatches`), each before its
+ * message is acked, redelivery harmless (`(app, seq)` is unique). Creates the stream when no app
+ * has yet, with the EVENTS stream's retention (limits, file storage, EVENTS_* limits).
  */
 @Injectable()
 export class AuditCopyConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
