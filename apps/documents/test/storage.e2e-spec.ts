@@ -138,8 +138,11 @@ async function underLoad<T>(what: string, base: string, transfer: () => Promise<
     try {
       return await transfer();
     } catch (error) {
-      if (attempt === 5 || !(error instanceof TypeError)) throw error;
-      process.stderr.write(`${what} cut (${String(error.cause ?? error)}); made again\n`);
+      // By name: fetch's TypeError is made in Node's own realm, not in Jest's sandbox, so
+      // `instanceof TypeError` (or `Error`) is false for it here and no cut was ever made again.
+      const cut = error as { name?: unknown; cause?: unknown } | null;
+      if (attempt === 5 || cut?.name !== 'TypeError') throw error;
+      process.stderr.write(`${what} cut (${String(cut.cause ?? error)}); made again\n`);
       const ready = async () => (await fetch(`${base}/documents/health/ready`)).status;
       expect(await eventually(ready, (status) => status === 200, 30_000)).toBe(200);
     }
