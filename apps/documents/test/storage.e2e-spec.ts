@@ -241,13 +241,14 @@ describe('sweeper', () => {
     const partial = place(`${randomUUID()}.part-0a1b2c3d`, old);
     const fresh = place(randomUUID(), new Date());
     // A deleted record whose file removal after commit never happened.
+    // Aged before it is marked deleted: from the mark on, a sweeper pass may remove it at once.
     const deleted = await uploaded(writer, 'deleted', { base: app.url });
+    const deletedPath = join(deleted.id.slice(0, 2), deleted.id);
+    utimesSync(join(app.storageDir, deletedPath), old, old);
     await db(app.databaseUrl, `UPDATE documents SET deleted_at = now(), deleted_by = $2 WHERE id = $1`, [
       deleted.id,
       writer.id,
     ]);
-    const deletedPath = join(deleted.id.slice(0, 2), deleted.id);
-    utimesSync(join(app.storageDir, deletedPath), old, old);
     const livePath = join(live.id.slice(0, 2), live.id);
     utimesSync(join(app.storageDir, livePath), old, old);
 
