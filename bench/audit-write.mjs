@@ -19,9 +19,9 @@
  * Env: NATS_URL (default: a nats-server this script starts, whose CPU per claim it reads too; with
  * NATS_PID, that of a given one), BUILD_DIST (the apps of another build's dist, e.g. the previous
  * build's, to compare; default this checkout's), BENCH_DATABASE_URL, CONNECTIONS (50), USERS (50), DURATION (seconds per run, 10),
- * ROUNDS (3: off, on per round), KEEP_DB=1, PROFILE_DIR (assignment runs with --cpu-prof into it, and
+ * ROUNDS (3: off, on per round, the order turned every round), KEEP_DB=1, PROFILE_DIR (assignment runs with --cpu-prof into it, and
  * the result names where its CPU per claim went, off and on: self time per package and the
- * functions whose share grew most), STAGES=1 (two more modes between off and on, where the trail's
+ * functions whose share grew most), STAGES=1 (two more modes after off and before on, where the trail's
  * cost lands: `trigger`, the entries written but the sealer held off by holding its advisory
  * lock, and `sealed`, sealing but the publisher held off by its lock, so nothing is published or
  * copied; after each held run the lock is let go and the backlog sealed, published and copied
@@ -46,7 +46,7 @@ const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 const USERS = Number(process.env.USERS ?? 50);
 const DURATION = Number(process.env.DURATION ?? 10);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const TASKS = Number(process.env.TASKS ?? 150_000);
+const TASKS = Number(process.env.TASKS ?? 300_000);
 const STATEMENTS = Number(process.env.STATEMENTS ?? 2_000);
 const MODES = process.env.STAGES === '1' ? ['off', 'trigger', 'sealed', 'on'] : ['off', 'on'];
 /** The advisory lock (`hashtextextended(name, 0)`) of the job each held mode leaves out. */
@@ -196,12 +196,22 @@ async function main() {
         );
       };
 
+      // The statement rounds' tasks set aside first, so a fast machine's claims cannot use them up.
+      const reserved = ROUNDS * 2 * STATEMENTS;
+      assert(
+        ids.length > reserved,
+        `${TASKS} tasks are too few for ${ROUNDS} rounds of ${STATEMENTS} statements: set TASKS`,
+      );
+      const statementIds = ids.splice(ids.length - reserved);
       const cursor = { next: 0 };
       await claimRun(stack.urls.assignment, ids, tokens, cursor, { connections: CONNECTIONS, duration: 3 });
       await settled();
       const runs = [];
       for (let round = 0; round < ROUNDS; round++) {
-        for (const audit of MODES) {
+        // The order turns every round (off, on; on, off; ...), so what a run leaves behind (a
+        // bigger audit table, autovacuum's work) and the machine's drift fall on every mode alike.
+        const turn = round % MODES.length;
+        for (const audit of [...MODES.slice(turn), ...MODES.slice(0, turn)]) {
           await trigger(audit !== 'off');
           const release = await holdOff(audit);
           const before = { claimed: await claimed(), entries: await entries() };
@@ -255,11 +265,9 @@ async function main() {
       // in PostgreSQL (less noisy than claims/s on a shared machine).
       const statement = [];
       for (let round = 0; round < ROUNDS; round++) {
-        for (const audit of ['off', 'on']) {
+        for (const audit of round % 2 ? ['on', 'off'] : ['off', 'on']) {
           await trigger(audit === 'on');
-          const batch = ids.slice(cursor.next, cursor.next + STATEMENTS);
-          cursor.next += STATEMENTS;
-          assert(batch.length === STATEMENTS, `${TASKS} tasks are too few for ${ROUNDS} rounds: set TASKS`);
+          const batch = statementIds.splice(0, STATEMENTS);
           // In one transaction: the statements' CPU, not a WAL flush per commit.
           await db.query('BEGIN');
           const t0 = performance.now();
