@@ -74,11 +74,14 @@ describe('validateConfig', () => {
 });
 
 describe('database limits', () => {
-  it('defaults to a pool of 10, a 30 s statement timeout and a 60 s idle-in-transaction timeout', () => {
+  it('defaults to a pool of 10 closing connections idle for 30 s, a 30 s statement timeout and a 60 s idle-in-transaction timeout', () => {
     const config = validateConfig(PlatformEnv, valid);
-    expect([config.DB_POOL_MAX, config.DB_STATEMENT_TIMEOUT, config.DB_IDLE_IN_TRANSACTION_TIMEOUT]).toEqual([
-      10, 30_000, 60_000,
-    ]);
+    expect([
+      config.DB_POOL_MAX,
+      config.DB_POOL_IDLE_TIMEOUT,
+      config.DB_STATEMENT_TIMEOUT,
+      config.DB_IDLE_IN_TRANSACTION_TIMEOUT,
+    ]).toEqual([10, 30_000, 30_000, 60_000]);
   });
 
   it('reads DB_POOL_MAX 1..1000 and durations', () => {
@@ -92,6 +95,9 @@ describe('database limits', () => {
       1000, 0, 300_000,
     ]);
     expect(validateConfig(PlatformEnv, { ...valid, DB_POOL_MAX: '1' }).DB_POOL_MAX).toBe(1);
+    expect(validateConfig(PlatformEnv, { ...valid, DB_POOL_IDLE_TIMEOUT: '5s' }).DB_POOL_IDLE_TIMEOUT).toBe(
+      5_000,
+    );
   });
 
   it.each([
@@ -100,6 +106,8 @@ describe('database limits', () => {
     ['DB_POOL_MAX', 'many'],
     ['DB_STATEMENT_TIMEOUT', 'soon'],
     ['DB_IDLE_IN_TRANSACTION_TIMEOUT', '-1'],
+    ['DB_POOL_IDLE_TIMEOUT', '500ms'],
+    ['DB_POOL_IDLE_TIMEOUT', 'soon'],
   ])('stops at boot naming %s=%s', (name, value) => {
     expect(() => validateConfig(PlatformEnv, { ...valid, [name]: value })).toThrow(
       new RegExp(`^Invalid configuration: ${name} `),
@@ -123,6 +131,7 @@ describe('the typed config', () => {
       database: {
         url: valid.DATABASE_URL,
         poolMax: 4,
+        poolIdleTimeout: 30_000,
         statementTimeout: 30_000,
         idleInTransactionTimeout: 60_000,
       },

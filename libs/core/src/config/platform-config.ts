@@ -67,6 +67,8 @@ export interface DatabaseConfig {
   url: string;
   /** Connections per process. */
   poolMax?: number;
+  /** ms a pooled connection may stay idle before it is closed. */
+  poolIdleTimeout?: number;
   /** ms; 0 turns the limit off. */
   statementTimeout?: number;
   /** ms; 0 turns the limit off. */
@@ -117,6 +119,7 @@ export function platformConfig(env: PlatformEnv): PlatformConfig {
     database: {
       url: env.DATABASE_URL,
       poolMax: env.DB_POOL_MAX,
+      poolIdleTimeout: env.DB_POOL_IDLE_TIMEOUT,
       statementTimeout: env.DB_STATEMENT_TIMEOUT,
       idleInTransactionTimeout: env.DB_IDLE_IN_TRANSACTION_TIMEOUT,
     },

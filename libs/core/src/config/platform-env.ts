@@ -28,6 +28,12 @@ export class PlatformEnv {
   @Max(1000, { message: 'must be an integer between 1 and 1000' })
   DB_POOL_MAX: number = 10;
 
+  /** A pooled connection idle this long is closed (the pool opens one again when it needs it). */
+  @Transform(toDuration)
+  @IsInt({ message: 'must be a duration such as 30s' })
+  @Min(1_000, { message: 'must be a duration of 1s or more' })
+  DB_POOL_IDLE_TIMEOUT: number = 30_000;
+
   /** A statement running longer is cancelled (0 turns the limit off). Migrations run without it. */
   @Transform(toDuration)
   @IsInt({ message: 'must be a duration such as 30s' })

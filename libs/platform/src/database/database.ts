@@ -73,7 +73,7 @@ export function databaseOptions(
     extra: {
       max: database.poolMax ?? 10,
       connectionTimeoutMillis: 5_000,
-      idleTimeoutMillis: 30_000,
+      idleTimeoutMillis: database.poolIdleTimeout ?? 30_000,
       statement_timeout: statementTimeout,
       idle_in_transaction_session_timeout: database.idleInTransactionTimeout ?? 60_000,
     },
