@@ -131,7 +131,7 @@ async function bootStack(
     EVENTS_CONSUMER_PREFIX: run.replace(/_/g, '-'),
     // Nine apps and the private stacks some tests start share one PostgreSQL (max_connections 100),
     // with the other lanes of `npm test`: a pool keeps at most 5, and lets go of what it has not
-    // used for 5 s (a clean-clone `.ci/run` reached 91 connections, nearly all of them idle).
+    // used for 5 s (a clean-clone `.ci/run` reached 92 connections, nearly all of them idle).
     DB_POOL_MAX: '5',
     DB_POOL_IDLE_TIMEOUT: '5s',
     ...extraEnv,

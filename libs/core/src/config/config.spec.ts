@@ -98,6 +98,9 @@ describe('database limits', () => {
     expect(validateConfig(PlatformEnv, { ...valid, DB_POOL_IDLE_TIMEOUT: '5s' }).DB_POOL_IDLE_TIMEOUT).toBe(
       5_000,
     );
+    expect(validateConfig(PlatformEnv, { ...valid, DB_POOL_IDLE_TIMEOUT: '1s' }).DB_POOL_IDLE_TIMEOUT).toBe(
+      1_000,
+    );
   });
 
   it.each([
@@ -106,11 +109,16 @@ describe('database limits', () => {
     ['DB_POOL_MAX', 'many'],
     ['DB_STATEMENT_TIMEOUT', 'soon'],
     ['DB_IDLE_IN_TRANSACTION_TIMEOUT', '-1'],
-    ['DB_POOL_IDLE_TIMEOUT', '500ms'],
     ['DB_POOL_IDLE_TIMEOUT', 'soon'],
   ])('stops at boot naming %s=%s', (name, value) => {
     expect(() => validateConfig(PlatformEnv, { ...valid, [name]: value })).toThrow(
       new RegExp(`^Invalid configuration: ${name} `),
+    );
+  });
+
+  it('refuses a DB_POOL_IDLE_TIMEOUT under a second, saying so', () => {
+    expect(() => validateConfig(PlatformEnv, { ...valid, DB_POOL_IDLE_TIMEOUT: '500ms' })).toThrow(
+      /^Invalid configuration: DB_POOL_IDLE_TIMEOUT must be a duration of 1s or more/,
     );
   });
 });
