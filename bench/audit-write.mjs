@@ -18,19 +18,19 @@
  *
  * Env: NATS_URL (default: a nats-server this script starts, whose CPU per claim it reads too; with
  * NATS_PID, that of a given one), BUILD_DIST (the apps of another build's dist, e.g. the previous
- * build's, to compare; default this checkout's), BENCH_DATABASE_URL, CONNECTIONS (50), USERS (50), DURATION (seconds per run, 10),
- * ROUNDS (3: off, on per round, the order turned every round, so an even number puts each first
- * equally often), TASKS (OPEN tasks seeded, 300,000), STATEMENTS (per statement round, 2,000), KEEP_DB=1, PROFILE_DIR (assignment runs with --cpu-prof into it, and
- * the result names where its CPU per claim went, off and on: self time per package and the
- * functions whose share grew most), STAGES=1 (two more modes, off, trigger, sealed, on, where the trail's
- * cost lands: `trigger`, the entries written but the sealer held off by holding its advisory
- * lock, and `sealed`, sealing but the publisher held off by its lock, so nothing is published or
- * copied; the CPU of a held run is read when it ends, without its backlog). After every run with
- * the trigger on (a held one once its lock is let go), what is left is sealed, published and
- * copied before the next run starts. Writes
- * bench/results/audit-write.json. Every run is
- * checked: no error, no non-2xx; with the trigger on, one entry per claim, every one sealed and the
- * chain without gap.
+ * build's, to compare; default this checkout's), BENCH_DATABASE_URL, CONNECTIONS (50), USERS (50),
+ * DURATION (seconds per run, 10), ROUNDS (3: off, on per round, the order turned every round, so
+ * an even number puts each first equally often), TASKS (OPEN tasks seeded, 300,000), STATEMENTS
+ * (per statement round, 2,000), KEEP_DB=1, PROFILE_DIR (assignment runs with --cpu-prof into it,
+ * and the result names where its CPU per claim went, off and on: self time per package and the
+ * functions whose share grew most), STAGES=1 (two more modes, off, trigger, sealed, on, where the
+ * trail's cost lands: `trigger`, the entries written but the sealer held off by holding its
+ * advisory lock, and `sealed`, sealing but the publisher held off by its lock, so nothing is
+ * published or copied; the CPU of a held run is read when it ends, without its backlog). After
+ * every run with the trigger on (a held one once its lock is let go), what is left is sealed,
+ * published and copied before the next run starts. Writes bench/results/audit-write.json. Every
+ * run is checked: no error, no non-2xx; with the trigger on, one entry per claim, every one sealed
+ * and the chain without gap.
  */
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
