@@ -55,6 +55,12 @@ const MODES = process.env.STAGES === '1' ? ['off', 'trigger', 'sealed', 'on'] : 
 const HELD = { trigger: 'audit-sealer:assignment', sealed: 'audit-publisher:assignment' };
 const PROFILE_DIR = process.env.PROFILE_DIR ? resolve(process.env.PROFILE_DIR) : undefined;
 
+/** `modes` in round `round`'s order: turned by one place every round. */
+const inTurn = (modes, round) => [
+  ...modes.slice(round % modes.length),
+  ...modes.slice(0, round % modes.length),
+];
+
 /**
  * Assignment's self time per claim (µs) in the runs of each mode, by package and by function:
  * `{ off, on, grew }`, `grew` the functions whose time per claim grew most from off to on.
@@ -175,7 +181,7 @@ async function main() {
         await holder.query(`SELECT pg_advisory_lock(hashtextextended($1, 0))`, [HELD[mode]]);
         return () => holder.end();
       };
-      /** Until every entry is sealed and acl's copy has the chain's head: a held run's backlog. */
+      /** Until every entry is sealed and acl's copy has the chain's head: a run's backlog. */
       const caughtUp = async () => {
         const until = async (done) => {
           const deadline = Date.now() + 120_000;
@@ -213,8 +219,7 @@ async function main() {
         // The order turns every round (off, on; on, off; ...), so the machine's drift and what a
         // run leaves behind (a bigger audit table, autovacuum's work) fall on every mode alike;
         // with ROUNDS a multiple of the modes' count, each mode runs at each place equally often.
-        const turn = round % MODES.length;
-        for (const audit of [...MODES.slice(turn), ...MODES.slice(0, turn)]) {
+        for (const audit of inTurn(MODES, round)) {
           await trigger(audit !== 'off');
           const release = await holdOff(audit);
           const before = { claimed: await claimed(), entries: await entries() };
@@ -270,7 +275,7 @@ async function main() {
       // in PostgreSQL (less noisy than claims/s on a shared machine).
       const statement = [];
       for (let round = 0; round < ROUNDS; round++) {
-        for (const audit of round % 2 ? ['on', 'off'] : ['off', 'on']) {
+        for (const audit of inTurn(['off', 'on'], round)) {
           await trigger(audit === 'on');
           const batch = statementIds.splice(0, STATEMENTS);
           // In one transaction: the statements' CPU, not a WAL flush per commit.

@@ -231,13 +231,7 @@ export class AuditCopyConsumer implements OnApplicationBootstrap, OnApplicationS
    */
   private async storeOne(message: JsMsg, entries: AuditEntry[]): Promise<void> {
     try {
-      await this.copy.store(entries).catch(async (error: unknown) => {
-        if (entries.length === 1) throw error;
-        let failure: unknown;
-        for (const entry of entries)
-          await this.copy.store([entry]).catch((entryError: unknown) => (failure ??= entryError));
-        if (failure !== undefined) throw failure;
-      });
+      await this.storeRun(entries);
       message.ack();
     } catch (error) {
       const delay = Math.min(60_000, 1_000 * 2 ** Math.min(6, message.info.deliveryCount - 1));
@@ -247,5 +241,24 @@ export class AuditCopyConsumer implements OnApplicationBootstrap, OnApplicationS
       );
       message.nak(delay);
     }
+  }
+
+  /** Stores a run in one statement, else entry by entry; throws the first entry's failure. */
+  private async storeRun(entries: AuditEntry[]): Promise<void> {
+    try {
+      await this.copy.store(entries);
+      return;
+    } catch (error) {
+      if (entries.length === 1) throw error;
+    }
+    let failure: unknown;
+    for (const entry of entries) {
+      try {
+        await this.copy.store([entry]);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    if (failure !== undefined) throw failure;
   }
 }
