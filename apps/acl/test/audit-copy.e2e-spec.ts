@@ -9,7 +9,8 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { compactVerify, decodeProtectedHeader, importJWK } from 'jose';
 import { AUDIT_STREAM, auditMessageId, auditSubject } from '@media/contracts';
 import { entryHash, type AuditEntry } from '@media/core';
-import { call, eventually, rpcTestClientForFile } from '@media/testing';
+import { Client } from 'pg';
+import { call, e2eStack, eventually, rpcTestClientForFile } from '@media/testing';
 import { acl, aclDb, createUser, follow, gateway, login, system, tokenWith } from './support';
 
 const rpc = rpcTestClientForFile(() => system().env.NATS_URL);
@@ -410,6 +411,43 @@ describe('GET /acl/api/v1/audit/all (the merged copy)', () => {
     const res = await all(query);
     expect(res.status).toBe(422);
     expect(res.body.detail).toEqual([expect.objectContaining({ loc })]);
+  });
+
+  it('reads one resource’s entries through its index, with its type or without (not the whole copy)', async () => {
+    // 3,000 entries of 500 resources in a transaction rolled back (`plan-3` has 6), then the
+    // plan of the list's query with a resource filter, newest first.
+    const db = new Client({ connectionString: e2eStack().databases.acl });
+    await db.connect();
+    const plans: Record<string, unknown>[] = [];
+    try {
+      await db.query('BEGIN');
+      await db.query(
+        `INSERT INTO audit_all (app, seq, id, at, action, actor_type, actor_id, resource_type, resource_id,
+                                changes, prev_hash, hash)
+         SELECT 'plan', g, gen_random_uuid(), now() - g * interval '1 s', 'thing.updated', 'system', 'plan',
+                'thing', 'plan-' || (g % 500), '{}', md5(g::text), md5(g::text)
+           FROM generate_series(1, 3000) AS g`,
+      );
+      await db.query('ANALYZE audit_all');
+      for (const typeToo of [false, true]) {
+        const { rows } = await db.query<{ 'QUERY PLAN': { Plan: Record<string, unknown> }[] }>(
+          `EXPLAIN (ANALYZE, FORMAT JSON) SELECT * FROM audit_all e
+            WHERE e.resource_id = $1 ${typeToo ? "AND e.resource_type = 'thing'" : ''}
+            ORDER BY e.at DESC, e.app DESC, e.seq DESC LIMIT 21`,
+          ['plan-3'],
+        );
+        plans.push(rows[0]['QUERY PLAN'][0].Plan);
+      }
+    } finally {
+      await db.query('ROLLBACK').catch(() => undefined);
+      await db.end();
+    }
+    for (const plan of plans) {
+      const text = JSON.stringify(plan);
+      expect(text).toContain('"Index Name":"audit_all_resource_idx"');
+      expect(text).not.toContain('Seq Scan');
+      expect(plan['Actual Rows']).toBe(6);
+    }
   });
 
   it('needs a token (401) and audit:read (403); AUDITOR reads it and nothing else', async () => {

@@ -767,39 +767,67 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
       }
     });
   });
-  describe('the publisher', () => {
-    /** The audit_entries rows a plan node and its children read: returned or filtered out. */
-    const entriesRead = (node: Record<string, unknown>): number =>
-      (node['Relation Name'] === 'audit_entries'
-        ? Number(node['Actual Rows'] ?? 0) * Number(node['Actual Loops'] ?? 1) +
-          Number(node['Rows Removed by Filter'] ?? 0)
-        : Number(node['Rows Removed by Join Filter'] ?? 0)) +
-      ((node.Plans as Record<string, unknown>[] | undefined) ?? []).reduce(
-        (sum, child) => sum + entriesRead(child),
-        0,
-      );
+  /** The audit_entries rows a plan node and its children read: returned or filtered out. */
+  const entriesRead = (node: Record<string, unknown>): number =>
+    (node['Relation Name'] === 'audit_entries'
+      ? Number(node['Actual Rows'] ?? 0) * Number(node['Actual Loops'] ?? 1) +
+        Number(node['Rows Removed by Filter'] ?? 0)
+      : Number(node['Rows Removed by Join Filter'] ?? 0)) +
+    ((node.Plans as Record<string, unknown>[] | undefined) ?? []).reduce(
+      (sum, child) => sum + entriesRead(child),
+      0,
+    );
 
+  /**
+   * The plan of `sql` (with `params`) over 3,005 sealed entries of 500 resources (`thing-0` …
+   * `thing-499`, resource type `thing`; `thing-3` has 7), inserted in a transaction rolled back after.
+   */
+  const planOver3005 = (sql: string, params: unknown[]) =>
+    direct(url, async (db) => {
+      await db.query('BEGIN');
+      await db.query(
+        `INSERT INTO audit_entries (seq, app, action, actor_type, actor_id, resource_type, resource_id, prev_hash, hash)
+         SELECT g, $1, 'thing.updated', 'system', $1, 'thing', 'thing-' || (g % 500), md5(g::text), md5(g::text)
+           FROM generate_series(1, 3005) AS g`,
+        [APP],
+      );
+      await db.query('ANALYZE audit_entries');
+      const { rows } = await db.query<{ 'QUERY PLAN': { Plan: Record<string, unknown> }[] }>(
+        `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
+        params,
+      );
+      await db.query('ROLLBACK');
+      return rows[0]['QUERY PLAN'][0].Plan;
+    });
+
+  describe('the reading indexes', () => {
+    beforeEach(() => direct(url, reset));
+
+    // The list's query with a resource filter, as the reader sends it (newest first, a page of 20 and one more).
+    const byResource = (typeToo: boolean) =>
+      `SELECT * FROM audit_entries e WHERE e.seq IS NOT NULL AND e.hash IS NOT NULL
+          ${typeToo ? 'AND e.resource_type = $2' : ''} AND e.resource_id = $1
+        ORDER BY e.seq DESC LIMIT 21`;
+
+    it('reads a page of one resource’s entries through (resource_id, seq), with its type or without', async () => {
+      for (const [sql, params] of [
+        [byResource(false), ['thing-3']],
+        [byResource(true), ['thing-3', 'thing']],
+      ] as const) {
+        const plan = await planOver3005(sql, [...params]);
+        expect(JSON.stringify(plan)).toContain('audit_entries_resource_id_idx');
+        expect(entriesRead(plan)).toBe(7);
+      }
+    });
+  });
+
+  describe('the publisher', () => {
     beforeEach(() => direct(url, reset));
 
     it('reads what follows its resume point, not the chain from its first entry', async () => {
-      const plan = await direct(url, async (db) => {
-        // In a transaction rolled back, which the fixture's own publisher never sees: 3,000
-        // sealed entries the stream already has (the resume point, 3,000), and 5 it does not.
-        await db.query('BEGIN');
-        await db.query(
-          `INSERT INTO audit_entries (seq, app, action, actor_type, actor_id, resource_type, resource_id, prev_hash, hash)
-           SELECT g, $1, 'thing.updated', 'system', $1, 'thing', 'thing-' || g, md5(g::text), md5(g::text)
-             FROM generate_series(1, 3005) AS g`,
-          [APP],
-        );
-        await db.query('ANALYZE audit_entries');
-        const { rows } = await db.query<{ 'QUERY PLAN': { Plan: Record<string, unknown> }[] }>(
-          `EXPLAIN (ANALYZE, FORMAT JSON) ${UNPUBLISHED_ENTRIES}`,
-          [3000, 200],
-        );
-        await db.query('ROLLBACK');
-        return rows[0]['QUERY PLAN'][0].Plan;
-      });
+      // In a transaction rolled back, which the fixture's own publisher never sees: 3,000 sealed
+      // entries the stream already has (the resume point, 3,000), and 5 it does not.
+      const plan = await planOver3005(UNPUBLISHED_ENTRIES, [3000, 200]);
       expect(entriesRead(plan)).toBe(5);
     });
   });
