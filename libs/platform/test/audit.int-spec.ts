@@ -803,7 +803,8 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
   describe('the reading indexes', () => {
     beforeEach(() => direct(url, reset));
 
-    // The list's query with a resource filter, as the reader sends it (newest first, a page of 20 and one more).
+    // The list's query with a resource filter, in the shape the reader sends it (newest first, a
+    // page of 20 and one more).
     const byResource = (typeToo: boolean) =>
       `SELECT * FROM audit_entries e WHERE e.seq IS NOT NULL AND e.hash IS NOT NULL
           ${typeToo ? 'AND e.resource_type = $2' : ''} AND e.resource_id = $1
