@@ -26,11 +26,13 @@
  * functions whose share grew most), STAGES=1 (two more modes, off, trigger, sealed, on, where the
  * trail's cost lands: `trigger`, the entries written but the sealer held off by holding its
  * advisory lock, and `sealed`, sealing but the publisher held off by its lock, so nothing is
- * published or copied; the CPU of a held run is read when it ends, without its backlog). After
- * every run with the trigger on (a held one once its lock is let go), what is left is sealed,
- * published and copied before the next run starts. Writes bench/results/audit-write.json. Every
- * run is checked: no error, no non-2xx; with the trigger on, one entry per claim, every one sealed
- * and the chain without gap.
+ * published or copied; the CPU of a held run is read when it ends, without its backlog, and that of
+ * its backlog as it drains once the lock is let go, the claims stopped: `backlog_cpu_ms_per_entry`).
+ * After every run with the trigger on (a held one once its lock is let go), what is left is sealed,
+ * published and copied before the next run starts. VIA=gateway sends the claims through the
+ * gateway instead (its CPU is not read); AUDIT_SEAL_INTERVAL is passed to the apps. Writes
+ * bench/results/audit-write.json. Every run is checked: no error, no non-2xx; with the trigger
+ * on, one entry per claim, every one sealed and the chain without gap.
  */
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -54,6 +56,9 @@ const MODES = process.env.STAGES === '1' ? ['off', 'trigger', 'sealed', 'on'] : 
 /** The advisory lock (`hashtextextended(name, 0)`) of the job each held mode leaves out. */
 const HELD = { trigger: 'audit-sealer:assignment', sealed: 'audit-publisher:assignment' };
 const PROFILE_DIR = process.env.PROFILE_DIR ? resolve(process.env.PROFILE_DIR) : undefined;
+const VIA = process.env.VIA ?? 'assignment';
+if (!['assignment', 'gateway'].includes(VIA)) throw new Error(`VIA is assignment or gateway, not ${VIA}`);
+const SEAL_INTERVAL = process.env.AUDIT_SEAL_INTERVAL;
 
 /** `modes` in round `round`'s order: turned by one place every round. */
 const inTurn = (modes, round) => [
@@ -98,7 +103,10 @@ async function main() {
   const stack = await startAssignmentStack({
     prefix: 'bench_audit_write',
     natsUrl: NATS_URL,
-    env: { ESCALATION_CHECK_INTERVAL: '1h' },
+    env: {
+      ESCALATION_CHECK_INTERVAL: '1h',
+      ...(SEAL_INTERVAL ? { AUDIT_SEAL_INTERVAL: SEAL_INTERVAL } : {}),
+    },
     distDir: process.env.BUILD_DIST,
     nodeArgs: PROFILE_DIR ? { assignment: ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] } : {},
   });
@@ -212,7 +220,7 @@ async function main() {
       );
       const statementIds = ids.splice(ids.length - reserved);
       const cursor = { next: 0 };
-      await claimRun(stack.urls.assignment, ids, tokens, cursor, { connections: CONNECTIONS, duration: 3 });
+      await claimRun(stack.urls[VIA], ids, tokens, cursor, { connections: CONNECTIONS, duration: 3 });
       await settled();
       const runs = [];
       for (let round = 0; round < ROUNDS; round++) {
@@ -226,7 +234,7 @@ async function main() {
           const load = loadavg()[0];
           const cpu = await cpuNow();
           const from = monotonicMicros();
-          const result = await claimRun(stack.urls.assignment, ids, tokens, cursor, {
+          const result = await claimRun(stack.urls[VIA], ids, tokens, cursor, {
             connections: CONNECTIONS,
             duration: DURATION,
           });
@@ -234,10 +242,12 @@ async function main() {
           windows.push({ audit, from, to: monotonicMicros(), claims: 0 });
           const after = { claimed: await claimed(), entries: await entries() };
           const cpuPerClaim = await cpu.perClaim(after.claimed - before.claimed);
-          await release();
           // Whatever of its entries is still being sealed, published or copied is done before
-          // the next run, so that it lands on none (the held runs' whole backlog).
+          // the next run, so that it lands on none (the held runs' whole backlog, its CPU read).
+          const backlog = audit in HELD ? await cpuNow() : undefined;
+          await release();
           if (audit !== 'off') await caughtUp();
+          const backlogCpu = await backlog?.perClaim(after.entries - before.entries);
           assert(
             result.errors === 0 && result.non2xx === 0,
             `${audit}: ${result.errors} errors, ${result.non2xx} non-2xx`,
@@ -263,6 +273,7 @@ async function main() {
             audit_entries: newEntries,
             unsealed_3s_after: await unsealed(),
             cpu_ms_per_claim: cpuPerClaim,
+            ...(backlogCpu ? { backlog_cpu_ms_per_entry: backlogCpu } : {}),
             load_average_1m_before: Number(load.toFixed(1)),
           };
           runs.push(run);
@@ -315,6 +326,16 @@ async function main() {
               postgres_acl: cpuMedian(audit, 'postgres_acl'),
               ...(natsPid ? { nats_server: cpuMedian(audit, 'nats_server') } : {}),
             },
+            ...(audit in HELD
+              ? {
+                  backlog_cpu_ms_per_entry_median: Object.fromEntries(
+                    Object.keys(of(audit)[0].backlog_cpu_ms_per_entry).map((key) => [
+                      key,
+                      median(of(audit).map((r) => r.backlog_cpu_ms_per_entry[key])),
+                    ]),
+                  ),
+                }
+              : {}),
           },
         ]),
       );
@@ -336,7 +357,9 @@ async function main() {
         machine: host,
         setup:
           'acl, assignment and the gateway from dist, each app on its own database, ' +
-          `NATS ${NATS_URL}; autocannon in this process straight to assignment; all on one machine`,
+          `NATS ${NATS_URL}; autocannon in this process ` +
+          `${VIA === 'gateway' ? 'through the gateway' : 'straight to assignment'}` +
+          `${SEAL_INTERVAL ? `, AUDIT_SEAL_INTERVAL=${SEAL_INTERVAL}` : ''}; all on one machine`,
         connections: CONNECTIONS,
         users: USERS,
         duration_seconds_per_run: DURATION,

@@ -13,7 +13,6 @@ import { AuditReadIndexes1764900000400 } from '../audit/audit-read-indexes.migra
 import { AuditSealedIndexes1764900000410 } from '../audit/audit-sealed-indexes.migration';
 import { AuditRecordLean1765100000100 } from '../audit/audit-record-lean.migration';
 import { AuditRetentionPrefix1765100000200 } from '../audit/audit-retention-prefix.migration';
-import { AuditOneResourceIndex1765200000000 } from '../audit/audit-resource-index.migration';
 import { AuditContextSubscriber } from '../audit/context';
 import { CreateAuditRecording1764900000100 } from '../audit/recording';
 import { SealedAuditEntry } from '../audit/sealed-entry.entity';
@@ -62,7 +61,6 @@ export function databaseOptions(
       CreateAuditRecording1764900000100,
       AuditRecordLean1765100000100,
       AuditRetentionPrefix1765100000200,
-      AuditOneResourceIndex1765200000000,
       ...parts.migrations,
     ] as DataSourceOptions['migrations'],
     // Sets the audit context (actor, request, cause) at the start of every transaction.
