@@ -10,7 +10,7 @@ import { compactVerify, decodeProtectedHeader, importJWK } from 'jose';
 import { AUDIT_STREAM, auditMessageId, auditSubject } from '@media/contracts';
 import { entryHash, type AuditEntry } from '@media/core';
 import { Client } from 'pg';
-import { call, e2eStack, eventually, rpcTestClientForFile } from '@media/testing';
+import { analyzedPlan, call, e2eStack, eventually, rowsRead, rpcTestClientForFile } from '@media/testing';
 import { acl, aclDb, createUser, follow, gateway, login, system, tokenWith } from './support';
 
 const rpc = rpcTestClientForFile(() => system().env.NATS_URL);
@@ -417,15 +417,6 @@ describe('GET /acl/api/v1/audit/all (the merged copy)', () => {
     // 3,000 entries of 500 resources in a transaction rolled back (`plan-3` has 6), each of type
     // `thing` but every 500th, of type `plan-rare` (6), then the plans of the list's query with
     // resource filters, newest first: the copy's rows each reads, returned or filtered out.
-    const rowsRead = (node: Record<string, unknown>): number =>
-      (node['Relation Name'] === 'audit_all'
-        ? Number(node['Actual Rows'] ?? 0) * Number(node['Actual Loops'] ?? 1) +
-          Number(node['Rows Removed by Filter'] ?? 0)
-        : 0) +
-      ((node.Plans as Record<string, unknown>[] | undefined) ?? []).reduce(
-        (sum, child) => sum + rowsRead(child),
-        0,
-      );
     const db = new Client({ connectionString: e2eStack().databases.acl });
     await db.connect();
     const read: Record<string, number> = {};
@@ -445,12 +436,12 @@ describe('GET /acl/api/v1/audit/all (the merged copy)', () => {
         ['e.resource_type = $2 AND e.resource_id = $1', ['plan-3', 'thing']],
         ['e.resource_type = $1', ['plan-rare']],
       ] as const) {
-        const { rows } = await db.query<{ 'QUERY PLAN': { Plan: Record<string, unknown> }[] }>(
-          `EXPLAIN (ANALYZE, FORMAT JSON) SELECT * FROM audit_all e WHERE ${filters}
-            ORDER BY e.at DESC, e.app DESC, e.seq DESC LIMIT 21`,
+        const plan = await analyzedPlan(
+          db,
+          `SELECT * FROM audit_all e WHERE ${filters} ORDER BY e.at DESC, e.app DESC, e.seq DESC LIMIT 21`,
           [...params],
         );
-        read[filters] = rowsRead(rows[0]['QUERY PLAN'][0].Plan);
+        read[filters] = rowsRead(plan, 'audit_all');
       }
     } finally {
       await db.query('ROLLBACK').catch(() => undefined);

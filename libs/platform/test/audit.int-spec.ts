@@ -16,6 +16,7 @@ import { CompactSign } from 'jose';
 import { Client } from 'pg';
 import { AclSubjects } from '@media/contracts';
 import {
+  analyzedPlan,
   call,
   chainEntries,
   createDatabases,
@@ -27,8 +28,10 @@ import {
   insertSealedEntries,
   mintToken,
   publicJwk,
+  rowsRead,
   startJwks,
   startNats,
+  type PlanNode,
   type PrivateNats,
   type TestKeys,
   type UnchainedEntry,
@@ -768,15 +771,7 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
     });
   });
   /** The audit_entries rows a plan node and its children read: returned or filtered out. */
-  const entriesRead = (node: Record<string, unknown>): number =>
-    (node['Relation Name'] === 'audit_entries'
-      ? Number(node['Actual Rows'] ?? 0) * Number(node['Actual Loops'] ?? 1) +
-        Number(node['Rows Removed by Filter'] ?? 0)
-      : Number(node['Rows Removed by Join Filter'] ?? 0)) +
-    ((node.Plans as Record<string, unknown>[] | undefined) ?? []).reduce(
-      (sum, child) => sum + entriesRead(child),
-      0,
-    );
+  const entriesRead = (plan: PlanNode) => rowsRead(plan, 'audit_entries');
 
   /**
    * The plan of `sql` (with `params`) over 3,005 sealed entries of 500 resources (`thing-0` …
@@ -794,12 +789,9 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
         [APP],
       );
       await db.query('ANALYZE audit_entries');
-      const { rows } = await db.query<{ 'QUERY PLAN': { Plan: Record<string, unknown> }[] }>(
-        `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
-        params,
-      );
+      const plan = await analyzedPlan(db, sql, params);
       await db.query('ROLLBACK');
-      return rows[0]['QUERY PLAN'][0].Plan;
+      return plan;
     });
 
   describe('the reading indexes', () => {

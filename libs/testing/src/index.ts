@@ -10,6 +10,7 @@ export * from './jwks';
 export * from './migrations';
 export * from './nats-server';
 export * from './openapi';
+export * from './plans';
 export * from './poll';
 export * from './ports';
 export * from './postgres-cluster';

@@ -1,0 +1,27 @@
+import type { Client } from 'pg';
+
+/** A node of a JSON query plan, as `EXPLAIN (FORMAT JSON)` answers it. */
+export type PlanNode = Record<string, unknown>;
+
+/** The plan of `sql` run with `params` on `db` (`EXPLAIN (ANALYZE, FORMAT JSON)`: it runs). */
+export async function analyzedPlan(db: Client, sql: string, params: unknown[] = []): Promise<PlanNode> {
+  const { rows } = await db.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+    `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
+    params,
+  );
+  return rows[0]['QUERY PLAN'][0].Plan;
+}
+
+/**
+ * The rows of `relation` a plan node and its children read: returned or filtered out (and those a
+ * join filtered out), so a test can tell an index's few rows from a walk through the table.
+ */
+export function rowsRead(node: PlanNode, relation: string): number {
+  const own =
+    node['Relation Name'] === relation
+      ? Number(node['Actual Rows'] ?? 0) * Number(node['Actual Loops'] ?? 1) +
+        Number(node['Rows Removed by Filter'] ?? 0)
+      : Number(node['Rows Removed by Join Filter'] ?? 0);
+  const children = (node.Plans as PlanNode[] | undefined) ?? [];
+  return children.reduce((sum, child) => sum + rowsRead(child, relation), own);
+}
