@@ -13,6 +13,7 @@ import { AuditReadIndexes1764900000400 } from '../audit/audit-read-indexes.migra
 import { AuditSealedIndexes1764900000410 } from '../audit/audit-sealed-indexes.migration';
 import { AuditRecordLean1765100000100 } from '../audit/audit-record-lean.migration';
 import { AuditRetentionPrefix1765100000200 } from '../audit/audit-retention-prefix.migration';
+import { compileAuditTriggers, useGenericAuditTriggers } from '../audit/compiled-trigger';
 import { AuditContextSubscriber } from '../audit/context';
 import { CreateAuditRecording1764900000100 } from '../audit/recording';
 import { SealedAuditEntry } from '../audit/sealed-entry.entity';
@@ -89,6 +90,8 @@ function lockKey(app: string): number {
 
 /**
  * Runs pending migrations under an advisory lock, so replicas starting together do not race.
+ * The audited tables are recorded by `audit_record()` while migrations change them, and by their
+ * own functions, written from the columns they then have, once they are done (compiled-trigger.ts).
  */
 export async function runMigrations(
   app: string,
@@ -99,7 +102,9 @@ export async function runMigrations(
   await runner.connect();
   try {
     await runner.query('SELECT pg_advisory_lock($1)', [lockKey(app)]);
+    if (await dataSource.showMigrations()) await useGenericAuditTriggers(runner);
     const applied = await dataSource.runMigrations({ transaction: 'each' });
+    await compileAuditTriggers(runner);
     if (applied.length)
       log(`Applied ${applied.length} migration(s): ${applied.map((m) => m.name).join(', ')}`);
   } finally {

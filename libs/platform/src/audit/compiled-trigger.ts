@@ -1,0 +1,289 @@
+import type { QueryRunner } from 'typeorm';
+import type { AuditedTable } from './recording';
+
+/**
+ * Each audited table's own trigger function, written from the table's columns (CONTRACT §8.1).
+ *
+ * `audit_record()` is generic: it turns both rows into JSON and walks their keys in a query to find
+ * the changed fields, at every row change. A function written for one table compares its columns
+ * one by one (`NEW.status IS DISTINCT FROM OLD.status`) and turns into JSON only the fields that
+ * changed: on assignment's claim, half of what the trigger cost (docs/benchmarks.md#audit-trail).
+ * Hasura's event triggers and django-pgtrigger work the same way: a function per table, written
+ * again when the table changes.
+ *
+ * The entries are the same as `audit_record()`'s, field for field (the platform's tests run both on
+ * the same changes of a table with every kind of column). What can make a written function wrong
+ * is a later change of its table, so `runMigrations` points every audited table back at
+ * `audit_record()` before it applies migrations (a migration that adds a column and fills it is
+ * recorded in full) and writes the functions again afterwards, from the columns the tables have
+ * then. A schema changed by hand, outside migrations, is recorded by the stale function until the
+ * app's next start (a dropped column then fails the table's writes, an added one is not recorded):
+ * change audited tables through migrations.
+ */
+
+/** A column as the function is written for it. */
+export interface AuditedColumn {
+  name: string;
+  /** The type as `format_type` names it (`text`, `timestamp(3) with time zone`, `uuid[]`). */
+  type: string;
+  /** Its storage length: -1 for variable-length values (text, jsonb, arrays), which can exceed 1 KiB. */
+  length: number;
+  /** Whether its `=` is the equality of its JSON, so changes are found on the values themselves. */
+  comparable: boolean;
+}
+
+/** The one over 63 bytes, PostgreSQL's longest name, would be cut: refused instead. */
+export function compiledFunctionName(table: string): string {
+  const name = `audit_record_${table}`;
+  if (Buffer.byteLength(name) > 63) throw new Error(`audit: table name too long for its function: ${table}`);
+  return name;
+}
+
+const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
+/** PostgreSQL takes 100 arguments at most: a jsonb_build_object of 50 pairs, the rest joined by `||`. */
+const PAIRS_PER_CALL = 50;
+
+/**
+ * One side of a field as recorded (`audit_record()`'s `recordedValueSql`, for a known column):
+ * null for a missing row or a null value, "[redacted]", "sha256:<hex>" for a value over 1 KiB
+ * (a string's own UTF-8 bytes, another value's JSON text), else its JSON.
+ */
+function recordedSql(row: 'OLD' | 'NEW', column: AuditedColumn, redacted: boolean): string {
+  const value = `${row}.${ident(column.name)}`;
+  const json = `to_jsonb(${value})`;
+  const digest = (text: string) =>
+    `to_jsonb('sha256:' || encode(sha256(convert_to(${text}, 'UTF8')), 'hex'))`;
+  if (redacted)
+    return `CASE WHEN ${json} IS NULL OR ${json} = 'null'::jsonb THEN 'null'::jsonb ELSE '"[redacted]"'::jsonb END`;
+  // A fixed-length value (a number, a uuid, a date) is never 1 KiB of JSON.
+  if (column.length > 0) return json;
+  if (column.type === 'text' || column.type.startsWith('character varying'))
+    return `CASE WHEN octet_length(${value}) > 1024 THEN ${digest(value)} ELSE ${json} END`;
+  return `CASE
+          WHEN ${json} IS NULL OR octet_length(${json}::text) <= 1024 THEN ${json}
+          WHEN jsonb_typeof(${json}) <> 'string' THEN ${digest(`${json}::text`)}
+          WHEN octet_length(${json} #>> '{}') > 1024 THEN ${digest(`${json} #>> '{}'`)}
+          ELSE ${json} END`;
+}
+
+/** `[before, after]` of one field for the given operation's rows. */
+function pairSql(op: 'INSERT' | 'UPDATE' | 'DELETE', column: AuditedColumn, redacted: boolean): string {
+  const before = op === 'INSERT' ? 'NULL::jsonb' : recordedSql('OLD', column, redacted);
+  const after = op === 'DELETE' ? 'NULL::jsonb' : recordedSql('NEW', column, redacted);
+  return `jsonb_build_array(${before}, ${after})`;
+}
+
+/** Every field of a created or deleted row: `{"field": [before, after], …}` (`{}` when none). */
+function wholeRowSql(op: 'INSERT' | 'DELETE', columns: AuditedColumn[], redacted: Set<string>): string {
+  if (columns.length === 0) return `'{}'::jsonb`;
+  const calls: string[] = [];
+  for (let from = 0; from < columns.length; from += PAIRS_PER_CALL)
+    calls.push(
+      `jsonb_build_object(${columns
+        .slice(from, from + PAIRS_PER_CALL)
+        .map(
+          (column) =>
+            `\n          ${literal(column.name)}, ${pairSql(op, column, redacted.has(column.name))}`,
+        )
+        .join(',')})`,
+    );
+  return calls.join('\n        || ');
+}
+
+/** The entry's INSERT, the row being `row` (its resource id, its verb). */
+function insertSql(spec: AuditedTable, columns: AuditedColumn[], op: 'INSERT' | 'UPDATE' | 'DELETE'): string {
+  const verbs = { INSERT: 'created', UPDATE: 'updated', DELETE: 'deleted', ...spec.verbs };
+  const row = op === 'DELETE' ? 'OLD' : 'NEW';
+  const idColumn = spec.idColumn ?? 'id';
+  // `audit_record()` reads the id from the row's JSON: none when the table has no such column.
+  const resourceId = columns.some((column) => column.name === idColumn)
+    ? `to_jsonb(${row}.${ident(idColumn)}) #>> '{}'`
+    : 'NULL';
+  return `INSERT INTO audit_entries
+        (app, action, actor_type, actor_id, actor_name, resource_type, resource_id, request_id, cause, changes)
+      VALUES (
+        ${literal(spec.app)},
+        COALESCE(ctx -> 'actions' ->> ${literal(spec.type)}, ${literal(`${spec.type}.${verbs[op]}`)}),
+        COALESCE(ctx ->> 'actor_type', 'system'),
+        COALESCE(ctx ->> 'actor_id', ${literal(spec.app)}),
+        ctx ->> 'actor_name',
+        ${literal(spec.type)},
+        ${resourceId},
+        ctx ->> 'request_id',
+        ctx ->> 'cause',
+        diff);`;
+}
+
+/**
+ * The body of `table`'s own trigger function: for an UPDATE, each recorded column compared on its
+ * own (`IS DISTINCT FROM` on the values, or on their JSON where the type has no `=`), and only a
+ * changed one's `[before, after]` built; for an INSERT or DELETE, every recorded column.
+ */
+export function compiledAuditBody(spec: AuditedTable, columns: AuditedColumn[]): string {
+  const ignored = new Set(spec.ignored);
+  const redacted = new Set(spec.redacted);
+  const recorded = columns.filter((column) => !ignored.has(column.name));
+  const changes = recorded.map((column) => {
+    const [oldValue, newValue] = ['OLD', 'NEW'].map((row) => `${row}.${ident(column.name)}`);
+    const changed = column.comparable
+      ? `${newValue} IS DISTINCT FROM ${oldValue}`
+      : `to_jsonb(${newValue}) IS DISTINCT FROM to_jsonb(${oldValue})`;
+    return `IF ${changed} THEN
+        diff := diff || jsonb_build_object(${literal(column.name)}, ${pairSql('UPDATE', column, redacted.has(column.name))});
+      END IF;`;
+  });
+  return `
+  DECLARE
+    ctx jsonb := COALESCE(NULLIF(current_setting('audit.context', true), '')::jsonb, '{}'::jsonb);
+    diff jsonb := '{}'::jsonb;
+  BEGIN
+    -- Written by the platform from ${spec.table}'s columns (compiled-trigger.ts); do not edit.
+    IF TG_OP = 'UPDATE' THEN
+      ${changes.join('\n      ')}
+      -- An update of ignored columns only (a timestamp, a version) is no change.
+      IF diff = '{}'::jsonb THEN RETURN NULL; END IF;
+      ${insertSql(spec, columns, 'UPDATE')}
+    ELSIF TG_OP = 'INSERT' THEN
+      diff := ${wholeRowSql('INSERT', recorded, redacted)};
+      ${insertSql(spec, columns, 'INSERT')}
+    ELSE
+      diff := ${wholeRowSql('DELETE', recorded, redacted)};
+      ${insertSql(spec, columns, 'DELETE')}
+    END IF;
+    RETURN NULL;
+  END `;
+}
+
+/** An audit row trigger as the catalog has it: its table, arguments and function. */
+interface InstalledTrigger {
+  table: string;
+  /** `audit_record()`'s arguments (the table's `AuditedTable`), kept when the trigger is pointed elsewhere. */
+  args: string[];
+  fn: string;
+}
+
+/** Every `<table>_audit` trigger calling `audit_record()` or the function written for its table. */
+async function installedTriggers(q: QueryRunner): Promise<InstalledTrigger[]> {
+  const rows: { table: string; fn: string; args: Buffer }[] = await q.query(`
+    SELECT c.relname AS table, p.proname AS fn, t.tgargs AS args
+      FROM pg_trigger t
+      JOIN pg_class c ON c.oid = t.tgrelid
+      JOIN pg_proc p ON p.oid = t.tgfoid
+     WHERE NOT t.tgisinternal
+       AND c.relnamespace = current_schema()::regnamespace
+       AND t.tgname = c.relname || '_audit'
+       AND p.proname IN ('audit_record', 'audit_record_' || c.relname)
+     ORDER BY c.relname`);
+  // tgargs: each argument's bytes followed by a zero byte.
+  return rows.map(({ table, fn, args }) => ({
+    table,
+    fn,
+    args: args.toString('utf8').split('\0').slice(0, -1),
+  }));
+}
+
+/** The table's spec from its trigger's arguments (`auditTrigger` wrote them). */
+async function specOf(q: QueryRunner, trigger: InstalledTrigger): Promise<AuditedTable> {
+  const [app, type, redacted, ignored, idColumn, verbs] = trigger.args;
+  const [parsed]: { redacted: string[]; ignored: string[]; verbs: AuditedTable['verbs'] }[] = await q.query(
+    `SELECT $1::text[] AS redacted, $2::text[] AS ignored, $3::jsonb AS verbs`,
+    [redacted, ignored, verbs],
+  );
+  return { app, table: trigger.table, type, idColumn, ...parsed };
+}
+
+/**
+ * Base types whose `=` is what `audit_record()` compares, their JSON's equality: the same value,
+ * the same JSON. Others (a case-insensitive `citext`, a non-deterministic collation, json without
+ * `=`, domains) are compared as JSON.
+ */
+const SAME_AS_JSON = new Set([
+  'text',
+  'character varying',
+  'uuid',
+  'smallint',
+  'integer',
+  'bigint',
+  'boolean',
+  'numeric',
+  'date',
+  'timestamp with time zone',
+  'timestamp without time zone',
+  'jsonb',
+]);
+
+/** `table`'s columns as the function is written for them, in their order. */
+async function columnsOf(q: QueryRunner, table: string): Promise<AuditedColumn[]> {
+  const rows: {
+    name: string;
+    type: string;
+    length: number;
+    base: string;
+    enum: boolean;
+    deterministic: boolean;
+  }[] = await q.query(
+    `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, a.attlen AS length,
+              format_type(e.oid, NULL) AS base, e.typtype = 'e' AS enum,
+              COALESCE(co.collisdeterministic, true) AS deterministic
+         FROM pg_attribute a
+         JOIN pg_type t ON t.oid = a.atttypid
+         JOIN pg_type e ON e.oid = CASE WHEN t.typcategory = 'A' THEN t.typelem ELSE t.oid END
+         LEFT JOIN pg_collation co ON co.oid = a.attcollation
+        WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped
+        ORDER BY a.attnum`,
+    [ident(table)],
+  );
+  return rows.map(({ name, type, length, base, enum: isEnum, deterministic }) => ({
+    name,
+    type,
+    length: Number(length),
+    comparable: deterministic && (isEnum || SAME_AS_JSON.has(base)),
+  }));
+}
+
+/** The trigger statement pointing `table`'s audit trigger at `fn`, with the same arguments. */
+function pointTriggerSql(trigger: InstalledTrigger, fn: string): string {
+  return `CREATE OR REPLACE TRIGGER ${ident(`${trigger.table}_audit`)}
+    AFTER INSERT OR UPDATE OR DELETE ON ${ident(trigger.table)}
+    FOR EACH ROW EXECUTE FUNCTION ${ident(fn)}(${trigger.args.map(literal).join(', ')})`;
+}
+
+/**
+ * Points every audited table back at `audit_record()`, which reads each row as it is: before
+ * migrations change the tables the written functions were written for.
+ */
+export async function useGenericAuditTriggers(q: QueryRunner): Promise<void> {
+  for (const trigger of await installedTriggers(q))
+    if (trigger.fn !== 'audit_record') await q.query(pointTriggerSql(trigger, 'audit_record'));
+}
+
+/**
+ * Writes each audited table's own function from its columns as they are now (only where its text
+ * changed, so a start without a schema change takes no lock) and points the table's trigger at
+ * it; drops the written functions no trigger calls any more. Each statement stands alone: stopped
+ * halfway, some tables are on their own function and the rest on `audit_record()`, both right.
+ */
+export async function compileAuditTriggers(q: QueryRunner): Promise<void> {
+  const triggers = await installedTriggers(q);
+  for (const trigger of triggers) {
+    const fn = compiledFunctionName(trigger.table);
+    const body = compiledAuditBody(await specOf(q, trigger), await columnsOf(q, trigger.table));
+    const [current]: { body: string }[] = await q.query(
+      `SELECT prosrc AS body FROM pg_proc WHERE proname = $1 AND pronamespace = current_schema()::regnamespace`,
+      [fn],
+    );
+    if (current?.body !== body)
+      await q.query(
+        `CREATE OR REPLACE FUNCTION ${ident(fn)}() RETURNS trigger LANGUAGE plpgsql AS $body$${body}$body$`,
+      );
+    if (trigger.fn !== fn) await q.query(pointTriggerSql(trigger, fn));
+  }
+  const unused: { fn: string }[] = await q.query(
+    `SELECT p.proname AS fn FROM pg_proc p
+      WHERE p.proname LIKE 'audit\\_record\\_%' AND p.pronamespace = current_schema()::regnamespace
+        AND p.prorettype = 'trigger'::regtype
+        AND NOT EXISTS (SELECT 1 FROM pg_trigger t WHERE t.tgfoid = p.oid)`,
+  );
+  for (const { fn } of unused) await q.query(`DROP FUNCTION ${ident(fn)}()`);
+}

@@ -1,0 +1,319 @@
+/**
+ * Each audited table's own trigger function (compiled-trigger.ts) against `audit_record()`: the
+ * same changes of tables with every kind of column, recorded once by each, give the same entries;
+ * and migrations that change an audited table are recorded in full while they run and after.
+ */
+import { Client } from 'pg';
+import { DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { createDatabases, databaseUrl, dropDatabases } from '@media/testing';
+import { auditTrigger, migrateDatabase } from '../src';
+import { useGenericAuditTriggers } from '../src/audit/compiled-trigger';
+
+const DB = `platform_audit_compiled_${process.pid}`;
+const APP = 'fixture-compiled';
+const WIDE_COLUMNS = 60;
+const LONG = 'é'.repeat(600); // 1,200 bytes: over 1 KiB as UTF-8, under it as characters
+const QUOTES = '"'.repeat(600); // 600 bytes, whose JSON text is over 1 KiB
+
+/** Tables with every kind of column the apps have, and some they do not. */
+class CreateThings1800000000000 implements MigrationInterface {
+  name = 'CreateThings1800000000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE TYPE mood AS ENUM ('calm', 'busy')`);
+    await q.query(
+      `CREATE COLLATION loose (provider = icu, locale = 'und-u-ks-level2', deterministic = false)`,
+    );
+    await q.query(`CREATE DOMAIN positive AS integer CHECK (VALUE > 0)`);
+    await q.query(`
+      CREATE TABLE things (
+        id uuid PRIMARY KEY,
+        title text NOT NULL,
+        body text,
+        secret text,
+        label varchar(20),
+        loose_name text COLLATE loose,
+        code char(3),
+        meta jsonb,
+        raw json,
+        tags text[],
+        groups uuid[],
+        blob bytea,
+        amount numeric(12, 2),
+        qty integer,
+        big bigint,
+        ratio double precision,
+        flag boolean,
+        mood mood,
+        moods mood[],
+        size positive,
+        at timestamptz(3),
+        local_at timestamp,
+        day date,
+        spot point,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      )`);
+    await q.query(
+      auditTrigger({
+        app: APP,
+        table: 'things',
+        type: 'thing',
+        redacted: ['secret'],
+        ignored: ['updated_at'],
+      }),
+    );
+    await q.query(
+      `CREATE TABLE thing_links (thing_id uuid NOT NULL, target text NOT NULL, PRIMARY KEY (thing_id, target))`,
+    );
+    await q.query(
+      auditTrigger({
+        app: APP,
+        table: 'thing_links',
+        type: 'thing.link',
+        idColumn: 'thing_id',
+        verbs: { INSERT: 'linked', DELETE: 'unlinked' },
+      }),
+    );
+    const wide = Array.from({ length: WIDE_COLUMNS }, (_, i) => `c${i} integer`).join(', ');
+    await q.query(`CREATE TABLE wide (id integer PRIMARY KEY, ${wide})`);
+    await q.query(auditTrigger({ app: APP, table: 'wide', type: 'wide' }));
+  }
+
+  async down(): Promise<void> {
+    throw new Error('not reverted in this test');
+  }
+}
+
+/** A later migration that adds a column to an audited table and fills it, and drops another. */
+class ReshapeThings1800000000100 implements MigrationInterface {
+  name = 'ReshapeThings1800000000100';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE things ADD COLUMN rank integer`);
+    await q.query(`ALTER TABLE things DROP COLUMN spot`);
+    await q.query(`UPDATE things SET rank = 7 WHERE id = 'a0000000-0000-4000-8000-0000000000a1'`);
+  }
+
+  async down(): Promise<void> {
+    throw new Error('not reverted in this test');
+  }
+}
+
+const THING = 'a0000000-0000-4000-8000-0000000000a1';
+const CONTEXT = JSON.stringify({
+  actor_type: 'user',
+  actor_id: 'a0000000-0000-4000-8000-000000000001',
+  actor_name: 'Edna Editor',
+  request_id: 'req-compiled',
+  cause: null,
+  actions: { thing: 'thing.renamed' },
+});
+
+/** Every kind of change, each its own statement, some of them changing nothing recorded. */
+const CHANGES: [sql: string, withContext?: boolean][] = [
+  [
+    `INSERT INTO things (id, title, body, secret, label, loose_name, code, meta, raw, tags, groups, blob, amount,
+      qty, big, ratio, flag, mood, moods, size, at, local_at, day, spot)
+    VALUES ('${THING}', 'First', '${LONG}', 's3cret', 'short', 'Ann', 'ab', '{"b": 1, "a": [1, null]}',
+      '{"x": 1}', '{a,b}', '{a0000000-0000-4000-8000-000000000002}', '\\x00ff', 1.50, 3, 9007199254740993,
+      0.1, true, 'calm', '{calm,busy}', 4, '2026-11-27T09:00:00.123Z', '2026-11-27 09:00', '2026-11-27',
+      '(1,2)')`,
+  ],
+  [`UPDATE things SET title = 'Second'`, true],
+  [`UPDATE things SET title = 'Second'`], // the same value: no entry
+  [`UPDATE things SET updated_at = now() + interval '1 day'`], // an ignored column only: no entry
+  [`UPDATE things SET meta = '{"a": [1, null], "b": 1}'`], // the same jsonb, keys reordered: no entry
+  [`UPDATE things SET amount = 1.5`], // the same number
+  [`UPDATE things SET loose_name = 'ANN'`], // equal in its collation, another JSON string
+  [`UPDATE things SET code = 'ab '`], // char(3) pads: the same value
+  [`UPDATE things SET raw = '{"x":  1}'`], // json without =: another text, the same JSON
+  [`UPDATE things SET raw = '{"x": 2}', spot = '(2,3)'`],
+  [`UPDATE things SET secret = 'other', body = '${QUOTES}'`],
+  [`UPDATE things SET secret = NULL, body = NULL, meta = 'null'`],
+  [
+    `UPDATE things SET meta = '{"long": "${'x'.repeat(1100)}"}', tags = array_fill('${'y'.repeat(30)}'::text, ARRAY[40])`,
+  ],
+  [`UPDATE things SET label = '${'q'.repeat(20)}', blob = decode(repeat('ab', 600), 'hex')`],
+  [
+    `UPDATE things SET qty = NULL, big = big + 1, ratio = 'NaN', flag = false, mood = 'busy', moods = '{}',
+      size = 5, at = at + interval '1 ms', local_at = NULL, day = day + 1, groups = '{}'`,
+  ],
+  [`INSERT INTO thing_links VALUES ('${THING}', 'x'), ('${THING}', 'y')`],
+  [`UPDATE thing_links SET target = 'z' WHERE target = 'y'`],
+  [`DELETE FROM thing_links`],
+  [
+    `INSERT INTO wide (id, ${Array.from({ length: WIDE_COLUMNS }, (_, i) => `c${i}`).join(', ')})
+    VALUES (1, ${Array.from({ length: WIDE_COLUMNS }, (_, i) => i).join(', ')})`,
+  ],
+  [`UPDATE wide SET c0 = -1, c59 = -59`],
+  [`DELETE FROM wide`],
+  [`DELETE FROM things`],
+];
+
+/** The recorded entries after `from` (by insertion), as the trigger wrote them. */
+async function entriesAfter(db: Client, from: number): Promise<Record<string, unknown>[]> {
+  const { rows } = await db.query(
+    `SELECT action, actor_type, actor_id, actor_name, resource_type, resource_id, request_id, cause, changes
+       FROM audit_entries WHERE recorded > $1 ORDER BY recorded`,
+    [from],
+  );
+  return rows;
+}
+
+async function lastRecorded(db: Client): Promise<number> {
+  const { rows } = await db.query(`SELECT COALESCE(max(recorded), 0) AS last FROM audit_entries`);
+  return Number(rows[0].last);
+}
+
+/** Runs CHANGES (in a transaction with the audit context where asked); answers their entries. */
+async function recordChanges(db: Client): Promise<Record<string, unknown>[]> {
+  const from = await lastRecorded(db);
+  for (const [sql, withContext] of CHANGES) {
+    await db.query('BEGIN');
+    if (withContext) await db.query(`SELECT set_config('audit.context', $1, true)`, [CONTEXT]);
+    await db.query(sql);
+    await db.query('COMMIT');
+  }
+  return entriesAfter(db, from);
+}
+
+async function triggerFunctions(db: Client): Promise<Record<string, string>> {
+  const { rows } = await db.query(
+    `SELECT c.relname AS table, p.proname AS fn FROM pg_trigger t
+       JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid
+      WHERE t.tgname = c.relname || '_audit'`,
+  );
+  return Object.fromEntries(rows.map((row) => [row.table, row.fn]));
+}
+
+const migrate = (migrations: (new () => MigrationInterface)[]) =>
+  migrateDatabase(APP, { url: databaseUrl(DB) }, { entities: [], migrations });
+
+describe("each audited table's own trigger function (compiled-trigger.ts)", () => {
+  let db: Client;
+
+  beforeAll(async () => {
+    await createDatabases([DB]);
+    await migrate([CreateThings1800000000000]);
+    db = new Client({ connectionString: databaseUrl(DB) });
+    await db.connect();
+  });
+
+  afterAll(async () => {
+    await db?.end();
+    await dropDatabases([DB]);
+  });
+
+  it('is what the audited tables call once migrations have run', async () => {
+    expect(await triggerFunctions(db)).toEqual({
+      things: 'audit_record_things',
+      thing_links: 'audit_record_thing_links',
+      wide: 'audit_record_wide',
+    });
+  });
+
+  it('records the same entries as audit_record(), change for change', async () => {
+    const compiled = await recordChanges(db);
+
+    const migrations = new DataSource({ type: 'postgres', url: databaseUrl(DB) });
+    await migrations.initialize();
+    const runner = migrations.createQueryRunner();
+    try {
+      await useGenericAuditTriggers(runner);
+    } finally {
+      await runner.release();
+      await migrations.destroy();
+    }
+    expect(await triggerFunctions(db)).toEqual({
+      things: 'audit_record',
+      thing_links: 'audit_record',
+      wide: 'audit_record',
+    });
+    const generic = await recordChanges(db);
+
+    expect(compiled).toEqual(generic);
+    // The sequence means what it says: these are the changes that were recorded.
+    expect(compiled.map((entry) => entry.action)).toEqual([
+      'thing.created',
+      'thing.renamed',
+      'thing.updated', // loose_name
+      'thing.updated', // raw and spot
+      'thing.updated', // secret and body
+      'thing.updated', // secret, body and meta to null
+      'thing.updated', // long meta, long tags
+      'thing.updated', // label, blob
+      'thing.updated', // the fixed-length columns
+      'thing.link.linked',
+      'thing.link.linked',
+      'thing.link.updated',
+      'thing.link.unlinked',
+      'thing.link.unlinked',
+      'wide.created',
+      'wide.updated',
+      'wide.deleted',
+      'thing.deleted',
+    ]);
+    const [created, renamed, , , secret, cleared, long, label] = compiled as {
+      changes: Record<string, unknown>;
+    }[];
+    expect(created.changes).toMatchObject({
+      secret: [null, '[redacted]'],
+      body: [null, expect.stringMatching(/^sha256:[0-9a-f]{64}$/)],
+      meta: [null, { a: [1, null], b: 1 }],
+      amount: [null, 1.5],
+      spot: [null, '(1,2)'],
+    });
+    expect(created.changes).not.toHaveProperty('updated_at');
+    expect(renamed).toMatchObject({
+      actor_name: 'Edna Editor',
+      request_id: 'req-compiled',
+      resource_id: THING,
+    });
+    expect(renamed.changes).toEqual({ title: ['First', 'Second'] });
+    expect(secret.changes).toEqual({
+      secret: ['[redacted]', '[redacted]'],
+      body: [expect.any(String), QUOTES],
+    });
+    expect(cleared.changes).toEqual({
+      secret: ['[redacted]', null],
+      body: [QUOTES, null],
+      meta: [{ a: [1, null], b: 1 }, null],
+    });
+    expect(long.changes.meta).toEqual([null, expect.stringMatching(/^sha256:/)]);
+    expect(long.changes.tags).toEqual([['a', 'b'], expect.stringMatching(/^sha256:/)]);
+    expect(label.changes.blob).toEqual([
+      expect.stringMatching(/^\\x00ff$/),
+      expect.stringMatching(/^sha256:/),
+    ]);
+    expect(Object.keys((compiled[14] as { changes: object }).changes)).toHaveLength(WIDE_COLUMNS + 1);
+  });
+
+  it('records a migration that adds a column and fills it, and the column afterwards', async () => {
+    await db.query(`INSERT INTO things (id, title) VALUES ('${THING}', 'Again')`);
+    const from = await lastRecorded(db);
+    await migrate([CreateThings1800000000000, ReshapeThings1800000000100]);
+    expect(await triggerFunctions(db)).toMatchObject({ things: 'audit_record_things' });
+
+    await db.query(`UPDATE things SET rank = 8, title = 'Later'`);
+    const entries = await entriesAfter(db, from);
+    expect(entries.map((entry) => entry.changes)).toEqual([
+      { rank: [null, 7] }, // by the migration, recorded by audit_record()
+      { rank: [7, 8], title: ['Again', 'Later'] }, // by the function written for the new columns
+    ]);
+    const { rows } = await db.query(
+      `SELECT count(*)::int AS written FROM pg_proc WHERE proname LIKE 'audit\\_record\\_%'`,
+    );
+    expect(rows[0].written).toBe(3);
+  });
+
+  it('is not written again, and takes no lock, when a start finds the tables unchanged', async () => {
+    const before = await db.query(
+      `SELECT xmin::text AS version FROM pg_proc WHERE proname = 'audit_record_things'`,
+    );
+    await migrate([CreateThings1800000000000, ReshapeThings1800000000100]);
+    const after = await db.query(
+      `SELECT xmin::text AS version FROM pg_proc WHERE proname = 'audit_record_things'`,
+    );
+    expect(after.rows).toEqual(before.rows);
+  });
+});
