@@ -13,6 +13,8 @@ const DB = `platform_audit_compiled_${process.pid}`;
 const APP = 'fixture-compiled';
 const WIDE_COLUMNS = 60;
 const LONG = 'é'.repeat(600); // 1,200 bytes: over 1 KiB as UTF-8, under it as characters
+/** A table whose function's name would be over 63 bytes: it stays on audit_record(). */
+const LONG_NAME = 'a_table_whose_name_is_too_long_for_a_function_of_its_own';
 const QUOTES = '"'.repeat(600); // 600 bytes, whose JSON text is over 1 KiB
 
 /** Tables with every kind of column the apps have, and some they do not. */
@@ -77,6 +79,8 @@ class CreateThings1800000000000 implements MigrationInterface {
     const wide = Array.from({ length: WIDE_COLUMNS }, (_, i) => `c${i} integer`).join(', ');
     await q.query(`CREATE TABLE wide (id integer PRIMARY KEY, ${wide})`);
     await q.query(auditTrigger({ app: APP, table: 'wide', type: 'wide' }));
+    await q.query(`CREATE TABLE ${LONG_NAME} (id integer PRIMARY KEY)`);
+    await q.query(auditTrigger({ app: APP, table: LONG_NAME, type: 'long' }));
   }
 
   async down(): Promise<void> {
@@ -204,12 +208,18 @@ describe("each audited table's own trigger function (compiled-trigger.ts)", () =
     await dropDatabases([DB]);
   });
 
-  it('is what the audited tables call once migrations have run', async () => {
+  it('is what the audited tables call once migrations have run, but for a name too long for it', async () => {
     expect(await triggerFunctions(db)).toEqual({
       things: 'audit_record_things',
       thing_links: 'audit_record_thing_links',
       wide: 'audit_record_wide',
+      [LONG_NAME]: 'audit_record',
     });
+    const from = await lastRecorded(db);
+    await db.query(`INSERT INTO ${LONG_NAME} VALUES (1)`);
+    expect(await entriesAfter(db, from)).toMatchObject([
+      { action: 'long.created', changes: { id: [null, 1] } },
+    ]);
   });
 
   it('records the same entries as audit_record(), change for change', async () => {
@@ -228,6 +238,7 @@ describe("each audited table's own trigger function (compiled-trigger.ts)", () =
       things: 'audit_record',
       thing_links: 'audit_record',
       wide: 'audit_record',
+      [LONG_NAME]: 'audit_record',
     });
     const generic = await recordChanges(db);
 
@@ -307,13 +318,19 @@ describe("each audited table's own trigger function (compiled-trigger.ts)", () =
   });
 
   it('is not written again, and takes no lock, when a start finds the tables unchanged', async () => {
-    const before = await db.query(
-      `SELECT xmin::text AS version FROM pg_proc WHERE proname = 'audit_record_things'`,
-    );
+    // Each function's and trigger's catalog row version: a rewrite would give it a new one.
+    const versions = async () =>
+      (
+        await db.query(
+          `SELECT p.proname, p.xmin::text AS function, t.xmin::text AS trigger
+             FROM pg_proc p JOIN pg_trigger t ON t.tgfoid = p.oid
+            WHERE p.proname LIKE 'audit\\_record\\_%'
+            ORDER BY p.proname`,
+        )
+      ).rows;
+    const before = await versions();
+    expect(before).toHaveLength(3);
     await migrate([CreateThings1800000000000, ReshapeThings1800000000100]);
-    const after = await db.query(
-      `SELECT xmin::text AS version FROM pg_proc WHERE proname = 'audit_record_things'`,
-    );
-    expect(after.rows).toEqual(before.rows);
+    expect(await versions()).toEqual(before);
   });
 });

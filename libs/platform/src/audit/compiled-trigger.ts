@@ -32,11 +32,13 @@ export interface AuditedColumn {
   comparable: boolean;
 }
 
-/** The one over 63 bytes, PostgreSQL's longest name, would be cut: refused instead. */
-export function compiledFunctionName(table: string): string {
+/**
+ * The name of `table`'s own function, or none when it would be over 63 bytes (PostgreSQL would cut
+ * it, and two tables could share one): such a table stays on `audit_record()`.
+ */
+export function compiledFunctionName(table: string): string | undefined {
   const name = `audit_record_${table}`;
-  if (Buffer.byteLength(name) > 63) throw new Error(`audit: table name too long for its function: ${table}`);
-  return name;
+  return Buffer.byteLength(name) <= 63 ? name : undefined;
 }
 
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -268,6 +270,7 @@ export async function compileAuditTriggers(q: QueryRunner): Promise<void> {
   const triggers = await installedTriggers(q);
   for (const trigger of triggers) {
     const fn = compiledFunctionName(trigger.table);
+    if (!fn) continue;
     const body = compiledAuditBody(await specOf(q, trigger), await columnsOf(q, trigger.table));
     const [current]: { body: string }[] = await q.query(
       `SELECT prosrc AS body FROM pg_proc WHERE proname = $1 AND pronamespace = current_schema()::regnamespace`,
