@@ -27,13 +27,17 @@ class CreateThings1800000000000 implements MigrationInterface {
       `CREATE COLLATION loose (provider = icu, locale = 'und-u-ks-level2', deterministic = false)`,
     );
     await q.query(`CREATE DOMAIN positive AS integer CHECK (VALUE > 0)`);
+    await q.query(`CREATE DOMAIN labels AS text[]`);
     await q.query(`
       CREATE TABLE things (
         id uuid PRIMARY KEY,
         title text NOT NULL,
         body text,
         secret text,
+        secret_meta jsonb,
         label varchar(20),
+        names varchar(10)[],
+        labels labels,
         loose_name text COLLATE loose,
         code char(3),
         meta jsonb,
@@ -41,7 +45,7 @@ class CreateThings1800000000000 implements MigrationInterface {
         tags text[],
         groups uuid[],
         blob bytea,
-        amount numeric(12, 2),
+        amount numeric,
         qty integer,
         big bigint,
         ratio double precision,
@@ -60,7 +64,7 @@ class CreateThings1800000000000 implements MigrationInterface {
         app: APP,
         table: 'things',
         type: 'thing',
-        redacted: ['secret'],
+        redacted: ['secret', 'secret_meta'],
         ignored: ['updated_at'],
       }),
     );
@@ -81,6 +85,9 @@ class CreateThings1800000000000 implements MigrationInterface {
     await q.query(auditTrigger({ app: APP, table: 'wide', type: 'wide' }));
     await q.query(`CREATE TABLE ${LONG_NAME} (id integer PRIMARY KEY)`);
     await q.query(auditTrigger({ app: APP, table: LONG_NAME, type: 'long' }));
+    // No `id` column: the entries have no resource id, as with audit_record().
+    await q.query(`CREATE TABLE notes (body text)`);
+    await q.query(auditTrigger({ app: APP, table: 'notes', type: 'note' }));
   }
 
   async down(): Promise<void> {
@@ -95,6 +102,7 @@ class ReshapeThings1800000000100 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE things ADD COLUMN rank integer`);
     await q.query(`ALTER TABLE things DROP COLUMN spot`);
+    await q.query(`DROP TABLE notes`);
     await q.query(`UPDATE things SET rank = 7 WHERE id = 'a0000000-0000-4000-8000-0000000000a1'`);
   }
 
@@ -116,31 +124,37 @@ const CONTEXT = JSON.stringify({
 /** Every kind of change, each its own statement, some of them changing nothing recorded. */
 const CHANGES: [sql: string, withContext?: boolean][] = [
   [
-    `INSERT INTO things (id, title, body, secret, label, loose_name, code, meta, raw, tags, groups, blob, amount,
-      qty, big, ratio, flag, mood, moods, size, at, local_at, day, spot)
-    VALUES ('${THING}', 'First', '${LONG}', 's3cret', 'short', 'Ann', 'ab', '{"b": 1, "a": [1, null]}',
-      '{"x": 1}', '{a,b}', '{a0000000-0000-4000-8000-000000000002}', '\\x00ff', 1.50, 3, 9007199254740993,
-      0.1, true, 'calm', '{calm,busy}', 4, '2026-11-27T09:00:00.123Z', '2026-11-27 09:00', '2026-11-27',
-      '(1,2)')`,
+    `INSERT INTO things (id, title, body, secret, secret_meta, label, names, labels, loose_name, code, meta, raw,
+      tags, groups, blob, amount, qty, big, ratio, flag, mood, moods, size, at, local_at, day, spot)
+    VALUES ('${THING}', 'First', '${LONG}', 's3cret', '{"k": 1}', 'short', '{ab,cd}', '{x}', 'Ann', 'ab',
+      '{"b": 1, "a": [1, null]}', '{"x": 1}', '{a,b}', '{a0000000-0000-4000-8000-000000000002}', '\\x00ff', 1.50,
+      3, 9007199254740993, 0.1, true, 'calm', '{calm,busy}', 4, '2026-11-27T09:00:00.123Z', '2026-11-27 09:00',
+      '2026-11-27', '(1,2)')`,
   ],
   [`UPDATE things SET title = 'Second'`, true],
   [`UPDATE things SET title = 'Second'`], // the same value: no entry
   [`UPDATE things SET updated_at = now() + interval '1 day'`], // an ignored column only: no entry
   [`UPDATE things SET meta = '{"a": [1, null], "b": 1}'`], // the same jsonb, keys reordered: no entry
-  [`UPDATE things SET amount = 1.5`], // the same number
+  [`UPDATE things SET amount = 1.5`], // another numeric (1.50 → 1.5), the same number: no entry
+  [`UPDATE things SET tags = '[2:3]={a,b}'`], // another array, the same JSON: no entry
   [`UPDATE things SET loose_name = 'ANN'`], // equal in its collation, another JSON string
-  [`UPDATE things SET code = 'ab '`], // char(3) pads: the same value
-  [`UPDATE things SET raw = '{"x":  1}'`], // json without =: another text, the same JSON
+  [`UPDATE things SET code = 'abc'`],
+  [`UPDATE things SET raw = '{"x":  1}'`], // json without =: another text, the same JSON: no entry
   [`UPDATE things SET raw = '{"x": 2}', spot = '(2,3)'`],
-  [`UPDATE things SET secret = 'other', body = '${QUOTES}'`],
+  [`UPDATE things SET secret = 'other', body = '${QUOTES}', secret_meta = 'null'`],
   [`UPDATE things SET secret = NULL, body = NULL, meta = 'null'`],
+  [`UPDATE things SET meta = NULL`], // JSON null → SQL NULL, both null in the row's JSON: no entry
+  [`UPDATE things SET raw = 'null'`],
+  [`UPDATE things SET raw = NULL`], // the same for json: no entry
   [
-    `UPDATE things SET meta = '{"long": "${'x'.repeat(1100)}"}', tags = array_fill('${'y'.repeat(30)}'::text, ARRAY[40])`,
+    `UPDATE things SET meta = '{"long": "${'x'.repeat(1100)}"}',
+      tags = array_fill('${'y'.repeat(30)}'::text, ARRAY[40])`,
   ],
   [`UPDATE things SET label = '${'q'.repeat(20)}', blob = decode(repeat('ab', 600), 'hex')`],
   [
     `UPDATE things SET qty = NULL, big = big + 1, ratio = 'NaN', flag = false, mood = 'busy', moods = '{}',
-      size = 5, at = at + interval '1 ms', local_at = NULL, day = day + 1, groups = '{}'`,
+      size = 5, at = at + interval '1 ms', local_at = NULL, day = day + 1, groups = '{}', labels = '{y}',
+      names = '{ef}'`,
   ],
   [`INSERT INTO thing_links VALUES ('${THING}', 'x'), ('${THING}', 'y')`],
   [`UPDATE thing_links SET target = 'z' WHERE target = 'y'`],
@@ -151,13 +165,15 @@ const CHANGES: [sql: string, withContext?: boolean][] = [
   ],
   [`UPDATE wide SET c0 = -1, c59 = -59`],
   [`DELETE FROM wide`],
+  [`INSERT INTO notes VALUES ('a note')`],
   [`DELETE FROM things`],
+  [`DELETE FROM notes`],
 ];
 
 /** The recorded entries after `from` (by insertion), as the trigger wrote them. */
 async function entriesAfter(db: Client, from: number): Promise<Record<string, unknown>[]> {
   const { rows } = await db.query(
-    `SELECT action, actor_type, actor_id, actor_name, resource_type, resource_id, request_id, cause, changes
+    `SELECT app, action, actor_type, actor_id, actor_name, resource_type, resource_id, request_id, cause, changes
        FROM audit_entries WHERE recorded > $1 ORDER BY recorded`,
     [from],
   );
@@ -213,6 +229,7 @@ describe("each audited table's own trigger function (compiled-trigger.ts)", () =
       things: 'audit_record_things',
       thing_links: 'audit_record_thing_links',
       wide: 'audit_record_wide',
+      notes: 'audit_record_notes',
       [LONG_NAME]: 'audit_record',
     });
     const from = await lastRecorded(db);
@@ -238,6 +255,7 @@ describe("each audited table's own trigger function (compiled-trigger.ts)", () =
       things: 'audit_record',
       thing_links: 'audit_record',
       wide: 'audit_record',
+      notes: 'audit_record',
       [LONG_NAME]: 'audit_record',
     });
     const generic = await recordChanges(db);
@@ -248,12 +266,14 @@ describe("each audited table's own trigger function (compiled-trigger.ts)", () =
       'thing.created',
       'thing.renamed',
       'thing.updated', // loose_name
+      'thing.updated', // code
       'thing.updated', // raw and spot
-      'thing.updated', // secret and body
+      'thing.updated', // the secrets and body
       'thing.updated', // secret, body and meta to null
+      'thing.updated', // raw to JSON null
       'thing.updated', // long meta, long tags
       'thing.updated', // label, blob
-      'thing.updated', // the fixed-length columns
+      'thing.updated', // the fixed-length columns, the domain array, the varchar array
       'thing.link.linked',
       'thing.link.linked',
       'thing.link.updated',
@@ -262,17 +282,23 @@ describe("each audited table's own trigger function (compiled-trigger.ts)", () =
       'wide.created',
       'wide.updated',
       'wide.deleted',
+      'note.created',
       'thing.deleted',
+      'note.deleted',
     ]);
-    const [created, renamed, , , secret, cleared, long, label] = compiled as {
-      changes: Record<string, unknown>;
-    }[];
+    expect(new Set(compiled.map((entry) => entry.app))).toEqual(new Set([APP]));
+    type Entry = { changes: Record<string, unknown>; resource_id: string | null };
+    const [created, renamed, , , , secrets, cleared, rawNull, long, label, fixed] = compiled as Entry[];
     expect(created.changes).toMatchObject({
       secret: [null, '[redacted]'],
+      secret_meta: [null, '[redacted]'],
       body: [null, expect.stringMatching(/^sha256:[0-9a-f]{64}$/)],
       meta: [null, { a: [1, null], b: 1 }],
       amount: [null, 1.5],
       spot: [null, '(1,2)'],
+      code: [null, 'ab '],
+      names: [null, ['ab', 'cd']],
+      labels: [null, ['x']],
     });
     expect(created.changes).not.toHaveProperty('updated_at');
     expect(renamed).toMatchObject({
@@ -281,8 +307,9 @@ describe("each audited table's own trigger function (compiled-trigger.ts)", () =
       resource_id: THING,
     });
     expect(renamed.changes).toEqual({ title: ['First', 'Second'] });
-    expect(secret.changes).toEqual({
+    expect(secrets.changes).toEqual({
       secret: ['[redacted]', '[redacted]'],
+      secret_meta: ['[redacted]', null],
       body: [expect.any(String), QUOTES],
     });
     expect(cleared.changes).toEqual({
@@ -290,20 +317,33 @@ describe("each audited table's own trigger function (compiled-trigger.ts)", () =
       body: [QUOTES, null],
       meta: [{ a: [1, null], b: 1 }, null],
     });
+    expect(rawNull.changes).toEqual({ raw: [{ x: 2 }, null] });
     expect(long.changes.meta).toEqual([null, expect.stringMatching(/^sha256:/)]);
     expect(long.changes.tags).toEqual([['a', 'b'], expect.stringMatching(/^sha256:/)]);
     expect(label.changes.blob).toEqual([
       expect.stringMatching(/^\\x00ff$/),
       expect.stringMatching(/^sha256:/),
     ]);
-    expect(Object.keys((compiled[14] as { changes: object }).changes)).toHaveLength(WIDE_COLUMNS + 1);
+    expect(fixed.changes).toMatchObject({ labels: [['x'], ['y']], names: [['ab', 'cd'], ['ef']] });
+    expect(Object.keys((compiled[16] as Entry).changes)).toHaveLength(WIDE_COLUMNS + 1);
+    expect(compiled[19] as Entry).toMatchObject({ resource_id: null, changes: { body: [null, 'a note'] } });
   });
 
   it('records a migration that adds a column and fills it, and the column afterwards', async () => {
     await db.query(`INSERT INTO things (id, title) VALUES ('${THING}', 'Again')`);
+    await db.query(`ALTER TABLE wide DISABLE TRIGGER wide_audit`);
     const from = await lastRecorded(db);
     await migrate([CreateThings1800000000000, ReshapeThings1800000000100]);
-    expect(await triggerFunctions(db)).toMatchObject({ things: 'audit_record_things' });
+    expect(await triggerFunctions(db)).toEqual({
+      things: 'audit_record_things',
+      thing_links: 'audit_record_thing_links',
+      wide: 'audit_record_wide',
+      [LONG_NAME]: 'audit_record',
+    });
+    // Pointed at audit_record() and back, a disabled trigger stays disabled.
+    const { rows: wide } = await db.query(`SELECT tgenabled FROM pg_trigger WHERE tgname = 'wide_audit'`);
+    expect(wide).toEqual([{ tgenabled: 'D' }]);
+    await db.query(`ALTER TABLE wide ENABLE TRIGGER wide_audit`);
 
     await db.query(`UPDATE things SET rank = 8, title = 'Later'`);
     const entries = await entriesAfter(db, from);
@@ -314,7 +354,7 @@ describe("each audited table's own trigger function (compiled-trigger.ts)", () =
     const { rows } = await db.query(
       `SELECT count(*)::int AS written FROM pg_proc WHERE proname LIKE 'audit\\_record\\_%'`,
     );
-    expect(rows[0].written).toBe(3);
+    expect(rows[0].written).toBe(3); // notes' went with its table
   });
 
   it('is not written again, and takes no lock, when a start finds the tables unchanged', async () => {

@@ -7,7 +7,8 @@ import type { AuditedTable } from './recording';
  * `audit_record()` is generic: it turns both rows into JSON and walks their keys in a query to find
  * the changed fields, at every row change. A function written for one table compares its columns
  * one by one (`NEW.status IS DISTINCT FROM OLD.status`) and turns into JSON only the fields that
- * changed: on assignment's claim, half of what the trigger cost (docs/benchmarks.md#audit-trail).
+ * changed: on assignment's claim, 15 to 43 % less than the generic function (docs/benchmarks.md,
+ * "Each table's own trigger function").
  * Hasura's event triggers and django-pgtrigger work the same way: a function per table, written
  * again when the table changes.
  *
@@ -24,12 +25,16 @@ import type { AuditedTable } from './recording';
 /** A column as the function is written for it. */
 export interface AuditedColumn {
   name: string;
-  /** The type as `format_type` names it (`text`, `timestamp(3) with time zone`, `uuid[]`). */
-  type: string;
   /** Its storage length: -1 for variable-length values (text, jsonb, arrays), which can exceed 1 KiB. */
   length: number;
-  /** Whether its `=` is the equality of its JSON, so changes are found on the values themselves. */
+  /**
+   * Whether its `=` is the equality of its JSON (`audit_record()` compares the values' JSON), so a
+   * change is found on the values themselves: the scalar types of SAME_AS_JSON and enums, under a
+   * deterministic collation. Any other column is compared as JSON.
+   */
   comparable: boolean;
+  /** Whether it is text or varchar (not an array of them): its value is a JSON string of its own bytes. */
+  textual: boolean;
 }
 
 /**
@@ -43,6 +48,8 @@ export function compiledFunctionName(table: string): string | undefined {
 
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
+/** The mark of a written function's body, by which the ones no trigger calls any more are found. */
+const WRITTEN_BY = 'Written by the platform (libs/platform/src/audit/compiled-trigger.ts)';
 /** PostgreSQL takes 100 arguments at most: a jsonb_build_object of 50 pairs, the rest joined by `||`. */
 const PAIRS_PER_CALL = 50;
 
@@ -60,8 +67,7 @@ function recordedSql(row: 'OLD' | 'NEW', column: AuditedColumn, redacted: boolea
     return `CASE WHEN ${json} IS NULL OR ${json} = 'null'::jsonb THEN 'null'::jsonb ELSE '"[redacted]"'::jsonb END`;
   // A fixed-length value (a number, a uuid, a date) is never 1 KiB of JSON.
   if (column.length > 0) return json;
-  if (column.type === 'text' || column.type.startsWith('character varying'))
-    return `CASE WHEN octet_length(${value}) > 1024 THEN ${digest(value)} ELSE ${json} END`;
+  if (column.textual) return `CASE WHEN octet_length(${value}) > 1024 THEN ${digest(value)} ELSE ${json} END`;
   return `CASE
           WHEN ${json} IS NULL OR octet_length(${json}::text) <= 1024 THEN ${json}
           WHEN jsonb_typeof(${json}) <> 'string' THEN ${digest(`${json}::text`)}
@@ -128,9 +134,12 @@ export function compiledAuditBody(spec: AuditedTable, columns: AuditedColumn[]):
   const recorded = columns.filter((column) => !ignored.has(column.name));
   const changes = recorded.map((column) => {
     const [oldValue, newValue] = ['OLD', 'NEW'].map((row) => `${row}.${ident(column.name)}`);
+    // As JSON, a null value is JSON null (`to_jsonb(row) -> key`): a json or jsonb column going
+    // from SQL NULL to JSON null is no change, as in `audit_record()`.
+    const asJson = (value: string) => `COALESCE(to_jsonb(${value}), 'null'::jsonb)`;
     const changed = column.comparable
       ? `${newValue} IS DISTINCT FROM ${oldValue}`
-      : `to_jsonb(${newValue}) IS DISTINCT FROM to_jsonb(${oldValue})`;
+      : `${asJson(newValue)} IS DISTINCT FROM ${asJson(oldValue)}`;
     return `IF ${changed} THEN
         diff := diff || jsonb_build_object(${literal(column.name)}, ${pairSql('UPDATE', column, redacted.has(column.name))});
       END IF;`;
@@ -140,7 +149,7 @@ export function compiledAuditBody(spec: AuditedTable, columns: AuditedColumn[]):
     ctx jsonb := COALESCE(NULLIF(current_setting('audit.context', true), '')::jsonb, '{}'::jsonb);
     diff jsonb := '{}'::jsonb;
   BEGIN
-    -- Written by the platform from ${spec.table}'s columns (compiled-trigger.ts); do not edit.
+    -- ${WRITTEN_BY} from the columns of ${spec.table}: do not edit.
     IF TG_OP = 'UPDATE' THEN
       ${changes.join('\n      ')}
       -- An update of ignored columns only (a timestamp, a version) is no change.
@@ -157,32 +166,34 @@ export function compiledAuditBody(spec: AuditedTable, columns: AuditedColumn[]):
   END `;
 }
 
-/** An audit row trigger as the catalog has it: its table, arguments and function. */
+/** An audit row trigger as the catalog has it. */
 interface InstalledTrigger {
+  relid: number;
+  schema: string;
   table: string;
   /** `audit_record()`'s arguments (the table's `AuditedTable`), kept when the trigger is pointed elsewhere. */
   args: string[];
   fn: string;
+  /** `tgenabled`: O (on), D (disabled), R (replica only), A (always). */
+  enabled: string;
 }
 
-/** Every `<table>_audit` trigger calling `audit_record()` or the function written for its table. */
+/** Every `<table>_audit` trigger of the current schema calling `audit_record()` or its table's own function. */
 async function installedTriggers(q: QueryRunner): Promise<InstalledTrigger[]> {
-  const rows: { table: string; fn: string; args: Buffer }[] = await q.query(`
-    SELECT c.relname AS table, p.proname AS fn, t.tgargs AS args
+  const rows: (Omit<InstalledTrigger, 'args'> & { args: Buffer })[] = await q.query(`
+    SELECT t.tgrelid::int AS relid, n.nspname AS schema, c.relname AS table, p.proname AS fn,
+           t.tgargs AS args, t.tgenabled AS enabled
       FROM pg_trigger t
       JOIN pg_class c ON c.oid = t.tgrelid
+      JOIN pg_namespace n ON n.oid = c.relnamespace
       JOIN pg_proc p ON p.oid = t.tgfoid
      WHERE NOT t.tgisinternal
-       AND c.relnamespace = current_schema()::regnamespace
+       AND n.nspname = current_schema()
        AND t.tgname = c.relname || '_audit'
        AND p.proname IN ('audit_record', 'audit_record_' || c.relname)
      ORDER BY c.relname`);
   // tgargs: each argument's bytes followed by a zero byte.
-  return rows.map(({ table, fn, args }) => ({
-    table,
-    fn,
-    args: args.toString('utf8').split('\0').slice(0, -1),
-  }));
+  return rows.map((row) => ({ ...row, args: row.args.toString('utf8').split('\0').slice(0, -1) }));
 }
 
 /** The table's spec from its trigger's arguments (`auditTrigger` wrote them). */
@@ -196,9 +207,11 @@ async function specOf(q: QueryRunner, trigger: InstalledTrigger): Promise<Audite
 }
 
 /**
- * Base types whose `=` is what `audit_record()` compares, their JSON's equality: the same value,
- * the same JSON. Others (a case-insensitive `citext`, a non-deterministic collation, json without
- * `=`, domains) are compared as JSON.
+ * Scalar types whose `=` is what `audit_record()` compares, the equality of their JSON: the same
+ * value, the same JSON (`1.5 = 1.50` as numbers and as JSON numbers). Not arrays (`'[2:3]={a}'`
+ * and `'{a}'` are different arrays and the same JSON), nor json and jsonb (SQL NULL and JSON null
+ * are different values and the same JSON), nor domains, nor `citext` or a non-deterministic
+ * collation (`'Ann' = 'ANN'`, two JSON strings).
  */
 const SAME_AS_JSON = new Set([
   'text',
@@ -212,52 +225,52 @@ const SAME_AS_JSON = new Set([
   'date',
   'timestamp with time zone',
   'timestamp without time zone',
-  'jsonb',
 ]);
 
-/** `table`'s columns as the function is written for them, in their order. */
-async function columnsOf(q: QueryRunner, table: string): Promise<AuditedColumn[]> {
-  const rows: {
-    name: string;
-    type: string;
-    length: number;
-    base: string;
-    enum: boolean;
-    deterministic: boolean;
-  }[] = await q.query(
-    `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, a.attlen AS length,
-              format_type(e.oid, NULL) AS base, e.typtype = 'e' AS enum,
-              COALESCE(co.collisdeterministic, true) AS deterministic
+/** The table's columns as the function is written for them, in their order. */
+async function columnsOf(q: QueryRunner, relid: number): Promise<AuditedColumn[]> {
+  const rows: { name: string; length: number; type: string; enum: boolean; deterministic: boolean }[] =
+    await q.query(
+      `SELECT a.attname AS name, a.attlen AS length, format_type(a.atttypid, NULL) AS type,
+              t.typtype = 'e' AS enum, COALESCE(co.collisdeterministic, true) AS deterministic
          FROM pg_attribute a
          JOIN pg_type t ON t.oid = a.atttypid
-         JOIN pg_type e ON e.oid = CASE WHEN t.typcategory = 'A' THEN t.typelem ELSE t.oid END
          LEFT JOIN pg_collation co ON co.oid = a.attcollation
-        WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped
+        WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped
         ORDER BY a.attnum`,
-    [ident(table)],
-  );
-  return rows.map(({ name, type, length, base, enum: isEnum, deterministic }) => ({
+      [relid],
+    );
+  return rows.map(({ name, length, type, enum: isEnum, deterministic }) => ({
     name,
-    type,
     length: Number(length),
-    comparable: deterministic && (isEnum || SAME_AS_JSON.has(base)),
+    comparable: deterministic && (isEnum || SAME_AS_JSON.has(type)),
+    textual: type === 'text' || type === 'character varying',
   }));
 }
 
-/** The trigger statement pointing `table`'s audit trigger at `fn`, with the same arguments. */
-function pointTriggerSql(trigger: InstalledTrigger, fn: string): string {
-  return `CREATE OR REPLACE TRIGGER ${ident(`${trigger.table}_audit`)}
-    AFTER INSERT OR UPDATE OR DELETE ON ${ident(trigger.table)}
-    FOR EACH ROW EXECUTE FUNCTION ${ident(fn)}(${trigger.args.map(literal).join(', ')})`;
+const ENABLED_AS: Record<string, string> = { D: 'DISABLE', R: 'ENABLE REPLICA', A: 'ENABLE ALWAYS' };
+
+/**
+ * Points the table's audit trigger at `fn` with the same arguments. CREATE OR REPLACE TRIGGER
+ * enables a trigger it replaces: one disabled (or replica-only) is set back as it was.
+ */
+async function pointTrigger(q: QueryRunner, trigger: InstalledTrigger, fn: string): Promise<void> {
+  const table = `${ident(trigger.schema)}.${ident(trigger.table)}`;
+  const name = ident(`${trigger.table}_audit`);
+  await q.query(`CREATE OR REPLACE TRIGGER ${name} AFTER INSERT OR UPDATE OR DELETE ON ${table}
+    FOR EACH ROW EXECUTE FUNCTION ${ident(trigger.schema)}.${ident(fn)}(${trigger.args.map(literal).join(', ')})`);
+  const enabled = ENABLED_AS[trigger.enabled];
+  if (enabled) await q.query(`ALTER TABLE ${table} ${enabled} TRIGGER ${name}`);
 }
 
 /**
  * Points every audited table back at `audit_record()`, which reads each row as it is: before
- * migrations change the tables the written functions were written for.
+ * migrations change the tables the written functions were written for. (Each switch takes the
+ * table's SHARE ROW EXCLUSIVE lock for a moment, as the migrations' own DDL would.)
  */
 export async function useGenericAuditTriggers(q: QueryRunner): Promise<void> {
   for (const trigger of await installedTriggers(q))
-    if (trigger.fn !== 'audit_record') await q.query(pointTriggerSql(trigger, 'audit_record'));
+    if (trigger.fn !== 'audit_record') await pointTrigger(q, trigger, 'audit_record');
 }
 
 /**
@@ -271,22 +284,24 @@ export async function compileAuditTriggers(q: QueryRunner): Promise<void> {
   for (const trigger of triggers) {
     const fn = compiledFunctionName(trigger.table);
     if (!fn) continue;
-    const body = compiledAuditBody(await specOf(q, trigger), await columnsOf(q, trigger.table));
+    const body = compiledAuditBody(await specOf(q, trigger), await columnsOf(q, trigger.relid));
     const [current]: { body: string }[] = await q.query(
-      `SELECT prosrc AS body FROM pg_proc WHERE proname = $1 AND pronamespace = current_schema()::regnamespace`,
-      [fn],
+      `SELECT p.prosrc AS body FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+        WHERE p.proname = $1 AND n.nspname = $2`,
+      [fn, trigger.schema],
     );
     if (current?.body !== body)
       await q.query(
-        `CREATE OR REPLACE FUNCTION ${ident(fn)}() RETURNS trigger LANGUAGE plpgsql AS $body$${body}$body$`,
+        `CREATE OR REPLACE FUNCTION ${ident(trigger.schema)}.${ident(fn)}() RETURNS trigger LANGUAGE plpgsql AS $body$${body}$body$`,
       );
-    if (trigger.fn !== fn) await q.query(pointTriggerSql(trigger, fn));
+    if (trigger.fn !== fn) await pointTrigger(q, trigger, fn);
   }
-  const unused: { fn: string }[] = await q.query(
-    `SELECT p.proname AS fn FROM pg_proc p
-      WHERE p.proname LIKE 'audit\\_record\\_%' AND p.pronamespace = current_schema()::regnamespace
-        AND p.prorettype = 'trigger'::regtype
+  const unused: { schema: string; fn: string }[] = await q.query(
+    `SELECT n.nspname AS schema, p.proname AS fn FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+      WHERE n.nspname = current_schema() AND p.prorettype = 'trigger'::regtype
+        AND strpos(p.prosrc, $1) > 0
         AND NOT EXISTS (SELECT 1 FROM pg_trigger t WHERE t.tgfoid = p.oid)`,
+    [WRITTEN_BY],
   );
-  for (const { fn } of unused) await q.query(`DROP FUNCTION ${ident(fn)}()`);
+  for (const { schema, fn } of unused) await q.query(`DROP FUNCTION ${ident(schema)}.${ident(fn)}()`);
 }
