@@ -111,6 +111,19 @@ class ReshapeThings1800000000100 implements MigrationInterface {
   }
 }
 
+/** A later migration that changes only a column's type. */
+class RetypeThings1800000000200 implements MigrationInterface {
+  name = 'RetypeThings1800000000200';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE things ALTER COLUMN qty TYPE bigint`);
+  }
+
+  async down(): Promise<void> {
+    throw new Error('not reverted in this test');
+  }
+}
+
 const THING = 'a0000000-0000-4000-8000-0000000000a1';
 const CONTEXT = JSON.stringify({
   actor_type: 'user',
@@ -329,28 +342,52 @@ describe("each audited table's own trigger function (compiled-trigger.ts)", () =
     expect(compiled[19] as Entry).toMatchObject({ resource_id: null, changes: { body: [null, 'a note'] } });
   });
 
-  it('records a migration that adds a column and fills it, and the column afterwards', async () => {
-    await db.query(`INSERT INTO things (id, title) VALUES ('${THING}', 'Again')`);
-    await db.query(`ALTER TABLE wide DISABLE TRIGGER wide_audit`);
-    const from = await lastRecorded(db);
-    await migrate([CreateThings1800000000000, ReshapeThings1800000000100]);
-    expect(await triggerFunctions(db)).toEqual({
+  it('records a migration that changes an audited table, and the new columns afterwards', async () => {
+    // A start without pending migrations puts every table back on its own function.
+    await migrate([CreateThings1800000000000]);
+    const own = {
       things: 'audit_record_things',
       thing_links: 'audit_record_thing_links',
       wide: 'audit_record_wide',
       [LONG_NAME]: 'audit_record',
-    });
-    // Pointed at audit_record() and back, a disabled trigger stays disabled.
-    const { rows: wide } = await db.query(`SELECT tgenabled FROM pg_trigger WHERE tgname = 'wide_audit'`);
-    expect(wide).toEqual([{ tgenabled: 'D' }]);
-    await db.query(`ALTER TABLE wide ENABLE TRIGGER wide_audit`);
+    };
+    expect(await triggerFunctions(db)).toEqual({ ...own, notes: 'audit_record_notes' });
+    await db.query(`INSERT INTO things (id, title) VALUES ('${THING}', 'Again')`);
+    await db.query(`ALTER TABLE wide DISABLE TRIGGER wide_audit`);
+    await db.query(`ALTER TABLE thing_links ENABLE REPLICA TRIGGER thing_links_audit`);
+    await db.query(
+      `CREATE FUNCTION audit_record_foreign() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$`,
+    );
+    const from = await lastRecorded(db);
+
+    await migrate([CreateThings1800000000000, ReshapeThings1800000000100]);
+
+    expect(await triggerFunctions(db)).toEqual(own);
+    // Pointed at audit_record() and back, each trigger is as enabled as it was.
+    const { rows: enabled } = await db.query(
+      `SELECT tgname, tgenabled FROM pg_trigger WHERE tgname IN ('wide_audit', 'thing_links_audit') ORDER BY 1`,
+    );
+    expect(enabled).toEqual([
+      { tgname: 'thing_links_audit', tgenabled: 'R' },
+      { tgname: 'wide_audit', tgenabled: 'D' },
+    ]);
+    // A function of that name the platform did not write is left alone.
+    const { rows: foreign } = await db.query(`SELECT 1 FROM pg_proc WHERE proname = 'audit_record_foreign'`);
+    expect(foreign).toHaveLength(1);
 
     await db.query(`UPDATE things SET rank = 8, title = 'Later'`);
     const entries = await entriesAfter(db, from);
     expect(entries.map((entry) => entry.changes)).toEqual([
-      { rank: [null, 7] }, // by the migration, recorded by audit_record()
-      { rank: [7, 8], title: ['Again', 'Later'] }, // by the function written for the new columns
+      // By the migration, recorded by audit_record(): the function written before would have
+      // missed the new column, and failed on the dropped one.
+      { rank: [null, 7] },
+      // By the function written for the new columns.
+      { rank: [7, 8], title: ['Again', 'Later'] },
     ]);
+
+    await db.query(`DROP FUNCTION audit_record_foreign()`);
+    await db.query(`ALTER TABLE wide ENABLE TRIGGER wide_audit`);
+    await db.query(`ALTER TABLE thing_links ENABLE TRIGGER thing_links_audit`);
     const { rows } = await db.query(
       `SELECT count(*)::int AS written FROM pg_proc WHERE proname LIKE 'audit\\_record\\_%'`,
     );
@@ -372,5 +409,15 @@ describe("each audited table's own trigger function (compiled-trigger.ts)", () =
     expect(before).toHaveLength(3);
     await migrate([CreateThings1800000000000, ReshapeThings1800000000100]);
     expect(await versions()).toEqual(before);
+  });
+
+  it("is written again when a migration changes only a column's type, for a session that used it", async () => {
+    // This session's plan of the function has qty as an integer; the migration makes it a bigint,
+    // and a plan kept for the old type would fail the table's next write in this session.
+    await db.query(`UPDATE things SET qty = 4`);
+    const from = await lastRecorded(db);
+    await migrate([CreateThings1800000000000, ReshapeThings1800000000100, RetypeThings1800000000200]);
+    await db.query(`UPDATE things SET qty = 5`);
+    expect((await entriesAfter(db, from)).map((entry) => entry.changes)).toEqual([{ qty: [4, 5] }]);
   });
 });

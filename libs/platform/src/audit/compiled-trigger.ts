@@ -25,6 +25,13 @@ import type { AuditedTable } from './recording';
 /** A column as the function is written for it. */
 export interface AuditedColumn {
   name: string;
+  /**
+   * Its type as declared (`format_type`), named in the function's text: a migration that changes
+   * only a column's type changes the text, so the function is written again and every session
+   * drops its plans for the old type (a PL/pgSQL plan keeps the types it was made for, and a
+   * write through it fails once the column's type has changed).
+   */
+  type: string;
   /** Its storage length: -1 for variable-length values (text, jsonb, arrays), which can exceed 1 KiB. */
   length: number;
   /**
@@ -150,6 +157,7 @@ export function compiledAuditBody(spec: AuditedTable, columns: AuditedColumn[]):
     diff jsonb := '{}'::jsonb;
   BEGIN
     -- ${WRITTEN_BY} from the columns of ${spec.table}: do not edit.
+    -- ${columns.map((column) => `${column.name} ${column.type}`).join(', ')}
     IF TG_OP = 'UPDATE' THEN
       ${changes.join('\n      ')}
       -- An update of ignored columns only (a timestamp, a version) is no change.
@@ -229,19 +237,27 @@ const SAME_AS_JSON = new Set([
 
 /** The table's columns as the function is written for them, in their order. */
 async function columnsOf(q: QueryRunner, relid: number): Promise<AuditedColumn[]> {
-  const rows: { name: string; length: number; type: string; enum: boolean; deterministic: boolean }[] =
-    await q.query(
-      `SELECT a.attname AS name, a.attlen AS length, format_type(a.atttypid, NULL) AS type,
+  const rows: {
+    name: string;
+    length: number;
+    declared: string;
+    type: string;
+    enum: boolean;
+    deterministic: boolean;
+  }[] = await q.query(
+    `SELECT a.attname AS name, a.attlen AS length, format_type(a.atttypid, a.atttypmod) AS declared,
+              format_type(a.atttypid, NULL) AS type,
               t.typtype = 'e' AS enum, COALESCE(co.collisdeterministic, true) AS deterministic
          FROM pg_attribute a
          JOIN pg_type t ON t.oid = a.atttypid
          LEFT JOIN pg_collation co ON co.oid = a.attcollation
         WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped
         ORDER BY a.attnum`,
-      [relid],
-    );
-  return rows.map(({ name, length, type, enum: isEnum, deterministic }) => ({
+    [relid],
+  );
+  return rows.map(({ name, length, declared, type, enum: isEnum, deterministic }) => ({
     name,
+    type: declared,
     length: Number(length),
     comparable: deterministic && (isEnum || SAME_AS_JSON.has(type)),
     textual: type === 'text' || type === 'character varying',
@@ -252,15 +268,20 @@ const ENABLED_AS: Record<string, string> = { D: 'DISABLE', R: 'ENABLE REPLICA', 
 
 /**
  * Points the table's audit trigger at `fn` with the same arguments. CREATE OR REPLACE TRIGGER
- * enables a trigger it replaces: one disabled (or replica-only) is set back as it was.
+ * enables a trigger it replaces: one disabled (or replica-only) is set back as it was by the same
+ * query (statements sent together, without parameters, run as one transaction), so no write in
+ * between fires it and no crash leaves it enabled.
  */
 async function pointTrigger(q: QueryRunner, trigger: InstalledTrigger, fn: string): Promise<void> {
   const table = `${ident(trigger.schema)}.${ident(trigger.table)}`;
   const name = ident(`${trigger.table}_audit`);
-  await q.query(`CREATE OR REPLACE TRIGGER ${name} AFTER INSERT OR UPDATE OR DELETE ON ${table}
-    FOR EACH ROW EXECUTE FUNCTION ${ident(trigger.schema)}.${ident(fn)}(${trigger.args.map(literal).join(', ')})`);
   const enabled = ENABLED_AS[trigger.enabled];
-  if (enabled) await q.query(`ALTER TABLE ${table} ${enabled} TRIGGER ${name}`);
+  const statements = [
+    `CREATE OR REPLACE TRIGGER ${name} AFTER INSERT OR UPDATE OR DELETE ON ${table}
+      FOR EACH ROW EXECUTE FUNCTION ${ident(trigger.schema)}.${ident(fn)}(${trigger.args.map(literal).join(', ')})`,
+    ...(enabled ? [`ALTER TABLE ${table} ${enabled} TRIGGER ${name}`] : []),
+  ];
+  await q.query(statements.join(';\n'));
 }
 
 /**
