@@ -95,17 +95,16 @@ describe('parseSlotsCsv', () => {
     });
   });
 
-  it('reads 10,000 rows quickly', async () => {
+  // How fast it reads is bench/content-lineup.mjs's to measure (its CSV import): a timing here fails on a busy machine.
+  it('reads 10,000 rows', async () => {
     const lines = ['air_date,start_time,duration_seconds,title'];
     for (let i = 0; i < 10_000; i++)
       lines.push(
         `2026-03-${String((i % 31) + 1).padStart(2, '0')},${String(i % 24).padStart(2, '0')}:${String(i % 60).padStart(2, '0')},30,Slot ${i}`,
       );
-    const started = performance.now();
     const { slots, issues } = await parseSlotsCsv(csv(...lines), RANGE);
-    const elapsed = performance.now() - started;
     expect(issues).toEqual([]);
     expect(slots).toHaveLength(10_000);
-    expect(elapsed).toBeLessThan(3000);
+    expect(slots[9_999]).toMatchObject({ title: 'Slot 9999' });
   });
 });
