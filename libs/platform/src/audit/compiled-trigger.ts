@@ -7,8 +7,8 @@ import type { AuditedTable } from './recording';
  * `audit_record()` is generic: it turns both rows into JSON and walks their keys in a query to find
  * the changed fields, at every row change. A function written for one table compares its columns
  * one by one (`NEW.status IS DISTINCT FROM OLD.status`) and turns into JSON only the fields that
- * changed: on assignment's claim, 15 to 43 % less than the generic function (docs/benchmarks.md,
- * "Each table's own trigger function").
+ * changed: on assignment's claim, about a third less than the generic function
+ * (docs/benchmarks.md, "Each table's own trigger function").
  * Hasura's event triggers and django-pgtrigger work the same way: a function per table, written
  * again when the table changes.
  *
