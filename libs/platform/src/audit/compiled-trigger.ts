@@ -132,8 +132,9 @@ function insertSql(spec: AuditedTable, columns: AuditedColumn[], op: 'INSERT' | 
 
 /**
  * The body of `table`'s own trigger function: for an UPDATE, each recorded column compared on its
- * own (`IS DISTINCT FROM` on the values, or on their JSON where the type has no `=`), and only a
- * changed one's `[before, after]` built; for an INSERT or DELETE, every recorded column.
+ * own (`IS DISTINCT FROM` on the values where their `=` is their JSON's equality, else on their
+ * JSON), and only a changed one's `[before, after]` built; for an INSERT or DELETE, every recorded
+ * column.
  */
 export function compiledAuditBody(spec: AuditedTable, columns: AuditedColumn[]): string {
   const ignored = new Set(spec.ignored);
