@@ -2,7 +2,8 @@
 // `npm start`'s build step: runs the Nx build only when a source changed since the last build.
 // Nx's own cache check costs seconds (project graph, hashing every input); comparing
 // modification times is milliseconds. A directory's mtime changes when an entry is added,
-// removed or renamed, so deleted files count as changes too. `npm run build` is unchanged.
+// removed or renamed, so deleted files count as changes too. `npm run build` is this script with
+// `--always`.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,21 +43,34 @@ export function isStale(root = ROOT, stamp = STAMP) {
   return SOURCE_DIRS.some((dir) => newest(join(root, dir), built) > built);
 }
 
+/**
+ * Records a build that started at `startedAt` as the last one. Every build path writes it (`npm
+ * run build` too): a cache hit of `nx run-many -t build` deletes and rewrites every output, so an
+ * `npm start` that rebuilt after a build that left no stamp would pull dist/ from under the apps
+ * already running from it (in `npm test`, tools/embedded/test/process-manager.e2e-spec.ts's
+ * `npm start` beside the other runs' stacks).
+ */
+function writeStamp(startedAt) {
+  mkdirSync(join(ROOT, 'dist'), { recursive: true });
+  writeFileSync(STAMP, '');
+  utimesSync(STAMP, startedAt, startedAt);
+}
+
 if (process.argv[1] === import.meta.filename) {
-  if (isStale()) {
+  // `--always` (`npm run build`): build whatever the stamp says, and show Nx's output.
+  const always = process.argv.includes('--always');
+  if (always || isStale()) {
     // The stamp is taken before the build: a file saved while it runs is seen next time.
     const startedAt = new Date();
     const build = spawnSync(join(ROOT, 'node_modules', '.bin', 'nx'), ['run-many', '-t', 'build'], {
       cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', always ? 'inherit' : 'pipe', 'inherit'],
       maxBuffer: 64 * 1024 * 1024,
     });
     if (build.status !== 0) {
-      process.stderr.write(build.stdout ?? '');
+      if (!always) process.stderr.write(build.stdout ?? '');
       process.exit(build.status ?? 1);
     }
-    mkdirSync(join(ROOT, 'dist'), { recursive: true });
-    writeFileSync(STAMP, '');
-    utimesSync(STAMP, startedAt, startedAt);
+    writeStamp(startedAt);
   }
 }

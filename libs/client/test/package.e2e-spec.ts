@@ -5,9 +5,9 @@
  * the running stack.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { stack } from '@media/testing';
 
@@ -37,20 +37,31 @@ main().catch((error: unknown) => {
 `;
 
 let scratch: string;
+/** A workspace of libs/client's files and the repository's node_modules, where it is packed. */
+let workspace: string;
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), 'media-client-scratch-'));
+  // `prepack` writes the package's dist/. In a copy, the tree `npm start` compares with its last
+  // build keeps its modification times (scripts/build-if-stale.mjs): a dist/ made and removed in
+  // libs/client would have an `npm start` running beside this file rebuild under the other runs.
+  workspace = await mkdtemp(join(tmpdir(), 'media-client-package-'));
+  await cp(PACKAGE, join(workspace, 'libs', 'client'), {
+    recursive: true,
+    filter: (source) => !['test', 'dist'].includes(relative(PACKAGE, source)),
+  });
+  await symlink(join(ROOT, 'node_modules'), join(workspace, 'node_modules'));
 });
 
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
-  await rm(join(PACKAGE, 'dist'), { recursive: true, force: true });
+  await rm(workspace, { recursive: true, force: true });
 });
 
 describe('@media/client as an installable package', () => {
   it('packs, installs into a scratch project, compiles a strict script and runs it against the stack', async () => {
     const { stdout: packed } = await run('npm', ['pack', '--json', '--pack-destination', scratch], {
-      cwd: PACKAGE,
+      cwd: join(workspace, 'libs', 'client'),
       maxBuffer: 16 * 1024 * 1024,
     });
     const [tarball] = JSON.parse(packed) as { filename: string; files: { path: string }[] }[];

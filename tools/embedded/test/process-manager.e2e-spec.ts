@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { envPrefix, type AppName } from '@media/contracts';
@@ -12,6 +12,8 @@ import { cleanEnv, freePorts, makeWorkDir, stopLeftoverPostgres } from './suppor
  */
 const ROOT = resolve(__dirname, '../../..');
 const MAIN = join(ROOT, 'dist', 'tools', 'embedded', 'src', 'main.js');
+/** One of the outputs a rebuild replaces. */
+const APP_MAIN = join(ROOT, 'dist', 'apps', 'content', 'src', 'main.js');
 const START_TIMEOUT = 150_000;
 const STOP_TIMEOUT = 60_000;
 
@@ -129,7 +131,11 @@ afterAll(async () => {
 it(
   'SIGTERM to the `npm start` process stops the runner, PostgreSQL, nats-server and the apps',
   async () => {
+    // After `npm run build`, `npm start` builds nothing: a rebuild (an Nx cache hit deletes and
+    // rewrites every output) would pull dist/ from under the stacks of the runs beside this one.
+    const built = statSync(APP_MAIN).ino;
     const run = await launch('npm', ['start', '--silent']);
+    expect(statSync(APP_MAIN).ino).toBe(built);
     const pids = pidsOf(run.dataDir);
     run.child.kill('SIGTERM');
     expect(await leftAfterStop(pids, run.ports.gateway)).toEqual([]);
