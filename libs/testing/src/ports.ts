@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,18 +13,43 @@ import { join } from 'node:path';
 const RESERVATIONS = join(tmpdir(), 'media-test-ports');
 const RESERVED_MS = 5 * 60_000;
 
-/** A port the OS picks among those nothing listens on right now. */
-function unusedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** The bottom of the range handed out: above the well-known and most servers' usual ports. */
+const LOWEST_PORT = 10_000;
+
+/**
+ * Where the OS takes the local ports of outgoing connections (Linux's `ip_local_port_range`;
+ * 32768 when it cannot be read). A port handed out from that range may become the source port of
+ * a connection (to PostgreSQL, NATS, …) before its app binds it, and the app then fails with
+ * EADDRINUSE; ports below it are never taken that way.
+ */
+function ephemeralPortsFrom(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > LOWEST_PORT + 1_000 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+const ABOVE_HIGHEST = ephemeralPortsFrom();
+
+/** Whether nothing listens on `port` on 127.0.0.1 right now (it can be bound, then is let go). */
+function unused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/** A port below the ephemeral range, picked at random, that nothing listens on right now. */
+async function unusedPort(): Promise<number> {
+  for (let attempt = 0; attempt < 1_000; attempt++) {
+    const port = LOWEST_PORT + Math.floor(Math.random() * (ABOVE_HIGHEST - LOWEST_PORT));
+    if (await unused(port)) return port;
+  }
+  throw new Error(`no port free to listen on between ${LOWEST_PORT} and ${ABOVE_HIGHEST}`);
 }
 
 function lapsed(file: string): boolean {
@@ -57,7 +82,7 @@ function prune(): void {
 
 let handedOut = 0;
 
-/** A port nothing listens on right now (the OS picks it) and no other caller was given lately. */
+/** A port below the ephemeral range that nothing listens on right now and no other caller was given lately. */
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 100; attempt++) {
     const port = await unusedPort();
