@@ -5,7 +5,7 @@
 // removed or renamed, so deleted files count as changes too. `npm run build` is this script with
 // `--always`.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -60,8 +60,11 @@ if (process.argv[1] === import.meta.filename) {
   // `--always` (`npm run build`): build whatever the stamp says, and show Nx's output.
   const always = process.argv.includes('--always');
   if (always || isStale()) {
-    // The stamp is taken before the build: a file saved while it runs is seen next time.
+    // The stamp is taken before the build: a file saved while it runs is seen next time. The old
+    // one goes first: a build stopped half-way (a cache hit deletes its outputs, then restores
+    // them) leaves none, and the next start builds again.
     const startedAt = new Date();
+    rmSync(STAMP, { force: true });
     const build = spawnSync(join(ROOT, 'node_modules', '.bin', 'nx'), ['run-many', '-t', 'build'], {
       cwd: ROOT,
       stdio: ['ignore', always ? 'inherit' : 'pipe', 'inherit'],
@@ -69,6 +72,7 @@ if (process.argv[1] === import.meta.filename) {
     });
     if (build.status !== 0) {
       if (!always) process.stderr.write(build.stdout ?? '');
+      if (build.error) process.stderr.write(`nx run-many -t build: ${build.error.message}\n`);
       process.exit(build.status ?? 1);
     }
     writeStamp(startedAt);

@@ -33,13 +33,16 @@ function ephemeralPortsFrom(): number {
 
 const ABOVE_HIGHEST = ephemeralPortsFrom();
 
-/** Whether nothing listens on `port` on 127.0.0.1 right now (it can be bound, then is let go). */
+/**
+ * Whether nothing listens on `port` on any address right now (it can be bound on all of them,
+ * as the apps bind, then is let go).
+ */
 function unused(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.unref();
     server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
   });
 }
 
