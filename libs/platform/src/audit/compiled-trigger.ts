@@ -205,14 +205,17 @@ async function installedTriggers(q: QueryRunner): Promise<InstalledTrigger[]> {
   return rows.map((row) => ({ ...row, args: row.args.toString('utf8').split('\0').slice(0, -1) }));
 }
 
-/** The table's spec from its trigger's arguments (`auditTrigger` wrote them). */
-async function specOf(q: QueryRunner, trigger: InstalledTrigger): Promise<AuditedTable> {
-  const [app, type, redacted, ignored, idColumn, verbs] = trigger.args;
-  const [parsed]: { redacted: string[]; ignored: string[]; verbs: AuditedTable['verbs'] }[] = await q.query(
-    `SELECT $1::text[] AS redacted, $2::text[] AS ignored, $3::jsonb AS verbs`,
-    [redacted, ignored, verbs],
+/** The tables' specs from their triggers' arguments (`auditTrigger` wrote them), in one query. */
+async function specsOf(q: QueryRunner, triggers: InstalledTrigger[]): Promise<AuditedTable[]> {
+  const parsed: { redacted: string[]; ignored: string[]; verbs: AuditedTable['verbs'] }[] = await q.query(
+    `SELECT r::text[] AS redacted, i::text[] AS ignored, v::jsonb AS verbs
+       FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS arg(r, i, v, n) ORDER BY n`,
+    [2, 3, 5].map((at) => triggers.map((trigger) => trigger.args[at])),
   );
-  return { app, table: trigger.table, type, idColumn, ...parsed };
+  return triggers.map((trigger, i) => {
+    const [app, type, , , idColumn] = trigger.args;
+    return { app, table: trigger.table, type, idColumn, ...parsed[i] };
+  });
 }
 
 /**
@@ -236,9 +239,10 @@ const SAME_AS_JSON = new Set([
   'timestamp without time zone',
 ]);
 
-/** The table's columns as the function is written for them, in their order. */
-async function columnsOf(q: QueryRunner, relid: number): Promise<AuditedColumn[]> {
+/** Each table's columns as its function is written for them, in their order, by table oid. */
+async function columnsOf(q: QueryRunner, relids: number[]): Promise<Map<number, AuditedColumn[]>> {
   const rows: {
+    relid: number;
     name: string;
     length: number;
     declared: string;
@@ -246,23 +250,36 @@ async function columnsOf(q: QueryRunner, relid: number): Promise<AuditedColumn[]
     enum: boolean;
     deterministic: boolean;
   }[] = await q.query(
-    `SELECT a.attname AS name, a.attlen AS length, format_type(a.atttypid, a.atttypmod) AS declared,
-              format_type(a.atttypid, NULL) AS type,
+    `SELECT a.attrelid::int AS relid, a.attname AS name, a.attlen AS length,
+              format_type(a.atttypid, a.atttypmod) AS declared, format_type(a.atttypid, NULL) AS type,
               t.typtype = 'e' AS enum, COALESCE(co.collisdeterministic, true) AS deterministic
          FROM pg_attribute a
          JOIN pg_type t ON t.oid = a.atttypid
          LEFT JOIN pg_collation co ON co.oid = a.attcollation
-        WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped
-        ORDER BY a.attnum`,
-    [relid],
+        WHERE a.attrelid = ANY ($1::oid[]) AND a.attnum > 0 AND NOT a.attisdropped
+        ORDER BY a.attrelid, a.attnum`,
+    [relids],
   );
-  return rows.map(({ name, length, declared, type, enum: isEnum, deterministic }) => ({
-    name,
-    type: declared,
-    length: Number(length),
-    comparable: deterministic && (isEnum || SAME_AS_JSON.has(type)),
-    textual: type === 'text' || type === 'character varying',
-  }));
+  const columns = new Map(relids.map((relid) => [relid, [] as AuditedColumn[]]));
+  for (const { relid, name, length, declared, type, enum: isEnum, deterministic } of rows)
+    columns.get(relid)?.push({
+      name,
+      type: declared,
+      length: Number(length),
+      comparable: deterministic && (isEnum || SAME_AS_JSON.has(type)),
+      textual: type === 'text' || type === 'character varying',
+    });
+  return columns;
+}
+
+/** The bodies of the functions named, as the catalog has them now, by name. */
+async function writtenBodies(q: QueryRunner, names: string[]): Promise<Map<string, string>> {
+  const rows: { fn: string; body: string }[] = await q.query(
+    `SELECT p.proname AS fn, p.prosrc AS body FROM pg_proc p
+      WHERE p.pronamespace = current_schema()::regnamespace AND p.proname = ANY ($1::text[])`,
+    [names],
+  );
+  return new Map(rows.map(({ fn, body }) => [fn, body]));
 }
 
 const ENABLED_AS: Record<string, string> = { D: 'DISABLE', R: 'ENABLE REPLICA', A: 'ENABLE ALWAYS' };
@@ -302,21 +319,29 @@ export async function useGenericAuditTriggers(q: QueryRunner): Promise<void> {
  * halfway, some tables are on their own function and the rest on `audit_record()`, both right.
  */
 export async function compileAuditTriggers(q: QueryRunner): Promise<void> {
-  const triggers = await installedTriggers(q);
-  for (const trigger of triggers) {
+  const compiled = (await installedTriggers(q)).flatMap((trigger) => {
     const fn = compiledFunctionName(trigger.table);
-    if (!fn) continue;
-    const body = compiledAuditBody(await specOf(q, trigger), await columnsOf(q, trigger.relid));
-    const [current]: { body: string }[] = await q.query(
-      `SELECT p.prosrc AS body FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-        WHERE p.proname = $1 AND n.nspname = $2`,
-      [fn, trigger.schema],
+    return fn ? [{ trigger, fn }] : [];
+  });
+  if (compiled.length > 0) {
+    const triggers = compiled.map(({ trigger }) => trigger);
+    const specs = await specsOf(q, triggers);
+    const columns = await columnsOf(
+      q,
+      triggers.map((trigger) => trigger.relid),
     );
-    if (current?.body !== body)
-      await q.query(
-        `CREATE OR REPLACE FUNCTION ${ident(trigger.schema)}.${ident(fn)}() RETURNS trigger LANGUAGE plpgsql AS $body$${body}$body$`,
-      );
-    if (trigger.fn !== fn) await pointTrigger(q, trigger, fn);
+    const written = await writtenBodies(
+      q,
+      compiled.map(({ fn }) => fn),
+    );
+    for (const [i, { trigger, fn }] of compiled.entries()) {
+      const body = compiledAuditBody(specs[i], columns.get(trigger.relid) ?? []);
+      if (written.get(fn) !== body)
+        await q.query(
+          `CREATE OR REPLACE FUNCTION ${ident(trigger.schema)}.${ident(fn)}() RETURNS trigger LANGUAGE plpgsql AS $body$${body}$body$`,
+        );
+      if (trigger.fn !== fn) await pointTrigger(q, trigger, fn);
+    }
   }
   const unused: { schema: string; fn: string }[] = await q.query(
     `SELECT n.nspname AS schema, p.proname AS fn FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
