@@ -8,6 +8,44 @@ export interface JobTimer {
   after(ms: number, fn: () => void): () => void;
 }
 
+/**
+ * How many exclusive passes of one data source hold their locks at once: one fewer than its pool
+ * has connections (one with a pool of one, where a pass can do no work on the pool). A pass holds
+ * its lock on a pooled connection while its work takes others from the same pool; were every
+ * connection a lock's, each pass would wait for another until the pool's connect timeout. With one
+ * always left, the passes' work goes on, one after another at worst. A pass waiting for its turn
+ * holds no connection.
+ */
+class LockTurns {
+  private holding = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  async take(): Promise<() => void> {
+    if (this.holding >= this.limit) await new Promise<void>((turn) => this.waiting.push(turn));
+    else this.holding += 1;
+    return () => {
+      // Handed to the next pass waiting, or given back.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.holding -= 1;
+    };
+  }
+}
+
+const lockTurns = new WeakMap<DataSource, LockTurns>();
+
+function lockTurnsOf(dataSource: DataSource): LockTurns {
+  let turns = lockTurns.get(dataSource);
+  if (!turns) {
+    const pool = (dataSource.driver as unknown as { master?: { options?: { max?: number } } }).master;
+    turns = new LockTurns(Math.max(1, (pool?.options?.max ?? 10) - 1));
+    lockTurns.set(dataSource, turns);
+  }
+  return turns;
+}
+
 /** Node's timers, unref'd: a pending pass never keeps the process alive. */
 const realTimer: JobTimer = {
   after(ms, fn) {
@@ -35,7 +73,8 @@ export interface PeriodicJobOptions<R> {
   /**
    * Runs a pass only while this replica holds the PostgreSQL session advisory lock named `lock`:
    * one replica of the installation at a time; elsewhere the pass is skipped (`runOnce` answers
-   * undefined). For a job whose work cannot be split by row leases or `SKIP LOCKED`.
+   * undefined). For a job whose work cannot be split by row leases or `SKIP LOCKED`. The lock is
+   * held on a pooled connection, by at most all but one of the pool's at once (`LockTurns`).
    */
   exclusive?: { dataSource: DataSource; lock: string };
   /**
@@ -160,9 +199,10 @@ export class PeriodicJob<R = unknown> {
 
   private async runLocked(): Promise<R | undefined> {
     const { dataSource, lock } = this.options.exclusive!;
+    const done = await lockTurnsOf(dataSource).take();
     const runner = dataSource.createQueryRunner();
-    await runner.connect();
     try {
+      await runner.connect();
       const [{ locked }] = (await runner.query(
         'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked',
         [lock],
@@ -174,7 +214,11 @@ export class PeriodicJob<R = unknown> {
         await runner.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lock]);
       }
     } finally {
-      await runner.release();
+      try {
+        await runner.release();
+      } finally {
+        done();
+      }
     }
   }
 }
