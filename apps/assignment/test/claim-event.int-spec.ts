@@ -107,3 +107,24 @@ it('names the caller as actor and claimer when it claims on behalf of another us
     claimed_by: caller,
   });
 });
+
+it('claims on once a column is added to tasks under the running app (the prepared claim names its columns)', async () => {
+  const user = acl.addUser(['tasks:claim']);
+  const claim = async () => {
+    const id = await createTask({});
+    const res = await call<any>(instance.base, `/api/v1/tasks/${id}/claim`, {
+      token: harness.token(user.id, ['tasks:claim']),
+      json: {},
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id, status: 'CLAIMED', assigned_to: user.id });
+  };
+  // Claims one after another reuse the pool's connection on which the statement is prepared.
+  for (let i = 0; i < 3; i++) await claim();
+  await queryDatabase(harness.db, 'ALTER TABLE tasks ADD COLUMN claim_test_added text');
+  try {
+    for (let i = 0; i < 3; i++) await claim();
+  } finally {
+    await queryDatabase(harness.db, 'ALTER TABLE tasks DROP COLUMN claim_test_added');
+  }
+});
