@@ -108,7 +108,7 @@ it('names the caller as actor and claimer when it claims on behalf of another us
   });
 });
 
-it('claims on once a column is added to tasks under the running app (the prepared claim names its columns)', async () => {
+it('claims on once a column is added to tasks under the running app (the claim is a prepared statement)', async () => {
   const user = acl.addUser(['tasks:claim']);
   const claim = async () => {
     const id = await createTask({});

@@ -55,27 +55,102 @@ describe('PeriodicJob with exclusive', () => {
     await expect(Promise.all(jobs.map((j) => j.runOnce()))).resolves.toEqual(['a', 'b', 'c']);
   });
 
+  it('runs as many passes at once as the pool has connections but one', async () => {
+    const wide = await dataSourceOf(3);
+    try {
+      const gate = opened();
+      const started = [opened(), opened(), opened()];
+      const jobs = started.map(
+        (start, i) =>
+          new PeriodicJob({
+            name: `wide-${i}`,
+            every: 60_000,
+            exclusive: { dataSource: wide, lock: `test:wide:${i}` },
+            run: async () => {
+              start.open();
+              await gate.done;
+              return i;
+            },
+          }),
+      );
+      const passes = jobs.map((j) => j.runOnce());
+      // Two hold their locks together (a limit of one would never start the second); the third
+      // waits for a turn.
+      await Promise.all([started[0].done, started[1].done]);
+      expect(started[2].isOpen()).toBe(false);
+      gate.open();
+      await expect(Promise.all(passes)).resolves.toEqual([0, 1, 2]);
+    } finally {
+      await wide.destroy();
+    }
+  });
+
+  it('drops a pass that was waiting for its turn when its job stops', async () => {
+    const [started, finished] = [opened(), opened()];
+    const run = jest.fn(async () => 'ran');
+    const holding = new PeriodicJob({
+      name: 'holding',
+      every: 60_000,
+      exclusive: { dataSource, lock: 'test:turn:holding' },
+      run: async () => {
+        started.open();
+        await finished.done;
+        return 'held';
+      },
+    });
+    const waiting = new PeriodicJob({
+      name: 'waiting',
+      every: 60_000,
+      exclusive: { dataSource, lock: 'test:turn:waiting' },
+      run,
+    });
+    // A pool of two: one turn, the holding pass's.
+    const held = holding.runOnce();
+    await started.done;
+    const dropped = waiting.runOnce();
+    // Once the promise callbacks have run, the pass waits for its turn, holding no connection.
+    await new Promise((resolve) => setImmediate(resolve));
+    const stopped = waiting.stop();
+    finished.open();
+    await expect(held).resolves.toBe('held');
+    await expect(dropped).resolves.toBeUndefined();
+    await stopped;
+    expect(run).not.toHaveBeenCalled();
+  });
+
   it('skips the pass of a second replica while the first holds the lock, and runs it after', async () => {
-    let inPass!: () => void;
-    let finish!: () => void;
-    const started = new Promise<void>((resolve) => (inPass = resolve));
-    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const [started, finished] = [opened(), opened()];
     const first = new PeriodicJob({
       name: 'first',
       every: 60_000,
       exclusive: { dataSource, lock: 'test:replicas' },
       run: async () => {
-        inPass();
-        await finished;
+        started.open();
+        await finished.done;
         return 'first';
       },
     });
     const second = job(replica, 'test:replicas', 'second');
     const running = first.runOnce();
-    await started;
+    await started.done;
     await expect(second.runOnce()).resolves.toBeUndefined();
-    finish();
+    finished.open();
     await expect(running).resolves.toBe('first');
     await expect(second.runOnce()).resolves.toBe('second');
   });
 });
+
+/** A promise (`done`) resolved by `open()`. */
+function opened(): { done: Promise<void>; open: () => void; isOpen: () => boolean } {
+  let resolve!: () => void;
+  let isOpen = false;
+  const done = new Promise<void>((r) => (resolve = r));
+  return {
+    done,
+    open: () => {
+      isOpen = true;
+      resolve();
+    },
+    isOpen: () => isOpen,
+  };
+}

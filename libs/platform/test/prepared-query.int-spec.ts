@@ -73,3 +73,16 @@ it('runs inside a transaction on the transaction’s connection, seeing its unco
   ).rejects.toThrow('roll back');
   expect(await BY_KEY.run(dataSource, [2001])).toEqual([]);
 });
+
+it('answers on once a migration changes its result type under it, as an ordinary query', async () => {
+  for (let id = 1; id <= 6; id++) await BY_KEY.run(dataSource, [id]);
+  // Prepared on the pool's one connection; PostgreSQL now refuses the prepared statement there
+  // ("cached plan must not change result type").
+  await dataSource.query(`ALTER TABLE prepared_items ALTER COLUMN label TYPE varchar(40)`);
+  try {
+    expect(await BY_KEY.run(dataSource, [7])).toEqual([{ id: 7, label: 'item 7' }]);
+    expect(await BY_KEY.run(dataSource, [8])).toEqual([{ id: 8, label: 'item 8' }]);
+  } finally {
+    await dataSource.query(`ALTER TABLE prepared_items ALTER COLUMN label TYPE text`);
+  }
+});

@@ -54,9 +54,8 @@ const SOONEST_DUE_FIRST: KeysetOrder<Task> = {
  *
  * A named statement of the pool (`PreparedQuery`): a claim by key keeps PostgreSQL's generic plan,
  * whereas TypeORM's unnamed statement was parsed and planned at every call (233 µs of planning
- * beside 512 µs of execution; docs/benchmarks.md). Its result columns are named, not `*`: a
- * prepared statement whose result columns change (a migration adding one) fails until it is
- * prepared again.
+ * beside 512 µs of execution; docs/benchmarks.md). Its result columns are named, not `*`, so a
+ * migration adding a column to `tasks` leaves it prepared (PreparedQuery).
  */
 const claimStatement = (columns: readonly string[]) =>
   new PreparedQuery<Record<string, unknown>>(
@@ -74,7 +73,7 @@ const claimStatement = (columns: readonly string[]) =>
     SELECT $7, ${taskEventBaseSql('claimed', '$8::text')} || jsonb_build_object('claimed_by', $8::text), $9::jsonb
       FROM claimed
   )
-  SELECT ${columns.map((c) => `"${c}"`).join(', ')}, set_config('audit.context', $10, true) AS audit_context
+  SELECT ${columns.map((c) => `"${c.replace(/"/g, '""')}"`).join(', ')}, set_config('audit.context', $10, true) AS audit_context
     FROM claimed`,
   );
 
@@ -264,7 +263,7 @@ export class TasksService {
     });
   }
 
-  /** A task from a raw `RETURNING *` row, converted as TypeORM converts what it loads. */
+  /** A task from a raw row of its columns (the claim's), converted as TypeORM converts what it loads. */
   private hydrate(row: Record<string, unknown>): Task {
     const task = new Task();
     for (const column of this.dataSource.getMetadata(Task).columns) {

@@ -84,7 +84,7 @@ describe('database limits', () => {
     ]).toEqual([10, 30_000, 30_000, 60_000]);
   });
 
-  it('reads DB_POOL_MAX 1..1000 and durations', () => {
+  it('reads DB_POOL_MAX 2..1000 and durations', () => {
     const config = validateConfig(PlatformEnv, {
       ...valid,
       DB_POOL_MAX: '1000',
@@ -94,7 +94,7 @@ describe('database limits', () => {
     expect([config.DB_POOL_MAX, config.DB_STATEMENT_TIMEOUT, config.DB_IDLE_IN_TRANSACTION_TIMEOUT]).toEqual([
       1000, 0, 300_000,
     ]);
-    expect(validateConfig(PlatformEnv, { ...valid, DB_POOL_MAX: '1' }).DB_POOL_MAX).toBe(1);
+    expect(validateConfig(PlatformEnv, { ...valid, DB_POOL_MAX: '2' }).DB_POOL_MAX).toBe(2);
     expect(validateConfig(PlatformEnv, { ...valid, DB_POOL_IDLE_TIMEOUT: '5s' }).DB_POOL_IDLE_TIMEOUT).toBe(
       5_000,
     );
@@ -104,7 +104,7 @@ describe('database limits', () => {
   });
 
   it.each([
-    ['DB_POOL_MAX', '0'],
+    ['DB_POOL_MAX', '1'],
     ['DB_POOL_MAX', '1001'],
     ['DB_POOL_MAX', 'many'],
     ['DB_STATEMENT_TIMEOUT', 'soon'],

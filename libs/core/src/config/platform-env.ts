@@ -21,11 +21,14 @@ export class PlatformEnv {
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: URL_MESSAGE('postgres://') })
   DATABASE_URL!: string;
 
-  /** Connections per app process; replicas x DB_POOL_MAX must stay under the server's max_connections. */
+  /**
+   * Connections per app process; replicas x DB_POOL_MAX must stay under the server's
+   * max_connections. Two at least: a background job holds one for its lock while it works on another.
+   */
   @Transform(toInt)
-  @IsInt({ message: 'must be an integer between 1 and 1000' })
-  @Min(1, { message: 'must be an integer between 1 and 1000' })
-  @Max(1000, { message: 'must be an integer between 1 and 1000' })
+  @IsInt({ message: 'must be an integer between 2 and 1000' })
+  @Min(2, { message: 'must be an integer between 2 and 1000' })
+  @Max(1000, { message: 'must be an integer between 2 and 1000' })
   DB_POOL_MAX: number = 10;
 
   /** A pooled connection idle this long is closed (the pool opens one again when it needs it). */

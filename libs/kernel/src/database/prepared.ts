@@ -5,16 +5,21 @@ interface PgPool {
 }
 
 /**
- * A hot read run as a named (server-side prepared) statement: PostgreSQL parses and analyses it
- * once per pooled connection instead of on every call, and where the generic plan is as good as
+ * A hot statement run as a named (server-side prepared) statement: PostgreSQL parses and analyses
+ * it once per pooled connection instead of on every call, and where the generic plan is as good as
  * a custom one (a lookup by key) it stops planning it too after the fifth run. For `users/me` that
  * took the server's share from about 0.15 ms of parse, plan and execution to 0.03 ms
  * (docs/benchmarks.md, "Prepared statements").
  *
- * Only for statements whose text is fixed (no SQL built from input) and whose result columns are
- * listed by name: PostgreSQL re-plans a prepared statement when a migration changes a table under
- * it, but refuses to run it if its result columns change. Inside a transaction (`manager` with a
- * query runner) the statement runs as an ordinary query on that transaction's connection.
+ * Only for statements whose text is fixed (no SQL built from input). List the result columns by
+ * name: PostgreSQL re-plans a prepared statement when a migration changes a table under it, but
+ * refuses to run it once its result columns change ("cached plan must not change result type",
+ * which `SELECT *` meets at every added column, and a named column at a change of its type). The
+ * pool's client never prepares a name again, so such a statement then runs as an ordinary query
+ * (refused at bind, before it ran, so a write is not done twice), on that connection until the
+ * pool closes it. Inside a transaction (`manager` with a query runner) the statement runs as an
+ * ordinary query on that transaction's connection. Errors are pg's own, not TypeORM's
+ * `QueryFailedError`.
  */
 export class PreparedQuery<Row> {
   constructor(
@@ -27,7 +32,18 @@ export class PreparedQuery<Row> {
     if (manager?.queryRunner) return manager.query(this.text, values);
     const pool = (dataSource.driver as unknown as { master?: PgPool }).master;
     if (!pool) return dataSource.query(this.text, values);
-    const { rows } = await pool.query<Row>({ name: this.name, text: this.text, values });
-    return rows;
+    try {
+      const { rows } = await pool.query<Row>({ name: this.name, text: this.text, values });
+      return rows;
+    } catch (error) {
+      if (!resultTypeChanged(error)) throw error;
+      return dataSource.query(this.text, values);
+    }
   }
+}
+
+/** PostgreSQL's refusal to run a prepared statement whose result columns changed under it. */
+function resultTypeChanged(error: unknown): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === '0A000' && message === 'cached plan must not change result type';
 }

@@ -10,11 +10,12 @@ export interface JobTimer {
 
 /**
  * How many exclusive passes of one data source hold their locks at once: one fewer than its pool
- * has connections (one with a pool of one, where a pass can do no work on the pool). A pass holds
- * its lock on a pooled connection while its work takes others from the same pool; were every
- * connection a lock's, each pass would wait for another until the pool's connect timeout. With one
- * always left, the passes' work goes on, one after another at worst. A pass waiting for its turn
- * holds no connection.
+ * has connections (DB_POOL_MAX is 2 at least). A pass holds its lock on a pooled connection while
+ * its work takes others from the same pool; were every connection a lock's, each pass would wait
+ * for another until the pool's connect timeout. With one always left, the passes' work goes on, one
+ * after another at worst, as long as a pass's work holds one pooled connection at a time (what
+ * every exclusive job does: statements one after another, or one transaction). A pass waiting for
+ * its turn holds no connection; a pass that never ends keeps its turn.
  */
 class LockTurns {
   private holding = 0;
@@ -39,9 +40,10 @@ const lockTurns = new WeakMap<DataSource, LockTurns>();
 function lockTurnsOf(dataSource: DataSource): LockTurns {
   let turns = lockTurns.get(dataSource);
   if (!turns) {
-    const pool = (dataSource.driver as unknown as { master?: { options?: { max?: number } } }).master;
-    turns = new LockTurns(Math.max(1, (pool?.options?.max ?? 10) - 1));
-    lockTurns.set(dataSource, turns);
+    // The pool exists once the data source is initialised, which its first query needs anyway.
+    const pool = (dataSource.driver as unknown as { master?: { options: { max?: number } } }).master;
+    turns = new LockTurns(Math.max(1, (pool?.options.max ?? 10) - 1));
+    if (pool) lockTurns.set(dataSource, turns);
   }
   return turns;
 }
@@ -200,6 +202,11 @@ export class PeriodicJob<R = unknown> {
   private async runLocked(): Promise<R | undefined> {
     const { dataSource, lock } = this.options.exclusive!;
     const done = await lockTurnsOf(dataSource).take();
+    // Stopped while it waited for its turn: no further pass.
+    if (this.stopped) {
+      done();
+      return undefined;
+    }
     const runner = dataSource.createQueryRunner();
     try {
       await runner.connect();
