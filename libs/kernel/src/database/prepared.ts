@@ -42,8 +42,12 @@ export class PreparedQuery<Row> {
   }
 }
 
-/** PostgreSQL's refusal to run a prepared statement whose result columns changed under it. */
+/**
+ * PostgreSQL's refusal to run a prepared statement whose result columns changed under it ("cached
+ * plan must not change result type"), told by the function that raises it: the message is
+ * translated under another `lc_messages`, and the code (feature not supported) is shared.
+ */
 function resultTypeChanged(error: unknown): boolean {
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  return code === '0A000' && message === 'cached plan must not change result type';
+  const { code, routine } = error as { code?: unknown; routine?: unknown };
+  return code === '0A000' && routine === 'RevalidateCachedQuery';
 }
