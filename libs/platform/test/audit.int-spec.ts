@@ -38,7 +38,7 @@ import {
 } from '@media/testing';
 import { AuditCheckpoints, AuditReader, createApp, VERIFY_HEARTBEAT_MS } from '../src';
 import { UNPUBLISHED_ENTRIES } from '../src/audit/publisher';
-import { AuditSealer } from '../src/audit/sealer';
+import { AuditSealer, SEAL_ENTRIES, SEALING_PLANS, UNSEALED_ENTRIES } from '../src/audit/sealer';
 import { entryHash, GENESIS_HASH, type AuditCheckpoint, type AuditEntry } from '@media/core';
 import { fixtureApp } from './fixture/fixture.app';
 
@@ -812,6 +812,64 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
         const plan = await planOver3005(byResource(filters), [...params]);
         expect({ filters, read: entriesRead(plan) }).toEqual({ filters, read });
       }
+    });
+  });
+
+  describe("the sealer's plans", () => {
+    beforeEach(() => direct(url, reset));
+
+    /** Every node of a plan, the plan's own first. */
+    const nodes = (plan: PlanNode): PlanNode[] => [
+      plan,
+      ...((plan.Plans as PlanNode[] | undefined) ?? []).flatMap(nodes),
+    ];
+    /** How each node that reads audit_entries reads it: its type and index. */
+    const entryScans = (plan: PlanNode) =>
+      nodes(plan)
+        .filter((node) => node['Relation Name'] === 'audit_entries')
+        .map((node) => [node['Node Type'], node['Index Name']]);
+
+    it('reads the unsealed entries and seals them through indexes walked in order, whatever the estimates', async () => {
+      await direct(url, async (db) => {
+        // In a transaction rolled back: 3,000 entries recorded and 2,900 of them sealed, and
+        // random reads priced at ten times the default, so that the estimates favour reading
+        // the table itself.
+        await db.query('BEGIN');
+        await db.query(
+          `INSERT INTO audit_entries (app, action, actor_type, actor_id, resource_type, resource_id)
+           SELECT $1, 'thing.updated', 'system', $1, 'thing', 'thing-' || g FROM generate_series(1, 3000) AS g`,
+          [APP],
+        );
+        await db.query(
+          `UPDATE audit_entries SET seq = n, prev_hash = md5(n::text), hash = md5(n::text)
+             FROM (SELECT id, row_number() OVER (ORDER BY recorded) AS n FROM audit_entries) AS numbered
+            WHERE audit_entries.id = numbered.id AND n <= 2900`,
+        );
+        await db.query('ANALYZE audit_entries');
+        await db.query(`SET LOCAL random_page_cost = 40`);
+        const unpinned = entryScans(await analyzedPlan(db, UNSEALED_ENTRIES, [500]));
+        expect(unpinned).not.toEqual([['Index Scan', 'audit_entries_unsealed_idx']]);
+
+        await db.query(`SELECT ${SEALING_PLANS}`);
+        const read = await analyzedPlan(db, UNSEALED_ENTRIES, [500]);
+        expect(entryScans(read)).toEqual([['Index Scan', 'audit_entries_unsealed_idx']]);
+        expect(nodes(read).map((node) => node['Node Type'])).not.toContain('Sort');
+        expect(read['Actual Rows']).toBe(100);
+
+        const { rows } = await db.query<{ id: string }>(UNSEALED_ENTRIES, [500]);
+        const seqs = rows.map((_, i) => 2901 + i);
+        const sealed = await analyzedPlan(db, SEAL_ENTRIES, [
+          rows.map((row) => row.id),
+          seqs,
+          seqs.map((n) => `prev-${n}`),
+          seqs.map((n) => `hash-${n}`),
+        ]);
+        expect(entryScans(sealed)).toEqual([
+          ['ModifyTable', undefined],
+          ['Index Scan', 'audit_entries_pkey'],
+        ]);
+        await db.query('ROLLBACK');
+      });
     });
   });
 

@@ -10,6 +10,32 @@ import { AuditPublisher } from './publisher';
 /** Entries sealed per transaction at most. */
 const BATCH = 500;
 
+/**
+ * How a pass's statements read `audit_entries`, set for its transaction only: through an index
+ * walked in order, never a bitmap or a sequential scan. Each entry sealed leaves its unsealed
+ * version behind in `audit_entries_unsealed_idx` until vacuum; a bitmap scan visits every one of
+ * those again at every pass (17 ms a pass with 200,000 of them), where an index scan marks them
+ * dead in the index the first time it meets them and steps over them after (0.5 ms), and
+ * autovacuum comes only after a fifth of the table, so their number grows with the chain. Which
+ * of the two PostgreSQL chose went by its estimates (under load, a bitmap scan and a sort; and
+ * for the UPDATE, while the chain was small, a hash of the whole table for a pass's 500 ids at
+ * most). docs/benchmarks.md, "The sealer's plans".
+ */
+export const SEALING_PLANS = `set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`;
+
+/** The next unsealed entries (committed ones), oldest first, $1 at most. */
+export const UNSEALED_ENTRIES = `SELECT id, at, app, action, actor_type, actor_id, actor_name, resource_type, resource_id,
+       request_id, cause, changes
+  FROM audit_entries
+ WHERE seq IS NULL
+ ORDER BY recorded
+ LIMIT $1`;
+
+/** Gives the entries $1 their seq $2, prev_hash $3 and hash $4. */
+export const SEAL_ENTRIES = `UPDATE audit_entries e SET seq = s.seq, prev_hash = s.prev_hash, hash = s.hash
+  FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[]) AS s(id, seq, prev_hash, hash)
+ WHERE e.id = s.id`;
+
 /** An unsealed row (the columns the hash covers, `seq`/`prev_hash`/`hash` still null). */
 type UnsealedRow = Omit<AuditEntryRow, 'seq' | 'prev_hash' | 'hash'>;
 
@@ -78,25 +104,18 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
       // per pass (a session lock would hold a second one, and two jobs each holding one while
       // waiting for another can starve a small pool).
       const [{ locked }]: { locked: boolean }[] = await manager.query(
-        'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
+        `SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked, ${SEALING_PLANS}`,
         [`audit-sealer:${this.app}`],
       );
       if (!locked) return [];
-      const rows: UnsealedRow[] = await manager.query(
-        `SELECT id, at, app, action, actor_type, actor_id, actor_name, resource_type, resource_id,
-                request_id, cause, changes
-           FROM audit_entries
-          WHERE seq IS NULL
-          ORDER BY recorded
-          LIMIT $1`,
-        [BATCH],
-      );
+      const rows: UnsealedRow[] = await manager.query(UNSEALED_ENTRIES, [BATCH]);
       if (rows.length === 0) return [];
       const [head]: { seq: string; hash: string }[] = await manager.query(
         `SELECT seq, hash FROM audit_entries WHERE seq IS NOT NULL ORDER BY seq DESC LIMIT 1`,
       );
-      let seq = head ? Number(head.seq) : (await this.prunedHead(manager)).seq;
-      let prevHash = head ? head.hash : (await this.prunedHead(manager)).hash;
+      let { seq, hash: prevHash } = head
+        ? { seq: Number(head.seq), hash: head.hash }
+        : await this.prunedHead(manager);
       const entries: AuditEntry[] = [];
       for (const row of rows) {
         seq += 1;
@@ -105,17 +124,12 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
         entries.push(entry);
         prevHash = entry.hash;
       }
-      await manager.query(
-        `UPDATE audit_entries e SET seq = s.seq, prev_hash = s.prev_hash, hash = s.hash
-           FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[]) AS s(id, seq, prev_hash, hash)
-          WHERE e.id = s.id`,
-        [
-          entries.map((e) => e.id),
-          entries.map((e) => e.seq),
-          entries.map((e) => e.prev_hash),
-          entries.map((e) => e.hash),
-        ],
-      );
+      await manager.query(SEAL_ENTRIES, [
+        entries.map((e) => e.id),
+        entries.map((e) => e.seq),
+        entries.map((e) => e.prev_hash),
+        entries.map((e) => e.hash),
+      ]);
       return entries;
     });
   }
