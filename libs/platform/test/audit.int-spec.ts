@@ -15,6 +15,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { CompactSign } from 'jose';
 import { Client } from 'pg';
 import { AclSubjects } from '@media/contracts';
+import { INDEX_SCANS_ONLY } from '@media/kernel';
 import {
   analyzedPlan,
   call,
@@ -38,7 +39,7 @@ import {
 } from '@media/testing';
 import { AuditCheckpoints, AuditReader, createApp, VERIFY_HEARTBEAT_MS } from '../src';
 import { UNPUBLISHED_ENTRIES } from '../src/audit/publisher';
-import { AuditSealer, SEAL_ENTRIES, SEALING_PLANS, UNSEALED_ENTRIES } from '../src/audit/sealer';
+import { AuditSealer, SEAL_ENTRIES, UNSEALED_ENTRIES } from '../src/audit/sealer';
 import { entryHash, GENESIS_HASH, type AuditCheckpoint, type AuditEntry } from '@media/core';
 import { fixtureApp } from './fixture/fixture.app';
 
@@ -850,7 +851,7 @@ describe('audit trail reading (CONTRACT §8.2, §8.3), with sealed rows inserted
         const unpinned = entryScans(await analyzedPlan(db, UNSEALED_ENTRIES, [500]));
         expect(unpinned).not.toEqual([['Index Scan', 'audit_entries_unsealed_idx']]);
 
-        await db.query(`SELECT ${SEALING_PLANS}`);
+        await db.query(`SELECT ${INDEX_SCANS_ONLY}`);
         const read = await analyzedPlan(db, UNSEALED_ENTRIES, [500]);
         expect(entryScans(read)).toEqual([['Index Scan', 'audit_entries_unsealed_idx']]);
         expect(nodes(read).map((node) => node['Node Type'])).not.toContain('Sort');

@@ -10,7 +10,7 @@ import type { EventEnvelope } from '@media/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 import { currentContext, contextFrom, inSpan, SpanKind, traceparentOf } from '@media/core';
 import type { PlatformConfig } from '@media/core';
-import { InjectConfig } from '@media/kernel';
+import { INDEX_SCANS_ONLY, InjectConfig } from '@media/kernel';
 import { PeriodicJob } from '../jobs/periodic-job';
 import { EventBus } from './event-bus';
 import { OutboxMessage } from './outbox.entity';
@@ -21,6 +21,19 @@ const BATCH = 100;
 const CLAIM_SECONDS = 30;
 const PRUNE_EVERY_MS = 10 * 60_000;
 const PRUNE_BATCH = 5_000;
+
+/**
+ * Leases the next $1 pending rows (oldest first, none another relay holds) for $2 seconds:
+ * replicas share the work, each row taken by one (SKIP LOCKED).
+ */
+export const CLAIM_PENDING = `UPDATE outbox SET claimed_until = now() + make_interval(secs => $2)
+ WHERE id IN (
+   SELECT id FROM outbox
+    WHERE published_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
+    ORDER BY created_at, id
+    LIMIT $1
+    FOR UPDATE SKIP LOCKED)
+ RETURNING id, subject, payload, meta, created_at`;
 
 interface ClaimedRow {
   id: string;
@@ -91,26 +104,20 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
 
   /**
    * One batch of the relay. Rows are claimed in a
-   * short statement (a lease in `claimed_until`, taken with SKIP LOCKED so replicas share the
+   * short transaction (a lease in `claimed_until`, taken with SKIP LOCKED so replicas share the
    * work) and published with no transaction or row lock open: a slow or unreachable NATS never
    * holds database locks or a pooled connection in a transaction. A relay that dies mid-batch
    * leaves its claims to expire; the consumers' idempotency absorbs the rare double publish.
    */
   private async relayBatch(): Promise<number> {
     await this.pruneNow();
-    const rows: ClaimedRow[] = await this.dataSource
-      .query(
-        `UPDATE outbox SET claimed_until = now() + make_interval(secs => $2)
-        WHERE id IN (
-          SELECT id FROM outbox
-           WHERE published_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
-           ORDER BY created_at, id
-           LIMIT $1
-           FOR UPDATE SKIP LOCKED)
-        RETURNING id, subject, payload, meta, created_at`,
-        [BATCH, CLAIM_SECONDS],
-      )
-      .then((result: [ClaimedRow[], number]) => result[0]);
+    // The pending rows are read through outbox_pending_idx walked in order, never a bitmap scan:
+    // each row published leaves its pending version in that index until vacuum (INDEX_SCANS_ONLY).
+    const rows = await this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT ${INDEX_SCANS_ONLY}`);
+      const [claimed]: [ClaimedRow[], number] = await manager.query(CLAIM_PENDING, [BATCH, CLAIM_SECONDS]);
+      return claimed;
+    });
     rows.sort((a, b) => +new Date(a.created_at) - +new Date(b.created_at) || a.id.localeCompare(b.id));
     let published = 0;
     for (const row of rows) {

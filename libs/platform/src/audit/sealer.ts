@@ -2,26 +2,13 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { PlatformConfig } from '@media/core';
-import { InjectConfig, APP_NAME } from '@media/kernel';
+import { InjectConfig, APP_NAME, INDEX_SCANS_ONLY } from '@media/kernel';
 import { PeriodicJob } from '@media/messaging';
 import { auditEntryOf, type AuditEntry, type AuditEntryRow, entryHash, GENESIS_HASH } from '@media/core';
 import { AuditPublisher } from './publisher';
 
 /** Entries sealed per transaction at most. */
 const BATCH = 500;
-
-/**
- * How a pass's statements read `audit_entries`, set for its transaction only: through an index
- * walked in order, never a bitmap or a sequential scan. Each entry sealed leaves its unsealed
- * version behind in `audit_entries_unsealed_idx` until vacuum; a bitmap scan visits every one of
- * those again at every pass (17 ms a pass with 200,000 of them), where an index scan marks them
- * dead in the index the first time it meets them and steps over them after (0.5 ms), and
- * autovacuum comes only after a fifth of the table, so their number grows with the chain. Which
- * of the two PostgreSQL chose went by its estimates (under load, a bitmap scan and a sort; and
- * for the UPDATE, while the chain was small, a hash of the whole table for a pass's 500 ids at
- * most). docs/benchmarks.md, "The sealer's plans".
- */
-export const SEALING_PLANS = `set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`;
 
 /** The next unsealed entries (committed ones), oldest first, $1 at most. */
 export const UNSEALED_ENTRIES = `SELECT id, at, app, action, actor_type, actor_id, actor_name, resource_type, resource_id,
@@ -102,9 +89,12 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
     return this.dataSource.transaction(async (manager) => {
       // One replica at a time, by a lock held for this transaction only: one pooled connection
       // per pass (a session lock would hold a second one, and two jobs each holding one while
-      // waiting for another can starve a small pool).
+      // waiting for another can starve a small pool). The pass reads audit_entries only through
+      // indexes walked in order: each entry it seals leaves its unsealed version in
+      // audit_entries_unsealed_idx until vacuum, which a bitmap scan would visit at every pass
+      // (INDEX_SCANS_ONLY); and its UPDATE finds its ids by key, never by hashing the table.
       const [{ locked }]: { locked: boolean }[] = await manager.query(
-        `SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked, ${SEALING_PLANS}`,
+        `SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked, ${INDEX_SCANS_ONLY}`,
         [`audit-sealer:${this.app}`],
       );
       if (!locked) return [];
