@@ -24,7 +24,7 @@ import { startAssignmentStack } from './lib/assignment-stack.mjs';
 import { claimRun, createClaimers } from './lib/claims.mjs';
 import { monotonicMicros, selfTime } from './lib/cpu-profile.mjs';
 import { cpuMs } from './lib/cpu-time.mjs';
-import { startQueryCounter } from './lib/pg-query-counter.mjs';
+import { backgroundStatements, startQueryCounter } from './lib/pg-query-counter.mjs';
 import { assert, log, withClient } from './lib/seed-users.mjs';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -126,8 +126,9 @@ async function main() {
       assert(result.errors === 0 && result.non2xx === 0, `${result.errors} errors, ${result.non2xx} non-2xx`);
       const statements = counter.since(t0, t1);
       const n = result['2xx'];
-      const request = statements.filter((s) => !BACKGROUND.test(s.sql));
-      const background = statements.filter((s) => BACKGROUND.test(s.sql));
+      const relay = backgroundStatements(statements, (sql) => BACKGROUND.test(sql));
+      const request = statements.filter((s) => !relay.has(s));
+      const background = statements.filter((s) => relay.has(s));
       const floor = await runAutocannon({
         url: `${stack.urls.assignment}/assignment/health/live`,
         connections: CONNECTIONS,

@@ -7,11 +7,41 @@
  */
 import { createConnection, createServer } from 'node:net';
 
+/**
+ * The statements of `statements` that `isBackground` names, with the rest of each transaction
+ * one of them is in (its `START TRANSACTION`, `COMMIT` and the statements between, on the same
+ * connection): a worker's pass that runs in a transaction is background as a whole.
+ */
+export function backgroundStatements(statements, isBackground) {
+  const background = new Set();
+  const open = new Map(); // connection -> the statements of its open transaction
+  for (const statement of statements) {
+    const { connection, sql } = statement;
+    const transaction = open.get(connection);
+    if (/^\s*(START TRANSACTION|BEGIN)\b/i.test(sql)) {
+      open.set(connection, [statement]);
+      continue;
+    }
+    if (!transaction) {
+      if (isBackground(sql)) background.add(statement);
+      continue;
+    }
+    transaction.push(statement);
+    if (/^\s*(COMMIT|ROLLBACK)\b/i.test(sql)) {
+      open.delete(connection);
+      if (transaction.some((s) => isBackground(s.sql))) for (const s of transaction) background.add(s);
+    }
+  }
+  return background;
+}
+
 /** Starts the proxy on a free port; `url(real)` rewrites a database URL to go through it. */
 export async function startQueryCounter(target = { host: '127.0.0.1', port: 5432 }) {
   const statements = [];
   const sockets = new Set();
+  let connections = 0;
   const server = createServer((client) => {
+    const connection = ++connections;
     const upstream = createConnection(target);
     sockets.add(client).add(upstream);
     let buffer = Buffer.alloc(0);
@@ -42,12 +72,12 @@ export async function startQueryCounter(target = { host: '127.0.0.1', port: 5432
         const type = String.fromCharCode(buffer[0]);
         const message = buffer.subarray(0, length + 1);
         buffer = buffer.subarray(length + 1);
-        if (type === 'Q') statements.push({ at: performance.now(), sql: cstring(message, 5) });
+        if (type === 'Q') statements.push({ at: performance.now(), connection, sql: cstring(message, 5) });
         if (type === 'P') {
           const nameEnd = message.indexOf(0, 5);
           parsed = cstring(message, nameEnd + 1);
         }
-        if (type === 'E') statements.push({ at: performance.now(), sql: parsed });
+        if (type === 'E') statements.push({ at: performance.now(), connection, sql: parsed });
         out.push(message);
       }
       if (out.length > 0) upstream.write(Buffer.concat(out));

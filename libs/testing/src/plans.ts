@@ -25,3 +25,27 @@ export function rowsRead(node: PlanNode, relation: string): number {
   const children = (node.Plans as PlanNode[] | undefined) ?? [];
   return children.reduce((sum, child) => sum + rowsRead(child, relation), own);
 }
+
+/** Every node of a plan, the plan's own first. */
+export function planNodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...((plan.Plans as PlanNode[] | undefined) ?? []).flatMap(planNodes)];
+}
+
+/**
+ * How a plan reads `relation`, a line per node that does: its type, its index and the index's
+ * condition (`Index Scan using outbox_pkey where (id = s.id)`), so a test can tell a lookup by
+ * key from a walk through a whole index.
+ */
+export function readsOf(plan: PlanNode, relation: string): string[] {
+  return planNodes(plan)
+    .filter((node) => node['Relation Name'] === relation)
+    .map((node) =>
+      [
+        node['Node Type'],
+        node['Index Name'] && `using ${node['Index Name']}`,
+        node['Index Cond'] && `where ${node['Index Cond']}`,
+      ]
+        .filter(Boolean)
+        .join(' '),
+    );
+}
