@@ -17,7 +17,7 @@ import {
   type LeaseColumns,
 } from '@media/messaging';
 import { DrainHooks } from '@media/platform';
-import { InjectConfig } from '@media/kernel';
+import { INDEX_SCANS_ONLY, InjectConfig } from '@media/kernel';
 import type { DataSource } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
 import { FramesService } from '../realtime/frames.service';
@@ -65,8 +65,8 @@ export function emailMessageId(notificationId: string, domain: string): string {
  *
  * Websocket pushes (to the recipient only, on any replica) are taken and marked in one statement,
  * then pushed. Emails never hold a transaction across SMTP: a round claims a batch with a lease
- * (`email_claim`, `email_lease_until`; one statement, committed at once, SKIP LOCKED so replicas
- * take different rows), sends each outside any transaction with a stable `Message-ID`, then
+ * (`email_claim`, `email_lease_until`; a short transaction, committed at once, SKIP LOCKED so
+ * replicas take different rows), sends each outside any transaction with a stable `Message-ID`, then
  * marks each sent only while its claim is still this round's. A failed send keeps the email
  * pending, its lease pushed to the next attempt (doubling), up to MAX_ATTEMPTS. A send starts
  * only while enough of the lease is left to finish it, so no other replica sends the same email
@@ -141,10 +141,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   /**
    * Marks pending pushes sent and records their frames in one transaction (a message in a room
-   * of 1,000 makes 999), then pushes them in the order they were written.
+   * of 1,000 makes 999), then pushes them in the order they were written. The claim reads the
+   * pending rows through notifications_pending_idx walked in order, as the email claim does
+   * through notifications_email_due_idx: each row marked leaves its pending version in that index
+   * until vacuum, which a bitmap scan would visit at every round (INDEX_SCANS_ONLY; the statements
+   * after it in this transaction look rows up by key).
    */
   private async pushBatch(): Promise<number> {
     const { taken, frames } = await this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT ${INDEX_SCANS_ONLY}`);
       const [rows] = (await manager.query(
         `UPDATE notifications SET websocket_status = 'sent'
           WHERE id IN (SELECT id FROM notifications WHERE websocket_status = 'pending'
@@ -177,16 +182,20 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private async emailBatch(): Promise<number> {
     const claim = randomUUID();
     const leaseMs = this.config.mail.lease;
-    const [claimed] = (await this.dataSource.query(
-      `UPDATE notifications
-          SET email_claim = $1, email_lease_until = clock_timestamp() + $2 * interval '1 millisecond'
-        WHERE id IN (SELECT id FROM notifications
-                      WHERE email_status = 'pending'
-                        AND ${leaseFree(LEASE)}
-                      ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING id, recipient_id, title, body, priority, attempts`,
-      [claim, leaseMs, EMAIL_BATCH],
-    )) as [ClaimedEmail[], number];
+    const claimed = await this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT ${INDEX_SCANS_ONLY}`);
+      const [rows] = (await manager.query(
+        `UPDATE notifications
+            SET email_claim = $1, email_lease_until = clock_timestamp() + $2 * interval '1 millisecond'
+          WHERE id IN (SELECT id FROM notifications
+                        WHERE email_status = 'pending'
+                          AND ${leaseFree(LEASE)}
+                        ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+          RETURNING id, recipient_id, title, body, priority, attempts`,
+        [claim, leaseMs, EMAIL_BATCH],
+      )) as [ClaimedEmail[], number];
+      return rows;
+    });
     if (claimed.length === 0) return 0;
     // Emails held by quiet hours or waiting for a digest are set aside, their claim released.
     const sendable = await this.digests.sendable(claimed, claim);
