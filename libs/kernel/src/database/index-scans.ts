@@ -4,13 +4,14 @@
  * prices them so high that it reads a table through an index walked in order wherever one serves.
  *
  * For a worker's pass over a queue kept by a partial index on a state its own UPDATE changes (the
- * audit sealer's unsealed entries, the outbox's pending rows). Each row a pass handles leaves its
- * old version in that index until vacuum, and autovacuum comes only after a fifth of the table has
- * changed, so the longer the table, the more of them. A bitmap scan visits every one of them in
- * the table at every pass; an index scan marks each one dead in the index once no snapshot can
- * still see it (a long transaction, a replication slot or a standby's feedback holds that back)
- * and steps over it after. On the sealer's table, with 200,000 of them: 17 ms a pass against 0.5
- * ms (docs/benchmarks.md, "The sealer's plans"). PostgreSQL can choose the bitmap scan when it
- * expects fewer rows than the pass's LIMIT, as a queue that keeps up usually looks.
+ * audit sealer's unsealed entries, the outbox's pending rows, chat-notifications' pending pushes
+ * and emails). Each row a pass handles leaves its old version in that index until vacuum, and
+ * autovacuum comes only after a fifth of the table has changed, so the longer the table, the more
+ * of them. A bitmap scan visits every one of them in the table at every pass; an index scan marks
+ * each one dead in the index once no snapshot can still see it (a long transaction, a replication
+ * slot or a standby's feedback holds that back) and steps over it after. On the sealer's table,
+ * with 200,000 of them: 17 ms a pass against 0.5 ms (docs/benchmarks.md, "The sealer's plans").
+ * PostgreSQL can choose the bitmap scan when it expects fewer rows than the pass's LIMIT, as a
+ * queue that keeps up usually looks.
  */
 export const INDEX_SCANS_ONLY = `set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`;

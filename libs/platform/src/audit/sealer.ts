@@ -92,7 +92,8 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
       // waiting for another can starve a small pool). The pass reads audit_entries only through
       // indexes walked in order: each entry it seals leaves its unsealed version in
       // audit_entries_unsealed_idx until vacuum, which a bitmap scan would visit at every pass
-      // (INDEX_SCANS_ONLY); and its UPDATE finds its ids by key, never by hashing the table.
+      // (INDEX_SCANS_ONLY); and its UPDATE looks its ids up by key (a plan hashing the whole
+      // table was seen while the chain was small).
       const [{ locked }]: { locked: boolean }[] = await manager.query(
         `SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked, ${INDEX_SCANS_ONLY}`,
         [`audit-sealer:${this.app}`],
