@@ -72,6 +72,7 @@ const QUICK_ENV = {
   // The script's own quick sizes (60 s, a sample every 10 s, 5 websockets); nothing to add.
   'soak.mjs': {},
   'audit-verify.mjs': { ENTRIES: '100000' },
+  'queue-scans.mjs': { DEAD: '20000', PASSES: '2' },
 };
 
 function runScript(script, env) {

@@ -571,6 +571,29 @@ export const HEADLINES = {
       ),
     ],
   },
+  'queue-scans.mjs': {
+    file: 'queue-scans.json',
+    rows: (r) => {
+      const last = (queue, plan) => get(r, ['queues', queue, plan, 'ms_per_pass'])?.at(-1);
+      const versions = `${count(r.dead_versions)} old versions in its index`;
+      return [
+        row(
+          `audit sealer's pass, ${versions}, index scan in order (as it runs)`,
+          last('sealer', 'index'),
+          ' ms',
+          atMost(2, ' ms'),
+        ),
+        row(`audit sealer's pass, ${versions}, bitmap scan (before)`, last('sealer', 'bitmap'), ' ms'),
+        row(
+          `outbox relay's claim, ${versions}, index scan in order (as it runs)`,
+          last('relay', 'index'),
+          ' ms',
+          atMost(5, ' ms'),
+        ),
+        row(`outbox relay's claim, ${versions}, bitmap scan (before)`, last('relay', 'bitmap'), ' ms'),
+      ];
+    },
+  },
 };
 
 /** The Markdown table of every benchmark's figures, from the result files `read` returns. */

@@ -9,8 +9,8 @@
  * autovacuum comes only after a fifth of the table has changed, so the longer the table, the more
  * of them. A bitmap scan visits every one of them in the table at every pass; an index scan marks
  * each one dead in the index once no snapshot can still see it (a long transaction, a replication
- * slot or a standby's feedback holds that back) and steps over it after. On the sealer's table,
- * with 200,000 of them: 17 ms a pass against 0.5 ms (docs/benchmarks.md, "The sealer's plans").
+ * slot or a standby's feedback holds that back) and steps over it after. With 200,000 of them,
+ * 10 ms a pass against 0.65 ms for the sealer (bench/queue-scans.mjs).
  * PostgreSQL can choose the bitmap scan when it expects fewer rows than the pass's LIMIT, as a
  * queue that keeps up usually looks.
  */
