@@ -4,7 +4,7 @@
  * trigger that notes the planner settings it runs under. One in-process replica (./in-process.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { databaseUrl, eventually, queryDatabase } from '@media/testing';
+import { createPlanNotes, databaseUrl, eventually, queryDatabase } from '@media/testing';
 import { Harness } from './in-process';
 
 const h = new Harness();
@@ -14,16 +14,7 @@ beforeAll(async () => {
   await h.start();
   await h.boot();
   db = databaseUrl(h.database);
-  await queryDatabase(db, `CREATE TABLE noted_plans (pass text, bitmapscan text, seqscan text)`);
-  await queryDatabase(
-    db,
-    `CREATE FUNCTION note_plans() RETURNS trigger LANGUAGE plpgsql AS $$
-     BEGIN
-       INSERT INTO noted_plans
-       VALUES (TG_ARGV[0], current_setting('enable_bitmapscan'), current_setting('enable_seqscan'));
-       RETURN NULL;
-     END $$`,
-  );
+  await createPlanNotes(db);
   await queryDatabase(
     db,
     `CREATE TRIGGER note_push_claims AFTER UPDATE OF websocket_status ON notifications

@@ -7,23 +7,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ChatEvents } from '@media/contracts';
-import { eventually, queryDatabase } from '@media/testing';
+import { createPlanNotes, eventually, queryDatabase } from '@media/testing';
 import { bootFixture, type BootedFixture } from './fixture/boot';
 
 let fixture: BootedFixture;
 
 beforeAll(async () => {
   fixture = await bootFixture();
-  await queryDatabase(fixture.db, `CREATE TABLE noted_plans (pass text, bitmapscan text, seqscan text)`);
-  await queryDatabase(
-    fixture.db,
-    `CREATE FUNCTION note_plans() RETURNS trigger LANGUAGE plpgsql AS $$
-     BEGIN
-       INSERT INTO noted_plans
-       VALUES (TG_ARGV[0], current_setting('enable_bitmapscan'), current_setting('enable_seqscan'));
-       RETURN NULL;
-     END $$`,
-  );
+  await createPlanNotes(fixture.db);
 });
 
 afterAll(async () => {

@@ -1,4 +1,5 @@
 import type { Client } from 'pg';
+import { queryDatabase } from './databases';
 
 /** A node of a JSON query plan, as `EXPLAIN (FORMAT JSON)` answers it. */
 export type PlanNode = Record<string, unknown>;
@@ -48,4 +49,22 @@ export function readsOf(plan: PlanNode, relation: string): string[] {
         .filter(Boolean)
         .join(' '),
     );
+}
+
+/**
+ * A table `noted_plans (pass, bitmapscan, seqscan)` and a trigger function `note_plans(pass)`
+ * in the database at `url`: a row trigger calling it notes the planner settings the statement
+ * that fired it runs under, so a test can see a worker's settings from inside its own statement.
+ */
+export async function createPlanNotes(url: string): Promise<void> {
+  await queryDatabase(url, `CREATE TABLE noted_plans (pass text, bitmapscan text, seqscan text)`);
+  await queryDatabase(
+    url,
+    `CREATE FUNCTION note_plans() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       INSERT INTO noted_plans
+       VALUES (TG_ARGV[0], current_setting('enable_bitmapscan'), current_setting('enable_seqscan'));
+       RETURN NULL;
+     END $$`,
+  );
 }
