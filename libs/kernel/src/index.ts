@@ -7,7 +7,7 @@ export { InjectConfig } from './config/inject-config';
 export { APP_CONFIG, APP_NAME } from './config/tokens';
 export { changedRows } from './database/changed-rows';
 export { PreparedQuery } from './database/prepared';
-export { INDEX_SCANS_ONLY } from './database/index-scans';
+export { INDEX_SCANS_ONLY, inIndexScansTransaction } from './database/index-scans';
 export { uniqueViolation } from './database/errors';
 export { DatabaseAvailability } from './database/availability';
 

@@ -17,7 +17,7 @@ import {
   type LeaseColumns,
 } from '@media/messaging';
 import { DrainHooks } from '@media/platform';
-import { INDEX_SCANS_ONLY, InjectConfig } from '@media/kernel';
+import { inIndexScansTransaction, InjectConfig } from '@media/kernel';
 import type { DataSource } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
 import { FramesService } from '../realtime/frames.service';
@@ -148,8 +148,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
    * after it in this transaction look rows up by key).
    */
   private async pushBatch(): Promise<number> {
-    const { taken, frames } = await this.dataSource.transaction(async (manager) => {
-      await manager.query(`SELECT ${INDEX_SCANS_ONLY}`);
+    const { taken, frames } = await inIndexScansTransaction(this.dataSource, async (manager) => {
       const [rows] = (await manager.query(
         `UPDATE notifications SET websocket_status = 'sent'
           WHERE id IN (SELECT id FROM notifications WHERE websocket_status = 'pending'
@@ -182,8 +181,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private async emailBatch(): Promise<number> {
     const claim = randomUUID();
     const leaseMs = this.config.mail.lease;
-    const claimed = await this.dataSource.transaction(async (manager) => {
-      await manager.query(`SELECT ${INDEX_SCANS_ONLY}`);
+    const claimed = await inIndexScansTransaction(this.dataSource, async (manager) => {
       const [rows] = (await manager.query(
         `UPDATE notifications
             SET email_claim = $1, email_lease_until = clock_timestamp() + $2 * interval '1 millisecond'

@@ -1,3 +1,5 @@
+import type { DataSource, EntityManager } from 'typeorm';
+
 /**
  * Planner settings, as a `SELECT` list, for the rest of the transaction: bitmap and sequential
  * scans turned off (`set_config(..., true)` lasts until the transaction ends). PostgreSQL then
@@ -15,3 +17,14 @@
  * queue that keeps up usually looks.
  */
 export const INDEX_SCANS_ONLY = `set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`;
+
+/** Runs `work` in a transaction of `dataSource` whose statements read as INDEX_SCANS_ONLY says. */
+export function inIndexScansTransaction<T>(
+  dataSource: DataSource,
+  work: (manager: EntityManager) => Promise<T>,
+): Promise<T> {
+  return dataSource.transaction(async (manager) => {
+    await manager.query(`SELECT ${INDEX_SCANS_ONLY}`);
+    return work(manager);
+  });
+}

@@ -10,7 +10,7 @@ import type { EventEnvelope } from '@media/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
 import { currentContext, contextFrom, inSpan, SpanKind, traceparentOf } from '@media/core';
 import type { PlatformConfig } from '@media/core';
-import { INDEX_SCANS_ONLY, InjectConfig } from '@media/kernel';
+import { inIndexScansTransaction, InjectConfig } from '@media/kernel';
 import { PeriodicJob } from '../jobs/periodic-job';
 import { EventBus } from './event-bus';
 import { OutboxMessage } from './outbox.entity';
@@ -113,8 +113,7 @@ export class Outbox implements OnApplicationBootstrap, OnApplicationShutdown {
     await this.pruneNow();
     // The pending rows are read through outbox_pending_idx walked in order, never a bitmap scan:
     // each row published leaves its pending version in that index until vacuum (INDEX_SCANS_ONLY).
-    const rows = await this.dataSource.transaction(async (manager) => {
-      await manager.query(`SELECT ${INDEX_SCANS_ONLY}`);
+    const rows = await inIndexScansTransaction(this.dataSource, async (manager) => {
       const [claimed]: [ClaimedRow[], number] = await manager.query(CLAIM_PENDING, [BATCH, CLAIM_SECONDS]);
       return claimed;
     });
