@@ -17,10 +17,19 @@
  * The bitmap plan goes first: after the index scan marked the dead versions, a bitmap scan steps
  * over them too.
  *
+ * Then chat-notifications' webhook worker's claim (`webhook_messages_due_idx`), over DEAD messages
+ * delivered (leased, then marked: two old versions each in that index) and WEBHOOK_LIVE due, on
+ * ENDPOINTS endpoints, a table too small for autovacuum ever to analyze it. Its plan walks that
+ * index in order by itself (per endpoint, LIMIT); what the settings change is JIT compilation:
+ *   - `jit`: PostgreSQL's default (`jit = on`), as the worker ran before, a plan priced over
+ *     `jit_above_cost` compiled at every round;
+ *   - `no-jit`: as every app's sessions now run (`-c jit=off`, libs/platform/src/database/database.ts).
+ *
  *   npm run build --silent && node bench/queue-scans.mjs
  *
- * Env: BENCH_DATABASE_URL (admin connection; a database of its own, dropped after unless
- * KEEP_DB=1), DEAD (200,000), LIVE (300), PASSES (3). Writes bench/results/queue-scans.json.
+ * Env: BENCH_DATABASE_URL (admin connection; a database of each app's own, dropped after unless
+ * KEEP_DB=1), DEAD (200,000), LIVE (300), WEBHOOK_LIVE (5: a queue that keeps up), ENDPOINTS (3),
+ * PASSES (3). Writes bench/results/queue-scans.json.
  */
 import { createRequire } from 'node:module';
 import { explain, executionMs } from './lib/app-server.mjs';
@@ -39,18 +48,26 @@ const require = createRequire(import.meta.url);
 const { INDEX_SCANS_ONLY } = require(dist('libs/kernel/src/database/index-scans.js'));
 const { UNSEALED_ENTRIES } = require(dist('libs/platform/src/audit/sealer.js'));
 const { CLAIM_PENDING } = require(dist('libs/messaging/src/outbox/outbox.js'));
+const { CLAIM_DUE, ENDPOINT_CONCURRENCY, FAILING_ENDPOINT_CONCURRENCY } = require(
+  dist('apps/chat-notifications/src/webhooks/webhooks.worker.js'),
+);
 
 const DEAD = Number(process.env.DEAD ?? 200_000);
 const LIVE = Number(process.env.LIVE ?? 300);
+const WEBHOOK_LIVE = Number(process.env.WEBHOOK_LIVE ?? 5);
+const ENDPOINTS = Number(process.env.ENDPOINTS ?? 3);
 const PASSES = Number(process.env.PASSES ?? 3);
 
-const PLANS = {
-  bitmap: `set_config('enable_indexscan', 'off', true)`,
-  index: INDEX_SCANS_ONLY,
+/** The sealer's and the relay's plans: the settings each pass runs under, and how it reads the index. */
+const SCANS = {
+  bitmap: { settings: `set_config('enable_indexscan', 'off', true)`, scan: 'Bitmap Index Scan on' },
+  index: { settings: INDEX_SCANS_ONLY, scan: 'Index Scan using' },
 };
 
 const QUEUES = {
   sealer: {
+    app: 'payment',
+    plans: SCANS,
     table: 'audit_entries',
     index: 'audit_entries_unsealed_idx',
     pass: [UNSEALED_ENTRIES, [500]],
@@ -72,6 +89,8 @@ const QUEUES = {
     },
   },
   relay: {
+    app: 'payment',
+    plans: SCANS,
     table: 'outbox',
     index: 'outbox_pending_idx',
     pass: [CLAIM_PENDING, [100, 30]],
@@ -89,19 +108,79 @@ const QUEUES = {
       );
     },
   },
+  webhooks: {
+    app: 'chat-notifications',
+    plans: {
+      jit: { settings: `set_config('jit', 'on', true)`, scan: 'Index Scan using' },
+      'no-jit': { settings: `set_config('jit', 'off', true)`, scan: 'Index Scan using' },
+    },
+    table: 'webhook_messages',
+    index: 'webhook_messages_due_idx',
+    // An idle replica's round: a lease of a minute, all of its room free.
+    pass: [
+      CLAIM_DUE,
+      [
+        '00000000-0000-4000-8000-000000000000',
+        60_000,
+        ENDPOINT_CONCURRENCY,
+        1024,
+        FAILING_ENDPOINT_CONCURRENCY,
+      ],
+    ],
+    seed: async (db) => {
+      await db.query(
+        `INSERT INTO webhook_endpoints (id, url, event_types, secret_sealed)
+         SELECT gen_random_uuid(), 'https://receiver.test/' || g, '{}', 'sealed' FROM generate_series(1, $1::int) AS g`,
+        [ENDPOINTS],
+      );
+      await db.query(
+        `INSERT INTO webhook_events (id, type, occurred_at, body)
+         SELECT gen_random_uuid(), 'chat.message.created', now(), '{}' FROM generate_series(1, $1::int) AS g`,
+        [DEAD + WEBHOOK_LIVE],
+      );
+      await db.query(
+        `INSERT INTO webhook_messages (endpoint_id, event_id, type, next_attempt_at, created_at)
+         SELECT e.id, ev.id, 'chat.message.created', at, at
+           FROM (SELECT id, row_number() OVER () AS n FROM webhook_events) AS ev
+           JOIN (SELECT id, row_number() OVER () - 1 AS k FROM webhook_endpoints) AS e ON e.k = ev.n % $1
+           CROSS JOIN LATERAL (SELECT now() - interval '1 day' + ev.n * interval '1 ms' AS at) AS t`,
+        [ENDPOINTS],
+      );
+      // Delivered as the worker delivers: leased (a new version, still due), then marked.
+      const delivered = `SELECT id FROM webhook_messages ORDER BY next_attempt_at LIMIT ${DEAD}`;
+      await db.query(
+        `UPDATE webhook_messages SET lease_owner = gen_random_uuid(), lease_until = now() WHERE id IN (${delivered})`,
+      );
+      await db.query(
+        `UPDATE webhook_messages
+            SET status = 'delivered', attempts = 1, next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL
+          WHERE id IN (${delivered})`,
+      );
+    },
+  },
 };
 
-const database = benchDatabase('bench_queue_scans');
+/** A database of each app the queues are in, `name` → { create, drop, url }. */
+const databases = new Map(
+  [...new Set(Object.values(QUEUES).map((queue) => queue.app))].map((app) => [
+    app,
+    benchDatabase(`bench_queue_scans_${app.replace(/-/g, '_')}`),
+  ]),
+);
 
-/** One pass under `plan`, rolled back: how it read the queue's index, execution ms and buffers read. */
+/**
+ * One pass under `plan`, rolled back: how it read the queue's index, execution ms (JIT's included),
+ * buffers read and JIT's ms (0 when the statement was not compiled).
+ */
 async function pass(db, queue, plan) {
   await db.query('BEGIN');
   try {
-    await db.query(`SELECT ${PLANS[plan]}`);
+    await db.query(`SELECT ${queue.plans[plan].settings}`);
     const lines = await explain(db, ...queue.pass);
     const buffers = lines.find((line) => /Buffers: shared/.test(line));
     return {
       ms: executionMs(lines),
+      jit_ms: Number(/Timing: .*Total ([\d.]+) ms/.exec(lines.join('\n'))?.[1] ?? 0),
       buffers:
         Number(/hit=(\d+)/.exec(buffers ?? '')?.[1] ?? 0) +
         Number(/read=(\d+)/.exec(buffers ?? '')?.[1] ?? 0),
@@ -115,49 +194,53 @@ async function pass(db, queue, plan) {
   }
 }
 
+/** Seeds `queue`'s table in `db` and measures each of its plans. */
+async function measure(db, name, queue) {
+  await db.query(`ALTER TABLE ${queue.table} SET (autovacuum_enabled = off)`);
+  await queue.seed(db);
+  await db.query(`ANALYZE ${queue.table}`);
+  const plans = {};
+  for (const [plan, { scan: read }] of Object.entries(queue.plans)) {
+    const passes = [];
+    for (let i = 0; i < PASSES; i++) passes.push(await pass(db, queue, plan));
+    const scan = `${read} ${queue.index}`;
+    assert(
+      passes.every((p) => p.scan?.startsWith(scan)), // the table may carry an alias after it
+      `${name}, ${plan}: ${passes.map((p) => p.scan).join('; ')}, not ${scan}`,
+    );
+    plans[plan] = {
+      ms_per_pass: passes.map((p) => p.ms),
+      jit_ms_per_pass: passes.map((p) => p.jit_ms),
+      buffers_per_pass: passes.map((p) => p.buffers),
+    };
+    log(
+      `${name}, ${plan}: ${passes.map((p) => `${p.ms} ms (JIT ${p.jit_ms} ms, ${p.buffers} buffers)`).join(', ')}`,
+    );
+  }
+  return { table: queue.table, index: queue.index, ...plans };
+}
+
 async function main() {
-  await database.create();
   try {
-    await applySchema('payment', database.url);
-    const report = await withClient(database.url, async (db) => {
-      const queues = {};
-      for (const [name, queue] of Object.entries(QUEUES)) {
-        await db.query(`ALTER TABLE ${queue.table} SET (autovacuum_enabled = off)`);
-        await queue.seed(db);
-        await db.query(`ANALYZE ${queue.table}`);
-        const plans = {};
-        for (const plan of Object.keys(PLANS)) {
-          const passes = [];
-          for (let i = 0; i < PASSES; i++) passes.push(await pass(db, queue, plan));
-          const scan =
-            plan === 'bitmap'
-              ? `Bitmap Index Scan on ${queue.index}`
-              : `Index Scan using ${queue.index} on ${queue.table}`;
-          assert(
-            passes.every((p) => p.scan?.startsWith(scan)), // the table may carry an alias after it
-            `${name}, ${plan}: ${passes.map((p) => p.scan).join('; ')}, not ${scan}`,
-          );
-          plans[plan] = {
-            ms_per_pass: passes.map((p) => p.ms),
-            buffers_per_pass: passes.map((p) => p.buffers),
-          };
-          log(`${name}, ${plan}: ${passes.map((p) => `${p.ms} ms (${p.buffers} buffers)`).join(', ')}`);
-        }
-        queues[name] = { table: queue.table, index: queue.index, ...plans };
-      }
-      return {
-        benchmark: 'queue-scans',
-        measured_at: new Date().toISOString(),
-        machine: await machine(db),
-        dead_versions: DEAD,
-        waiting_rows: LIVE,
-        passes: PASSES,
-        queues,
-      };
+    for (const [app, database] of databases) {
+      await database.create();
+      await applySchema(app, database.url);
+    }
+    const queues = {};
+    for (const [name, queue] of Object.entries(QUEUES))
+      queues[name] = await withClient(databases.get(queue.app).url, (db) => measure(db, name, queue));
+    await writeResult('queue-scans.json', {
+      benchmark: 'queue-scans',
+      measured_at: new Date().toISOString(),
+      machine: await withClient(databases.get('payment').url, machine),
+      dead_versions: DEAD,
+      waiting_rows: LIVE,
+      webhooks: { endpoints: ENDPOINTS, waiting_rows: WEBHOOK_LIVE },
+      passes: PASSES,
+      queues,
     });
-    await writeResult('queue-scans.json', report);
   } finally {
-    await database.drop();
+    for (const database of databases.values()) await database.drop();
   }
 }
 

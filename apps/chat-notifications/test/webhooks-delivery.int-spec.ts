@@ -6,7 +6,7 @@
  * secrets during the overlap, then with the new one only.
  */
 import { randomUUID } from 'node:crypto';
-import { eventually } from '@media/testing';
+import { createPlanNotes, databaseUrl, eventually } from '@media/testing';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { Webhook as SvixWebhook } from 'svix';
 import { WebhookRetentionService } from '../src/webhooks/webhook-retention.service';
@@ -297,5 +297,26 @@ describe('webhook event retention', () => {
       [id],
     );
     expect(messages).toEqual([{ event_id: pending }]);
+  });
+
+  it("claims with bitmap and sequential scans off, seen from inside the claim's own statement", async () => {
+    // The plan itself: ./webhooks-plans.int-spec.ts.
+    await createPlanNotes(databaseUrl(h.database));
+    await h.query(
+      `CREATE TRIGGER note_webhook_claims AFTER UPDATE OF lease_owner ON webhook_messages
+         FOR EACH ROW WHEN (NEW.lease_owner IS NOT NULL) EXECUTE FUNCTION note_plans('claim')`,
+    );
+    const r = await receiver();
+    await h.endpoint(r.url, ['assignment.task.claimed']);
+    await h.publish('assignment.task.claimed', claimed());
+    const noted = await eventually(
+      () =>
+        h.query<{ bitmapscan: string; seqscan: string }>(
+          `SELECT DISTINCT bitmapscan, seqscan FROM noted_plans`,
+        ),
+      (rows) => rows.length > 0,
+      { timeoutMs: 15_000, orThrow: 'a noted webhook claim' },
+    );
+    expect(noted).toEqual([{ bitmapscan: 'off', seqscan: 'off' }]);
   });
 });

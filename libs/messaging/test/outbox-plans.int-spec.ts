@@ -65,3 +65,24 @@ it('claims the oldest pending rows through the pending index walked in order, wh
     await db.query('ROLLBACK');
   }
 });
+
+it('does not compile a statement that must still scan a table whole, priced high by the settings (JIT)', async () => {
+  // No index of outbox serves a filter on its subject: with sequential scans off, the one plan
+  // left is priced at 10^10, far over jit_above_cost, and PostgreSQL would compile it every time.
+  const jitOf = async (settings: string) => {
+    await db.query('BEGIN');
+    try {
+      await db.query(`SELECT ${settings}`);
+      const { rows } = await db.query<{ 'QUERY PLAN': { JIT?: { Functions: number } }[] }>(
+        `EXPLAIN (FORMAT JSON) SELECT id FROM outbox WHERE subject = 'thing.happened'`,
+      );
+      return rows[0]['QUERY PLAN'][0].JIT;
+    } finally {
+      await db.query('ROLLBACK');
+    }
+  };
+  expect(await jitOf(`set_config('enable_seqscan', 'off', true)`)).toMatchObject({
+    Functions: expect.any(Number),
+  });
+  expect(await jitOf(INDEX_SCANS_ONLY)).toBeUndefined();
+});

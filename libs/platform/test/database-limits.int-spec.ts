@@ -1,7 +1,7 @@
 /**
  * The database limits every app gets from its configuration: pool size, how long a pooled
  * connection may stay idle, statement timeout and idle-in-transaction timeout, applied to every
- * session of the app's pool.
+ * session of the app's pool, and JIT compilation turned off.
  */
 import type { EventEmitter } from 'node:events';
 import { once } from 'node:events';
@@ -30,6 +30,10 @@ it('sets statement_timeout and idle_in_transaction_session_timeout on the sessio
   expect(await dataSource.query(`SHOW idle_in_transaction_session_timeout`)).toEqual([
     { idle_in_transaction_session_timeout: '2s' },
   ]);
+});
+
+it('turns JIT compilation off on the sessions of the pool', async () => {
+  expect(await dataSource.query(`SHOW jit`)).toEqual([{ jit: 'off' }]);
 });
 
 it('cancels a statement running past DB_STATEMENT_TIMEOUT, and lets one just under it finish', async () => {

@@ -15,7 +15,7 @@ import {
   type ClaimRound,
   type LeaseColumns,
 } from '@media/messaging';
-import { InjectConfig } from '@media/kernel';
+import { inIndexScansTransaction, InjectConfig } from '@media/kernel';
 import { Agent, request } from 'undici';
 import type { DataSource } from 'typeorm';
 import type { ChatNotificationsConfig } from '../config';
@@ -42,6 +42,40 @@ const REPLICA_CONCURRENCY = 1024;
 const RESPONSE_KEPT = 1024;
 /** A lease outlives the send it covers (WEBHOOK_TIMEOUT) by as much again plus this, to record it. */
 const LEASE_MARGIN_MS = 5_000;
+
+/**
+ * A round's claim ($1 the replica, $2 the lease in ms, $3 an endpoint's share, $4 the replica's
+ * room, $5 a failing endpoint's share): for each enabled endpoint, its due messages whose lease is
+ * free, oldest due first, as many as its share leaves beside the leases still running; leased to
+ * the replica and returned with what their sends need.
+ */
+export const CLAIM_DUE = `WITH picked AS (
+     SELECT c.id FROM webhook_endpoints e
+     CROSS JOIN LATERAL (
+       SELECT x.id FROM webhook_messages x
+        WHERE x.endpoint_id = e.id AND x.status = 'pending' AND x.next_attempt_at <= clock_timestamp()
+          AND ${leaseFree(LEASE, 'x')}
+        ORDER BY x.next_attempt_at, x.created_at
+        LIMIT GREATEST(0, CASE WHEN e.failing_since IS NULL THEN $3::int ELSE $5::int END
+                          - (SELECT count(*) FROM webhook_messages b
+                                 WHERE b.endpoint_id = e.id AND b.lease_until >= clock_timestamp()))
+        FOR UPDATE SKIP LOCKED
+     ) c
+     WHERE NOT e.disabled
+     LIMIT $4
+   ), leased AS (
+     UPDATE webhook_messages m
+        SET lease_owner = $1, lease_until = clock_timestamp() + $2 * interval '1 millisecond'
+       FROM picked WHERE m.id = picked.id
+     RETURNING m.id, m.endpoint_id, m.event_id, m.cycle_attempts
+   )
+   SELECT l.id, l.endpoint_id, l.event_id, l.cycle_attempts, e.url, e.secret_sealed,
+          CASE WHEN e.previous_secret_until > clock_timestamp() THEN e.previous_secret_sealed END
+            AS previous_secret_sealed,
+          ev.body
+     FROM leased l
+     JOIN webhook_endpoints e ON e.id = l.endpoint_id
+     JOIN webhook_events ev ON ev.id = l.event_id`;
 
 /** One claimed message with what its send needs. */
 interface Claimed {
@@ -70,15 +104,15 @@ interface Recorded {
 }
 
 /**
- * Delivers webhook messages (docs/api/webhooks.md). A round claims due messages with a lease
- * (one statement, committed at once, `FOR UPDATE SKIP LOCKED`, so replicas take different rows),
- * at most ENDPOINT_CONCURRENCY in flight per endpoint across the replicas (FAILING_ENDPOINT_CONCURRENCY
- * while it fails), so a slow or failing endpoint only ever holds its own share; each send runs
- * outside any transaction and its attempt is recorded (in a batch, see `records`) only while the
- * lease is still this replica's. A replica that dies leaves
- * its leases to expire; another one then sends those messages again (at least once, with the
- * same `webhook-id`). A send starts right after its claim, with the lease longer than
- * WEBHOOK_TIMEOUT, so two replicas never send the same attempt.
+ * Delivers webhook messages (docs/api/webhooks.md). A round claims due messages with a lease (one
+ * statement, in a short transaction committed at once, `FOR UPDATE SKIP LOCKED`, so replicas take
+ * different rows), at most ENDPOINT_CONCURRENCY in flight per endpoint across the replicas
+ * (FAILING_ENDPOINT_CONCURRENCY while it fails), so a slow or failing endpoint only ever holds its
+ * own share; each send runs outside any transaction and its attempt is recorded (in a batch, see
+ * `records`) only while the lease is still this replica's. A replica that dies leaves its leases
+ * to expire; another one then sends those messages again (at least once, with the same
+ * `webhook-id`). A send starts right after its claim, with the lease longer than WEBHOOK_TIMEOUT,
+ * so two replicas never send the same attempt.
  */
 @Injectable()
 export class WebhooksWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -146,36 +180,19 @@ export class WebhooksWorker implements OnApplicationBootstrap, OnApplicationShut
     const room = REPLICA_CONCURRENCY - this.inFlight.size;
     if (this.stopped || room <= 0) return { claimed: 0, full: false };
     const lease = 2 * this.config.webhooks.timeout + LEASE_MARGIN_MS;
-    const claimed = (await this.dataSource.query(
-      `WITH picked AS (
-         SELECT c.id FROM webhook_endpoints e
-         CROSS JOIN LATERAL (
-           SELECT x.id FROM webhook_messages x
-            WHERE x.endpoint_id = e.id AND x.status = 'pending' AND x.next_attempt_at <= clock_timestamp()
-              AND ${leaseFree(LEASE, 'x')}
-            ORDER BY x.next_attempt_at, x.created_at
-            LIMIT GREATEST(0, CASE WHEN e.failing_since IS NULL THEN $3::int ELSE $5::int END
-                              - (SELECT count(*) FROM webhook_messages b
-                                     WHERE b.endpoint_id = e.id AND b.lease_until >= clock_timestamp()))
-            FOR UPDATE SKIP LOCKED
-         ) c
-         WHERE NOT e.disabled
-         LIMIT $4
-       ), leased AS (
-         UPDATE webhook_messages m
-            SET lease_owner = $1, lease_until = clock_timestamp() + $2 * interval '1 millisecond'
-           FROM picked WHERE m.id = picked.id
-         RETURNING m.id, m.endpoint_id, m.event_id, m.cycle_attempts
-       )
-       SELECT l.id, l.endpoint_id, l.event_id, l.cycle_attempts, e.url, e.secret_sealed,
-              CASE WHEN e.previous_secret_until > clock_timestamp() THEN e.previous_secret_sealed END
-                AS previous_secret_sealed,
-              ev.body
-         FROM leased l
-         JOIN webhook_endpoints e ON e.id = l.endpoint_id
-         JOIN webhook_events ev ON ev.id = l.event_id`,
-      [this.owner, lease, ENDPOINT_CONCURRENCY, room, FAILING_ENDPOINT_CONCURRENCY],
-    )) as Claimed[];
+    // Through webhook_messages_due_idx walked in order (INDEX_SCANS_ONLY): each message sent
+    // leaves two old versions in it until vacuum (leased, then marked).
+    const claimed = await inIndexScansTransaction(
+      this.dataSource,
+      (manager) =>
+        manager.query(CLAIM_DUE, [
+          this.owner,
+          lease,
+          ENDPOINT_CONCURRENCY,
+          room,
+          FAILING_ENDPOINT_CONCURRENCY,
+        ]) as Promise<Claimed[]>,
+    );
     for (const message of claimed) void this.deliver(message);
     return { claimed: claimed.length, full: claimed.length === room };
   }

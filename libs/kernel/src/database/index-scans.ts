@@ -4,6 +4,10 @@ import type { DataSource, EntityManager } from 'typeorm';
  * Planner settings, as a `SELECT` list, for the rest of the transaction: bitmap and sequential
  * scans turned off (`set_config(..., true)` lasts until the transaction ends). PostgreSQL then
  * prices them so high that it reads a table through an index walked in order wherever one serves.
+ * JIT is turned off with them: a plan that still needs a sequential scan (a table no index of
+ * which serves the statement) carries that price, 10^10, far over `jit_above_cost`, and would be
+ * compiled at every pass (550 ms for the webhook worker's claim, whose endpoints are read whole;
+ * docs/operations/background-work.md). A queue's pass is a short statement that JIT never pays for.
  *
  * For a worker's pass over a queue kept by a partial index on a state its own UPDATE changes (the
  * audit sealer's unsealed entries, the outbox's pending rows, chat-notifications' pending pushes
@@ -16,7 +20,11 @@ import type { DataSource, EntityManager } from 'typeorm';
  * PostgreSQL can choose the bitmap scan when it expects fewer rows than the pass's LIMIT, as a
  * queue that keeps up usually looks.
  */
-export const INDEX_SCANS_ONLY = `set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`;
+export const INDEX_SCANS_ONLY = [
+  `set_config('enable_bitmapscan', 'off', true)`,
+  `set_config('enable_seqscan', 'off', true)`,
+  `set_config('jit', 'off', true)`,
+].join(', ');
 
 /** Runs `work` in a transaction of `dataSource` whose statements read as INDEX_SCANS_ONLY says. */
 export function inIndexScansTransaction<T>(

@@ -31,7 +31,12 @@ export interface DatabaseParts {
  * session gets `statement_timeout` and `idle_in_transaction_session_timeout`, so a runaway query
  * or a transaction left open cannot hold a connection and its locks for ever; the migrations'
  * data source (named `<app>-migrations` by startApp) runs without the statement timeout, since an
- * index build on a large table may legitimately take long.
+ * index build on a large table may legitimately take long. JIT compilation is off for every
+ * session: PostgreSQL compiles any statement whose estimated cost is over `jit_above_cost`, at
+ * every execution, and an estimate can be far off (an endpoints table too small for autovacuum to
+ * ever analyze it is priced at 150 rows): the webhook worker's idle claim, once 200,000 delivered
+ * messages lay in its index, was compiled at every round, 38 ms a round against 5 without JIT
+ * (bench/queue-scans.mjs). The apps' statements are short ones, which compiling never pays for.
  */
 export function databaseOptions(
   app: string,
@@ -77,6 +82,7 @@ export function databaseOptions(
       idleTimeoutMillis: database.poolIdleTimeout ?? 30_000,
       statement_timeout: statementTimeout,
       idle_in_transaction_session_timeout: database.idleInTransactionTimeout ?? 60_000,
+      options: '-c jit=off',
     },
   };
 }
