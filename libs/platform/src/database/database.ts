@@ -35,8 +35,9 @@ export interface DatabaseParts {
  * session: PostgreSQL compiles any statement whose estimated cost is over `jit_above_cost`, at
  * every execution, and an estimate can be far off (an endpoints table too small for autovacuum to
  * ever analyze it is priced at 150 rows): the webhook worker's idle claim, once 200,000 delivered
- * messages lay in its index, was compiled at every round, 38 ms a round against 5 without JIT
- * (bench/queue-scans.mjs). The apps' statements are short ones, which compiling never pays for.
+ * messages lay in its index, was compiled at every round, 35 ms a round against 4 without JIT
+ * (bench/queue-scans.mjs). The apps' statements are held to tens of milliseconds, less than a
+ * compilation costs.
  */
 export function databaseOptions(
   app: string,
