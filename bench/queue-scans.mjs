@@ -17,18 +17,24 @@
  * The bitmap plan goes first: after the index scan marked the dead versions, a bitmap scan steps
  * over them too.
  *
+ * Then chat-notifications' push claim beside an email backlog: DEAD notifications pushed long ago
+ * whose emails are still pending (the mail server down) and LIVE newer ones waiting to be pushed,
+ * by the index it read `before` (`notifications_pending_idx`, pushes or emails pending: it walks
+ * past the whole backlog, live rows) and the one it reads `now` (`notifications_push_pending_idx`,
+ * PushPendingIndex1765300000100); each pass drops the other index in its transaction, rolled back.
+ *
  * Then chat-notifications' webhook worker's claim (`webhook_messages_due_idx`), over DEAD messages
  * delivered (leased, then marked: two old versions each in that index) and WEBHOOK_LIVE due, on
- * ENDPOINTS endpoints, a table too small for autovacuum ever to analyze it. Its plan walks that
- * index in order by itself (per endpoint, LIMIT); what the settings change is JIT compilation:
- *   - `jit`: PostgreSQL's default (`jit = on`), as the worker ran before, a plan priced over
- *     `jit_above_cost` compiled at every round;
- *   - `no-jit`: as every app's sessions now run (`-c jit=off`, libs/platform/src/database/database.ts).
+ * ENDPOINTS endpoints, a table too small for autovacuum ever to analyze it:
+ *   - `before`: PostgreSQL's defaults (`jit = on`), as the worker ran before: its plan walked that
+ *     index in order by itself, and was priced over `jit_above_cost` and compiled at every round;
+ *   - `now`: as it runs now, INDEX_SCANS_ONLY (the same walk pinned, JIT off; every app's sessions
+ *     also run with `-c jit=off`, libs/platform/src/database/database.ts).
  *
  *   npm run build --silent && node bench/queue-scans.mjs
  *
  * Env: BENCH_DATABASE_URL (admin connection; a database of each app's own, dropped after unless
- * KEEP_DB=1), DEAD (200,000), LIVE (300), WEBHOOK_LIVE (5: a queue that keeps up), ENDPOINTS (3),
+ * KEEP_DB=1), DEAD (200,000), LIVE (300), WEBHOOK_LIVE (50: a queue that keeps up), ENDPOINTS (3),
  * PASSES (3). Writes bench/results/queue-scans.json.
  */
 import { createRequire } from 'node:module';
@@ -48,13 +54,14 @@ const require = createRequire(import.meta.url);
 const { INDEX_SCANS_ONLY } = require(dist('libs/kernel/src/database/index-scans.js'));
 const { UNSEALED_ENTRIES } = require(dist('libs/platform/src/audit/sealer.js'));
 const { CLAIM_PENDING } = require(dist('libs/messaging/src/outbox/outbox.js'));
+const { CLAIM_PUSHES } = require(dist('apps/chat-notifications/src/notifications/delivery.worker.js'));
 const { CLAIM_DUE, ENDPOINT_CONCURRENCY, FAILING_ENDPOINT_CONCURRENCY } = require(
   dist('apps/chat-notifications/src/webhooks/webhooks.worker.js'),
 );
 
 const DEAD = Number(process.env.DEAD ?? 200_000);
 const LIVE = Number(process.env.LIVE ?? 300);
-const WEBHOOK_LIVE = Number(process.env.WEBHOOK_LIVE ?? 5);
+const WEBHOOK_LIVE = Number(process.env.WEBHOOK_LIVE ?? 50);
 const ENDPOINTS = Number(process.env.ENDPOINTS ?? 3);
 const PASSES = Number(process.env.PASSES ?? 3);
 
@@ -108,15 +115,49 @@ const QUEUES = {
       );
     },
   },
+  pushes: {
+    app: 'chat-notifications',
+    plans: {
+      before: {
+        settings: INDEX_SCANS_ONLY,
+        apart: 'notifications_push_pending_idx',
+        index: 'notifications_pending_idx',
+        scan: 'Index Scan using',
+      },
+      now: {
+        settings: INDEX_SCANS_ONLY,
+        apart: 'notifications_pending_idx',
+        index: 'notifications_push_pending_idx',
+        scan: 'Index Scan using',
+      },
+    },
+    table: 'notifications',
+    pass: [CLAIM_PUSHES, [100]],
+    seed: async (db) => {
+      // The index the claim read before (PushPendingIndex1765300000100 replaced it), beside its own.
+      await db.query(
+        `CREATE INDEX notifications_pending_idx ON notifications (created_at)
+          WHERE websocket_status = 'pending' OR email_status = 'pending'`,
+      );
+      // An email backlog (the mail server down): pushed long ago, their emails still pending.
+      await db.query(
+        `INSERT INTO notifications (recipient_id, notification_type, title, websocket_status, email_status, created_at)
+         SELECT gen_random_uuid(), 'custom', 'Hello', CASE WHEN g <= $1::int THEN 'sent' ELSE 'pending' END,
+                CASE WHEN g <= $1::int THEN 'pending' ELSE 'skipped' END, now() - interval '1 day' + g * interval '1 ms'
+           FROM generate_series(1, $1::int + $2::int) AS g`,
+        [DEAD, LIVE],
+      );
+    },
+  },
   webhooks: {
     app: 'chat-notifications',
     plans: {
-      jit: { settings: `set_config('jit', 'on', true)`, scan: 'Index Scan using' },
-      'no-jit': { settings: `set_config('jit', 'off', true)`, scan: 'Index Scan using' },
+      before: { settings: `set_config('jit', 'on', true)`, scan: 'Index Scan using' },
+      now: { settings: INDEX_SCANS_ONLY, scan: 'Index Scan using' },
     },
     table: 'webhook_messages',
     index: 'webhook_messages_due_idx',
-    // An idle replica's round: a lease of a minute, all of its room free.
+    // A replica's round with all of its room free, a lease of a minute.
     pass: [
       CLAIM_DUE,
       [
@@ -175,7 +216,9 @@ const databases = new Map(
 async function pass(db, queue, plan) {
   await db.query('BEGIN');
   try {
-    await db.query(`SELECT ${queue.plans[plan].settings}`);
+    const { settings, apart, index = queue.index } = queue.plans[plan];
+    if (apart) await db.query(`DROP INDEX ${apart}`); // rolled back with the pass
+    await db.query(`SELECT ${settings}`);
     const lines = await explain(db, ...queue.pass);
     const buffers = lines.find((line) => /Buffers: shared/.test(line));
     return {
@@ -185,7 +228,7 @@ async function pass(db, queue, plan) {
         Number(/hit=(\d+)/.exec(buffers ?? '')?.[1] ?? 0) +
         Number(/read=(\d+)/.exec(buffers ?? '')?.[1] ?? 0),
       scan: lines
-        .find((line) => line.includes(queue.index))
+        .find((line) => line.includes(index))
         ?.replace(/^[\s>-]+/, '')
         .replace(/\s+\(.*$/, ''),
     };
@@ -200,15 +243,16 @@ async function measure(db, name, queue) {
   await queue.seed(db);
   await db.query(`ANALYZE ${queue.table}`);
   const plans = {};
-  for (const [plan, { scan: read }] of Object.entries(queue.plans)) {
+  for (const [plan, { scan: read, index = queue.index }] of Object.entries(queue.plans)) {
     const passes = [];
     for (let i = 0; i < PASSES; i++) passes.push(await pass(db, queue, plan));
-    const scan = `${read} ${queue.index}`;
+    const scan = `${read} ${index}`;
     assert(
       passes.every((p) => p.scan?.startsWith(scan)), // the table may carry an alias after it
       `${name}, ${plan}: ${passes.map((p) => p.scan).join('; ')}, not ${scan}`,
     );
     plans[plan] = {
+      index,
       ms_per_pass: passes.map((p) => p.ms),
       jit_ms_per_pass: passes.map((p) => p.jit_ms),
       buffers_per_pass: passes.map((p) => p.buffers),

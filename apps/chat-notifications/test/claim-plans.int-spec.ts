@@ -1,22 +1,26 @@
 /**
- * The webhook worker's claim on a real PostgreSQL: its plan reads the due messages through
- * `webhook_messages_due_idx` walked in order, whatever PostgreSQL's estimates (INDEX_SCANS_ONLY),
- * because each delivered message leaves two old versions in that index until vacuum; and with
- * sequential scans so priced, the statement is still not compiled by JIT (its read of the
- * endpoints, whole, has no index to take).
+ * The delivery claims' plans on a real PostgreSQL, with their own tables.
+ *
+ * - The webhook worker's claim reads the due messages through `webhook_messages_due_idx` walked
+ *   in order, whatever PostgreSQL's estimates (INDEX_SCANS_ONLY), because each delivered message
+ *   leaves two old versions in that index until vacuum; and with sequential scans so priced, the
+ *   statement is still not compiled by JIT (its read of the endpoints, whole, has no index to take).
+ * - The push claim reads its own index, `notifications_push_pending_idx`, and not an email backlog
+ *   beside it.
  */
 import { Client } from 'pg';
 import { INDEX_SCANS_ONLY } from '@media/kernel';
 import { migrateDatabase } from '@media/platform';
-import { analyzedPlan, createDatabases, databaseUrl, dropDatabases, readsOf } from '@media/testing';
+import { analyzedPlan, createDatabases, databaseUrl, dropDatabases, readsOf, rowsRead } from '@media/testing';
 import { chatNotificationsApp } from '../src/app.definition';
+import { CLAIM_PUSHES } from '../src/notifications/delivery.worker';
 import {
   CLAIM_DUE,
   ENDPOINT_CONCURRENCY,
   FAILING_ENDPOINT_CONCURRENCY,
 } from '../src/webhooks/webhooks.worker';
 
-const DB = `chat_webhooks_plans_${process.pid}`;
+const DB = `chat_claim_plans_${process.pid}`;
 /** An idle replica's round: its owner, a lease of a minute, all of its room free. */
 const ROUND = [
   '00000000-0000-4000-8000-000000000000',
@@ -91,6 +95,31 @@ it('claims the due messages through the due index walked in order, whatever the 
     expect(reads).not.toMatch(/Seq Scan|Bitmap/);
     expect(claim['Actual Rows']).toBe(5);
     expect(jit).toBeUndefined();
+  } finally {
+    await db.query('ROLLBACK');
+  }
+});
+
+it('claims pushes through their own index, not walking past the emails still pending', async () => {
+  // In a transaction rolled back: 3,000 notifications pushed long ago whose emails are still
+  // pending (the mail server down), then 5 waiting to be pushed.
+  await db.query('BEGIN');
+  try {
+    await db.query(
+      `INSERT INTO notifications (recipient_id, notification_type, title, websocket_status, email_status, created_at)
+       SELECT gen_random_uuid(), 'custom', 'Hello', CASE WHEN g <= 3000 THEN 'sent' ELSE 'pending' END,
+              CASE WHEN g <= 3000 THEN 'pending' ELSE 'skipped' END, now() - interval '1 hour' + g * interval '1 ms'
+         FROM generate_series(1, 3005) AS g`,
+    );
+    await db.query('ANALYZE notifications');
+    await db.query(`SELECT ${INDEX_SCANS_ONLY}`);
+    const claim = await analyzedPlan(db, CLAIM_PUSHES, [100]);
+    expect(readsOf(claim, 'notifications').join(', ')).toContain(
+      'Index Scan using notifications_push_pending_idx',
+    );
+    expect(claim['Actual Rows']).toBe(5);
+    // The 5 rows, each read through the index, looked up by key and updated: none of the backlog.
+    expect(rowsRead(claim, 'notifications')).toBe(15);
   } finally {
     await db.query('ROLLBACK');
   }

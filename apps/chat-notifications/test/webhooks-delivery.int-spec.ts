@@ -300,7 +300,7 @@ describe('webhook event retention', () => {
   });
 
   it("claims with bitmap and sequential scans off, seen from inside the claim's own statement", async () => {
-    // The plan itself: ./webhooks-plans.int-spec.ts.
+    // The plan itself: ./claim-plans.int-spec.ts.
     await createPlanNotes(databaseUrl(h.database));
     await h.query(
       `CREATE TRIGGER note_webhook_claims AFTER UPDATE OF lease_owner ON webhook_messages

@@ -45,6 +45,12 @@ const NOTIFICATION_COLUMNS = `id, recipient_id AS "recipientId", notification_ty
   title, body, data, priority, websocket_status AS "websocketStatus", email_status AS "emailStatus",
   attempts, read_at AS "readAt", archived_at AS "archivedAt", created_at AS "createdAt"`;
 
+/** Marks the oldest $1 pending pushes sent (their rows returned): a round's push claim. */
+export const CLAIM_PUSHES = `UPDATE notifications SET websocket_status = 'sent'
+  WHERE id IN (SELECT id FROM notifications WHERE websocket_status = 'pending'
+                ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+  RETURNING ${NOTIFICATION_COLUMNS}`;
+
 /** The email of one inbox entry, as claimed. */
 interface ClaimedEmail {
   id: string;
@@ -142,20 +148,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   /**
    * Marks pending pushes sent and records their frames in one transaction (a message in a room
    * of 1,000 makes 999), then pushes them in the order they were written. The claim reads the
-   * pending rows through notifications_pending_idx walked in order, as the email claim does
+   * pending rows through notifications_push_pending_idx walked in order, as the email claim does
    * through notifications_email_due_idx: each row marked leaves its pending version in that index
    * until vacuum, which a bitmap scan would visit at every round (INDEX_SCANS_ONLY; the statements
    * after it in this transaction look rows up by key).
    */
   private async pushBatch(): Promise<number> {
     const { taken, frames } = await inIndexScansTransaction(this.dataSource, async (manager) => {
-      const [rows] = (await manager.query(
-        `UPDATE notifications SET websocket_status = 'sent'
-          WHERE id IN (SELECT id FROM notifications WHERE websocket_status = 'pending'
-                        ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-          RETURNING ${NOTIFICATION_COLUMNS}`,
-        [BATCH],
-      )) as [Notification[], number];
+      const [rows] = (await manager.query(CLAIM_PUSHES, [BATCH])) as [Notification[], number];
       if (rows.length === 0) return { taken: 0, frames: [] };
       rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
       // Pushes held by quiet hours are marked so and never pushed later (the inbox has them).

@@ -4,6 +4,7 @@ import { CreateNotifications1764800000001 } from '../database/migrations/1764800
 import { EmailLease1764800000010 } from '../database/migrations/1764800000010-email-lease';
 import { NotificationPriority1764800000021 } from '../database/migrations/1764800000021-notification-priority';
 import { NotificationRetention1764800000090 } from '../database/migrations/1764800000090-notification-retention';
+import { PushPendingIndex1765300000100 } from '../database/migrations/1765300000100-push-pending-index';
 import { DigestModule } from '../digest/digest.module';
 import { MailModule } from '../mail/mail.module';
 import { QuietHoursModule } from '../quiet-hours/quiet-hours.module';
@@ -25,6 +26,7 @@ import { RetentionService } from './retention.service';
     EmailLease1764800000010,
     NotificationPriority1764800000021,
     NotificationRetention1764800000090,
+    PushPendingIndex1765300000100,
   ],
 })
 @Module({

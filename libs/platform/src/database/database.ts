@@ -34,8 +34,8 @@ export interface DatabaseParts {
  * index build on a large table may legitimately take long. JIT compilation is off for every
  * session: PostgreSQL compiles any statement whose estimated cost is over `jit_above_cost`, at
  * every execution, and an estimate can be far off (an endpoints table too small for autovacuum to
- * ever analyze it is priced at 150 rows): the webhook worker's idle claim, once 200,000 delivered
- * messages lay in its index, was compiled at every round, 35 ms a round against 4 without JIT
+ * ever analyze it is priced at 150 rows): the webhook worker's claim, once 200,000 delivered
+ * messages lay in its index, was compiled at every round, 45 ms a round against 7 to 11 without JIT
  * (bench/queue-scans.mjs). The apps' statements are held to tens of milliseconds, less than a
  * compilation costs.
  */
