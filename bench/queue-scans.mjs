@@ -55,7 +55,7 @@ const { INDEX_SCANS_ONLY } = require(dist('libs/kernel/src/database/index-scans.
 const { UNSEALED_ENTRIES } = require(dist('libs/platform/src/audit/sealer.js'));
 const { CLAIM_PENDING } = require(dist('libs/messaging/src/outbox/outbox.js'));
 const { CLAIM_PUSHES } = require(dist('apps/chat-notifications/src/notifications/delivery.worker.js'));
-const { CLAIM_DUE, ENDPOINT_CONCURRENCY, FAILING_ENDPOINT_CONCURRENCY } = require(
+const { CLAIM_DUE, claimDueParams, REPLICA_CONCURRENCY } = require(
   dist('apps/chat-notifications/src/webhooks/webhooks.worker.js'),
 );
 
@@ -158,16 +158,7 @@ const QUEUES = {
     table: 'webhook_messages',
     index: 'webhook_messages_due_idx',
     // A replica's round with all of its room free, a lease of a minute.
-    pass: [
-      CLAIM_DUE,
-      [
-        '00000000-0000-4000-8000-000000000000',
-        60_000,
-        ENDPOINT_CONCURRENCY,
-        1024,
-        FAILING_ENDPOINT_CONCURRENCY,
-      ],
-    ],
+    pass: [CLAIM_DUE, claimDueParams('00000000-0000-4000-8000-000000000000', 60_000, REPLICA_CONCURRENCY)],
     seed: async (db) => {
       await db.query(
         `INSERT INTO webhook_endpoints (id, url, event_types, secret_sealed)
@@ -276,7 +267,7 @@ async function main() {
     await writeResult('queue-scans.json', {
       benchmark: 'queue-scans',
       measured_at: new Date().toISOString(),
-      machine: await withClient(databases.get('payment').url, machine),
+      machine: await withClient([...databases.values()][0].url, machine),
       dead_versions: DEAD,
       waiting_rows: LIVE,
       webhooks: { endpoints: ENDPOINTS, waiting_rows: WEBHOOK_LIVE },

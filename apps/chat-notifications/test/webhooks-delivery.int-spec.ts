@@ -3,7 +3,8 @@
  * verified with the Standard Webhooks reference library and with svix's verifier; retries on a
  * schedule of seconds with the same webhook-id; 410 disables; failures for WEBHOOK_DISABLE_AFTER
  * disable and tell the admins; replay and retry send the same id again; rotation signs with both
- * secrets during the overlap, then with the new one only.
+ * secrets during the overlap, then with the new one only. The claim runs with bitmap and sequential
+ * scans off (INDEX_SCANS_ONLY), seen from inside its own statement by a trigger noting its settings.
  */
 import { randomUUID } from 'node:crypto';
 import { createPlanNotes, databaseUrl, eventually } from '@media/testing';
@@ -298,7 +299,9 @@ describe('webhook event retention', () => {
     );
     expect(messages).toEqual([{ event_id: pending }]);
   });
+});
 
+describe("the webhook claim's settings", () => {
   it("claims with bitmap and sequential scans off, seen from inside the claim's own statement", async () => {
     // The plan itself: ./claim-plans.int-spec.ts.
     await createPlanNotes(databaseUrl(h.database));

@@ -6,6 +6,7 @@
 import type { EventEmitter } from 'node:events';
 import { once } from 'node:events';
 import { DataSource } from 'typeorm';
+import { queryDatabase } from '@media/testing';
 import { bootFixture, type BootedFixture } from './fixture/boot';
 
 let fixture: BootedFixture;
@@ -33,6 +34,8 @@ it('sets statement_timeout and idle_in_transaction_session_timeout on the sessio
 });
 
 it('turns JIT compilation off on the sessions of the pool', async () => {
+  // The server's own default is on (a session of its own, not the app's).
+  expect(await queryDatabase(fixture.db, `SHOW jit`)).toEqual([{ jit: 'on' }]);
   expect(await dataSource.query(`SHOW jit`)).toEqual([{ jit: 'off' }]);
 });
 
@@ -63,7 +66,7 @@ it('closes a connection left idle for DB_POOL_IDLE_TIMEOUT', async () => {
     const removed = once(pool(alone), 'remove', { signal: AbortSignal.timeout(5_000) });
     await Promise.all([1, 2, 3].map(() => alone.query('SELECT pg_sleep(0.05)')));
     expect(pool(alone).totalCount).toBe(3);
-    // Each closed 1 s after it was given back (well before pg's own 10 s default).
+    // The first closed 1 s after it was given back (well before pg's own 10 s default).
     await expect(removed).resolves.toBeDefined();
   } finally {
     await alone.destroy();

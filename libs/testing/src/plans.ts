@@ -13,6 +13,15 @@ export async function analyzedPlan(db: Client, sql: string, params: unknown[] = 
   return rows[0]['QUERY PLAN'][0].Plan;
 }
 
+/** How PostgreSQL would compile `sql` (`EXPLAIN`'s JIT part: functions, options), or undefined. */
+export async function plannedJit(db: Client, sql: string, params: unknown[] = []): Promise<unknown> {
+  const { rows } = await db.query<{ 'QUERY PLAN': { JIT?: unknown }[] }>(
+    `EXPLAIN (FORMAT JSON) ${sql}`,
+    params,
+  );
+  return rows[0]['QUERY PLAN'][0].JIT;
+}
+
 /**
  * The rows of `relation` a plan node and its children read: returned or filtered out (and those a
  * join filtered out), so a test can tell an index's few rows from a walk through the table.

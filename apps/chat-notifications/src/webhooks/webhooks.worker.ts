@@ -37,7 +37,7 @@ export const ENDPOINT_CONCURRENCY = 64;
  */
 export const FAILING_ENDPOINT_CONCURRENCY = 4;
 /** Sends in flight at once on one replica. */
-const REPLICA_CONCURRENCY = 1024;
+export const REPLICA_CONCURRENCY = 1024;
 /** What an attempt keeps of the answer. */
 const RESPONSE_KEPT = 1024;
 /** A lease outlives the send it covers (WEBHOOK_TIMEOUT) by as much again plus this, to record it. */
@@ -76,6 +76,15 @@ export const CLAIM_DUE = `WITH picked AS (
      FROM leased l
      JOIN webhook_endpoints e ON e.id = l.endpoint_id
      JOIN webhook_events ev ON ev.id = l.event_id`;
+
+/** CLAIM_DUE's parameters for a round of replica `owner` with `room` sends free, leasing for `leaseMs`. */
+export const claimDueParams = (owner: string, leaseMs: number, room: number): unknown[] => [
+  owner,
+  leaseMs,
+  ENDPOINT_CONCURRENCY,
+  room,
+  FAILING_ENDPOINT_CONCURRENCY,
+];
 
 /** One claimed message with what its send needs. */
 interface Claimed {
@@ -184,14 +193,7 @@ export class WebhooksWorker implements OnApplicationBootstrap, OnApplicationShut
     // leaves two old versions in it until vacuum (leased, then marked).
     const claimed = await inIndexScansTransaction(
       this.dataSource,
-      (manager) =>
-        manager.query(CLAIM_DUE, [
-          this.owner,
-          lease,
-          ENDPOINT_CONCURRENCY,
-          room,
-          FAILING_ENDPOINT_CONCURRENCY,
-        ]) as Promise<Claimed[]>,
+      (manager) => manager.query(CLAIM_DUE, claimDueParams(this.owner, lease, room)) as Promise<Claimed[]>,
     );
     for (const message of claimed) void this.deliver(message);
     return { claimed: claimed.length, full: claimed.length === room };

@@ -6,17 +6,20 @@ import type { DataSource, EntityManager } from 'typeorm';
  * prices them so high that it reads a table through an index walked in order wherever one serves.
  * JIT is turned off with them: a plan that still needs a sequential scan (a table no index of
  * which serves the statement) carries that price, 10^10, far over `jit_above_cost`, and would be
- * compiled at every pass (550 ms for the webhook worker's claim, whose endpoints are read whole;
- * docs/operations/background-work.md). A queue's pass is a short statement that JIT never pays for.
+ * compiled at every pass (430 to 630 ms a pass, measured by hand, for the webhook worker's claim,
+ * whose endpoints are read whole; docs/benchmarks.md). PostgreSQL 18 counts disabled plan nodes
+ * instead of pricing them; turning JIT off costs nothing there. A queue's pass is a short statement
+ * that JIT never pays for.
  *
  * For a worker's pass over a queue kept by a partial index on a state its own UPDATE changes (the
  * audit sealer's unsealed entries, the outbox's pending rows, chat-notifications' pending pushes
- * and emails). Each row a pass handles leaves its old version in that index until vacuum, and
+ * and emails and its due webhook messages). Each row a pass handles leaves its old version in that index until vacuum, and
  * autovacuum comes only after a fifth of the table has changed, so the longer the table, the more
  * of them. A bitmap scan visits every one of them in the table at every pass; an index scan marks
  * each one dead in the index once no snapshot can still see it (a long transaction, a replication
  * slot or a standby's feedback holds that back) and steps over it after. With 200,000 of them,
- * 10 ms a pass against 0.65 ms for the sealer (bench/queue-scans.mjs).
+ * 10 ms a pass against 0.65 ms for the sealer on one machine, 21.6 against 1.9 on a slower one
+ * (bench/queue-scans.mjs).
  * PostgreSQL can choose the bitmap scan when it expects fewer rows than the pass's LIMIT, as a
  * queue that keeps up usually looks.
  */

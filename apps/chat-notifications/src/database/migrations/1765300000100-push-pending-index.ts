@@ -6,6 +6,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * long ago; the claim walked past them all at every round, and an email backlog (the mail server
  * down, emails retried on their schedule) grew every round with it (docs/benchmarks.md, "The push
  * claim beside an email backlog"). The email claim has had its own since EmailLease1764800000010.
+ * Like every migration here, the index is built in the migration's transaction, which holds back
+ * writes to `notifications` while it reads the table once (seconds at a few million rows).
  */
 export class PushPendingIndex1765300000100 implements MigrationInterface {
   name = 'PushPendingIndex1765300000100';
